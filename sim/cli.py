@@ -1,0 +1,344 @@
+"""The ``tablesim`` command.
+
+Verbs as subcommands; results on stdout (text, or JSON with ``--format json``), progress on
+stderr; bad input → one line per problem on stderr, exit status 2, nothing written.
+
+This module is the composition root: it is the one place in ``sim`` that imports ``analysis``
+(lazily, inside the commands that summarise or report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from . import __version__
+from .core.config import ConfigError, to_dict
+from .core.game import GameSpec, game_names, get_game
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+EXAMPLES = """\
+examples:
+  tablesim games
+  tablesim rules curlastique > my_rules.toml
+  tablesim run curlastique --matches 2000 --players expert,novice --jobs 2 --out results/run1
+  tablesim run curlastique --matches 500 --players club,club,club,club --set game.target_score=1000
+  tablesim shot curlastique --x 0.02 --angle 1.5 --speed 1.38 --plot shot.png
+"""
+
+
+class UsageError(Exception):
+    """A bad command line: its message is one line per problem."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
+        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def _positive_int(name: str, value: int, minimum: int = 1) -> None:
+    if value < minimum:
+        raise UsageError(f"{name}: got {value}; allowed: >= {minimum}")
+
+
+def _add_rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", metavar="FILE", help="a rules TOML file overriding the defaults")
+    parser.add_argument("--set", metavar="KEY=VALUE", action="append", default=[], dest="overrides",
+                        help="override one rule (dotted key of `tablesim rules GAME`, TOML value); repeatable")
+
+
+def _game(name: str) -> GameSpec:
+    try:
+        return get_game(name)
+    except KeyError as exc:
+        raise UsageError(f"game: {exc.args[0]}") from None
+
+
+def _rules(spec: GameSpec, args: argparse.Namespace) -> Any:
+    from .core.rules import load_rules
+
+    return load_rules(spec, args.rules, args.overrides)
+
+
+# ------------------------------------------------------------------------------------------
+# games, rules
+# ------------------------------------------------------------------------------------------
+
+def cmd_games(args: argparse.Namespace) -> int:
+    rows = []
+    for name in game_names():
+        spec = get_game(name)
+        rows.append({"name": name, "title": spec.title, "players": list(spec.player_counts)})
+    if args.format == "json":
+        print(json.dumps(rows, indent=2))
+    else:
+        for row in rows:
+            counts = ", ".join(str(n) for n in row["players"])
+            print(f"{row['name']:<14} {row['title']:<16} players: {counts}")
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from .core.config import to_toml
+    from .core.rules import default_rules_text
+
+    spec = _game(args.game)
+    if args.rules is None and not args.overrides:
+        _rules(spec, args)  # the shipped defaults must themselves validate
+        sys.stdout.write(default_rules_text(spec))
+    else:
+        sys.stdout.write(to_toml(_rules(spec, args)))
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+# run
+# ------------------------------------------------------------------------------------------
+
+def _versions() -> dict[str, str]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {"tablesim": __version__, "python": platform.python_version()}
+    for package in ("numpy", "numba", "pandas", "pyarrow", "joblib", "scipy"):
+        try:
+            out[package] = version(package)
+        except PackageNotFoundError:
+            pass
+    return out
+
+
+def _prepare_out(out: str | None, manifest: dict[str, Any]):
+    """Check ``--out`` before anything is written; return a ResultStore or None."""
+    from .core.store import ResultStore
+
+    if out is None:
+        return None
+    store = ResultStore(out)
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"--out {out}: exists and is not a directory")
+    if store.exists():
+        previous = store.read_manifest()
+        for key in ("kind", "game", "seed", "cells"):
+            if previous.get(key) != manifest.get(key):
+                raise UsageError(f"--out {out}: holds a different run ({key} differs); "
+                                 "choose another directory or delete it")
+    elif path.exists() and any(path.iterdir()):
+        raise UsageError(f"--out {out}: exists, is not empty and holds no tablesim results")
+    return store
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .core.profiles import load_lineup
+    from .core.runner import BACKENDS, Cell, run_cells
+
+    spec = _game(args.game)
+    _positive_int("--matches", args.matches)
+    _positive_int("--chunk-size", args.chunk_size)
+    _positive_int("--seed", args.seed, 0)
+    if args.jobs == 0 or args.jobs < -1:
+        raise UsageError(f"--jobs: got {args.jobs}; allowed: >= 1, or -1 for every core")
+    if args.backend not in BACKENDS:
+        raise UsageError(f"--backend: got {args.backend!r}; allowed: {', '.join(BACKENDS)}")
+    problems: list[str] = []
+    try:
+        rules = _rules(spec, args)
+    except ConfigError as exc:
+        problems += exc.problems
+        rules = None
+    try:
+        players = load_lineup(spec, args.players.split(","), rules)
+    except ConfigError as exc:
+        problems += exc.problems
+    if problems:
+        raise ConfigError(problems)
+    lineup = args.lineup or ",".join(p.name for p in players)
+    cell = Cell(variant="baseline", lineup=lineup, rules=rules, players=players)
+    manifest = {
+        "kind": "run",
+        "game": spec.name,
+        "seed": args.seed,
+        "cells": [{"variant": cell.variant, "lineup": cell.lineup, "rules": to_dict(rules),
+                   "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in players],
+                   "rotate_seats": False}],
+        "matches": args.matches,
+        "chunk_size": args.chunk_size,
+        "command": "tablesim " + " ".join(sys.argv[1:]),
+        "versions": _versions(),
+    }
+    store = _prepare_out(args.out, manifest)
+    started = time.perf_counter()
+    if store is not None:
+        store.write_manifest({**manifest, "status": "running"})
+    try:
+        tables = run_cells(spec, [cell], args.matches, args.seed, jobs=args.jobs,
+                           chunk_size=args.chunk_size, backend=args.backend, store=store,
+                           progress=args.progress)
+    except KeyboardInterrupt:
+        if store is not None:
+            stored = len(store.stored_matches())
+            print(f"tablesim run: interrupted; {stored} of {args.matches} matches are stored in "
+                  f"{args.out}; rerun the same command to resume", file=sys.stderr)
+        else:
+            print("tablesim run: interrupted; nothing stored (use --out DIR to keep finished "
+                  "chunks)", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    elapsed = time.perf_counter() - started
+    if store is not None:
+        store.write_manifest({**manifest, "status": "complete",
+                              "stored_matches": int(len(tables["matches"]))})
+    _print_summary(spec, tables, args.format, elapsed)
+    return 0
+
+
+def _print_summary(spec: GameSpec, tables, fmt: str, elapsed: float) -> None:
+    from analysis.summary import format_summary, run_summary
+
+    metrics = spec.summary(tables) if spec.summary is not None else None
+    summary = run_summary(tables, metrics)
+    summary["wall_time_s"] = round(elapsed, 3)
+    if fmt == "json":
+        print(json.dumps(summary, indent=2))
+    else:
+        print(format_summary(summary, title=f"{spec.title}: {summary['matches']} matches"))
+        print(f"\nwall time: {elapsed:.1f} s")
+
+
+# ------------------------------------------------------------------------------------------
+# shot, demo, bench
+# ------------------------------------------------------------------------------------------
+
+def cmd_shot(args: argparse.Namespace) -> int:
+    spec = _game(args.game)
+    if spec.shot is None:
+        raise UsageError(f"game: {spec.name} is not a dexterity game; `shot` takes one of: "
+                         + ", ".join(n for n in game_names() if get_game(n).shot is not None))
+    rules = _rules(spec, args)
+    if args.state is not None and not Path(args.state).is_file():
+        raise UsageError(f"--state {args.state}: file not found")
+    outcome = spec.shot(rules, x=args.x, angle_deg=args.angle, speed=args.speed, state=args.state)
+    if args.plot:
+        outcome.plot(args.plot)
+    if args.format == "json":
+        print(json.dumps(outcome.as_dict(), indent=2))
+    else:
+        print(outcome.text())
+        if args.plot:
+            print(f"plot: {args.plot}")
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import run_demo
+
+    return run_demo(Path(args.out), matches=args.matches, jobs=args.jobs)
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import run_all
+
+    figures = run_all(seconds=args.seconds, only=args.only)
+    if args.format == "json":
+        print(json.dumps(figures, indent=2))
+    else:
+        width = max(len(k) for k in figures)
+        for key, value in figures.items():
+            shown = f"{value:,.1f}" if isinstance(value, float) else str(value)
+            print(f"{key:<{width}}  {shown}")
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="tablesim", description="Monte Carlo analysis and balancing for tabletop games.",
+                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"tablesim {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("games", help="list the games")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("rules", help="print a game's rules as TOML (the file to copy and edit)",
+                       epilog="example: tablesim rules curlastique > my_rules.toml")
+    p.add_argument("game")
+    _add_rules_options(p)
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("run", help="play N matches and print win rates with CIs",
+                       epilog="example: tablesim run curlastique --matches 2000 --players expert,novice --jobs 2",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game")
+    p.add_argument("--matches", type=int, required=True, help="number of matches (>= 1)")
+    p.add_argument("--players", required=True,
+                   help="comma-separated profiles by seat: preset names or profile .toml files")
+    _add_rules_options(p)
+    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
+    p.add_argument("--chunk-size", type=int, default=25, help="matches per task (default 25)")
+    p.add_argument("--backend", default="loky", help="joblib backend: loky (default), threading, sequential")
+    p.add_argument("--lineup", default=None, help="a name for this line-up in the tables")
+    p.add_argument("--out", default=None, help="results directory (Parquet tables + manifest.json)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("shot", help="play and draw one shot of a dexterity game",
+                       epilog="example: tablesim shot curlastique --x 0.0 --angle 0 --speed 1.38 --plot shot.png")
+    p.add_argument("game")
+    p.add_argument("--x", type=float, default=None, help="lateral start position (m)")
+    p.add_argument("--angle", type=float, default=0.0, help="aim angle from straight ahead (degrees)")
+    p.add_argument("--speed", type=float, required=True, help="launch speed (m/s)")
+    p.add_argument("--state", default=None, help="TOML file of discs already on the board")
+    p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the trajectories")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    _add_rules_options(p)
+    p.set_defaults(func=cmd_shot)
+
+    p = sub.add_parser("demo", help="the README's main job: a small run per game and its summary")
+    p.add_argument("--out", default="reports/demo")
+    p.add_argument("--matches", type=int, default=200)
+    p.add_argument("--jobs", type=int, default=2)
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("bench", help="print the performance figures of benchmarks/")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per measured case")
+    p.add_argument("--only", default=None, help="comma-separated groups: physics, games")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help()
+            return EXIT_USAGE
+        return args.func(args)
+    except UsageError as exc:
+        print(f"tablesim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ConfigError as exc:
+        for line in exc.problems:
+            print(f"tablesim: error: {line}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # `tablesim rules x | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""The seam between a game and the rest of tablesim.
+
+A game registers one :class:`GameSpec`: its rules type (a frozen dataclass tree loaded from
+its default TOML), its player profile type and presets, the player counts it allows, and a
+pure function that plays one match from (rules, line-up, seeds) and returns a
+:class:`MatchLog`. Parallelism, storage, statistics and reports only ever see those.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .seeding import MatchSeeds
+
+__all__ = ["GameSpec", "MatchLog", "Player", "register", "get_game", "game_names", "TABLES"]
+
+#: The tidy tables every game fills (``events`` may stay empty).
+TABLES = ("matches", "players", "rounds", "events")
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat of a line-up: the profile's name (as shown in tables) and its parameters."""
+
+    name: str
+    profile: Any
+
+
+@dataclass
+class MatchLog:
+    """What one match produced, as rows of the tidy tables.
+
+    The runner adds the keys ``variant``, ``lineup`` and ``match`` to every row.
+
+    Required columns:
+        matches: one row: ``winner`` (seat, -1 if none), ``winning_team`` (-1 if no teams),
+            ``rounds``, ``finished`` (bool: False when a cap stopped the game).
+        players: one row per seat: ``seat``, ``profile``, ``team`` (-1 if none), ``score``,
+            ``rank`` (1 = best), ``won`` (bool).
+        rounds: one row per round × seat: ``round``, ``seat``, ``points``, ``cumulative``.
+        events: free-form, one row per game event (a throw, a stroke, a card).
+    """
+
+    matches: dict[str, Any]
+    players: list[dict[str, Any]]
+    rounds: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    def tables(self) -> dict[str, list[dict[str, Any]]]:
+        return {"matches": [self.matches], "players": self.players,
+                "rounds": self.rounds, "events": self.events}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the game-independent layers need to know about a game.
+
+    Attributes:
+        name: registry key and CLI name (``curlastique``).
+        title: display name.
+        rules_type: the frozen dataclass of the rules.
+        default_rules: path of the default rules TOML (commented; printed by ``tablesim rules``).
+        profile_type: the frozen dataclass of a player profile.
+        profiles: path of the presets TOML (one table per named profile).
+        play_match: ``(rules, players: tuple[Player, ...], seeds: MatchSeeds) -> MatchLog``;
+            pure: the same inputs give the same log.
+        player_counts: the line-up sizes the game allows.
+        lineup_problems: ``(rules, n_players) -> list[str]``: extra checks of a line-up size
+            against the rules (e.g. teams need 4 seats); each string is one error line.
+        summary: ``(tables: dict[str, DataFrame]) -> dict[str, float]``: the game's own metrics.
+        shot: optional ``(rules, x, angle_deg, speed, state) -> outcome`` for ``tablesim shot``
+            (dexterity games); the outcome has ``as_dict()``, ``text()`` and ``plot(path)``.
+        demo_players: the line-up of ``tablesim demo`` and of the games benchmark.
+    """
+
+    name: str
+    title: str
+    rules_type: type
+    default_rules: Path
+    profile_type: type
+    profiles: Path
+    play_match: Callable[[Any, Sequence[Player], MatchSeeds], MatchLog]
+    player_counts: tuple[int, ...]
+    lineup_problems: Callable[[Any, int], list[str]] | None = None
+    summary: Callable[[Mapping[str, Any]], dict[str, float]] | None = None
+    shot: Callable[..., Any] | None = None
+    demo_players: tuple[str, ...] = ()
+
+
+# Games are registered lazily by module path so that `tablesim games` stays fast.
+_GAME_MODULES = {
+    "curlastique": "sim.curlastique",
+}
+_REGISTRY: dict[str, GameSpec] = {}
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Register a game (its package calls this at import and exposes ``GAME = register(...)``)."""
+    _REGISTRY[spec.name] = spec
+    return spec
+
+
+def game_names() -> list[str]:
+    return sorted(set(_GAME_MODULES) | set(_REGISTRY))
+
+
+def get_game(name: str) -> GameSpec:
+    """The registered game ``name``; raises ``KeyError`` with the allowed names."""
+    if name not in _REGISTRY and name in _GAME_MODULES:
+        importlib.import_module(_GAME_MODULES[name])
+    if name not in _REGISTRY:
+        raise KeyError(f"unknown game {name!r}; allowed: {', '.join(game_names())}")
+    return _REGISTRY[name]
