@@ -11,8 +11,10 @@ is allowed::
     --set zones.colour: unknown key; allowed: line_rule, radii, values
 
 Supported field types: ``int``, ``float``, ``bool``, ``str``, ``typing.Literal[...]``,
-``tuple[T, ...]`` of those, nested dataclasses, and ``tuple[SomeDataclass, ...]`` (a TOML array
-of tables). A dataclass may define ``problems(self) -> list[tuple[str, str]]`` for checks that
+``tuple[T, ...]`` of those, nested dataclasses, ``tuple[SomeDataclass, ...]`` (a TOML array
+of tables) and ``dict[str, T]`` (a table of named entries, e.g. a deck's cards by id; new
+names are allowed, each entry is validated as ``T``). Use ``types.MappingProxyType`` or leave
+dicts unmutated: frozen dataclasses do not freeze a dict. A dataclass may define ``problems(self) -> list[tuple[str, str]]`` for checks that
 involve several fields; each ``(key, message)`` becomes one error line.
 """
 
@@ -180,6 +182,8 @@ def _type_name(tp: Any) -> str:
         return "one of " + ", ".join(repr(a) for a in get_args(tp))
     if get_origin(tp) is tuple:
         return f"a list of {_type_name(get_args(tp)[0])}"
+    if get_origin(tp) is dict:
+        return f"a table of {_type_name(get_args(tp)[1])}"
     if dataclasses.is_dataclass(tp):
         return "a table"
     return {int: "an integer", float: "a number", bool: "true or false", str: "a string"}.get(
@@ -216,6 +220,13 @@ def _convert(key: str, tp: Any, value: Any, meta: Mapping, problems: list[str]) 
         if value not in allowed or type(value) is not type(allowed[0]):
             problems.append(f"{key}: got {value!r}; allowed: " + ", ".join(repr(a) for a in allowed))
         return value
+    if origin is dict:
+        key_tp, item_tp = get_args(tp)
+        if not isinstance(value, Mapping):
+            problems.append(f"{key}: expected a table, got {_describe(value)}")
+            return {}
+        return {name: _convert(f"{key}.{name}", item_tp, item, meta, problems)
+                for name, item in value.items()}
     if origin is tuple:
         item_tp = get_args(tp)[0]
         if not isinstance(value, list | tuple):
@@ -336,6 +347,8 @@ def to_dict(instance: Any) -> Any:
         return {f.name: to_dict(getattr(instance, f.name)) for f in dataclasses.fields(instance)}
     if isinstance(instance, tuple | list):
         return [to_dict(v) for v in instance]
+    if isinstance(instance, Mapping):
+        return {k: to_dict(v) for k, v in instance.items()}
     return instance
 
 

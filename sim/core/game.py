@@ -74,6 +74,8 @@ class GameSpec:
         summary: ``(tables: dict[str, DataFrame]) -> dict[str, float]``: the game's own metrics.
         shot: optional ``(rules, x, angle_deg, speed, state) -> outcome`` for ``tablesim shot``
             (dexterity games); the outcome has ``as_dict()``, ``text()`` and ``plot(path)``.
+        replay: optional ``(rules, players, seeds) -> str``: a match told turn by turn for
+            ``tablesim replay`` (e.g. an ASCII map per turn).
         demo_players: the line-up of ``tablesim demo`` and of the games benchmark.
     """
 
@@ -88,12 +90,14 @@ class GameSpec:
     lineup_problems: Callable[[Any, int], list[str]] | None = None
     summary: Callable[[Mapping[str, Any]], dict[str, float]] | None = None
     shot: Callable[..., Any] | None = None
+    replay: Callable[[Any, Sequence[Player], MatchSeeds], str] | None = None
     demo_players: tuple[str, ...] = ()
 
 
 # Games are registered lazily by module path so that `tablesim games` stays fast.
 _GAME_MODULES = {
     "curlastique": "sim.curlastique",
+    "gasterospeed": "sim.gasterospeed",
 }
 _REGISTRY: dict[str, GameSpec] = {}
 

@@ -100,3 +100,28 @@ def test_round_trip_through_toml():
 
     assert load_config(ToyRules, tomllib.loads(to_toml(rules))) == rules
     assert to_dict(rules)["dice"]["faces"] == [4, 5, 6]
+
+
+def test_dict_of_dataclasses_accepts_new_names_and_validates_each_entry():
+    from dataclasses import dataclass, field
+
+    from sim.core.config import build, param
+
+    @dataclass(frozen=True)
+    class Card:
+        count: int = param(1, min=0)
+        order: int = param(1, min=1, max=4)
+
+    @dataclass(frozen=True)
+    class Deck:
+        deck: dict[str, Card] = field(default_factory=dict)
+
+    deck = build(Deck, {"deck": {"tir": {"count": 5, "order": 4}, "new_card": {"count": 2}}})
+    assert deck.deck["tir"].count == 5 and deck.deck["new_card"].order == 1
+    with pytest.raises(ConfigError) as info:
+        build(Deck, {"deck": {"tir": {"count": -1, "order": 7, "colour": "red"}}})
+    assert sorted(line.split(": ", 1)[1] for line in info.value.problems) == [
+        "deck.tir.colour: unknown key; allowed: count, order",
+        "deck.tir.count: got -1; allowed: >= 0",
+        "deck.tir.order: got 7; allowed: <= 4",
+    ]
