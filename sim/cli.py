@@ -214,6 +214,77 @@ def _print_summary(spec: GameSpec, tables, fmt: str, elapsed: float) -> None:
 
 
 # ------------------------------------------------------------------------------------------
+# experiment, report, replay
+# ------------------------------------------------------------------------------------------
+
+def cmd_experiment(args: argparse.Namespace) -> int:
+    from .core.experiment import experiment_manifest, load_experiment, run_experiment
+    from .core.runner import BACKENDS
+
+    if args.jobs == 0 or args.jobs < -1:
+        raise UsageError(f"--jobs: got {args.jobs}; allowed: >= 1, or -1 for every core")
+    if args.backend not in BACKENDS:
+        raise UsageError(f"--backend: got {args.backend!r}; allowed: {', '.join(BACKENDS)}")
+    if not Path(args.file).is_file():
+        raise UsageError(f"{args.file}: file not found")
+    experiment = load_experiment(args.file)
+    out = args.out or str(Path("results") / Path(args.file).stem)
+    manifest = {**experiment_manifest(experiment, _versions()),
+                "command": "tablesim " + " ".join(sys.argv[1:])}
+    store = _prepare_out(out, manifest)
+    started = time.perf_counter()
+    try:
+        tables = run_experiment(experiment, store, jobs=args.jobs, backend=args.backend,
+                                progress=args.progress, manifest=manifest)
+    except KeyboardInterrupt:
+        stored = len(store.stored_matches())
+        print(f"tablesim experiment: interrupted; {stored} matches are stored in {out}; "
+              "rerun the same command to resume", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    elapsed = time.perf_counter() - started
+    from analysis.winrates import win_rates
+
+    rates = win_rates(tables["players"], ["lineup", "variant", "seat"])
+    if args.format == "json":
+        print(rates.to_json(orient="records", indent=2))
+    else:
+        print(f"{experiment.spec.title} experiment {Path(args.file).name}: "
+              f"{len(tables['matches'])} matches stored in {out} ({elapsed:.1f} s)")
+        print(rates.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if args.report:
+        return cmd_report(argparse.Namespace(dir=out, out=None, markdown=None))
+    print(f"report: tablesim report {out}", file=sys.stderr)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from analysis.report import build_report
+
+    folder = Path(args.dir)
+    if not (folder / "manifest.json").is_file():
+        raise UsageError(f"{args.dir}: not a tablesim results directory (no manifest.json)")
+    path = build_report(folder, args.out, markdown=args.markdown)
+    print(f"report: {path}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from .core.profiles import load_lineup
+    from .core.seeding import MatchSeeds
+
+    spec = _game(args.game)
+    if spec.replay is None:
+        raise UsageError(f"game: {spec.name} has no replay; allowed: "
+                         + ", ".join(n for n in game_names() if get_game(n).replay is not None))
+    _positive_int("--seed", args.seed, 0)
+    rules = _rules(spec, args)
+    references = args.players.split(",") if args.players else list(spec.demo_players)
+    players = load_lineup(spec, references, rules)
+    print(spec.replay(rules, players, MatchSeeds(args.seed, args.match)))
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
 # shot, demo, bench
 # ------------------------------------------------------------------------------------------
 
@@ -293,6 +364,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("experiment", help="baseline + variants x line-ups, paired by seed, resumable",
+                       epilog="example: tablesim experiment examples/curlastique_bullseye.toml --jobs 2")
+    p.add_argument("file", help="the experiment TOML file")
+    p.add_argument("--out", default=None, help="results directory (default results/<file stem>)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
+    p.add_argument("--backend", default="loky", help="joblib backend: loky (default), threading, sequential")
+    p.add_argument("--report", action="store_true", help="write the HTML report when done")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    p.set_defaults(func=cmd_experiment)
+
+    p = sub.add_parser("report", help="a self-contained HTML design report of a results directory",
+                       epilog="example: tablesim report results/bullseye --out bullseye.html")
+    p.add_argument("dir")
+    p.add_argument("--out", default=None, metavar="FILE.html", help="default: DIR/report.html")
+    p.add_argument("--markdown", default=None, metavar="FILE.md", help="also write a Markdown export")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("replay", help="tell one match turn by turn",
+                       epilog="example: tablesim replay gasterospeed --seed 3")
+    p.add_argument("game")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--match", type=int, default=0, help="match index under that seed")
+    p.add_argument("--players", default=None, help="comma-separated profiles (default: the demo line-up)")
+    _add_rules_options(p)
+    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("shot", help="play and draw one shot of a dexterity game",
                        epilog="example: tablesim shot curlastique --x 0.0 --angle 0 --speed 1.38 --plot shot.png")

@@ -7,8 +7,8 @@ tree, collecting *every* problem as one line that names the source, the key, the
 is allowed::
 
     rules.toml: zones.values: expected 4 values (one per radius), got 3
-    --set game.target_score: expected an integer, got 'abc' (str)
-    --set zones.colour: unknown key; allowed: line_rule, radii, values
+    --set: game.target_score: expected an integer, got 'abc' (str)
+    --set: zones.colour: unknown key; allowed: line_rule, radii, values
 
 Supported field types: ``int``, ``float``, ``bool``, ``str``, ``typing.Literal[...]``,
 ``tuple[T, ...]`` of those, nested dataclasses, ``tuple[SomeDataclass, ...]`` (a TOML array
@@ -142,8 +142,11 @@ def _merge(base: dict, extra: Mapping, sources: dict[str, str], source: str, pre
 
 
 def apply_overrides(data: dict, overrides: Iterable[str | tuple[str, Any]],
-                    sources: dict[str, str] | None = None) -> dict:
-    """Set dotted keys in a nested dict (in place) from ``KEY=VALUE`` strings or pairs."""
+                    sources: dict[str, str] | None = None, label: str = "--set") -> dict:
+    """Set dotted keys in a nested dict (in place) from ``KEY=VALUE`` strings or pairs.
+
+    ``label`` is the source named in error messages for these keys ("" for none).
+    """
     sources = {} if sources is None else sources
     for item in overrides:
         key, value = parse_override(item) if isinstance(item, str) else item
@@ -156,7 +159,7 @@ def apply_overrides(data: dict, overrides: Iterable[str | tuple[str, Any]],
                 node[part] = child
             node = child
         node[parts[-1]] = value
-        sources[key] = f"--set {key}"
+        sources[key] = label
     return data
 
 
@@ -210,6 +213,8 @@ def _check_bounds(key: str, value: Any, meta: Mapping, problems: list[str]) -> N
 def _convert(key: str, tp: Any, value: Any, meta: Mapping, problems: list[str]) -> Any:
     """Convert one TOML value to ``tp``; append problems (without source) and return a value."""
     origin = get_origin(tp)
+    if tp is Any:
+        return value
     if dataclasses.is_dataclass(tp):
         if not isinstance(value, Mapping):
             problems.append(f"{key}: expected a table, got {_describe(value)}")
@@ -311,14 +316,15 @@ def build(cls: type, data: Mapping, sources: Mapping[str, str] | None = None,
         lines = []
         for line in problems:
             key = line.split(":", 1)[0].split("[", 1)[0]
-            lines.append(f"{_source_of(key, sources, default_source)}: {line}")
+            source = _source_of(key, sources, default_source)
+            lines.append(f"{source}: {line}" if source else line)
         raise ConfigError(lines)
     return instance
 
 
 def load_config(cls: type, defaults: str | Path | Mapping | None = None,
                 user_file: str | Path | None = None,
-                overrides: Iterable[str | tuple[str, Any]] = ()) -> Any:
+                overrides: Iterable[str | tuple[str, Any]] = (), override_label: str = "--set") -> Any:
     """Defaults (a TOML path or dict) ← user TOML file ← ``--set`` overrides → a ``cls``."""
     sources: dict[str, str] = {}
     if defaults is None:
@@ -329,7 +335,7 @@ def load_config(cls: type, defaults: str | Path | Mapping | None = None,
         data = read_toml(defaults)
     if user_file is not None:
         _merge(data, read_toml(user_file), sources, str(user_file))
-    apply_overrides(data, overrides, sources)
+    apply_overrides(data, overrides, sources, override_label)
     return build(cls, data, sources, default_source=str(defaults) if defaults else "defaults")
 
 

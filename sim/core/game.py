@@ -74,6 +74,8 @@ class GameSpec:
         summary: ``(tables: dict[str, DataFrame]) -> dict[str, float]``: the game's own metrics.
         shot: optional ``(rules, x, angle_deg, speed, state) -> outcome`` for ``tablesim shot``
             (dexterity games); the outcome has ``as_dict()``, ``text()`` and ``plot(path)``.
+        plots: optional ``(tables) -> list[(title, matplotlib Figure)]``: the game's own plots
+            for reports (e.g. where pucks stop over the target).
         replay: optional ``(rules, players, seeds) -> str``: a match told turn by turn for
             ``tablesim replay`` (e.g. an ASCII map per turn).
         demo_players: the line-up of ``tablesim demo`` and of the games benchmark.
@@ -90,6 +92,7 @@ class GameSpec:
     lineup_problems: Callable[[Any, int], list[str]] | None = None
     summary: Callable[[Mapping[str, Any]], dict[str, float]] | None = None
     shot: Callable[..., Any] | None = None
+    plots: Callable[[Mapping[str, Any]], list[tuple[str, Any]]] | None = None
     replay: Callable[[Any, Sequence[Player], MatchSeeds], str] | None = None
     demo_players: tuple[str, ...] = ()
 

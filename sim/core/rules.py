@@ -13,9 +13,12 @@ __all__ = ["load_rules", "default_rules_text"]
 
 
 def load_rules(spec: GameSpec, rules_file: str | Path | None = None,
-               overrides: Iterable[str | tuple[str, Any]] = ()) -> Any:
-    """The validated rules of ``spec``; raises :class:`~sim.core.config.ConfigError`."""
-    return load_config(spec.rules_type, spec.default_rules, rules_file, overrides)
+               overrides: Iterable[str | tuple[str, Any]] = (), override_label: str = "--set") -> Any:
+    """The validated rules of ``spec``; raises :class:`~sim.core.config.ConfigError`.
+
+    ``override_label`` is the source named in error lines for the overrides.
+    """
+    return load_config(spec.rules_type, spec.default_rules, rules_file, overrides, override_label)
 
 
 def default_rules_text(spec: GameSpec) -> str:

@@ -1,0 +1,253 @@
+"""Experiments: a baseline and named variants × line-ups, paired by seed, resumable.
+
+An experiment file (TOML)::
+
+    game = "curlastique"
+    matches = 2000            # per variant and line-up (with rotate_seats: seeds × rotations)
+    seed = 7
+    rotate_seats = true       # play each seed under every rotation of the line-up
+    chunk_size = 25           # optional: matches per task
+    [baseline]                # optional: a rules file and/or overrides
+    rules = "my_rules.toml"   # relative to the experiment file
+    set = { "game.target_score" = 1000 }
+    [[variants]]
+    name = "bullseye-150"
+    set = { "zones.values" = [150, 80, 40, 20] }
+    [[lineups]]
+    name = "club-4p"
+    players = ["club", "club", "club", "club"]
+    [precision]               # optional: play on until the CIs are tight enough
+    half_width = 0.02         # every seat's 95 % Wilson half-width below this (proportion)
+    max_matches = 20000       # cap per variant and line-up
+    step = 1000               # matches added per round of checking
+
+Match ``i`` of every variant and line-up uses the same seeds (common random numbers). The
+results directory keeps every finished chunk; rerunning skips them, and raising ``matches``
+only plays the new matches.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .config import ConfigError, build, param, read_toml, to_dict
+from .game import GameSpec, get_game
+from .profiles import load_lineup
+from .rules import load_rules
+from .runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
+from .store import ResultStore
+
+__all__ = ["Experiment", "load_experiment", "run_experiment", "experiment_manifest",
+           "seat_half_width"]
+
+BASELINE = "baseline"
+
+
+@dataclass(frozen=True)
+class RulesChange:
+    """A rules file (relative to the experiment file) and dotted-key overrides."""
+
+    rules: str = param("", doc="path of a rules TOML file")
+    set: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str = param("", doc="the variant's name in the tables")
+    rules: str = param("", doc="a rules file applied on top of the baseline's")
+    set: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Lineup:
+    name: str = param("", doc="the line-up's name in the tables")
+    players: tuple[str, ...] = param((), doc="profiles by seat")
+
+
+@dataclass(frozen=True)
+class Precision:
+    half_width: float = param(0.0, min=0.0, max=0.5, doc="target 95 % CI half-width (0 = off)")
+    max_matches: int = param(20000, min=1, doc="cap on matches per variant and line-up")
+    step: int = param(0, min=0, doc="matches added per check (0 = the experiment's `matches`)")
+
+
+@dataclass(frozen=True)
+class ExperimentFile:
+    game: str = param("", doc="the game's name")
+    matches: int = param(0, min=1, doc="matches per variant and line-up")
+    seed: int = param(0, min=0, doc="root seed")
+    rotate_seats: bool = False
+    chunk_size: int = param(DEFAULT_CHUNK_SIZE, min=1, doc="matches per task")
+    baseline: RulesChange = RulesChange()
+    variants: tuple[Variant, ...] = ()
+    lineups: tuple[Lineup, ...] = ()
+    precision: Precision = Precision()
+
+    def problems(self):
+        if not self.lineups:
+            yield "lineups", "expected at least one [[lineups]] table with name and players"
+        names = [v.name for v in self.variants]
+        for index, variant in enumerate(self.variants):
+            if not variant.name:
+                yield f"variants[{index}].name", "missing; every variant needs a name"
+            elif variant.name == BASELINE:
+                yield f"variants[{index}].name", f"{BASELINE!r} is reserved for the baseline"
+            elif names.count(variant.name) > 1:
+                yield f"variants[{index}].name", f"duplicate variant name {variant.name!r}"
+        lineup_names = [lineup.name for lineup in self.lineups]
+        for index, lineup in enumerate(self.lineups):
+            if not lineup.name:
+                yield f"lineups[{index}].name", "missing; every line-up needs a name"
+            elif lineup_names.count(lineup.name) > 1:
+                yield f"lineups[{index}].name", f"duplicate line-up name {lineup.name!r}"
+        if self.precision.half_width > 0 and self.precision.max_matches < self.matches:
+            yield "precision.max_matches", f"must be >= matches ({self.matches})"
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment: the file's settings and its cells (variant × line-up)."""
+
+    path: Path
+    spec: GameSpec
+    settings: ExperimentFile
+    cells: tuple[Cell, ...]
+
+    @property
+    def variants(self) -> list[str]:
+        return [BASELINE, *(v.name for v in self.settings.variants)]
+
+
+def _rules_for(spec: GameSpec, folder: Path, changes: list[tuple[str, RulesChange | Variant]]):
+    """Rules from the defaults then each (label, change) in order; errors name the label."""
+    files = [folder / change.rules for _, change in changes if change.rules]
+    overrides = [(key, value) for _, change in changes for key, value in change.set.items()]
+    if len(files) > 1:  # a variant's file applies on top of the baseline's
+        from .config import apply_overrides
+
+        merged: dict = {}
+        for path in files:
+            apply_overrides(merged, _flatten_pairs(read_toml(path)))
+        overrides = [*_flatten_pairs(merged), *overrides]
+        files = []
+    return load_rules(spec, files[0] if files else None, overrides, override_label="")
+
+
+def _flatten_pairs(data: dict, prefix: str = "") -> list[tuple[str, Any]]:
+    pairs = []
+    for key, value in data.items():
+        if isinstance(value, dict) and value:
+            pairs.extend(_flatten_pairs(value, f"{prefix}{key}."))
+        else:
+            pairs.append((f"{prefix}{key}", value))
+    return pairs
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    """Read and validate an experiment file: every problem of every variant and line-up."""
+    path = Path(path)
+    data = read_toml(path)
+    settings = build(ExperimentFile, data, sources={k: str(path) for k in data}, default_source=str(path))
+    if not settings.game:
+        raise ConfigError([f"{path}: game: missing; expected a game's name"])
+    try:
+        spec = get_game(settings.game)
+    except KeyError as exc:
+        raise ConfigError([f"{path}: game: {exc.args[0]}"]) from None
+    problems: list[str] = []
+    rules_by_variant: dict[str, Any] = {}
+    for label, changes in [(BASELINE, [(BASELINE, settings.baseline)]),
+                           *[(v.name, [(BASELINE, settings.baseline), (v.name, v)]) for v in settings.variants]]:
+        try:
+            rules_by_variant[label] = _rules_for(spec, path.parent, changes)
+        except ConfigError as exc:
+            problems += [f"{path}: variant {label!r}: {line}" for line in exc.problems]
+    cells = []
+    for lineup in settings.lineups:
+        for variant, rules in rules_by_variant.items():
+            try:
+                players = load_lineup(spec, [_resolve_profile(p, path.parent) for p in lineup.players], rules)
+            except ConfigError as exc:
+                problems += [f"{path}: lineup {lineup.name!r} ({variant}): {line}" for line in exc.problems]
+                continue
+            cells.append(Cell(variant, lineup.name, rules, players, settings.rotate_seats))
+    if problems:
+        raise ConfigError(list(dict.fromkeys(problems)))
+    return Experiment(path, spec, settings, tuple(cells))
+
+
+def _resolve_profile(reference: str, folder: Path) -> str:
+    return str(folder / reference) if reference.endswith(".toml") else reference
+
+
+def experiment_manifest(experiment: Experiment, versions: dict[str, str] | None = None) -> dict:
+    """The manifest of an experiment's results directory (everything needed to reproduce it)."""
+    settings = experiment.settings
+    rules = {cell.variant: to_dict(cell.rules) for cell in experiment.cells}
+    return {
+        "kind": "experiment",
+        "game": experiment.spec.name,
+        "experiment_file": str(experiment.path),
+        "seed": settings.seed,
+        "matches": settings.matches,
+        "rotate_seats": settings.rotate_seats,
+        "chunk_size": settings.chunk_size,
+        "baseline": {"rules": settings.baseline.rules, "set": dict(settings.baseline.set),
+                     "rules_dict": rules.get(BASELINE)},
+        "variants": [{"name": v.name, "rules_file": v.rules, "set": dict(v.set), "rules": rules.get(v.name)}
+                     for v in settings.variants],
+        "lineups": [{"name": lineup.name, "players": list(lineup.players)} for lineup in settings.lineups],
+        "cells": [{"variant": c.variant, "lineup": c.lineup, "rules": rules[c.variant],
+                   "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in c.players],
+                   "rotate_seats": c.rotate_seats} for c in experiment.cells],
+        "precision": to_dict(settings.precision),
+        "versions": versions or {},
+    }
+
+
+def seat_half_width(players: pd.DataFrame) -> float:
+    """The widest 95 % Wilson half-width of any seat's win rate in any cell (proportion)."""
+    from scipy.stats import norm
+
+    z = norm.ppf(0.975)
+    widest = 0.0
+    for _, group in players.groupby(["variant", "lineup", "seat"]):
+        n, p = len(group), group["won"].mean()
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        widest = max(widest, half)
+    return widest
+
+
+def run_experiment(experiment: Experiment, store: ResultStore, *, jobs: int = 1, backend: str = "loky",
+                   progress: bool | None = None, parallel_kwargs: dict | None = None,
+                   manifest: dict | None = None) -> dict[str, pd.DataFrame]:
+    """Play every cell (resuming from the store) and, with a precision target, play on.
+
+    Writes the manifest (``manifest`` or :func:`experiment_manifest`) first with status
+    "running", then "complete" with ``matches_played``. Returns the tables as stored.
+    """
+    manifest = dict(manifest or experiment_manifest(experiment))
+    store.write_manifest({**manifest, "status": "running"})
+    settings = experiment.settings
+    matches = settings.matches
+    while True:
+        tables = run_cells(experiment.spec, experiment.cells, matches, settings.seed, jobs=jobs,
+                           chunk_size=settings.chunk_size, backend=backend, store=store,
+                           progress=progress, parallel_kwargs=parallel_kwargs)
+        target = settings.precision
+        if target.half_width <= 0 or matches >= target.max_matches:
+            break
+        if seat_half_width(tables["players"]) <= target.half_width:
+            break
+        step = target.step or settings.matches
+        if settings.rotate_seats:  # whole rotations only
+            seats = len(experiment.cells[0].players)
+            step = max(seats, step - step % seats)
+        matches = min(target.max_matches, matches + step)
+    store.write_manifest({**manifest, "matches_played": matches, "status": "complete"})
+    return tables
