@@ -56,6 +56,15 @@ def _add_rules_options(parser: argparse.ArgumentParser) -> None:
                         help="override one rule (dotted key of `tablesim rules GAME`, TOML value); repeatable")
 
 
+def _add_backend_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--backend", default="loky",
+                        help="loky (default: local processes), dask (a dask.distributed cluster), "
+                             "threading, sequential")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask; "
+                             "without it a LocalCluster of --jobs workers is started)")
+
+
 def _game(name: str) -> GameSpec:
     try:
         return get_game(name)
@@ -116,6 +125,27 @@ def _versions() -> dict[str, str]:
     return out
 
 
+def _check_backend(args: argparse.Namespace) -> None:
+    from .core.runner import BACKENDS
+
+    allowed = (*BACKENDS, "dask")
+    if args.backend not in allowed:
+        raise UsageError(f"--backend: got {args.backend!r}; allowed: {', '.join(allowed)}")
+    if args.scheduler and args.backend != "dask":
+        raise UsageError("--scheduler: only with --backend dask")
+
+
+def _cluster(args: argparse.Namespace):
+    """A dask Client for ``--backend dask`` (connect to --scheduler or start a LocalCluster)."""
+    import contextlib
+
+    if args.backend != "dask":
+        return contextlib.nullcontext()
+    from .core.cluster import dask_client
+
+    return dask_client(args.scheduler, args.jobs if args.jobs != 1 else 2)
+
+
 def _prepare_out(out: str | None, manifest: dict[str, Any]):
     """Check ``--out`` before anything is written; return a ResultStore or None."""
     from .core.store import ResultStore
@@ -139,7 +169,7 @@ def _prepare_out(out: str | None, manifest: dict[str, Any]):
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .core.profiles import load_lineup
-    from .core.runner import BACKENDS, Cell, run_cells
+    from .core.runner import Cell, run_cells
 
     spec = _game(args.game)
     _positive_int("--matches", args.matches)
@@ -147,8 +177,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     _positive_int("--seed", args.seed, 0)
     if args.jobs == 0 or args.jobs < -1:
         raise UsageError(f"--jobs: got {args.jobs}; allowed: >= 1, or -1 for every core")
-    if args.backend not in BACKENDS:
-        raise UsageError(f"--backend: got {args.backend!r}; allowed: {', '.join(BACKENDS)}")
+    _check_backend(args)
     problems: list[str] = []
     try:
         rules = _rules(spec, args)
@@ -180,9 +209,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     if store is not None:
         store.write_manifest({**manifest, "status": "running"})
     try:
-        tables = run_cells(spec, [cell], args.matches, args.seed, jobs=args.jobs,
-                           chunk_size=args.chunk_size, backend=args.backend, store=store,
-                           progress=args.progress)
+        with _cluster(args):
+            tables = run_cells(spec, [cell], args.matches, args.seed, jobs=args.jobs,
+                               chunk_size=args.chunk_size, backend=args.backend, store=store,
+                               progress=args.progress)
     except KeyboardInterrupt:
         if store is not None:
             stored = len(store.stored_matches())
@@ -219,12 +249,10 @@ def _print_summary(spec: GameSpec, tables, fmt: str, elapsed: float) -> None:
 
 def cmd_experiment(args: argparse.Namespace) -> int:
     from .core.experiment import experiment_manifest, load_experiment, run_experiment
-    from .core.runner import BACKENDS
 
     if args.jobs == 0 or args.jobs < -1:
         raise UsageError(f"--jobs: got {args.jobs}; allowed: >= 1, or -1 for every core")
-    if args.backend not in BACKENDS:
-        raise UsageError(f"--backend: got {args.backend!r}; allowed: {', '.join(BACKENDS)}")
+    _check_backend(args)
     if not Path(args.file).is_file():
         raise UsageError(f"{args.file}: file not found")
     experiment = load_experiment(args.file)
@@ -234,8 +262,9 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     store = _prepare_out(out, manifest)
     started = time.perf_counter()
     try:
-        tables = run_experiment(experiment, store, jobs=args.jobs, backend=args.backend,
-                                progress=args.progress, manifest=manifest)
+        with _cluster(args):
+            tables = run_experiment(experiment, store, jobs=args.jobs, backend=args.backend,
+                                    progress=args.progress, manifest=manifest)
     except KeyboardInterrupt:
         stored = len(store.stored_matches())
         print(f"tablesim experiment: interrupted; {stored} matches are stored in {out}; "
@@ -357,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
     p.add_argument("--chunk-size", type=int, default=25, help="matches per task (default 25)")
-    p.add_argument("--backend", default="loky", help="joblib backend: loky (default), threading, sequential")
+    _add_backend_options(p)
     p.add_argument("--lineup", default=None, help="a name for this line-up in the tables")
     p.add_argument("--out", default=None, help="results directory (Parquet tables + manifest.json)")
     p.add_argument("--format", choices=("text", "json"), default="text")
@@ -370,7 +399,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="the experiment TOML file")
     p.add_argument("--out", default=None, help="results directory (default results/<file stem>)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
-    p.add_argument("--backend", default="loky", help="joblib backend: loky (default), threading, sequential")
+    _add_backend_options(p)
     p.add_argument("--report", action="store_true", help="write the HTML report when done")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, parallel_config
 from tqdm import tqdm
 
 from .game import TABLES, GameSpec, MatchLog, Player, get_game
@@ -132,6 +132,13 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
     try:
         if jobs == 1 and backend != "dask":
             results = (play_chunk(spec.name, cell, ms, root_seed) for cell, ms in chunks)
+        elif backend == "dask":
+            # joblib's dask backend must come from parallel_config (the active dask Client);
+            # naming it in Parallel(backend=...) forwards joblib's own kwargs to the tasks.
+            with parallel_config(backend="dask", **(parallel_kwargs or {})):
+                parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
+            results = parallel(delayed(play_chunk)(spec.name, cell, ms, root_seed)
+                               for cell, ms in chunks)
         else:
             parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered",
                                 **(parallel_kwargs or {}))

@@ -116,16 +116,9 @@ def test_cli_experiment_bad_file_exit_2_nothing_written(tmp_path, capsys):
 
 
 KILL_SCRIPT = """
-import sys, time
+import sys
 sys.path.insert(0, {root!r})
-import dataclasses
-import tests.core.toygame as toy
-from sim.core.game import register
-original = toy.play_match
-def slow(rules, players, seeds):
-    time.sleep(0.01)
-    return original(rules, players, seeds)
-register(dataclasses.replace(toy.GAME, play_match=slow))
+import tests.core.toygame
 from sim.cli import main
 sys.exit(main(sys.argv[1:]))
 """
@@ -133,6 +126,7 @@ sys.exit(main(sys.argv[1:]))
 
 def test_sigkill_halfway_then_rerun_gives_identical_tables(tmp_path):
     path = write(tmp_path, matches=120)
+    path.write_text(path.read_text().replace('"game.target" = 25 }', '"game.target" = 25, "game.delay_s" = 0.01 }', 1))
     script = tmp_path / "cli.py"
     script.write_text(KILL_SCRIPT.format(root=str(ROOT)))
     argv = [sys.executable, str(script), "experiment", str(path), "--out", str(tmp_path / "killed")]

@@ -6,6 +6,7 @@ wins after the round; ``max_rounds`` caps the game. Registered as ``toy-dice``.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -19,6 +20,7 @@ HERE = Path(__file__).parent
 class Game:
     target: int = param(20, min=1, unit="points", doc="points to win")
     max_rounds: int = param(50, min=1, doc="round cap")
+    delay_s: float = param(0.0, min=0.0, unit="s", doc="sleep per match (to test interruptions)")
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,8 @@ class ToyProfile:
 
 
 def play_match(rules: ToyRules, players, seeds) -> MatchLog:
+    if rules.game.delay_s:
+        time.sleep(rules.game.delay_s)
     rngs = [seeds.seat(seat) for seat in range(len(players))]
     scores = [0.0] * len(players)
     rounds, events, index = [], [], 0

@@ -1,0 +1,38 @@
+"""Curlastique: pucks flicked by an elastic into a scoring target (2–4 players or 2 teams of 2).
+
+Modules: ``rules`` (the rules dataclasses; defaults in ``rules.toml``), ``board`` (the physics
+table and throws), ``scoring`` (zone points), ``players`` (profiles, planner, random player;
+presets in ``profiles.toml``), ``match`` (one game → tables), ``summary`` (game metrics),
+``shot`` (``tablesim shot``) and ``plot`` (board and trajectories).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sim.core.game import GameSpec, register
+
+from .match import play_match
+from .players import CurlastiqueProfile
+from .rules import CurlastiqueRules, lineup_problems
+from .shot import shot
+from .summary import summary
+
+HERE = Path(__file__).parent
+
+GAME = register(GameSpec(
+    name="curlastique",
+    title="Curlastique",
+    rules_type=CurlastiqueRules,
+    default_rules=HERE / "rules.toml",
+    profile_type=CurlastiqueProfile,
+    profiles=HERE / "profiles.toml",
+    play_match=play_match,
+    player_counts=(2, 3, 4),
+    lineup_problems=lineup_problems,
+    summary=summary,
+    shot=shot,
+    demo_players=("club", "casual"),
+))
+
+__all__ = ["GAME", "CurlastiqueRules", "CurlastiqueProfile", "play_match"]

@@ -1,0 +1,332 @@
+"""One game of Curlastique, from (rules, line-up, seeds) to its :class:`~sim.core.MatchLog`.
+
+The flow follows the rules exactly (see ``games/curlastique.md``):
+
+* Round 1 is started by seat 0 (the oldest); later rounds by the player with the lowest
+  cumulative score, ties broken by seat order (the order fixed at the start). Play goes round
+  the table in seat order from the starter, one puck per turn, until everyone has thrown
+  ``game.pucks_per_player`` pucks (so nobody throws twice in a row while others have pucks).
+* At the end of a round each player scores the zone values of its pucks still on the board
+  (wherever collisions left them); pucks out of play score nothing.
+* The game ends after the round in which someone (teams: a team) reaches ``game.target_score``;
+  the highest cumulative score wins. A tie for first is settled by decisive rounds among the
+  tied players (same rules, best round score wins; players tied again play again). Teams: one
+  player of each team plays them (``game.team_decider``). Decisive points are not added to the
+  cumulative scores.
+* ``game.max_rounds`` caps the rounds played (decisive ones included); a capped game is
+  unfinished: winner -1, nobody won.
+
+A throw goes: the seat's policy decides an intended shot from a :class:`Situation`, its own
+execution noise perturbs it (draws from ``seeds.seat(seat)`` only), and a *resolver* turns the
+executed shot into where every puck stops. The default resolver is the physics engine
+(:func:`sim.curlastique.board.physics_resolver`); tests inject scripted resolvers and
+policies (a ``Player`` whose ``profile`` has a ``decide`` method is used as its own policy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from sim.core.game import MatchLog, Player
+from sim.core.seeding import MatchSeeds
+
+from .rules import CurlastiqueRules
+from .scoring import scorer
+
+__all__ = ["Situation", "Shot", "Resolver", "play_match", "starter_of", "throw_order",
+           "sides_of", "free_launch_x"]
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What a player sees before a throw.
+
+    Attributes:
+        rules: the rules.
+        seat: the seat about to throw.
+        round: round number (1-based; decisive rounds continue the count).
+        decisive: whether this is a decisive round.
+        pos: centres of the pucks on the board, shape (M, 2) (m).
+        owner: seat owning each of those pucks, shape (M,).
+        side: side of every seat (its team, or the seat itself without teams), shape (n_seats,).
+        order: the round's participants in throwing order.
+        left: pucks each seat still has to throw after this one, shape (n_seats,).
+        cumulative: cumulative score of every seat before this round.
+    """
+
+    rules: CurlastiqueRules
+    seat: int
+    round: int
+    decisive: bool
+    pos: np.ndarray
+    owner: np.ndarray
+    side: np.ndarray
+    order: tuple[int, ...]
+    left: np.ndarray
+    cumulative: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Shot:
+    """An intended throw: lateral start ``x`` (m), aim ``angle_deg`` from straight ahead
+    (degrees, counterclockwise positive, i.e. towards −x), launch ``speed`` (m/s); ``family`` names the shot kind
+    chosen (``draw``, ``takeout``, ...; free text) and ``value`` the planner's expected margin
+    (points; NaN when not planned)."""
+
+    x: float
+    angle_deg: float
+    speed: float
+    family: str = ""
+    value: float = float("nan")
+
+
+#: ``(rules, pos (M,2), owner (M,), seat, x, angle_deg, speed) -> (final_pos (M+1,2), on (M+1,))``:
+#: where every puck stops after the throw (the thrown puck is the last row) and which are
+#: still in play.
+Resolver = Callable[[CurlastiqueRules, np.ndarray, np.ndarray, int, float, float, float],
+                    tuple[np.ndarray, np.ndarray]]
+
+
+def sides_of(rules: CurlastiqueRules, n_seats: int) -> np.ndarray:
+    """Side of each seat: teams 0, 1, 0, 1 with ``game.teams``, else the seat number."""
+    if rules.game.teams:
+        return np.arange(n_seats) % 2
+    return np.arange(n_seats)
+
+
+def starter_of(participants: Sequence[int], cumulative: Sequence[int], first_round: bool) -> int:
+    """Who starts a round: seat 0's turn in round 1 (the lowest participating seat), then the
+    lowest cumulative score, ties broken by seat order."""
+    if first_round:
+        return min(participants)
+    return min(participants, key=lambda s: (cumulative[s], s))
+
+
+def throw_order(participants: Sequence[int], starter: int, pucks: int) -> list[int]:
+    """Seats in throwing order for a whole round: round the table from ``starter``."""
+    seats = sorted(participants)
+    k = seats.index(starter)
+    lap = seats[k:] + seats[:k]
+    return lap * pucks
+
+
+def free_launch_x(rules: CurlastiqueRules, x: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """Move start positions off pucks lying on the start line.
+
+    A puck cannot be placed on the elastic where a resting puck sits: an ``x`` whose start
+    disc would overlap one is moved to the nearest free ``x`` in ``±launch.x_max``, or NaN when
+    there is none.
+
+    Args:
+        x: start positions (m), any shape.
+        pos: centres of the pucks on the board, shape (M, 2) (m).
+    """
+    x = np.asarray(x, dtype=float)
+    d = rules.puck.diameter
+    near = pos[np.abs(pos[:, 1] - rules.launch_y) < d] if len(pos) else pos
+    if len(near) == 0:
+        return x
+    # half-width of the forbidden interval around each blocker's x
+    half = np.sqrt(np.maximum(d * d - (near[:, 1] - rules.launch_y) ** 2, 0.0))
+    spans = sorted(zip(near[:, 0] - half, near[:, 0] + half, strict=True))
+    merged: list[list[float]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    x_max = rules.launch.x_max
+    out = x.copy()
+    for lo, hi in merged:
+        inside = (x > lo) & (x < hi)
+        if not inside.any():
+            continue
+        left_ok, right_ok = lo >= -x_max, hi <= x_max
+        to_left = np.where(left_ok & right_ok, (x - lo) <= (hi - x), left_ok)
+        moved = np.where(to_left, lo, hi)
+        moved = np.where(left_ok | right_ok, moved, np.nan)
+        out = np.where(inside, moved, out)
+    return out
+
+
+class _Game:
+    """The mutable state of one match (scores, logs) and the round procedure."""
+
+    def __init__(self, rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds,
+                 resolver: Resolver | None):
+        from .players import make_policy
+
+        self.rules = rules
+        self.n = len(players)
+        self.players = players
+        self.side = sides_of(rules, self.n)
+        self.policies = [make_policy(p.profile, rules) for p in players]
+        self.rngs = [seeds.seat(s) for s in range(self.n)]
+        if resolver is None:
+            from .board import physics_resolver
+            resolver = physics_resolver
+        self.resolver = resolver
+        self.scorer = scorer(rules.zones, rules.puck.radius)
+        self.cumulative = [0] * self.n
+        self.round = 0
+        self.rounds: list[dict] = []
+        self.events: list[dict] = []
+        self.throws = [0] * self.n
+        self.pucks_out = [0] * self.n
+
+    def play_round(self, participants: Sequence[int], decisive: bool) -> dict[int, int]:
+        """Play one round; return the points of each participant (and log it)."""
+        rules = self.rules
+        self.round += 1
+        starter = starter_of(participants, self.cumulative, first_round=self.round == 1)
+        order = throw_order(participants, starter, rules.game.pucks_per_player)
+        left = np.zeros(self.n, dtype=np.int64)
+        left[list(participants)] = rules.game.pucks_per_player
+        pos = np.zeros((0, 2))
+        owner = np.zeros(0, dtype=np.int64)
+        lap = tuple(order[:len(participants)])
+        for turn, seat in enumerate(order, start=1):
+            left[seat] -= 1
+            situation = Situation(rules, seat, self.round, decisive, pos, owner, self.side, lap,
+                                  left.copy(), tuple(self.cumulative))
+            rng = self.rngs[seat]
+            shot = self.policies[seat].decide(situation, rng)
+            ex, ea, es = self.policies[seat].execute(shot, rng)
+            ex = float(free_launch_x(rules, np.array(ex), pos))
+            if np.isfinite(ex):
+                final, on = self.resolver(rules, pos, owner, seat, ex, ea, es)
+                final, on = np.asarray(final, dtype=float), np.asarray(on, dtype=bool)
+            else:  # no room on the start line: the puck cannot be played, it counts as out
+                final = np.vstack([pos, [[np.nan, np.nan]]])
+                on = np.append(np.ones(len(pos), dtype=bool), False)
+            knocked = ~on[:-1]
+            opp = knocked & (self.side[owner] != self.side[seat])
+            thrown_on = bool(on[-1])
+            self.events.append({
+                "index": len(self.events), "round": self.round, "decisive": decisive,
+                "turn": turn, "seat": seat, "puck": rules.game.pucks_per_player - int(left[seat]),
+                "family": shot.family, "planned_margin": float(shot.value),
+                "intended_x": float(shot.x), "intended_angle_deg": float(shot.angle_deg),
+                "intended_speed": float(shot.speed),
+                "executed_x": ex, "executed_angle_deg": float(ea), "executed_speed": float(es),
+                "final_x": float(final[-1, 0]), "final_y": float(final[-1, 1]),
+                "zone": self.scorer.zone_value(*final[-1]) if thrown_on else 0,
+                "out": not thrown_on,
+                "knocked_out": int(knocked.sum()), "opponents_knocked_out": int(opp.sum()),
+            })
+            self.throws[seat] += 1
+            all_owner = np.append(owner, seat)
+            for s in all_owner[~on]:
+                self.pucks_out[int(s)] += 1
+            pos, owner = final[on], all_owner[on]
+        pts = self.scorer.points(pos)
+        points = {s: int(pts[owner == s].sum()) for s in participants}
+        for s in sorted(participants):
+            if not decisive:
+                self.cumulative[s] += points[s]
+            self.rounds.append({"round": self.round, "seat": s, "team": self._team(s),
+                                "points": points[s], "cumulative": self.cumulative[s],
+                                "decisive": decisive, "starter": starter})
+        return points
+
+    def _team(self, seat: int) -> int:
+        return int(self.side[seat]) if self.rules.game.teams else -1
+
+    def totals(self) -> dict[int, int]:
+        """Cumulative score of each side."""
+        out: dict[int, int] = {}
+        for s in range(self.n):
+            out[int(self.side[s])] = out.get(int(self.side[s]), 0) + self.cumulative[s]
+        return out
+
+    def capped(self) -> bool:
+        return self.round >= self.rules.game.max_rounds
+
+    def play(self) -> MatchLog:
+        g = self.rules.game
+        finished, winner_side, decider = False, -1, -1
+        regular = 0
+        while not self.capped():
+            self.play_round(range(self.n), decisive=False)
+            regular += 1
+            totals = self.totals()
+            best = max(totals.values())
+            if best >= g.target_score:
+                leaders = sorted(side for side, t in totals.items() if t == best)
+                finished, winner_side, decider = self.settle(leaders)
+                break
+        return self.log(finished, winner_side, decider, regular)
+
+    def settle(self, leaders: list[int]) -> tuple[bool, int, int]:
+        """Decisive rounds among the tied sides; returns (finished, winning side, decider seat)."""
+        if len(leaders) == 1:
+            return True, leaders[0], -1
+        if self.rules.game.teams:
+            seats = [self.team_decider(team) for team in leaders]
+        else:
+            seats = list(leaders)
+        while not self.capped():
+            points = self.play_round(seats, decisive=True)
+            best = max(points.values())
+            tied = [s for s in seats if points[s] == best]
+            if len(tied) == 1:
+                return True, int(self.side[tied[0]]), tied[0]
+            if not self.rules.game.teams:
+                seats = tied
+        return False, -1, -1
+
+    def team_decider(self, team: int) -> int:
+        """The seat that plays a team's decisive rounds (``game.team_decider``)."""
+        members = [s for s in range(self.n) if self.side[s] == team]
+        rule = self.rules.game.team_decider
+        if rule == "higher_scorer":
+            return min(members, key=lambda s: (-self.cumulative[s], s))
+        if rule == "lower_scorer":
+            return min(members, key=lambda s: (self.cumulative[s], s))
+        return min(members)
+
+    def log(self, finished: bool, winner_side: int, decider: int, regular: int) -> MatchLog:
+        teams = self.rules.game.teams
+        side_score = self.totals()
+        if not finished:
+            winner = -1
+        elif decider >= 0:
+            winner = decider
+        else:  # the winning side's top scorer (without teams: the side is the seat)
+            members = [s for s in range(self.n) if self.side[s] == winner_side]
+            winner = min(members, key=lambda s: (-self.cumulative[s], s))
+        keys = [((int(self.side[s]) == winner_side) if finished else False,
+                 side_score[int(self.side[s])] if teams else self.cumulative[s]) for s in range(self.n)]
+        players = []
+        for s, player in enumerate(self.players):
+            won = bool(finished and int(self.side[s]) == winner_side)
+            rank = 1 + len({int(self.side[t]) for t in range(self.n) if keys[t] > keys[s]})
+            players.append({"seat": s, "profile": player.name, "team": self._team(s),
+                            "score": int(self.cumulative[s]), "rank": int(rank), "won": won,
+                            "throws": int(self.throws[s]), "pucks_out": int(self.pucks_out[s])})
+        matches = {"winner": int(winner), "winning_team": int(winner_side) if teams and finished else -1,
+                   "rounds": int(self.round), "decisive_rounds": int(self.round - regular),
+                   "throws": int(sum(self.throws)), "finished": bool(finished),
+                   "top_score": int(max(side_score.values()))}
+        return MatchLog(matches=matches, players=players, rounds=self.rounds, events=self.events)
+
+
+def play_match(rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds,
+               resolver: Resolver | None = None) -> MatchLog:
+    """Play one game; pure: the same (rules, players, seeds, resolver) give the same log.
+
+    Args:
+        rules: validated rules.
+        players: one :class:`~sim.core.Player` per seat, seat 0 first (the oldest player).
+        seeds: the match's seeds; seat ``s`` draws only from ``seeds.seat(s)``.
+        resolver: where pucks stop after a throw (default: the physics engine).
+
+    Returns:
+        The match log: tables ``matches`` (one row), ``players`` (one per seat), ``rounds``
+        (one per round × participating seat) and ``events`` (one per throw); see the README of
+        the game package for the columns.
+    """
+    return _Game(rules, players, seeds, resolver).play()

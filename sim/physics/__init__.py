@@ -1,0 +1,46 @@
+"""Disc physics for tabletop games: event-driven, exact contacts, compiled hot loop.
+
+Discs slide on a board under Coulomb friction (constant deceleration μg, stopping at
+v²/(2μg)), collide with each other (restitution e, optional contact friction), bounce off
+walls (cushions) and round obstacles, leave play on "out" boundaries and fall into pockets.
+The engine is event-driven: times of impact are solved exactly from the closed-form motion,
+so nothing tunnels or is missed at any speed. Layout (pooltool-style verbs):
+
+    table.py    Table, Physics, Discs       inputs, validated at construction
+    motion.py   evolve                      closed-form Coulomb motion
+    detect.py   times of impact             quadratic / robust quartic earliest root
+    resolve.py  impulses                    disc–disc (e, μ_c), walls, obstacles
+    engine.py   the compiled event loop     single shot and batch kernels
+    api.py      simulate, simulate_batch    lazy compilation, result assembly
+    result.py   ShotResult, BatchResult, EVENT_DTYPE
+    shot.py     ExecutionNoise, execute_shots, heading
+    scenes.py   reference scenes (Carrom break, Curlastique throw) for tests and benchmarks
+
+Importing this package does not import numba or compile anything: the engine is compiled on
+the first simulation and cached on disk.
+
+>>> from sim.physics import Discs, Physics, Table, simulate, DISC
+>>> d = Discs(pos=[[0.0, 0.0], [0.0, 0.2]], vel=[[0.0, 2.0], [0.0, 0.0]], radius=0.0159,
+...           mass=0.0055)
+>>> r = simulate(Table(), Physics(friction=0.1, restitution=1.0), d)
+>>> r.first_contact(0), int(r.events[0]["kind"]) == DISC
+(1, True)
+"""
+
+from .api import simulate, simulate_batch
+from .constants import (
+    DISC, EVENT_NAMES, FORMATION_GAP_M, GRAVITY, OBSTACLE, OUT, POCKET, STATUS_ON,
+    STATUS_OUT, STATUS_POCKETED, TOUCH_TOL_M, WALL,
+)
+from .result import EVENT_DTYPE, BatchResult, ShotResult
+from .shot import ExecutionNoise, execute_shots, heading
+from .table import Discs, Physics, Table
+
+__all__ = [
+    "DISC", "WALL", "OUT", "POCKET", "OBSTACLE", "EVENT_NAMES",
+    "STATUS_ON", "STATUS_OUT", "STATUS_POCKETED",
+    "FORMATION_GAP_M", "TOUCH_TOL_M", "GRAVITY",
+    "Table", "Physics", "Discs", "ShotResult", "BatchResult", "EVENT_DTYPE",
+    "simulate", "simulate_batch",
+    "ExecutionNoise", "execute_shots", "heading",
+]
