@@ -313,6 +313,79 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_balance(args: argparse.Namespace) -> int:
+    from analysis.balance.search import load_balance, run_balance
+
+    _check_backend(args)
+    if not Path(args.file).is_file():
+        raise UsageError(f"{args.file}: file not found")
+    balance = load_balance(args.file)
+    out = Path(args.out or Path("results") / Path(args.file).stem)
+    if out.exists() and (out / "manifest.json").exists():
+        previous = json.loads((out / "manifest.json").read_text())
+        if previous.get("kind") != "balance" or previous.get("game") != balance.spec.name:
+            raise UsageError(f"--out {out}: holds a different run; choose another directory")
+    elif out.exists() and any(out.iterdir()):
+        raise UsageError(f"--out {out}: exists, is not empty and holds no tablesim results")
+    manifest = {"command": "tablesim " + " ".join(sys.argv[1:]), "versions": _versions(),
+                "balance_file": str(args.file)}
+    try:
+        with _cluster(args):
+            summary = run_balance(balance, out, jobs=args.jobs, backend=args.backend, progress=args.progress,
+                                  manifest=manifest)
+    except KeyboardInterrupt:
+        print(f"tablesim balance: interrupted; finished trials are stored in {out}; rerun the same "
+              "command to resume", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.format == "json":
+        print(json.dumps(summary, indent=2))
+        return 0
+    best = summary["best"]
+    print(f"{balance.spec.title} balance: {summary['trials']} trials ({summary['pruned']} pruned), "
+          f"optimizer {summary['optimizer']}; results in {out}")
+    if best is None:
+        print("no trial completed")
+        return 0
+    print(f"best candidate (trial {best['trial']}): {json.dumps(best['point'])}")
+    print(f"validated on {best['matches']} matches of fresh seeds (root seed {best['fresh_seed']}):")
+    for check in best["targets"]:
+        verdict = "met" if check["met"] else "NOT met"
+        print(f"  {check['target']:<44} {check['value']:.4g}  90 % CI [{check['ci_low']:.4g}, "
+              f"{check['ci_high']:.4g}]  band [{check['band'][0]:.4g}, {check['band'][1]:.4g}]  {verdict}")
+    print(f"every target met on fresh seeds: {'yes' if summary['meets_all_targets'] else 'no'}")
+    print(f"best rules: {out / 'best_rules.toml'}")
+    return 0
+
+
+def cmd_sensitivity(args: argparse.Namespace) -> int:
+    from analysis.balance.sensitivity import load_sensitivity, run_sensitivity
+
+    _check_backend(args)
+    if not Path(args.file).is_file():
+        raise UsageError(f"{args.file}: file not found")
+    load_sensitivity(args.file)  # validate before anything is written
+    out = Path(args.out or Path("results") / Path(args.file).stem)
+    try:
+        with _cluster(args):
+            summary = run_sensitivity(args.file, out, jobs=args.jobs, backend=args.backend, progress=args.progress)
+    except KeyboardInterrupt:
+        print(f"tablesim sensitivity: interrupted; finished points are stored in {out}; rerun to resume",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.format == "json":
+        print(json.dumps(summary, indent=2))
+        return 0
+    import pandas as pd
+
+    print(f"Morris screening ({summary['morris_points']} points x {summary['matches_per_point']} matches):")
+    print(pd.DataFrame(summary["morris"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    if summary["sobol"]:
+        print(f"\nSobol indices ({summary['sobol_points']} points):")
+        print(pd.DataFrame(summary["sobol"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
+    print(f"\nplot and tables in {out}")
+    return 0
+
+
 # ------------------------------------------------------------------------------------------
 # shot, demo, bench
 # ------------------------------------------------------------------------------------------
@@ -420,6 +493,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", default=None, help="comma-separated profiles (default: the demo line-up)")
     _add_rules_options(p)
     p.set_defaults(func=cmd_replay)
+
+    for name, func, text in (("balance", cmd_balance, "search rule parameters for design targets"),
+                             ("sensitivity", cmd_sensitivity, "Morris then Sobol indices of rule parameters")):
+        p = sub.add_parser(name, help=text, epilog=f"example: tablesim {name} examples/curlastique_{name}.toml --jobs 2")
+        p.add_argument("file", help=f"the {name} TOML file")
+        p.add_argument("--out", default=None, help="results directory (default results/<file stem>)")
+        p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
+        _add_backend_options(p)
+        p.add_argument("--format", choices=("text", "json"), default="text")
+        p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+        p.set_defaults(func=func)
 
     p = sub.add_parser("shot", help="play and draw one shot of a dexterity game",
                        epilog="example: tablesim shot curlastique --x 0.0 --angle 0 --speed 1.38 --plot shot.png")

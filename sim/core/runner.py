@@ -98,19 +98,19 @@ def play_chunk(game: str, cell: Cell, matches: Sequence[int], root_seed: int) ->
     return {table: _frame(table_rows) for table, table_rows in rows.items()}
 
 
-def _chunks(cells: Sequence[Cell], matches: int, chunk_size: int,
+def _chunks(cells: Sequence[Cell], start: int, matches: int, chunk_size: int,
             done: set[tuple[str, str, int]]) -> Iterator[tuple[Cell, list[int]]]:
     for cell in cells:
-        todo = [m for m in range(matches) if (cell.variant, cell.lineup, m) not in done]
-        for start in range(0, len(todo), chunk_size):
-            yield cell, todo[start:start + chunk_size]
+        todo = [m for m in range(start, matches) if (cell.variant, cell.lineup, m) not in done]
+        for first in range(0, len(todo), chunk_size):
+            yield cell, todo[first:first + chunk_size]
 
 
 def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: int, *,
               jobs: int = 1, chunk_size: int = DEFAULT_CHUNK_SIZE, backend: str = "loky",
               store: ResultStore | None = None, progress: bool | None = None,
-              parallel_kwargs: dict | None = None) -> dict[str, pd.DataFrame]:
-    """Play ``matches`` matches of every cell and return the tidy tables.
+              parallel_kwargs: dict | None = None, start: int = 0) -> dict[str, pd.DataFrame]:
+    """Play matches ``start .. matches - 1`` of every cell and return the tidy tables.
 
     With a ``store``, each finished chunk is written at once and matches already stored are
     skipped (a rerun resumes); the returned tables are then read back from the store. A
@@ -123,7 +123,7 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
         progress: show a progress bar on stderr (default: when stderr is a terminal).
     """
     done = store.stored_matches() if store is not None else set()
-    chunks = list(_chunks(cells, matches, chunk_size, done))
+    chunks = list(_chunks(cells, start, matches, chunk_size, done))
     total = sum(len(m) for _, m in chunks)
     show = sys.stderr.isatty() if progress is None else progress
     collected: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}

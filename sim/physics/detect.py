@@ -425,14 +425,26 @@ def pair_toi(xi, yi, si, uxi, uyi, xj, yj, sj, uxj, uyj, rr, a, tol):
     tj = sj / a
     tm = min(ti, tj)
     # piece 1: both moving, quartic in τ
-    tau = first_down_root(
-        xi - xj, yi - yj,
-        si * uxi - sj * uxj, si * uyi - sj * uyj,
-        -0.5 * a * (uxi - uxj), -0.5 * a * (uyi - uyj),
-        rr, tm, tol,
-    )
-    if tau < INF:
-        return tau
+    wx = xi - xj
+    wy = yi - yj
+    bx = si * uxi - sj * uxj
+    by = si * uyi - sj * uyj
+    cx = -0.5 * a * (uxi - uxj)
+    cy = -0.5 * a * (uyi - uyj)
+    # cheap exclusion: |d(τ)| ≥ d(τ)·ŵ = |w| + (B·ŵ)τ + (C·ŵ)τ², a quadratic; if its minimum
+    # on [0, tm] stays above rr + tol there is no contact while both move
+    wn = math.sqrt(wx * wx + wy * wy)
+    pb = (bx * wx + by * wy) / wn
+    pc = (cx * wx + cy * wy) / wn
+    qmin = min(wn, wn + tm * (pb + tm * pc))
+    if pc > 0.0:
+        tv = -pb / (2.0 * pc)
+        if tv > 0.0 and tv < tm:
+            qmin = min(qmin, wn + tv * (pb + tv * pc))
+    if qmin <= lim * (1.0 + 1e-12):
+        tau = first_down_root(wx, wy, bx, by, cx, cy, rr, tm, tol)
+        if tau < INF:
+            return tau
     if ti == tj:
         return INF
     # piece 2: the first to stop rests at its end point, the other slides on

@@ -40,6 +40,15 @@ from .motion import state_at
 from .resolve import bounce, disc_disc, segment_normal, separate_discs
 
 INF = np.inf
+#: Gap (m) set between two discs right after their impact. Two sliding discs whose friction
+#: decelerations point different ways can be pressed together with zero approach speed (a
+#: "pushing" contact, which straight-line Coulomb motion cannot represent); an impulse at zero
+#: approach speed is zero and the same contact would be found again at the same instant
+#: forever. Separating the pair by 2e-9 m (energy-neutral: positions only) makes every new
+#: contact a genuine crossing with a positive approach speed, so a pushing contact becomes a
+#: short train of small dissipative impacts. Each disc moves by at most 1e-9 m
+#: (= TOUCH_TOL_M), so this never leaves an overlap beyond the contact tolerance.
+KISS_GAP_M = 2.0 * TOUCH_TOL_M
 
 
 @njit(cache=True, error_model="numpy")
@@ -233,7 +242,7 @@ def _run(n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
                 imp[n_ev, 10] = sp[bb] * uy[bb]
                 imp[n_ev, 11] = nwb
             x0[ba], y0[ba], x0[bb], y0[bb] = separate_discs(
-                x0[ba], y0[ba], rad[ba], x0[bb], y0[bb], rad[bb])
+                x0[ba], y0[ba], rad[ba], x0[bb], y0[bb], rad[bb], KISS_GAP_M)
             if first < 0:
                 if ba == mover:
                     first = bb

@@ -10,8 +10,9 @@
   path is still the straight Coulomb-friction line) and it is carried unchanged between
   impacts (no spin-decay model; physics.md §3 puts spin energy at ~4 % of translation).
 * Wall / obstacle: v_n' = −e_w·v_n, v_t' = v_t (physics.md §5.5), so tan θ' = tan θ / e_w.
-* Overlap guard: after an impact, bodies closer than contact by round-off are pushed apart
-  along the normal (disc–disc: half each) so nothing is left overlapping.
+* Overlap guard: after a wall / obstacle impact a disc inside the wall by round-off is pushed
+  out along the normal; after a disc–disc impact the pair is set KISS_GAP_M apart, half each
+  (see `sim.physics.engine`).
 Units: metres, seconds, kilograms, m/s.
 """
 
@@ -90,16 +91,17 @@ def segment_normal(px, py, x1, y1, tx, ty, length):
 
 
 @njit(cache=True, error_model="numpy")
-def separate_discs(xa, ya, ra, xb, yb, rb):
-    """Push two overlapping discs apart along their line of centres, half each, so that the
-    distance is at least r_a + r_b. Returns new (xa, ya, xb, yb)."""
+def separate_discs(xa, ya, ra, xb, yb, rb, gap):
+    """After an impact: set the centre distance to at least r_a + r_b + gap by moving each
+    disc half the shortfall along the line of centres (the "kiss", as in pooltool). Returns
+    new (xa, ya, xb, yb). See engine.KISS_GAP_M for why a gap is needed."""
     nx = xb - xa
     ny = yb - ya
     d = math.sqrt(nx * nx + ny * ny)
-    rr = ra + rb
+    rr = ra + rb + gap
     if d >= rr or d <= 0.0:
         return xa, ya, xb, yb
-    ov = 0.5 * (rr - d) * (1.0 + 1e-12)
+    ov = 0.5 * (rr - d)
     nx /= d
     ny /= d
     return xa - ov * nx, ya - ov * ny, xb + ov * nx, yb + ov * ny

@@ -21,6 +21,7 @@ class Game:
     target: int = param(20, min=1, unit="points", doc="points to win")
     max_rounds: int = param(50, min=1, doc="round cap")
     delay_s: float = param(0.0, min=0.0, unit="s", doc="sleep per match (to test interruptions)")
+    seat0_bonus: float = param(0.0, min=-10.0, max=10.0, unit="points", doc="added to seat 0's rolls")
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ def play_match(rules: ToyRules, players, seeds) -> MatchLog:
             roll = int(rngs[seat].integers(1, rules.dice.sides + 1))
             if rules.dice.faces:
                 roll = rules.dice.faces[roll - 1]
-            points = roll + player.profile.bonus
+            points = roll + player.profile.bonus + (rules.game.seat0_bonus if seat == 0 else 0.0)
             scores[seat] += points
             rounds.append({"round": round_number, "seat": seat, "points": float(points),
                            "cumulative": float(scores[seat])})
@@ -67,7 +68,11 @@ def play_match(rules: ToyRules, players, seeds) -> MatchLog:
             finished = True
             break
     best = max(scores)
-    winner = scores.index(best) if finished and scores.count(best) == 1 else -1
+    while finished and scores.count(best) > 1:  # tie-break: the tied seats roll again
+        for seat in [s for s, v in enumerate(scores) if v == best]:
+            scores[seat] += int(rngs[seat].integers(1, rules.dice.sides + 1)) + players[seat].profile.bonus
+        best = max(scores)
+    winner = scores.index(best) if finished else -1
     order = sorted(range(len(players)), key=lambda s: -scores[s])
     players_rows = [{"seat": s, "profile": p.name, "team": -1, "score": float(scores[s]),
                      "rank": order.index(s) + 1, "won": s == winner} for s, p in enumerate(players)]

@@ -1,0 +1,439 @@
+"""`tablesim balance`: search rule parameters for design targets, honestly validated.
+
+A balance file (TOML)::
+
+    game = "curlastique"
+    seed = 11
+    matches = 400                  # per trial and line-up, the same seeds for every trial (CRN)
+    rotate_seats = false
+    [baseline]
+    set = { "game.target_score" = 500 }
+    [[lineups]]
+    name = "club-4p"
+    players = ["club", "club", "club", "club"]
+    [[parameters]]
+    key = "zones.values"
+    kind = "int_list"
+    length = 4
+    low = 10
+    high = 200
+    step = 10
+    order = "decreasing"
+    [[targets]]
+    metric = "seat_win_rate"
+    seat = 0
+    target = 0.25
+    tolerance = 0.02
+    [[targets]]
+    metric = "rounds_quantile"
+    quantile = 0.5
+    low = 4
+    high = 7
+    [search]
+    optimizer = "tpe"              # tpe | cmaes | gp | random (optuna) | ntbea
+    trials = 40
+    blocks = 4                     # pruning: a trial is played in blocks of seeds and stopped
+                                   # when a paired Wilcoxon test says it is worse than the best
+    validate_top = 3               # winner's-curse guard: re-run the best few...
+    validate_matches = 2000        # ...on fresh seeds with more matches
+
+Every trial plays match indices ``0 .. matches-1`` with the same root seed, so trials differ
+only by their rules (common random numbers). Each finished trial is stored as
+``DIR/trials/NNNN.json``; a killed search resumes from them. The best candidates are replayed
+on a fresh seed set (root seed + ``FRESH_SEED_OFFSET``) and a candidate is reported as
+meeting a target only if the equivalence test (TOST, α = 0.05) passes on those fresh seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from tqdm import tqdm
+
+from sim.core.config import ConfigError, build, param, read_toml, to_dict, to_toml
+from sim.core.experiment import Lineup, RulesChange
+from sim.core.game import GameSpec, get_game
+from sim.core.profiles import load_lineup
+from sim.core.rules import load_rules
+from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
+
+from .ntbea import NTBEA
+from .space import Parameter, SearchSpace
+from .targets import Target, band_loss, check_target, measure
+
+__all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "FRESH_SEED_OFFSET"]
+
+#: Validation replays candidates on root seed + this offset: seeds no trial has seen.
+FRESH_SEED_OFFSET = 1_000_003
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    optimizer: Literal["tpe", "cmaes", "gp", "random", "ntbea"] = "tpe"
+    trials: int = param(40, min=1, doc="trials (parameter points) to evaluate")
+    blocks: int = param(4, min=1, doc="seed blocks per trial (pruning checkpoints)")
+    prune: bool = True
+    p_threshold: float = param(0.1, min=0.0, max=1.0, doc="Wilcoxon pruner p-value threshold")
+    validate_top: int = param(3, min=1, doc="candidates re-run on fresh seeds")
+    validate_matches: int = param(2000, min=1, doc="matches per candidate on fresh seeds")
+    neighbours: int = param(50, min=1, doc="NTBEA: mutations scored per step")
+
+
+@dataclass(frozen=True)
+class BalanceFile:
+    game: str = ""
+    seed: int = param(0, min=0)
+    matches: int = param(400, min=1, doc="matches per trial and line-up")
+    rotate_seats: bool = False
+    chunk_size: int = param(DEFAULT_CHUNK_SIZE, min=1)
+    baseline: RulesChange = RulesChange()
+    lineups: tuple[Lineup, ...] = ()
+    parameters: tuple[Parameter, ...] = ()
+    targets: tuple[Target, ...] = ()
+    search: SearchSettings = SearchSettings()
+
+    def problems(self):
+        if not self.game:
+            yield "game", "missing; expected a game's name"
+        if not self.lineups:
+            yield "lineups", "expected at least one [[lineups]] table"
+        if not self.parameters:
+            yield "parameters", "expected at least one [[parameters]] table"
+        if not self.targets:
+            yield "targets", "expected at least one [[targets]] table"
+        names = {lineup.name for lineup in self.lineups}
+        for index, target in enumerate(self.targets):
+            if target.lineup and target.lineup not in names:
+                yield f"targets[{index}].lineup", f"unknown line-up {target.lineup!r}; allowed: {', '.join(sorted(names))}"
+        if self.search.blocks > self.matches:
+            yield "search.blocks", f"must be <= matches ({self.matches})"
+
+
+@dataclass
+class Balance:
+    """A validated balance problem."""
+
+    path: Path
+    spec: GameSpec
+    settings: BalanceFile
+    space: SearchSpace
+    lineups: dict[str, tuple] = field(default_factory=dict)
+
+    def rules(self, point: dict[str, Any]):
+        """The rules of a point: baseline file and overrides, then the point's overrides."""
+        base = self.settings.baseline
+        overrides = [*base.set.items(), *self.space.overrides(point)]
+        rules_file = self.path.parent / base.rules if base.rules else None
+        return load_rules(self.spec, rules_file, overrides, override_label="")
+
+
+def load_balance(path: str | Path) -> Balance:
+    """Read and validate a balance file, including every parameter's key against the rules."""
+    path = Path(path)
+    data = read_toml(path)
+    settings = build(BalanceFile, data, sources={k: str(path) for k in data}, default_source=str(path))
+    try:
+        spec = get_game(settings.game)
+    except KeyError as exc:
+        raise ConfigError([f"{path}: game: {exc.args[0]}"]) from None
+    base = settings.baseline
+    try:
+        baseline = load_rules(spec, path.parent / base.rules if base.rules else None,
+                              list(base.set.items()), override_label="")
+    except ConfigError as exc:
+        raise ConfigError([f"{path}: baseline: {line}" for line in exc.problems]) from None
+    space = SearchSpace(settings.parameters, to_dict(baseline))
+    balance = Balance(path, spec, settings, space)
+    problems: list[str] = []
+    # every corner of the space must be a valid rule set (catches unknown keys and bad bounds)
+    for corner in ("low", "high"):
+        point = {}
+        for p in settings.parameters:
+            grid = p.grid()
+            value = grid[0] if corner == "low" else grid[-1]
+            point[p.name] = [value] * p.dimensions if p.kind in ("int_list", "counts") else value
+        try:
+            balance.rules(space.normalise(point))
+        except ConfigError as exc:
+            problems += [f"{path}: parameters ({corner} corner): {line}" for line in exc.problems]
+        except (KeyError, IndexError) as exc:
+            problems.append(f"{path}: parameters: unknown list key {exc}")
+    for lineup in settings.lineups:
+        try:
+            balance.lineups[lineup.name] = load_lineup(spec, list(lineup.players), baseline)
+        except ConfigError as exc:
+            problems += [f"{path}: lineup {lineup.name!r}: {line}" for line in exc.problems]
+    if problems:
+        raise ConfigError(list(dict.fromkeys(problems)))
+    return balance
+
+
+# ------------------------------------------------------------------------------------------
+# evaluating points
+# ------------------------------------------------------------------------------------------
+
+def _cells(balance: Balance, point: dict[str, Any], variant: str) -> list[Cell]:
+    rules = balance.rules(point)
+    return [Cell(variant, name, rules, players, balance.settings.rotate_seats)
+            for name, players in balance.lineups.items()]
+
+
+def _targets_on(balance: Balance, tables) -> list[float]:
+    summary = balance.spec.summary
+    return [measure(_with_lineup(balance, t), tables, summary)["value"] for t in balance.settings.targets]
+
+
+def _with_lineup(balance: Balance, target: Target) -> Target:
+    if target.lineup:
+        return target
+    from dataclasses import replace
+
+    return replace(target, lineup=balance.settings.lineups[0].name)
+
+
+def evaluate(balance: Balance, point: dict[str, Any], *, root_seed: int, matches: int, jobs: int = 1,
+             backend: str = "loky", blocks: int = 1, on_block=None) -> tuple[dict[str, pd.DataFrame], list[float]]:
+    """Play ``matches`` matches of every line-up under the point's rules, in seed blocks.
+
+    ``on_block(block, block_loss)`` is called after each block; it returns True to stop (prune).
+    Returns the tables of the blocks played and the measured target values.
+    """
+    cells = _cells(balance, point, "trial")
+    edges = np.linspace(0, matches, blocks + 1).astype(int)
+    parts: list[dict[str, pd.DataFrame]] = []
+    for block, (first, last) in enumerate(zip(edges[:-1], edges[1:])):
+        tables = run_cells(balance.spec, cells, int(last), root_seed, jobs=jobs, backend=backend,
+                           chunk_size=balance.settings.chunk_size, progress=False, start=int(first))
+        parts.append(tables)
+        if on_block is not None and blocks > 1:
+            loss = band_loss(list(balance.settings.targets), _targets_on(balance, tables))
+            if on_block(block, loss):
+                break
+    from sim.core.store import assemble
+
+    tables = assemble({name: [p[name] for p in parts] for name in parts[0]})
+    return tables, _targets_on(balance, tables)
+
+
+# ------------------------------------------------------------------------------------------
+# the search
+# ------------------------------------------------------------------------------------------
+
+def _atomic_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    tmp.write_text(json.dumps(data, indent=2, default=_jsonable), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    raise TypeError(type(value))
+
+
+def _stored_trials(out: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted((out / "trials").glob("*.json"))]
+
+
+def _sampler(settings: BalanceFile):
+    import optuna
+
+    seed = settings.seed
+    kind = settings.search.optimizer
+    if kind == "tpe":
+        return optuna.samplers.TPESampler(seed=seed, multivariate=True)
+    if kind == "cmaes":
+        return optuna.samplers.CmaEsSampler(seed=seed, with_margin=True)
+    if kind == "gp":
+        return optuna.samplers.GPSampler(seed=seed, deterministic_objective=False)
+    return optuna.samplers.RandomSampler(seed=seed)
+
+
+def _distributions(space: SearchSpace) -> dict[str, Any]:
+    from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
+
+    out: dict[str, Any] = {}
+    for p in space.parameters:
+        if p.kind == "int":
+            out[p.name] = IntDistribution(int(p.low), int(p.high), step=max(1, int(p.step)))
+        elif p.kind == "float":
+            out[p.name] = FloatDistribution(p.low, p.high)
+        elif p.kind == "choice":
+            out[p.name] = CategoricalDistribution(list(p.choices))
+        else:
+            for name in space.element_names(p):
+                out[name] = IntDistribution(int(p.low), int(p.high), step=max(1, int(p.step)))
+    return out
+
+
+def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: str = "loky",
+                progress: bool | None = None, manifest: dict | None = None) -> dict[str, Any]:
+    """Run (or resume) the search, validate the best candidates, write the results.
+
+    Writes ``trials/NNNN.json``, ``trials.csv``, ``validation.json``, ``best_rules.toml`` and
+    ``balance.json`` under ``out`` and returns the summary (``balance.json``'s content).
+    """
+    out = Path(out)
+    settings, search = balance.settings, balance.settings.search
+    _atomic_json(out / "manifest.json", {**(manifest or {}), "kind": "balance", "game": balance.spec.name,
+                                          "seed": settings.seed, "balance": to_dict(settings),
+                                          "status": "running"})
+    targets = list(settings.targets)
+    stored = _stored_trials(out)
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = tqdm(total=search.trials, initial=min(len(stored), search.trials), unit="trial",
+               desc="balance", disable=not show, file=sys.stderr)
+
+    def record(number: int, point: dict, params: dict, values: list[float] | None, state: str,
+               block_losses: list[float]) -> dict:
+        loss = band_loss(targets, values) if values is not None else float("inf")
+        trial = {"number": number, "point": point, "params": params, "state": state,
+                 "values": dict(zip([t.label for t in targets], values or [])),
+                 "loss": loss if math.isfinite(loss) else None, "block_losses": block_losses}
+        _atomic_json(out / "trials" / f"{number:04d}.json", trial)
+        bar.update(1)
+        return trial
+
+    def play(point: dict, should_stop=None):
+        losses: list[float] = []
+
+        def on_block(block: int, loss: float) -> bool:
+            losses.append(loss)
+            return bool(should_stop and should_stop(block, loss))
+
+        tables, values = evaluate(balance, point, root_seed=settings.seed, matches=settings.matches,
+                                  jobs=jobs, backend=backend, blocks=search.blocks, on_block=on_block)
+        pruned = len(losses) < search.blocks and search.blocks > 1
+        return values, losses, pruned
+
+    try:
+        if search.optimizer == "ntbea":
+            _run_ntbea(balance, stored, search, play, record)
+        else:
+            _run_optuna(balance, stored, search, play, record)
+    finally:
+        bar.close()
+
+    trials = _stored_trials(out)
+    frame = pd.DataFrame([{"number": t["number"], "state": t["state"], "loss": t["loss"],
+                           **{f"param:{k}": json.dumps(v) if isinstance(v, list) else v for k, v in t["point"].items()},
+                           **{f"value:{k}": v for k, v in t["values"].items()}} for t in trials])
+    frame.to_csv(out / "trials.csv", index=False)
+    summary = _validate(balance, out, trials, jobs=jobs, backend=backend)
+    _atomic_json(out / "balance.json", summary)
+    _atomic_json(out / "manifest.json", {**(manifest or {}), "kind": "balance", "game": balance.spec.name,
+                                          "seed": settings.seed, "balance": to_dict(settings),
+                                          "status": "complete"})
+    return summary
+
+
+def _run_optuna(balance: Balance, stored: list[dict], search: SearchSettings, play, record) -> None:
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():  # WilcoxonPruner is flagged experimental since optuna 3.6
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        pruner = (optuna.pruners.WilcoxonPruner(p_threshold=search.p_threshold)
+                  if search.prune and search.blocks > 1 else optuna.pruners.NopPruner())
+    study = optuna.create_study(direction="minimize", sampler=_sampler(balance.settings), pruner=pruner)
+    distributions = _distributions(balance.space)
+    for trial in stored:  # resume: tell the sampler what is already known
+        state = optuna.trial.TrialState.PRUNED if trial["state"] == "pruned" else optuna.trial.TrialState.COMPLETE
+        study.add_trial(optuna.trial.create_trial(
+            params=trial["params"], distributions=distributions, state=state,
+            value=trial["loss"] if state == optuna.trial.TrialState.COMPLETE else None,
+            intermediate_values=dict(enumerate(trial["block_losses"]))))
+    for number in range(len(stored), search.trials):
+        trial = study.ask()
+        point = balance.space.suggest(trial)
+
+        def should_stop(block: int, loss: float, trial=trial) -> bool:
+            trial.report(loss, step=block)
+            return trial.should_prune()
+
+        values, losses, pruned = play(point, should_stop)
+        if pruned:
+            study.tell(trial, state=optuna.trial.TrialState.PRUNED)
+            record(number, point, trial.params, values, "pruned", losses)
+        else:
+            loss = band_loss(list(balance.settings.targets), values)
+            study.tell(trial, loss if math.isfinite(loss) else 1e9)
+            record(number, point, trial.params, values, "complete", losses)
+
+
+def _run_ntbea(balance: Balance, stored: list[dict], search: SearchSettings, play, record) -> None:
+    space = balance.space
+    rng = np.random.default_rng(balance.settings.seed)
+    ntbea = NTBEA(space.discrete_dimensions(), rng, neighbours=search.neighbours)
+    for trial in stored:
+        ntbea.ask()  # keep the generator's sequence as in an uninterrupted run
+        ntbea.tell(trial["params"], -(trial["loss"] if trial["loss"] is not None else 1e9))
+    for number in range(len(stored), search.trials):
+        dims = ntbea.ask()
+        point = space.from_dimensions(dims)
+        values, losses, _ = play(point, None)
+        loss = band_loss(list(balance.settings.targets), values)
+        ntbea.tell(dims, -(loss if math.isfinite(loss) else 1e9))
+        record(number, point, dims, values, "complete", losses)
+
+
+def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, backend: str) -> dict[str, Any]:
+    """Winner's-curse guard: replay the best distinct candidates on fresh seeds."""
+    settings, search = balance.settings, balance.settings.search
+    complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
+    complete.sort(key=lambda t: (t["loss"], t["number"]))
+    seen, candidates = set(), []
+    for trial in complete:
+        key = json.dumps(trial["point"], sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            candidates.append(trial)
+        if len(candidates) == search.validate_top:
+            break
+    cached = {}
+    if (out / "validation.json").exists():
+        cached = {json.dumps(c["point"], sort_keys=True): c
+                  for c in json.loads((out / "validation.json").read_text())["candidates"]}
+    fresh_seed = settings.seed + FRESH_SEED_OFFSET
+    validated = []
+    for trial in candidates:
+        key = json.dumps(trial["point"], sort_keys=True)
+        if key in cached and cached[key].get("matches") == search.validate_matches:
+            validated.append(cached[key])
+            continue
+        tables, _ = evaluate(balance, trial["point"], root_seed=fresh_seed, matches=search.validate_matches,
+                             jobs=jobs, backend=backend)
+        checks = []
+        for target in settings.targets:
+            target = _with_lineup(balance, target)
+            measured = measure(target, tables, balance.spec.summary, bootstrap=400, seed=fresh_seed)
+            checks.append(check_target(target, measured))
+        values = [c["value"] for c in checks]
+        validated.append({"trial": trial["number"], "point": trial["point"], "in_sample_loss": trial["loss"],
+                          "fresh_loss": band_loss(list(settings.targets), values), "matches": search.validate_matches,
+                          "fresh_seed": fresh_seed, "targets": checks, "meets_all": all(c["met"] for c in checks)})
+        _atomic_json(out / "validation.json", {"candidates": validated})
+    _atomic_json(out / "validation.json", {"candidates": validated})
+    best = min(validated, key=lambda c: (not c["meets_all"], c["fresh_loss"])) if validated else None
+    summary: dict[str, Any] = {"game": balance.spec.name, "trials": len(trials),
+                               "pruned": sum(t["state"] == "pruned" for t in trials),
+                               "optimizer": search.optimizer, "fresh_seed": fresh_seed,
+                               "best": best, "meets_all_targets": bool(best and best["meets_all"])}
+    if best is not None:
+        (out / "best_rules.toml").write_text(
+            f"# tablesim balance: best candidate (trial {best['trial']}), validated on {best['matches']} matches\n"
+            f"# of fresh seeds (root seed {fresh_seed}); meets every target: {best['meets_all']}\n"
+            + to_toml(balance.rules(best["point"])), encoding="utf-8")
+    return summary

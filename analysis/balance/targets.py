@@ -1,0 +1,166 @@
+"""Design targets: metrics measured from the tables, a band loss, and equivalence tests.
+
+A target names a metric, the line-up it is measured on, and a band: either
+``target ± tolerance`` or ``[low, high]``. Metrics (any game):
+
+- ``seat_win_rate`` (``seat``): the share of matches won by a seat.
+- ``profile_win_rate`` (``profile``): wins of a profile over its appearances (e.g. "expert
+  beats club 70 % ± 5" on an expert-vs-club line-up with seat rotation).
+- ``rounds_quantile`` (``quantile``, 0.5 = median) and ``rounds_mean``: game length in rounds.
+- ``completion``: the share of matches that finished before the cap.
+- ``game`` (``name``): a key of the game's own ``summary`` (e.g. ``ko_rate``).
+
+The loss of a set of measured metrics is the band loss of research/stats.md §5:
+``Σ_k max(0, |m_k − centre_k| − half_k)² / half_k²`` — zero inside every band.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from sim.core.config import param
+
+__all__ = ["Target", "measure", "band_loss", "check_target"]
+
+
+@dataclass(frozen=True)
+class Target:
+    """One design target (see the module docstring for the metrics)."""
+
+    metric: Literal["seat_win_rate", "profile_win_rate", "rounds_quantile", "rounds_mean",
+                    "completion", "game"] = "seat_win_rate"
+    lineup: str = param("", doc="the line-up measured (default: the first)")
+    seat: int = param(0, min=0)
+    profile: str = ""
+    quantile: float = param(0.5, min=0.0, max=1.0)
+    name: str = param("", doc="the game metric's key (metric = 'game')")
+    target: float = param(float("nan"), doc="centre of the band")
+    tolerance: float = param(0.0, min=0.0, doc="half-width of the band")
+    low: float = param(float("nan"), doc="band low (instead of target ± tolerance)")
+    high: float = param(float("nan"), doc="band high")
+
+    def problems(self):
+        has_centre = not np.isnan(self.target)
+        has_band = not (np.isnan(self.low) or np.isnan(self.high))
+        if has_centre == has_band:
+            yield "target", "give either target and tolerance, or low and high"
+        elif has_centre and self.tolerance <= 0:
+            yield "tolerance", "must be > 0 with a target"
+        elif has_band and self.low >= self.high:
+            yield "low", f"must be < high ({self.high})"
+        if self.metric == "profile_win_rate" and not self.profile:
+            yield "profile", "missing; the profile whose win rate is targeted"
+        if self.metric == "game" and not self.name:
+            yield "name", "missing; the key of the game's summary metric"
+
+    @property
+    def band(self) -> tuple[float, float]:
+        if not np.isnan(self.target):
+            return self.target - self.tolerance, self.target + self.tolerance
+        return self.low, self.high
+
+    @property
+    def label(self) -> str:
+        detail = {"seat_win_rate": f"seat {self.seat}", "profile_win_rate": self.profile,
+                  "rounds_quantile": f"q{self.quantile:g}", "game": self.name}.get(self.metric, "")
+        where = f" @{self.lineup}" if self.lineup else ""
+        return f"{self.metric}({detail}){where}" if detail else f"{self.metric}{where}"
+
+
+def _select(tables: Mapping[str, pd.DataFrame], lineup: str) -> dict[str, pd.DataFrame]:
+    if not lineup:
+        return dict(tables)
+    return {name: frame[frame["lineup"] == lineup] if len(frame) else frame for name, frame in tables.items()}
+
+
+def _value(target: Target, tables: Mapping[str, pd.DataFrame],
+           game_summary: Callable[[Mapping[str, pd.DataFrame]], Mapping[str, float]] | None) -> float:
+    matches, players = tables["matches"], tables["players"]
+    if target.metric == "seat_win_rate":
+        return float(players.loc[players["seat"] == target.seat, "won"].mean())
+    if target.metric == "profile_win_rate":
+        return float(players.loc[players["profile"] == target.profile, "won"].mean())
+    if target.metric == "rounds_quantile":
+        return float(np.quantile(matches["rounds"], target.quantile))
+    if target.metric == "rounds_mean":
+        return float(matches["rounds"].mean())
+    if target.metric == "completion":
+        return float(matches["finished"].astype(bool).mean())
+    if game_summary is None:
+        raise ValueError(f"{target.label}: this game has no summary metrics")
+    metrics = game_summary(tables)
+    if target.name not in metrics:
+        raise KeyError(f"{target.label}: unknown game metric {target.name!r}; "
+                       f"allowed: {', '.join(sorted(metrics))}")
+    return float(metrics[target.name])
+
+
+def measure(target: Target, tables: Mapping[str, pd.DataFrame], game_summary=None,
+            bootstrap: int = 0, seed: int = 0, confidence: float = 0.90) -> dict[str, Any]:
+    """The metric's value on the tables, optionally with a bootstrap CI over matches.
+
+    Returns ``{"value", "n", "ci_low", "ci_high"}``; rates use the Wilson interval instead of
+    the bootstrap (exact enough and free).
+    """
+    tables = _select(tables, target.lineup)
+    value = _value(target, tables, game_summary)
+    n = int(len(tables["matches"]))
+    out = {"value": value, "n": n, "ci_low": float("nan"), "ci_high": float("nan")}
+    if target.metric in ("seat_win_rate", "profile_win_rate", "completion"):
+        from ..winrates import wilson_interval
+
+        players = tables["players"]
+        trials = {"seat_win_rate": int((players["seat"] == target.seat).sum()),
+                  "profile_win_rate": int((players["profile"] == target.profile).sum()),
+                  "completion": n}[target.metric]
+        low, high = wilson_interval(round(value * trials), trials, confidence)
+        out.update(ci_low=float(low), ci_high=float(high), n=trials)
+    elif bootstrap:
+        rng = np.random.default_rng(seed)
+        keys = tables["matches"][["variant", "lineup", "match"]].to_numpy()
+        values = []
+        for _ in range(bootstrap):
+            pick = keys[rng.integers(0, len(keys), len(keys))]
+            index = pd.MultiIndex.from_arrays(pick.T, names=["variant", "lineup", "match"])
+            sample = {name: frame.set_index(["variant", "lineup", "match"]).loc[index].reset_index()
+                      if len(frame) else frame for name, frame in tables.items()}
+            values.append(_value(target, sample, game_summary))
+        alpha = 1 - confidence
+        out.update(ci_low=float(np.quantile(values, alpha / 2)), ci_high=float(np.quantile(values, 1 - alpha / 2)))
+    return out
+
+
+def band_loss(targets: list[Target], values: list[float]) -> float:
+    """Σ max(0, |m − centre| − half)² / half² over the targets (0 inside every band)."""
+    loss = 0.0
+    for target, value in zip(targets, values):
+        low, high = target.band
+        centre, half = (low + high) / 2, (high - low) / 2
+        if np.isnan(value):
+            return float("inf")
+        excess = max(0.0, abs(value - centre) - half)
+        loss += (excess / half) ** 2
+    return float(loss)
+
+
+def check_target(target: Target, measured: Mapping[str, Any], alpha: float = 0.05) -> dict[str, Any]:
+    """Equivalence test (TOST) that the true metric lies inside the band.
+
+    With a (1 − 2α) CI from :func:`measure` (``confidence = 0.90`` for α = 0.05), the two
+    one-sided tests both reject exactly when the CI lies inside the band. For rates the
+    p-value is computed with the normal approximation.
+    """
+    low, high = target.band
+    inside_ci = measured["ci_low"] >= low and measured["ci_high"] <= high
+    result = {"target": target.label, "band": [low, high], **measured, "met": bool(inside_ci)}
+    if target.metric in ("seat_win_rate", "profile_win_rate", "completion") and measured["n"]:
+        p, n = measured["value"], measured["n"]
+        se = max(np.sqrt(p * (1 - p) / n), 1e-12)
+        result["p_tost"] = float(max(norm.sf((p - low) / se), norm.cdf((p - high) / se)))
+    return result

@@ -1,0 +1,351 @@
+"""The carrom board: geometry, seats' frames, the break formation, striker placement, coin
+returns, and one stroke through the physics engine.
+
+Board coordinates: metres, origin at the centre, cushions at ±``board.half``. Seat frames:
+each seat plays from one side; its *local* frame has ``x`` along its base line and ``y``
+forward (towards the opposite cushion), so seat 0's frame is the board frame and another
+side's frame is the board frame turned by 90°, 180° or 270° (anticlockwise). The engine
+works in board coordinates; players think in their local frame.
+
+Disc ids in every simulation: coins 0..18 (their colours in ``Geometry.colour``), the
+striker is id 19 (``STRIKER``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from sim.physics import (
+    FORMATION_GAP_M, POCKET, STATUS_ON, STATUS_POCKETED, Discs, Physics, Table, heading, simulate,
+)
+
+from .rules import CarromRules
+
+__all__ = ["WHITE", "BLACK", "QUEEN", "COLOUR_NAMES", "N_COINS", "STRIKER", "POCKET_NAMES",
+           "Geometry", "geometry", "side_quarter", "formation", "StrokeOutcome", "physics_stroke"]
+
+WHITE, BLACK, QUEEN = 0, 1, 2
+COLOUR_NAMES = ("white", "black", "queen")
+N_COINS = 19
+STRIKER = 19
+#: Pockets relative to a shooter, in local pocket order 0..3.
+POCKET_NAMES = ("near_left", "near_right", "far_right", "far_left")
+_POCKET_SIGNS = np.array([(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)])
+
+
+def side_quarter(n_seats: int, seat: int) -> int:
+    """Which side a seat plays from, in quarter turns anticlockwise from seat 0's side.
+
+    Two players face each other; three take three sides; four sit round the board. Seats
+    are numbered in turn order, and the turn passes to the right, i.e. anticlockwise seen
+    from above (ICF 49b): seat 1 sits on seat 0's right.
+    """
+    if n_seats == 2:
+        return 2 * seat
+    return seat % 4
+
+
+def _rotation(quarter: int) -> np.ndarray:
+    c, s = [(1, 0), (0, 1), (-1, 0), (0, -1)][quarter % 4]
+    return np.array([[c, -s], [s, c]], dtype=float)
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Everything derived once from the rules: the engine's table and physics, radii, masses,
+    the striker's legal base-line intervals (local x), circle radii.
+
+    Attributes:
+        table: cushions (4 walls) and 4 pockets (board index 0..3 at (−,−), (+,−), (+,+), (−,+)).
+        physics: friction, coin restitution.
+        rc, rs: coin and striker radii (m). mc, ms: masses (kg).
+        striker_y: local y of the striker's centre (m).
+        legal: (k, 2) local x intervals where the striker may be placed (m): between the base
+            circles without touching them, and covering a base circle.
+        pocket_xy: (4, 2) board pocket centres; capture: capture radius (m).
+    """
+
+    rules: CarromRules
+
+    @cached_property
+    def table(self) -> Table:
+        b, e = self.rules.board, self.rules.physics.cushion_restitution
+        h = b.half
+        walls = [(-h, -h, h, -h, e), (h, -h, h, h, e), (h, h, -h, h, e), (-h, h, -h, -h, e)]
+        pockets = [(x, y, self.capture) for x, y in self.pocket_xy]
+        return Table.build(walls=walls, pockets=pockets)
+
+    @cached_property
+    def physics(self) -> Physics:
+        p = self.rules.physics
+        return Physics(friction=p.friction, restitution=p.restitution,
+                       contact_friction=p.contact_friction, gravity=p.gravity)
+
+    @property
+    def half(self) -> float:
+        return self.rules.board.half
+
+    @property
+    def rc(self) -> float:
+        return self.rules.coins.radius
+
+    @property
+    def rs(self) -> float:
+        return self.rules.striker.radius
+
+    @property
+    def mc(self) -> float:
+        return self.rules.coins.mass
+
+    @property
+    def ms(self) -> float:
+        return self.rules.striker.mass
+
+    @property
+    def decel(self) -> float:
+        """μg (m/s²)."""
+        return self.rules.physics.friction * self.rules.physics.gravity
+
+    @property
+    def striker_y(self) -> float:
+        return self.rules.board.striker_y
+
+    @cached_property
+    def pocket_xy(self) -> np.ndarray:
+        return _POCKET_SIGNS * self.rules.board.pocket_centre
+
+    @property
+    def capture(self) -> float:
+        return self.rules.board.pocket_capture * self.rules.board.pocket_radius
+
+    @cached_property
+    def legal(self) -> np.ndarray:
+        b = self.rules.board
+        xc, r_circle = b.base_circle_x, b.base_circle_diameter / 2
+        line = xc - r_circle - self.rs  # the striker must not partly cover a circle
+        spans = [(-line, line)]
+        if b.base_circles:
+            cover = self.rs - r_circle  # centre within this of the circle's centre: covered
+            spans = [(-xc - cover, -xc + cover)] + spans + [(xc - cover, xc + cover)]
+        return np.array(spans, dtype=float)
+
+    @cached_property
+    def radii(self) -> np.ndarray:
+        return np.r_[np.full(N_COINS, self.rc), self.rs]
+
+    @cached_property
+    def masses(self) -> np.ndarray:
+        return np.r_[np.full(N_COINS, self.mc), self.ms]
+
+    # ---------------------------------------------------------------- frames
+    def rotation(self, n_seats: int, seat: int) -> np.ndarray:
+        """2×2 matrix taking a seat's local coordinates to board coordinates."""
+        return _rotation(side_quarter(n_seats, seat))
+
+    def to_board(self, n_seats: int, seat: int, xy) -> np.ndarray:
+        return np.asarray(xy, dtype=float) @ self.rotation(n_seats, seat).T
+
+    def to_local(self, n_seats: int, seat: int, xy) -> np.ndarray:
+        return np.asarray(xy, dtype=float) @ self.rotation(n_seats, seat)
+
+    def local_pocket(self, n_seats: int, seat: int, board_pocket: int) -> int:
+        """Local pocket index (see :data:`POCKET_NAMES`) of a board pocket for a seat."""
+        return (board_pocket - side_quarter(n_seats, seat)) % 4
+
+    # ---------------------------------------------------------------- striker placement
+    def free_intervals(self, coins_local: np.ndarray) -> list[tuple[float, float]]:
+        """Local x intervals where the striker may stand: legal and clear of every coin.
+
+        Args:
+            coins_local: (M, 2) centres of the coins on the board, in the shooter's frame.
+        """
+        y = self.striker_y
+        reach = self.rs + self.rc
+        blocks = []
+        for cx, cy in coins_local:
+            dy = cy - y
+            if abs(dy) < reach:
+                half = np.sqrt(reach * reach - dy * dy) + 1e-7
+                blocks.append((cx - half, cx + half))
+        blocks.sort()
+        out: list[tuple[float, float]] = []
+        for lo, hi in self.legal:
+            pieces = [(lo, hi)]
+            for blo, bhi in blocks:
+                nxt = []
+                for plo, phi in pieces:
+                    if bhi <= plo or blo >= phi:
+                        nxt.append((plo, phi))
+                        continue
+                    if blo > plo:
+                        nxt.append((plo, blo))
+                    if bhi < phi:
+                        nxt.append((bhi, phi))
+                pieces = nxt
+            out.extend(p for p in pieces if p[1] >= p[0])
+        return out
+
+    def place_striker(self, x: float, coins_local: np.ndarray) -> float | None:
+        """The legal, free striker position nearest to ``x`` (local, m); None if none exists.
+
+        A player places the striker where it means to; execution noise may push it off a
+        legal spot, and the player then places it at the nearest legal one.
+        """
+        best, best_d = None, np.inf
+        for lo, hi in self.free_intervals(coins_local):
+            cand = min(max(x, lo), hi)
+            d = abs(cand - x)
+            if d < best_d:
+                best, best_d = cand, d
+        return None if best is None else float(best)
+
+    def striker_is_legal(self, x: float, coins_local: np.ndarray, tol: float = 1e-9) -> bool:
+        """Whether a striker centred at local (x, striker_y) is legally placed and free."""
+        on_line = any(lo - tol <= x <= hi + tol for lo, hi in self.legal)
+        if not on_line:
+            return False
+        if len(coins_local) == 0:
+            return True
+        d = np.hypot(coins_local[:, 0] - x, coins_local[:, 1] - self.striker_y)
+        return bool(np.all(d >= self.rs + self.rc - 1e-7))
+
+    # ---------------------------------------------------------------- coin returns
+    def free_spot(self, target, others: np.ndarray) -> np.ndarray:
+        """The free spot for a coin nearest to ``target`` (board, m): ``target`` itself if no
+        coin overlaps it, else the first free point of rings of growing radius around it
+        (deterministic). ``others``: (M, 2) centres of the coins on the board."""
+        target = np.asarray(target, dtype=float)
+        gap = 2 * self.rc + 2e-6
+        limit = self.half - self.rc - 1e-6
+
+        def free(p):
+            if np.any(np.abs(p) > limit):
+                return False
+            return len(others) == 0 or bool(np.all(np.hypot(*(others - p).T) >= gap))
+
+        if free(target):
+            return target
+        step = self.rc / 2
+        for ring in range(1, 200):
+            radius = ring * step
+            n = max(6, int(2 * np.pi * radius / step))
+            for k in range(n):
+                a = 2 * np.pi * k / n
+                p = target + radius * np.array([np.cos(a), np.sin(a)])
+                if free(p):
+                    return p
+        raise RuntimeError("no free spot on the board")  # 19 coins cannot fill it
+
+    def random_spot(self, radius: float, others: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random free spot whose coin lies inside a circle of ``radius`` (m)
+        round the centre; falls back to :meth:`free_spot` of the centre after 64 draws."""
+        inner = max(radius - self.rc, 0.0)
+        gap = 2 * self.rc + 2e-6
+        for _ in range(64):
+            r = inner * np.sqrt(rng.random())
+            a = 2 * np.pi * rng.random()
+            p = np.array([r * np.cos(a), r * np.sin(a)])
+            if len(others) == 0 or np.all(np.hypot(*(others - p).T) >= gap):
+                return p
+        return self.free_spot((0.0, 0.0), others)
+
+
+def geometry(rules: CarromRules) -> Geometry:
+    """The board geometry of the rules (cached per rules object)."""
+    cache = rules.__dict__.setdefault("_geometry", None)
+    if cache is None:
+        cache = Geometry(rules)
+        rules.__dict__["_geometry"] = cache
+    return cache
+
+
+def formation(rules: CarromRules, quarter: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """The break formation (ICF rule 41): (positions (19, 2) board m, colours (19,)).
+
+    Queen (id 0) at the centre; an inner ring of 6 touching it, colours alternating; an outer
+    ring of 12: 6 straight behind the inner coins (same colour as the coin in front) and 6 in
+    the gaps (white and black alternating), so that 6 whites form a "Y" from the queen
+    (physics.md §1). Neighbouring coins are ``FORMATION_GAP_M`` apart (a hexagonal lattice of
+    spacing 2r + gap). ``formation.white_y``: one white arm points straight at the breaker
+    ("stem_to_breaker") or away from it, the two others towards the breaker's corners
+    ("arms_to_breaker_corners"). ``quarter``: the breaker's side (quarter turns).
+    """
+    d = 2 * rules.coins.radius + FORMATION_GAP_M
+    stem = -90.0 if rules.formation.white_y == "stem_to_breaker" else 90.0
+    pos = [(0.0, 0.0)]
+    colour = [QUEEN]
+    for k in range(6):
+        a = np.deg2rad(stem + 60.0 * k)
+        pos.append((d * np.cos(a), d * np.sin(a)))
+        colour.append(WHITE if k % 2 == 0 else BLACK)
+    for k in range(6):  # radial: same colour as the inner coin in front
+        a = np.deg2rad(stem + 60.0 * k)
+        pos.append((2 * d * np.cos(a), 2 * d * np.sin(a)))
+        colour.append(WHITE if k % 2 == 0 else BLACK)
+    for k in range(6):  # gaps, between inner coins k and k+1
+        a = np.deg2rad(stem + 30.0 + 60.0 * k)
+        r = np.sqrt(3.0) * d
+        pos.append((r * np.cos(a), r * np.sin(a)))
+        colour.append(WHITE if k % 2 == 0 else BLACK)
+    xy = np.array(pos) @ _rotation(quarter).T
+    return xy, np.array(colour, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class StrokeOutcome:
+    """What a stroke did, as the rules need it.
+
+    Attributes:
+        pocketed: coin ids pocketed, in the order they fell.
+        pockets: board pocket index of each of them (-1: unknown, e.g. scripted).
+        striker_pocketed: the striker fell into a pocket.
+        touched: the striker touched at least one coin (the break must).
+        final_pos: (19, 2) board positions of the coins after the stroke (pocketed coins:
+            where they fell); None = the coins on the board did not move (scripted strokes).
+        events: the engine's event record (None for scripted strokes).
+        paths: per disc polylines (t, x, y) when asked (for plots).
+    """
+
+    pocketed: tuple[int, ...] = ()
+    pockets: tuple[int, ...] = ()
+    striker_pocketed: bool = False
+    touched: bool = True
+    final_pos: np.ndarray | None = None
+    events: np.ndarray | None = None
+    paths: list | None = None
+
+
+def stroke_discs(geo: Geometry, pos: np.ndarray, on: np.ndarray, striker_xy, velocity) -> Discs:
+    """The 20 discs of a stroke (coins 0..18, striker 19); coins off the board are inactive."""
+    all_pos = np.vstack([pos, np.asarray(striker_xy, dtype=float)[None, :]])
+    vel = np.zeros_like(all_pos)
+    vel[STRIKER] = velocity
+    status = np.where(np.r_[on, True], STATUS_ON, STATUS_POCKETED).astype(np.int8)
+    return Discs(all_pos, vel, geo.radii, geo.masses, status)
+
+
+def physics_stroke(rules: CarromRules, pos: np.ndarray, on: np.ndarray, striker_xy,
+                   angle_board_deg: float, speed: float, record_paths: bool = False) -> StrokeOutcome:
+    """Play one stroke with the physics engine.
+
+    Args:
+        pos: (19, 2) board positions of the coins; on: (19,) bool, coins on the board.
+        striker_xy: the striker's board position (m).
+        angle_board_deg: direction, degrees anticlockwise from board +y.
+        speed: m/s.
+    """
+    geo = geometry(rules)
+    vel = speed * heading(angle_board_deg)
+    discs = stroke_discs(geo, pos, on, striker_xy, vel)
+    result = simulate(geo.table, geo.physics, discs, record_paths=record_paths)
+    ev = result.events
+    falls = ev[ev["kind"] == POCKET]
+    pocketed = tuple(int(a) for a in falls["a"] if a != STRIKER)
+    pockets = tuple(int(b) for a, b in zip(falls["a"], falls["b"], strict=True) if a != STRIKER)
+    return StrokeOutcome(pocketed=pocketed, pockets=pockets,
+                         striker_pocketed=bool(result.status[STRIKER] == STATUS_POCKETED),
+                         touched=result.first_contact(STRIKER) >= 0,
+                         final_pos=result.final_pos[:N_COINS].copy(), events=ev, paths=result.paths)

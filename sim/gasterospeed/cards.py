@@ -1,0 +1,126 @@
+"""The physical deck compiled from ``[deck.*]``, and the dice.
+
+Every physical card is an integer ``uid`` (0..79 with the default deck) indexing the tables of
+:class:`Deck`, so hands and piles are plain lists of ints and the 80 cards can be counted at
+any time. Speed runs become one card per number; action and reaction entries one card per copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+__all__ = ["SPEED", "ACTION", "REACTION", "KIND_NAMES", "CardInfo", "Deck", "Dice"]
+
+SPEED, ACTION, REACTION = 0, 1, 2
+KIND_NAMES = ("speed", "action", "reaction")
+_KINDS = {"speed": SPEED, "action": ACTION, "reaction": REACTION}
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """One physical card.
+
+    Attributes:
+        cid: the deck entry's id (``tir``, ``vitesse_1``); name: its display name.
+        kind: SPEED, ACTION or REACTION.
+        number: the speed number (speed cards) or the resolution order 1–4 (action cards).
+        squares: squares of a speed move (speed cards).
+        effects: the action card's :class:`~sim.gasterospeed.rules.Effect` primitives.
+        direction_table: dashboard square per face of a direction roll.
+        counter: ``cancel`` or ``reflect`` (reaction cards).
+    """
+
+    cid: str
+    name: str
+    kind: int
+    number: int
+    squares: int = 0
+    effects: tuple = ()
+    direction_table: tuple[int, ...] = ()
+    counter: str = ""
+
+    @property
+    def label(self) -> str:
+        return str(self.number) if self.kind == SPEED else self.name
+
+
+class Deck:
+    """The compiled deck: ``cards[uid]`` and flat per-uid tables for the hot paths.
+
+    Args:
+        entries: the rules' ``deck`` table (entry id → :class:`~sim.gasterospeed.rules.Card`).
+    """
+
+    def __init__(self, entries: Mapping):
+        cards: list[CardInfo] = []
+        for cid, card in entries.items():
+            name = card.name or cid
+            if card.kind == "speed":
+                for number in card.numbers:
+                    cards.append(CardInfo(cid, name, SPEED, number, squares=card.squares))
+            else:
+                for _ in range(card.count):
+                    cards.append(CardInfo(cid, name, _KINDS[card.kind],
+                                          card.order if card.kind == "action" else 0,
+                                          effects=tuple(card.effects),
+                                          direction_table=tuple(card.direction_table),
+                                          counter=card.counter if card.kind == "reaction" else ""))
+        self.cards: tuple[CardInfo, ...] = tuple(cards)
+        self.kind = [c.kind for c in cards]
+        self.number = [c.number for c in cards]
+        self.squares = [c.squares for c in cards]
+        self.cid = [c.cid for c in cards]
+        self.ids = tuple(dict.fromkeys(c.cid for c in cards))
+        self.reaction_counts = {"cancel": sum(c.counter == "cancel" for c in cards),
+                                "reflect": sum(c.counter == "reflect" for c in cards)}
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def uids(self, cid: str) -> list[int]:
+        """Every uid of deck entry ``cid``."""
+        return [u for u, c in enumerate(self.cards) if c.cid == cid]
+
+    def speed_uid(self, number: int) -> int:
+        """The uid of the speed card numbered ``number``."""
+        for u, c in enumerate(self.cards):
+            if c.kind == SPEED and c.number == number:
+                return u
+        raise KeyError(f"no speed card numbered {number}")
+
+
+class Dice:
+    """Draws from one numpy Generator, buffered (one numpy call per 256 draws).
+
+    The sequence only depends on the generator, so the same seeds give the same rolls.
+    """
+
+    __slots__ = ("_rng", "_buf", "_i")
+
+    def __init__(self, rng):
+        self._rng = rng
+        self._buf: list[float] = []
+        self._i = 0
+
+    def u(self) -> float:
+        """A uniform float in [0, 1)."""
+        if self._i >= len(self._buf):
+            self._buf = self._rng.random(256).tolist()
+            self._i = 0
+        self._i += 1
+        return self._buf[self._i - 1]
+
+    def roll(self, faces: int) -> int:
+        """A die with ``faces`` faces: 1..faces."""
+        return int(self.u() * faces) + 1
+
+    def index(self, n: int) -> int:
+        """A uniform index in 0..n-1."""
+        return int(self.u() * n)
+
+    def shuffle(self, items: list) -> None:
+        """Shuffle a list in place (Fisher–Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = int(self.u() * (i + 1))
+            items[i], items[j] = items[j], items[i]
