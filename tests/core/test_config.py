@@ -44,7 +44,7 @@ def test_user_file_then_overrides(tmp_path):
 
 def test_unknown_key_names_the_key_and_the_allowed_ones():
     [line] = problems("game.colour=3")
-    assert line == "--set: game.colour: unknown key; allowed: delay_s, max_rounds, target"
+    assert line == "--set: game.colour: unknown key; allowed: delay_s, max_rounds, seat0_bonus, target"
 
 
 def test_unknown_section_is_reported():
