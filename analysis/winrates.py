@@ -48,9 +48,13 @@ def wilson_interval(successes, trials, confidence: float = 0.95) -> tuple[np.nda
     """
     low, high = proportion_confint(np.asarray(successes), np.asarray(trials),
                                    alpha=1 - confidence, method="wilson")
-    low = np.clip(np.asarray(low, dtype=float), 0.0, 1.0)  # statsmodels may return -1e-18 at k = 0
-    high = np.clip(np.asarray(high, dtype=float), 0.0, 1.0)
-    return low, high
+    # exact in theory, off by rounding in floating point (e.g. 5e-17 at k = 0): make it exact
+    successes, trials = np.asarray(successes, dtype=float), np.asarray(trials, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = successes / trials
+    low = np.clip(np.fmin(np.asarray(low, dtype=float), share), 0.0, 1.0)
+    high = np.clip(np.fmax(np.asarray(high, dtype=float), share), 0.0, 1.0)
+    return np.where(successes <= 0, 0.0, low), np.where(successes >= trials, 1.0, high)
 
 
 def win_rates(players: pd.DataFrame, by: str | list[str], confidence: float = 0.95) -> pd.DataFrame:
@@ -120,26 +124,45 @@ def clustered_wilson(successes_per_cluster, trials_per_cluster,
 
 def _rates_table(rows: pd.DataFrame, item: str, outcome: str, confidence: float,
                  cluster: str | None, simultaneous: bool) -> pd.DataFrame:
-    """Rate of ``outcome`` per cell × ``item`` with (clustered, Bonferroni-adjusted) Wilson CIs."""
+    """Rate of ``outcome`` per cell × ``item`` with (clustered, Bonferroni-adjusted) Wilson CIs.
+
+    Vectorised form of :func:`clustered_wilson` over every group at once.
+    """
     cells = group_keys(rows)
-    records = []
-    for cell_key, cell_rows in (rows.groupby(cells, sort=True) if cells else [((), rows)]):
-        cell_key = cell_key if isinstance(cell_key, tuple) else (cell_key,)
-        items = sorted(cell_rows[item].unique())
-        level = 1 - (1 - confidence) / len(items) if simultaneous else confidence
-        for value in items:
-            group = cell_rows[cell_rows[item] == value]
-            won = group[outcome].astype(float)
-            if cluster is not None:
-                per = won.groupby(group[cluster].to_numpy()).agg(["sum", "size"])
-                k_g, m_g = per["sum"].to_numpy(), per["size"].to_numpy()
-            else:
-                k_g, m_g = won.to_numpy(), np.ones(len(won))
-            p, low, high, deff = clustered_wilson(k_g, m_g, level)
-            records.append({**dict(zip(cells, cell_key)), item: value, "games": int(m_g.sum()),
-                            "wins": int(round(k_g.sum())), "win_rate": p, "ci_low": low,
-                            "ci_high": high, "design_effect": deff})
-    return pd.DataFrame.from_records(records)
+    keys = cells + [item]
+    frame = rows[keys].copy()
+    frame["k"] = rows[outcome].astype(float).to_numpy()
+    if cluster is not None:
+        frame["_cluster"] = rows[cluster].to_numpy()
+        per = frame.groupby(keys + ["_cluster"], sort=True)["k"].agg(k="sum", m="size").reset_index()
+    else:
+        per = frame.assign(m=1.0)
+    per["m"] = per["m"].astype(float)
+    totals = per.groupby(keys, sort=True).agg(k=("k", "sum"), m=("m", "sum"), g=("k", "size"),
+                                               big=("m", "max"))
+    p = totals["k"] / totals["m"]
+    shares = per.merge(p.rename("p").reset_index(), on=keys, how="left")
+    residual = ((shares["k"] - shares["p"] * shares["m"]) ** 2).groupby(
+        [shares[c] for c in keys], sort=True).sum()
+    n, g = totals["m"], totals["g"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = (g / (g - 1) * residual / n**2) / (p * (1 - p) / n)
+    defined = (g >= 2) & (totals["big"] > 1) & (p > 0) & (p < 1)
+    deff = np.where(defined, np.fmax(1.0, ratio), 1.0)
+    if simultaneous:
+        items = totals["k"].groupby(level=cells).transform("size") if cells else pd.Series(len(totals), totals.index)
+        levels = 1 - (1 - confidence) / items.to_numpy()
+    else:
+        levels = np.full(len(totals), confidence)
+    low, high = np.empty(len(totals)), np.empty(len(totals))
+    for level in np.unique(levels):
+        at = levels == level
+        low[at], high[at] = wilson_interval((p * n / deff)[at], (n / deff)[at], float(level))
+    out = totals.reset_index()[keys]
+    out["games"] = n.to_numpy().astype(int)
+    out["wins"] = np.round(totals["k"].to_numpy()).astype(int)
+    out["win_rate"], out["ci_low"], out["ci_high"], out["design_effect"] = p.to_numpy(), low, high, deff
+    return out
 
 
 def _effective_cluster(rows: pd.DataFrame, item: str, cluster: str | None) -> str | None:
@@ -186,18 +209,19 @@ def seat_win_rates(players: pd.DataFrame, confidence: float = 0.95, simultaneous
 def _goodman_inplace(players: pd.DataFrame, table: pd.DataFrame, confidence: float) -> None:
     """Take statsmodels' Goodman bounds for the cells where "which seat won" is multinomial."""
     cells = group_keys(players)
-    for key, group in (players.groupby(cells, sort=True) if cells else [((), players)]):
-        key = key if isinstance(key, tuple) else (key,)
-        if group.groupby("match")["won"].sum().ne(1).any():
-            continue  # draws or shared wins: not one multinomial draw per match; Bonferroni stays
-        counts = group.groupby("seat", sort=True)["won"].sum().to_numpy()
-        bounds = multinomial_proportions_confint(counts, alpha=1 - confidence, method="goodman")
-        mask = np.ones(len(table), dtype=bool)
-        for column, value in zip(cells, key):
-            mask &= (table[column] == value).to_numpy()
-        table.loc[mask, "ci_low"] = bounds[:, 0]
-        table.loc[mask, "ci_high"] = bounds[:, 1]
-        table.loc[mask, "method"] = "Goodman"
+    per_match = players.groupby(cells + ["match"], sort=False)["won"].sum()
+    # draws or shared wins: not one multinomial draw per match, the Bonferroni bounds stay
+    single = (per_match == 1).groupby(level=cells, sort=False).all() if cells else per_match.eq(1).all()
+    if not cells and not single:
+        return
+    selected = table.set_index(cells).index.isin(single[single].index) if cells else np.ones(len(table), bool)
+    for _, group in table[selected].groupby(cells, sort=False) if cells else [((), table)]:
+        wins, games = group["wins"].to_numpy(float), group["games"].to_numpy(float)
+        ci = multinomial_proportions_confint(wins, alpha=1 - confidence, method="goodman")
+        share = wins / games  # as for Wilson: rounding must not push a bound past the estimate
+        table.loc[group.index, "ci_low"] = np.where(wins <= 0, 0.0, np.clip(np.fmin(ci[:, 0], share), 0, 1))
+        table.loc[group.index, "ci_high"] = np.where(wins >= games, 1.0, np.clip(np.fmax(ci[:, 1], share), 0, 1))
+        table.loc[group.index, "method"] = "Goodman"
 
 
 def team_win_rates(players: pd.DataFrame, confidence: float = 0.95, simultaneous: bool = True,

@@ -1,0 +1,221 @@
+"""The report's summary in plain sentences, from an :class:`~analysis.analyse.Analysis`.
+
+Each sentence states an estimate with its CI and, for a variant effect, its p-value after
+the multiplicity correction, e.g. "In line-up club-4p, bullseye-150 raises seat 0's win rate
+(first to play) by 4.1 percentage points [2.3, 5.9] (31.0 % → 35.1 %; p < 0.001 after Holm)."
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from .analyse import Analysis
+from .results import BASELINE
+
+__all__ = ["pct", "pval", "number", "digits_for", "effect_sentence", "fairness_sentence",
+           "summary_blocks", "summary_sentences", "CORRECTION_NAMES"]
+
+CORRECTION_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini–Hochberg"}
+#: At most this many effect sentences per variant and line-up (the table has them all).
+MAX_EFFECTS = 4
+
+
+def pct(value: float, digits: int = 1) -> str:
+    """A proportion as a percentage (``0.3125`` → ``"31.2 %"``); NaN → ``"—"``."""
+    return "—" if value is None or math.isnan(value) else f"{100 * value:.{digits}f} %"
+
+
+def digits_for(value: float) -> int:
+    """Decimals that show ``value`` with about 3 significant digits (0 from 100 up)."""
+    magnitude = abs(value) if value is not None and not math.isnan(value) else 1.0
+    return 0 if magnitude >= 100 else 1 if magnitude >= 10 else 2 if magnitude >= 1 else 3
+
+
+def number(value: float, digits: int | None = None) -> str:
+    """A number with sensible digits (about 3 significant); NaN → ``"—"``."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "—"
+    digits = digits_for(value) if digits is None else digits
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text  # no "-0.00"
+
+
+def pval(p: float) -> str:
+    """``"p < 0.001"`` or ``"p = 0.012"`` (two significant digits); NaN → ``"p = —"``."""
+    if p is None or math.isnan(p):
+        return "p = —"
+    if p < 0.001:
+        return "p < 0.001"
+    return f"p = {p:.2g}" if p < 0.1 else f"p = {p:.2f}"
+
+
+def _interval(low: float, high: float, scale: float, digits: int | None) -> str:
+    return f"[{number(scale * low, digits)}, {number(scale * high, digits)}]"
+
+
+def effect_sentence(row, correction: str = "holm", with_lineup: bool = True) -> str:
+    """One variant effect (a row of :func:`analysis.effects.variant_effects`) as a sentence."""
+    up = row.effect > 0
+    magnitude = abs(row.effect)
+    low, high = (row.ci_low, row.ci_high) if up else (-row.ci_high, -row.ci_low)
+    if row.binary:
+        verb = "raises" if up else "lowers"
+        amount = f"{100 * magnitude:.1f} percentage points {_interval(low, high, 100, 1)}"
+        change = f"{pct(row.base)} → {pct(row.value)}"
+    else:
+        verb = ("lengthens" if up else "shortens") if row.outcome == "rounds" else ("raises" if up else "lowers")
+        digits = digits_for(magnitude)
+        amount = f"{number(magnitude, digits)} {row.unit} {_interval(low, high, 1, digits)}"
+        change = f"{number(row.base)} → {number(row.value)} {row.unit}"
+    where = f"In line-up {row.lineup}, " if with_lineup else ""
+    subject = f"variant {row.variant}" if where else f"Variant {row.variant}"
+    possessive = row.outcome.startswith(("seat", "team", "profile_won:"))
+    label = row.label if possessive else f"the {row.label}"
+    return (f"{where}{subject} {verb} {label} by {amount} ({change}; "
+            f"{pval(row.p_adjusted)} after {CORRECTION_NAMES.get(correction, correction)}).")
+
+
+def fairness_sentence(seats: pd.DataFrame, verdict: str, lineup: str, variant: str = BASELINE) -> str:
+    """The fairness verdict of one cell (its rows of :func:`analysis.fairness.seat_fairness`)."""
+    unit = seats["unit"].iloc[0]
+    target, margin = float(seats["target"].iloc[0]), float(seats["margin"].iloc[0])
+    band = f"{100 * target:.1f} ± {100 * margin:.0f} points"
+    worst = seats.iloc[(seats["share"] - target).abs().argmax()]
+    worst_text = (f"{unit} {int(worst['id'])} wins {pct(worst['share'])} "
+                  f"[{100 * worst['ci_low']:.1f}, {100 * worst['ci_high']:.1f}] of the decided matches")
+    rules = "" if variant == BASELINE else f" under {variant}"
+    if verdict == "fair":
+        return (f"Line-up {lineup} is fair by {unit}{rules}: every {unit}'s share of the decided "
+                f"matches is shown to lie within {band} (TOST, α = 0.05 per side).")
+    if verdict == "unfair":
+        return f"Line-up {lineup} is not fair{rules}: {worst_text}, outside the fair band {band}."
+    if verdict == "small bias":
+        return (f"Line-up {lineup} has a detectable {unit} bias{rules}: {worst_text} (fair: "
+                f"{pct(target)}), though it is not shown to leave the band {band}.")
+    if verdict == "not applicable":
+        return (f"Line-up {lineup} mixes profiles without seat rotation, so seat and skill are "
+                f"confounded: no fairness verdict.")
+    needed = int(seats["matches_needed"].max())
+    return (f"Line-up {lineup}{rules}: no {unit} is shown to be unfair ({worst_text}), but "
+            f"{int(seats['decided'].iloc[0])} decided matches are too few to show fairness within "
+            f"{band}; about {needed:,} would be needed.")
+
+
+def _overview(analysis: Analysis) -> str:
+    results = analysis.results
+    matches = results.tables["matches"]
+    per_cell = matches.groupby(["variant", "lineup"]).size()
+    n = int(per_cell.max()) if len(per_cell) else 0
+    seeds = int(matches.groupby(["variant", "lineup"])["seed"].nunique().max()) if "seed" in matches else n
+    rotated = seeds < n
+    if results.kind == "experiment" or analysis.has_variants:
+        variants = [v for v in results.variants if v != BASELINE]
+        text = (f"{results.title}: {len(variants)} variant{'s' if len(variants) != 1 else ''} "
+                f"({', '.join(variants) or 'none'}) against the baseline rules on "
+                f"{len(results.lineups)} line-up{'s' if len(results.lineups) != 1 else ''}, "
+                f"{n:,} matches each; every variant replays the baseline's seeds (common random "
+                f"numbers), so effects are paired differences.")
+    else:
+        text = f"{results.title}: {n:,} matches of line-up {', '.join(results.lineups)}."
+    if rotated:
+        text += f" Each of the {seeds:,} seeds is played under every rotation of the seats."
+    return text
+
+
+def _length_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) -> str | None:
+    rows = analysis.lengths[(analysis.lengths["lineup"] == lineup) & (analysis.lengths["variant"] == variant)]
+    if rows.empty:
+        return None
+    row = rows.iloc[0]
+    capped = f"{pct(row['capped'])} were stopped by the round cap" if row["capped"] > 0 else "none hit the round cap"
+    return (f"Matches last {number(row['mean'])} rounds on average "
+            f"[{number(row['ci_low'])}, {number(row['ci_high'])}] (median {number(row['median'])}); {capped}.")
+
+
+def _skill_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) -> str | None:
+    rows = analysis.skill[(analysis.skill["lineup"] == lineup) & (analysis.skill["variant"] == variant)] \
+        if not analysis.skill.empty else analysis.skill
+    if rows.empty or rows["share"].isna().all():
+        return None
+    top = rows.iloc[0]
+    return (f"The strongest profile, {top['profile']}, wins {pct(top['win_rate'])} "
+            f"[{100 * top['ci_low']:.1f}, {100 * top['ci_high']:.1f}] per seat (fair share "
+            f"{pct(1 / top['n_seats'])}): a skill share of {top['share']:.2f} "
+            f"[{top['share_low']:.2f}, {top['share_high']:.2f}], where 0 is pure luck and 1 means it always wins.")
+
+
+def _priority(outcome: str) -> int:
+    """Order of effects in the summary: team, seat and profile win rates, length, the rest."""
+    if outcome.startswith("team"):
+        return 0
+    if outcome.startswith(("seat", "profile_won:")):
+        return 1
+    return 2 if outcome in ("rounds", "capped", "decided") else 3
+
+
+def _variant_sentences(analysis: Analysis, lineup: str, variant: str, several_lineups: bool) -> list[str]:
+    effects = analysis.effects
+    rows = effects[(effects["lineup"] == lineup) & (effects["variant"] == variant)]
+    if rows.empty:
+        return []
+    correction = analysis.options.correction
+    name = CORRECTION_NAMES.get(correction, correction)
+    where = f"In line-up {lineup}, " if several_lineups else ""
+    subject = f"variant {variant}" if where else f"Variant {variant}"
+    if (rows["test"] == "identical outcomes").all():
+        return [f"{where}{subject} played every match exactly as the baseline did: its rule change "
+                "never altered any outcome (effects 0, CI [0, 0])."]
+    significant = rows[rows["p_adjusted"] < analysis.options.alpha]
+    significant = significant.assign(priority=significant["outcome"].map(_priority)) \
+        .sort_values(["priority", "p"], kind="stable")
+    if significant.empty:
+        return [f"{where}{subject} has no detectable effect on any of the {len(rows)} outcomes "
+                f"(all {pval(rows['p_adjusted'].min()).replace('p = ', 'p ≥ ')} after {name})."]
+    sentences = [effect_sentence(row, correction, several_lineups)
+                 for row in significant.head(MAX_EFFECTS).itertuples(index=False)]
+    rest = len(significant) - MAX_EFFECTS
+    if rest > 0:
+        sentences.append(f"({rest} more significant effect{'s' if rest > 1 else ''} of {variant} "
+                         f"in the effects table.)")
+    return sentences
+
+
+def summary_blocks(analysis: Analysis) -> list[tuple[str, list[str]]]:
+    """The summary as (heading, sentences) blocks: an overview, then one block per line-up.
+
+    A line-up's block gives the baseline's fairness verdict, game length and skill share,
+    then every variant's significant effects (win rates first, strongest evidence first).
+    """
+    results = analysis.results
+    overview = [_overview(analysis)] + [f"Note: {note}" for note in results.notes]
+    blocks: list[tuple[str, list[str]]] = [("Overview", overview)]
+    reference = results.variants[0] if results.variants else BASELINE
+    for lineup in results.lineups:
+        sentences = []
+        cell = analysis.fairness[(analysis.fairness["lineup"] == lineup)
+                                 & (analysis.fairness["variant"] == reference)]
+        if not cell.empty:
+            verdicts = analysis.fairness_cells
+            verdict = verdicts[(verdicts["lineup"] == lineup)
+                               & (verdicts["variant"] == reference)]["verdict"].iloc[0]
+            sentences.append(fairness_sentence(cell, verdict, lineup))
+        for extra in (_length_sentence(analysis, lineup, reference),
+                      _skill_sentence(analysis, lineup, reference)):
+            if extra:
+                sentences.append(extra)
+        for variant in results.variants:
+            if variant != BASELINE:
+                sentences += _variant_sentences(analysis, lineup, variant, several_lineups=False)
+        players = results.tables["players"]
+        rows = players[players["lineup"] == lineup]
+        first = rows[rows["match"] == rows["match"].min()].drop_duplicates("seat").sort_values("seat")
+        seats = ", ".join(map(str, first["profile"]))
+        blocks.append((f"Line-up {lineup}" + (f" ({seats})" if seats and seats != lineup else ""), sentences))
+    return blocks
+
+
+def summary_sentences(analysis: Analysis) -> list[str]:
+    """The summary as a flat list of sentences (the blocks of :func:`summary_blocks`)."""
+    return [sentence for _, sentences in summary_blocks(analysis) for sentence in sentences]

@@ -1,0 +1,154 @@
+"""A results directory opened for analysis: its manifest, tables and (if installed) game.
+
+Reading only: nothing here plays a match. The game's GameSpec is looked up by the
+manifest's ``game`` name so that its hooks (``summary``, ``plots``) can be called; an unknown
+game leaves ``spec`` None and the analysis goes on without them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from sim.core.game import get_game
+from sim.core.store import load_tables
+
+__all__ = ["Results", "load_results", "rules_by_variant", "overrides_by_variant", "flatten"]
+
+BASELINE = "baseline"
+
+
+@dataclass
+class Results:
+    """The contents of a results directory.
+
+    Attributes:
+        path: the directory.
+        manifest: ``manifest.json`` as a dict (empty if absent).
+        tables: ``matches``, ``players``, ``rounds``, ``events`` DataFrames.
+        spec: the game's GameSpec, or None if it is not registered in this installation.
+        notes: problems met while loading (shown in the report).
+    """
+
+    path: Path
+    manifest: dict[str, Any]
+    tables: dict[str, pd.DataFrame]
+    spec: Any = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return str(self.manifest.get("kind", "run"))
+
+    @property
+    def game(self) -> str:
+        return str(self.manifest.get("game", "unknown game"))
+
+    @property
+    def title(self) -> str:
+        return getattr(self.spec, "title", None) or self.game
+
+    @property
+    def variants(self) -> list[str]:
+        """Variant names in display order: the baseline, then the manifest's order."""
+        present = list(dict.fromkeys(self.tables["matches"]["variant"])) if len(self.tables["matches"]) else []
+        declared = [BASELINE] + [str(v.get("name")) for v in self.manifest.get("variants", []) or []]
+        ordered = [v for v in declared if v in present]
+        return ordered + sorted(v for v in present if v not in ordered)
+
+    @property
+    def lineups(self) -> list[str]:
+        present = list(dict.fromkeys(self.tables["matches"]["lineup"])) if len(self.tables["matches"]) else []
+        declared = [str(x.get("name")) for x in self.manifest.get("lineups", []) or []]
+        ordered = [x for x in declared if x in present]
+        return ordered + sorted(x for x in present if x not in ordered)
+
+    def rotated(self, lineup: str) -> bool:
+        """Whether the line-up's matches rotate the seats (each seed under every rotation)."""
+        matches = self.tables["matches"]
+        rows = matches[matches["lineup"] == lineup]
+        return "rotation" in rows.columns and rows["rotation"].nunique() > 1
+
+    def symmetric(self, lineup: str) -> bool:
+        """Whether every seat of the line-up has the same profile."""
+        players = self.tables["players"]
+        return players.loc[players["lineup"] == lineup, "profile"].nunique() <= 1
+
+
+def load_results(path: str | Path) -> Results:
+    """Open a results directory (``manifest.json`` and the Parquet tables).
+
+    Raises:
+        FileNotFoundError: if the directory holds no ``matches`` table.
+    """
+    path = Path(path)
+    if not (path / "matches").is_dir():
+        raise FileNotFoundError(f"{path}: not a tablesim results directory (no matches/ table)")
+    manifest_path = path / "manifest.json"
+    notes = []
+    manifest: dict[str, Any] = {}
+    if manifest_path.exists():
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    else:
+        notes.append("manifest.json is missing: rules, seeds and versions cannot be shown.")
+    tables = load_tables(path)
+    if tables["matches"].empty:
+        raise FileNotFoundError(f"{path}: the results directory holds no finished match yet")
+    spec = None
+    if manifest.get("game"):
+        try:
+            spec = get_game(str(manifest["game"]))
+        except (KeyError, ImportError) as exc:
+            notes.append(f"game {manifest['game']!r} is not available here ({exc}); "
+                         "its own metrics and plots are left out.")
+    if manifest.get("status") not in (None, "complete"):
+        stored = len(tables["matches"])
+        notes.append(f"the run's status is {manifest.get('status')!r}: this report covers the "
+                     f"{stored} matches stored so far.")
+    return Results(path=path, manifest=manifest, tables=tables, spec=spec, notes=notes)
+
+
+def rules_by_variant(manifest: Mapping[str, Any]) -> dict[str, dict]:
+    """The full rules dict of each variant recorded in the manifest (run or experiment)."""
+    out: dict[str, dict] = {}
+    baseline = manifest.get("baseline")
+    if isinstance(baseline, Mapping):
+        for key in ("rules_dict", "rules"):  # experiment manifests: "rules" is the file's path
+            if isinstance(baseline.get(key), Mapping):
+                out[BASELINE] = dict(baseline[key])
+                break
+    for variant in manifest.get("variants", []) or []:
+        if isinstance(variant, Mapping) and isinstance(variant.get("rules"), Mapping):
+            out[str(variant.get("name"))] = dict(variant["rules"])
+    for cell in manifest.get("cells", []) or []:
+        if isinstance(cell, Mapping) and isinstance(cell.get("rules"), Mapping):
+            out.setdefault(str(cell.get("variant", BASELINE)), dict(cell["rules"]))
+    return out
+
+
+def overrides_by_variant(manifest: Mapping[str, Any]) -> dict[str, dict]:
+    """The ``set`` overrides of the baseline and of each variant (dotted key → value)."""
+    out: dict[str, dict] = {}
+    baseline = manifest.get("baseline")
+    if isinstance(baseline, Mapping) and isinstance(baseline.get("set"), Mapping):
+        out[BASELINE] = dict(baseline["set"])
+    for variant in manifest.get("variants", []) or []:
+        if isinstance(variant, Mapping):
+            out[str(variant.get("name"))] = dict(variant.get("set") or {})
+    return out
+
+
+def flatten(data: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """A nested dict as dotted keys (``{"game": {"target": 20}}`` → ``{"game.target": 20}``)."""
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if isinstance(value, Mapping):
+            out.update(flatten(value, f"{prefix}{key}."))
+        else:
+            out[f"{prefix}{key}"] = value
+    return out
