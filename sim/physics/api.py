@@ -61,28 +61,46 @@ def _check_max_events(max_events: int) -> int:
     return max_events
 
 
+def _as(arr, dtype, shape, name):
+    """The array as the kernel needs it (no copy when it already is), shape checked: the
+    Discs arrays are mutable, and a wrong shape must never reach the compiled loop."""
+    if not (isinstance(arr, np.ndarray) and arr.dtype == dtype and arr.flags.c_contiguous):
+        arr = np.ascontiguousarray(arr, dtype=dtype)
+    if arr.shape != shape:
+        raise ValueError(f"Discs.{name}: expected shape {shape}, got {arr.shape}")
+    return arr
+
+
+def _disc_arrays(discs: Discs):
+    n = len(discs.pos)
+    return (_as(discs.pos, np.float64, (n, 2), "pos"), _as(discs.vel, np.float64, (n, 2), "vel"),
+            _as(discs.radius, np.float64, (n,), "radius"), _as(discs.mass, np.float64, (n,), "mass"),
+            _as(discs.status, np.int8, (n,), "status"))
+
+
 def _run_single(table: Table, physics: Physics, discs: Discs, record_paths: bool,
                 max_events: int, log_impacts: bool):
     eng = _engine()
     walls, outs, obst, outc, pockets = table.packed
-    (final, status, n_ev, truncated, ev_t, ev_k, ev_a, ev_b, ev_x, ev_y,
-     npv, pv_d, pv_t, pv_x, pv_y, imp) = eng.simulate_kernel(
+    pos, vel, radius, mass, status_in = _disc_arrays(discs)
+    final, status, n_ev, truncated, ev, npv, pv, imp = eng.simulate_kernel(
         walls, outs, obst, outc, pockets, physics.friction * physics.gravity,
-        physics.restitution, physics.contact_friction, discs.pos, discs.vel, discs.radius,
-        discs.mass, discs.status, _check_max_events(max_events), bool(record_paths),
-        bool(log_impacts))
+        physics.restitution, physics.contact_friction, pos, vel, radius, mass, status_in,
+        _check_max_events(max_events), bool(record_paths), bool(log_impacts))
+    ev = ev[:n_ev]
     events = np.empty(n_ev, dtype=EVENT_DTYPE)
-    events["time"] = ev_t[:n_ev]
-    events["kind"] = ev_k[:n_ev]
-    events["a"] = ev_a[:n_ev]
-    events["b"] = ev_b[:n_ev]
-    events["x"] = ev_x[:n_ev]
-    events["y"] = ev_y[:n_ev]
+    events["time"] = ev[:, 0]
+    events["kind"] = ev[:, 1]
+    events["a"] = ev[:, 2]
+    events["b"] = ev[:, 3]
+    events["x"] = ev[:, 4]
+    events["y"] = ev[:, 5]
     paths = None
     if record_paths:
-        d = pv_d[:npv]
+        pv = pv[:npv]
+        d = pv[:, 0].astype(np.int64)
         order = np.argsort(d, kind="stable")
-        verts = np.column_stack([pv_t[:npv], pv_x[:npv], pv_y[:npv]])[order]
+        verts = pv[order, 1:]
         counts = np.bincount(d, minlength=discs.n)
         paths = np.split(verts, np.cumsum(counts)[:-1])
     result = ShotResult(final_pos=final, status=status, events=events, paths=paths,
@@ -133,9 +151,10 @@ def simulate_batch(table: Table, physics: Physics, discs: Discs, mover: int,
     if not (np.all(np.isfinite(starts)) and np.all(np.isfinite(vels))):
         raise ValueError("start_positions / velocities: values must be finite")
     walls, outs, obst, outc, pockets = table.packed
+    pos, vel, radius, mass, status_in = _disc_arrays(discs)
     final, status, first, n_ev, trunc = eng.batch_kernel(
         walls, outs, obst, outc, pockets, physics.friction * physics.gravity,
-        physics.restitution, physics.contact_friction, discs.pos, discs.vel, discs.radius,
-        discs.mass, discs.status, mover, starts, vels, _check_max_events(max_events))
+        physics.restitution, physics.contact_friction, pos, vel, radius, mass, status_in,
+        mover, starts, vels, _check_max_events(max_events))
     return BatchResult(final_pos=final, status=status, first_contact=first, n_events=n_ev,
                        truncated=trunc)

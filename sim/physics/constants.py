@@ -26,9 +26,9 @@ TOUCH_TOL_M = 1e-9
 #: Gap, metres, that a formation builder leaves between nominally touching discs (Carrom
 #: break: queen, inner ring, outer ring). 1 µm is 1000x the contact tolerance, so each contact
 #: in the pack is a separate, geometrically ordered event (time separation gap / speed ~ 2e-7 s
-#: at 5 m/s, far above float resolution), and 3e-5 of a coin diameter, so it changes no
-#: outcome measurably. Exact ties that remain (mirror-symmetric contacts) are broken by the
-#: engine's documented priority (kind, then lowest ids).
+#: at 5 m/s, far above float resolution), and only 3e-5 of a coin diameter (far inside the
+#: 1.6 mm spread the ICF allows on it, physics.md §1). Exact ties that remain (mirror-symmetric
+#: contacts) are broken by the engine's documented priority (kind, then lowest ids).
 FORMATION_GAP_M = 1e-6
 
 #: Speeds below this (m/s) after an impact are set to exactly zero (round-off residue,

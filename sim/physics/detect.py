@@ -66,6 +66,8 @@ def segment_hit(px, py, ux, uy, smax, x1, y1, tx, ty, length, r, tol):
     of the given length, while approaching it, from either side; inf if never.
 
     The flat part is a slab |distance to the line| = r; the end points are zero-radius posts.
+    A valid flat-part contact is always the first one (before it the centre is farther than
+    r from the whole line), so the end points are only tried when it misses.
     """
     nx = -ty
     ny = tx
@@ -74,19 +76,17 @@ def segment_hit(px, py, ux, uy, smax, x1, y1, tx, ty, length, r, tol):
     if d < 0.0:
         d = -d
         un = -un
-    best = INF
     if un < 0.0:  # approaching the line
         gap = d - r
         s = 0.0
         if gap > tol:
             s = gap / (-un)
-        if s <= smax:
-            lam = (px + ux * s - x1) * tx + (py + uy * s - y1) * ty
-            if lam >= 0.0 and lam <= length:
-                best = s
-    s = circle_hit(px, py, ux, uy, smax, x1, y1, r, tol)
-    if s < best:
-        best = s
+        if s > smax:
+            return INF  # stops before reaching the line: cannot touch any part of it
+        lam = (px + ux * s - x1) * tx + (py + uy * s - y1) * ty
+        if lam >= 0.0 and lam <= length:
+            return s
+    best = circle_hit(px, py, ux, uy, smax, x1, y1, r, tol)
     s = circle_hit(px, py, ux, uy, smax, x1 + tx * length, y1 + ty * length, r, tol)
     if s < best:
         best = s
@@ -99,17 +99,29 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
     from now (s), event kind (1 WALL, 2 OUT, 3 POCKET, 4 OBSTACLE) and index (out circles
     offset by the number of out segments); (inf, -1, -1) if none.
 
-    Ties at equal arc length keep the lower kind, then the lower index (scan order).
-    Packed layouts (see `Table.packed`): walls (W, 8) x1 y1 x2 y2 e tx ty L; outs (O, 7)
-    x1 y1 x2 y2 tx ty L; obst (Q, 4) x y radius e; outc (R, 3); pockets (P, 3).
+    Ties at equal arc length keep the lower kind, then the lower index (scan order). Each
+    item is first tested against the bounding box of the disc's remaining path.
+    Packed layouts (see `Table.packed`): walls (W, 12) x1 y1 x2 y2 e tx ty L xmin xmax ymin
+    ymax; outs (O, 11) x1 y1 x2 y2 tx ty L xmin xmax ymin ymax; obst (Q, 4) x y radius e;
+    outc (R, 3); pockets (P, 3).
     """
     if sp <= 0.0:
         return INF, -1, -1
     smax = reach(sp, a)
+    ex = px + ux * smax
+    ey = py + uy * smax
+    bx0 = min(px, ex)
+    bx1 = max(px, ex)
+    by0 = min(py, ey)
+    by1 = max(py, ey)
+    m = r + tol
     best = INF
     kind = -1
     idx = -1
     for k in range(walls.shape[0]):
+        if (walls[k, 8] > bx1 + m or walls[k, 9] < bx0 - m
+                or walls[k, 10] > by1 + m or walls[k, 11] < by0 - m):
+            continue
         s = segment_hit(px, py, ux, uy, smax, walls[k, 0], walls[k, 1],
                         walls[k, 5], walls[k, 6], walls[k, 7], r, tol)
         if s < best:
@@ -118,6 +130,9 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
             idx = k
     n_out = outs.shape[0]
     for k in range(n_out):
+        if (outs[k, 7] > bx1 + m or outs[k, 8] < bx0 - m
+                or outs[k, 9] > by1 + m or outs[k, 10] < by0 - m):
+            continue
         s = segment_hit(px, py, ux, uy, smax, outs[k, 0], outs[k, 1],
                         outs[k, 4], outs[k, 5], outs[k, 6], r, tol)
         if s < best:
@@ -125,18 +140,30 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
             kind = 2
             idx = k
     for k in range(outc.shape[0]):
+        rho = r + outc[k, 2] + tol
+        if (outc[k, 0] - rho > bx1 or outc[k, 0] + rho < bx0
+                or outc[k, 1] - rho > by1 or outc[k, 1] + rho < by0):
+            continue
         s = circle_hit(px, py, ux, uy, smax, outc[k, 0], outc[k, 1], r + outc[k, 2], tol)
         if s < best:
             best = s
             kind = 2
             idx = n_out + k
     for k in range(pockets.shape[0]):
+        rho = pockets[k, 2] + tol
+        if (pockets[k, 0] - rho > bx1 or pockets[k, 0] + rho < bx0
+                or pockets[k, 1] - rho > by1 or pockets[k, 1] + rho < by0):
+            continue
         s = circle_hit(px, py, ux, uy, smax, pockets[k, 0], pockets[k, 1], pockets[k, 2], tol)
         if s < best:
             best = s
             kind = 3
             idx = k
     for k in range(obst.shape[0]):
+        rho = r + obst[k, 2] + tol
+        if (obst[k, 0] - rho > bx1 or obst[k, 0] + rho < bx0
+                or obst[k, 1] - rho > by1 or obst[k, 1] + rho < by0):
+            continue
         s = circle_hit(px, py, ux, uy, smax, obst[k, 0], obst[k, 1], r + obst[k, 2], tol)
         if s < best:
             best = s
@@ -220,15 +247,16 @@ def _h(t, wx, wy, bx, by, cx, cy):
 
 
 @njit(cache=True, error_model="numpy")
-def _root_g(lo, hi, glo, wx, wy, bx, by, cx, cy):
-    """Root of the monotone cubic g on [lo, hi] (g changes sign): rtsafe Newton/bisection."""
+def _root_g(lo, hi, glo, ghi, wx, wy, bx, by, cx, cy):
+    """Root of the monotone cubic g on [lo, hi] (g changes sign): rtsafe Newton/bisection
+    started from the secant point."""
     if glo < 0.0:
         xl = lo
         xh = hi
     else:
         xl = hi
         xh = lo
-    x = 0.5 * (lo + hi)
+    x = lo + (hi - lo) * (glo / (glo - ghi))
     dxold = hi - lo
     dx = dxold
     gx = _g(x, wx, wy, bx, by, cx, cy)
@@ -254,11 +282,12 @@ def _root_g(lo, hi, glo, wx, wy, bx, by, cx, cy):
 
 
 @njit(cache=True, error_model="numpy")
-def _root_f(lo, hi, wx, wy, bx, by, cx, cy, r2):
-    """Root of f on [lo, hi] where f(lo) > 0 ≥ f(hi) and f is monotone: rtsafe."""
+def _root_f(lo, hi, flo, fhi, wx, wy, bx, by, cx, cy, r2):
+    """Root of f on [lo, hi] where f(lo) > 0 ≥ f(hi) and f is monotone: rtsafe started from
+    the secant point."""
     xl = hi  # f < 0 side
     xh = lo  # f > 0 side
-    x = 0.5 * (lo + hi)
+    x = lo + (hi - lo) * (flo / (flo - fhi))
     dxold = hi - lo
     dx = dxold
     fx = _f(x, wx, wy, bx, by, cx, cy, r2)
@@ -285,10 +314,16 @@ def _root_f(lo, hi, wx, wy, bx, by, cx, cy, r2):
 
 
 @njit(cache=True, error_model="numpy")
-def _crit_piece(lo, hi, glo, ghi, wx, wy, bx, by, cx, cy):
-    """Root of g in the monotone piece [lo, hi], or -1 if g keeps its sign."""
-    if (glo < 0.0 and ghi > 0.0) or (glo > 0.0 and ghi < 0.0):
-        return _root_g(lo, hi, glo, wx, wy, bx, by, cx, cy)
+def _down_piece(x0, x1, f0, f1, thr, wx, wy, bx, by, cx, cy, r2):
+    """Contact time in the monotone piece [x0, x1] of f, or -1: a decreasing piece that
+    starts touching (f0 ≤ thr) gives x0, one that crosses zero gives the root."""
+    if f1 < f0:  # decreasing piece: the only kind that can bring contact
+        if f0 <= thr:
+            return x0
+        if f1 <= 0.0:
+            if f1 == 0.0:
+                return x1
+            return _root_f(x0, x1, f0, f1, wx, wy, bx, by, cx, cy, r2)
     return -1.0
 
 
@@ -297,10 +332,16 @@ def first_down_root(wx, wy, bx, by, cx, cy, rr, tmax, tol):
     """Earliest τ in [0, tmax] where f(τ) = |w + Bτ + Cτ²|² − rr² goes from > 0 to ≤ 0
     (contact while approaching), with the touching rule at the start of each monotone piece
     (gap ≤ tol and decreasing → contact there). inf if none.
+
+    The roots of the quadratic h = g' (closed form) split [0, tmax] into pieces where the
+    cubic g = f'/2 is monotone; each sign change of g there is a critical point of f (found
+    by rtsafe); f is monotone between consecutive critical points. The pieces of f are
+    examined in time order as soon as they are known, so the search stops at the first
+    contact.
     """
     r2 = rr * rr
     thr = 2.0 * rr * tol
-    # 1. roots of h (quadratic) in (0, tmax): split g into monotone pieces
+    # roots of h (quadratic) in (0, tmax)
     a2 = 6.0 * (cx * cx + cy * cy)
     a1 = 6.0 * (bx * cx + by * cy)
     a0 = bx * bx + by * by + 2.0 * (wx * cx + wy * cy)
@@ -324,61 +365,31 @@ def first_down_root(wx, wy, bx, by, cx, cy, rr, tmax, tol):
                     h2 = rb
             elif rb > 0.0 and rb < tmax:
                 h1 = rb
-    # 2. critical points of f = roots of g in (0, tmax), one at most per monotone piece of g
-    c1 = tmax
-    c2 = tmax
-    c3 = tmax
-    nc = 0
-    g0 = _g(0.0, wx, wy, bx, by, cx, cy)
-    gh1 = _g(h1, wx, wy, bx, by, cx, cy)
-    r = _crit_piece(0.0, h1, g0, gh1, wx, wy, bx, by, cx, cy)
-    if r >= 0.0:
-        c1 = r
-        nc = 1
-    if h1 < tmax:
-        gh2 = _g(h2, wx, wy, bx, by, cx, cy)
-        r = _crit_piece(h1, h2, gh1, gh2, wx, wy, bx, by, cx, cy)
-        if r >= 0.0:
-            if nc == 0:
-                c1 = r
-            else:
-                c2 = r
-            nc += 1
-        if h2 < tmax:
-            gt = _g(tmax, wx, wy, bx, by, cx, cy)
-            r = _crit_piece(h2, tmax, gh2, gt, wx, wy, bx, by, cx, cy)
-            if r >= 0.0:
-                if nc == 0:
-                    c1 = r
-                elif nc == 1:
-                    c2 = r
-                else:
-                    c3 = r
-                nc += 1
-    # 3. monotone pieces of f: [0, c1], [c1, c2], [c2, c3], [c3, tmax]
     x0 = 0.0
     f0 = _f(0.0, wx, wy, bx, by, cx, cy, r2)
-    for k in range(nc + 1):
-        if k == 0:
-            x1 = c1
-        elif k == 1:
-            x1 = c2
-        elif k == 2:
-            x1 = c3
-        else:
-            x1 = tmax
-        if k == nc:
-            x1 = tmax
-        f1 = _f(x1, wx, wy, bx, by, cx, cy, r2)
-        if f1 < f0:  # decreasing piece: the only kind that can bring contact
-            if f0 <= thr:
-                return x0
-            if f1 <= 0.0:
-                if f1 == 0.0:
-                    return x1
-                return _root_f(x0, x1, wx, wy, bx, by, cx, cy, r2)
-        x0 = x1
-        f0 = f1
+    lo = 0.0
+    glo = _g(0.0, wx, wy, bx, by, cx, cy)
+    for k in range(3):
+        hi = h1 if k == 0 else (h2 if k == 1 else tmax)
+        if hi <= lo:
+            continue
+        ghi = _g(hi, wx, wy, bx, by, cx, cy)
+        if (glo < 0.0 and ghi >= 0.0) or (glo > 0.0 and ghi <= 0.0):
+            c = _root_g(lo, hi, glo, ghi, wx, wy, bx, by, cx, cy)  # critical point of f
+            fc = _f(c, wx, wy, bx, by, cx, cy, r2)
+            r = _down_piece(x0, c, f0, fc, thr, wx, wy, bx, by, cx, cy, r2)
+            if r >= 0.0:
+                return r
+            x0 = c
+            f0 = fc
+        lo = hi
+        glo = ghi
+        if hi >= tmax:
+            break
+    f1 = _f(tmax, wx, wy, bx, by, cx, cy, r2)
+    r = _down_piece(x0, tmax, f0, f1, thr, wx, wy, bx, by, cx, cy, r2)
+    if r >= 0.0:
+        return r
     return INF
 
 
@@ -398,8 +409,10 @@ def pair_toi(xi, yi, si, uxi, uyi, xj, yj, sj, uxj, uyj, rr, a, tol):
     unit headings), both decelerating at a (m/s²), rr = r_i + r_j; inf if none.
 
     Broad phase: each centre stays on the segment from its position to its rest point, so
-    if those two segments are farther apart than rr the discs can never meet (this implies
-    and sharpens |Δp| − rr > reach_i + reach_j).
+    if the bounding boxes of those segments, or the segments themselves, are farther apart
+    than rr the discs can never meet (this implies and sharpens |Δp| − rr > reach_i +
+    reach_j). While both move, |d(τ)| ≥ d(τ)·ŵ (a quadratic) excludes most other pairs
+    before the quartic is solved.
     """
     if si <= 0.0:
         if sj <= 0.0:
@@ -407,8 +420,9 @@ def pair_toi(xi, yi, si, uxi, uyi, xj, yj, sj, uxj, uyj, rr, a, tol):
         return moving_vs_rest(xj, yj, sj, uxj, uyj, xi, yi, rr, a, tol)
     if sj <= 0.0:
         return moving_vs_rest(xi, yi, si, uxi, uyi, xj, yj, rr, a, tol)
-    di = reach(si, a)
-    dj = reach(sj, a)
+    ia = 1.0 / a
+    di = 0.5 * si * si * ia  # reach (m) of each disc: v²/(2a)
+    dj = 0.5 * sj * sj * ia
     exi = xi + uxi * di
     eyi = yi + uyi * di
     exj = xj + uxj * dj
@@ -419,10 +433,8 @@ def pair_toi(xi, yi, si, uxi, uyi, xj, yj, sj, uxj, uyj, rr, a, tol):
         return INF
     if min(yi, eyi) - lim > max(yj, eyj) or min(yj, eyj) - lim > max(yi, eyi):
         return INF
-    if seg_seg_d2(xi, yi, exi, eyi, xj, yj, exj, eyj) > lim * lim * (1.0 + 1e-12):
-        return INF
-    ti = si / a
-    tj = sj / a
+    ti = si * ia  # stop times (s)
+    tj = sj * ia
     tm = min(ti, tj)
     # piece 1: both moving, quartic in τ
     wx = xi - xj
@@ -434,14 +446,20 @@ def pair_toi(xi, yi, si, uxi, uyi, xj, yj, sj, uxj, uyj, rr, a, tol):
     # cheap exclusion: |d(τ)| ≥ d(τ)·ŵ = |w| + (B·ŵ)τ + (C·ŵ)τ², a quadratic; if its minimum
     # on [0, tm] stays above rr + tol there is no contact while both move
     wn = math.sqrt(wx * wx + wy * wy)
-    pb = (bx * wx + by * wy) / wn
-    pc = (cx * wx + cy * wy) / wn
-    qmin = min(wn, wn + tm * (pb + tm * pc))
-    if pc > 0.0:
-        tv = -pb / (2.0 * pc)
-        if tv > 0.0 and tv < tm:
-            qmin = min(qmin, wn + tv * (pb + tv * pc))
+    qmin = wn
+    if wn > lim:
+        iw = 1.0 / wn
+        pb = (bx * wx + by * wy) * iw
+        pc = (cx * wx + cy * wy) * iw
+        qmin = min(wn, wn + tm * (pb + tm * pc))
+        if pc > 0.0:
+            tv = -pb / (2.0 * pc)
+            if tv > 0.0 and tv < tm:
+                qmin = min(qmin, wn + tv * (pb + tv * pc))
     if qmin <= lim * (1.0 + 1e-12):
+        # the swept-segment distance bounds the whole motion (both pieces)
+        if seg_seg_d2(xi, yi, exi, eyi, xj, yj, exj, eyj) > lim * lim * (1.0 + 1e-12):
+            return INF
         tau = first_down_root(wx, wy, bx, by, cx, cy, rr, tm, tol)
         if tau < INF:
             return tau

@@ -15,7 +15,7 @@ EVENT_DTYPE = np.dtype([("time", "f8"), ("kind", "i1"), ("a", "i4"), ("b", "i4")
                         ("x", "f8"), ("y", "f8")])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays: compare by identity
 class ShotResult:
     """Outcome of one shot.
 
@@ -27,7 +27,8 @@ class ShotResult:
     paths      per disc a (k, 3) array of (t, x, y) polyline vertices: start, every event
                that changed the disc's velocity, and the rest point (motion between
                vertices is a straight line, so the polyline is exact); None unless asked.
-    truncated  True if the max_events safety cap stopped the shot.
+    truncated  True if the max_events safety cap stopped the shot (discs are then frozen
+               where they were at the last event).
     """
 
     final_pos: np.ndarray
@@ -60,7 +61,7 @@ class ShotResult:
         return int(self.events.shape[0])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays: compare by identity
 class BatchResult:
     """K independent shots from one state.
 

@@ -27,16 +27,18 @@ def _rows(name: str, value, width: int) -> np.ndarray:
     return arr
 
 
-def _unit_dirs(seg: np.ndarray, name: str) -> np.ndarray:
-    """(k, 3) tx, ty, length of segments given as x1 y1 x2 y2."""
+def _seg_extra(seg: np.ndarray, name: str) -> np.ndarray:
+    """(k, 7) tx, ty, length, xmin, xmax, ymin, ymax of segments given as x1 y1 x2 y2."""
     d = seg[:, 2:4] - seg[:, 0:2]
     length = np.hypot(d[:, 0], d[:, 1])
     if np.any(length <= 0.0):
         raise ValueError(f"Table.{name}: zero-length segment at index {int(np.argmin(length))}")
-    return np.column_stack([d / length[:, None], length])
+    return np.column_stack([d / length[:, None], length,
+                            np.minimum(seg[:, 0], seg[:, 2]), np.maximum(seg[:, 0], seg[:, 2]),
+                            np.minimum(seg[:, 1], seg[:, 3]), np.maximum(seg[:, 1], seg[:, 3])])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # arrays: compare by identity
 class Table:
     """Static geometry. All arrays float64, C-contiguous; empty arrays have shape (0, k).
 
@@ -48,7 +50,9 @@ class Table:
     out_circles  (R, 3) x, y, radius: static round posts whose contact puts the disc OUT.
                  In events their index is reported as O + r (offset by len(out_segments)).
     pockets      (P, 3) x, y, capture_radius: a disc whose CENTRE comes within
-                 capture_radius (while approaching the pocket centre) is POCKETED.
+                 capture_radius (while approaching the pocket centre) is POCKETED. (A disc
+                 placed inside a capture circle is only taken once it moves toward the
+                 pocket centre: do not place discs there.)
     """
 
     walls: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)))
@@ -65,6 +69,8 @@ class Table:
             e = getattr(self, name)[:, col]
             if np.any((e < 0.0) | (e > 1.0)):
                 raise ValueError(f"Table.{name}: restitution must be in [0, 1], got {e.tolist()}")
+        _seg_extra(self.walls, "walls")  # rejects zero-length segments early
+        _seg_extra(self.out_segments, "out_segments")
         for name, col in (("obstacles", 2), ("out_circles", 2), ("pockets", 2)):
             r = getattr(self, name)[:, col]
             if np.any(r <= 0.0):
@@ -88,14 +94,15 @@ class Table:
 
     @cached_property
     def packed(self) -> tuple[np.ndarray, ...]:
-        """Kernel layout: walls (W, 8) x1 y1 x2 y2 e tx ty L; outs (O, 7) x1 y1 x2 y2 tx ty L;
-        obstacles (Q, 4); out_circles (R, 3); pockets (P, 3)."""
+        """Kernel layout: walls (W, 12) x1 y1 x2 y2 e tx ty L xmin xmax ymin ymax;
+        outs (O, 11) x1 y1 x2 y2 tx ty L xmin xmax ymin ymax; obstacles (Q, 4);
+        out_circles (R, 3); pockets (P, 3)."""
         walls = np.ascontiguousarray(
-            np.column_stack([self.walls, _unit_dirs(self.walls, "walls")])
-            if len(self.walls) else np.zeros((0, 8)))
+            np.column_stack([self.walls, _seg_extra(self.walls, "walls")])
+            if len(self.walls) else np.zeros((0, 12)))
         outs = np.ascontiguousarray(
-            np.column_stack([self.out_segments, _unit_dirs(self.out_segments, "out_segments")])
-            if len(self.out_segments) else np.zeros((0, 7)))
+            np.column_stack([self.out_segments, _seg_extra(self.out_segments, "out_segments")])
+            if len(self.out_segments) else np.zeros((0, 11)))
         return walls, outs, self.obstacles, self.out_circles, self.pockets
 
 
@@ -147,7 +154,7 @@ class Physics:
         return np.asarray(speed, dtype=float) ** 2 / (2.0 * self.deceleration)
 
 
-@dataclass
+@dataclass(eq=False)  # arrays: compare by identity
 class Discs:
     """Mutable state arrays: pos (N, 2) m, vel (N, 2) m/s, radius (N,) m, mass (N,) kg,
     status (N,) int8 (STATUS_ON / STATUS_OUT / STATUS_POCKETED), kind (N,) int (game
