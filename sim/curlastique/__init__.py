@@ -15,8 +15,16 @@ from sim.core.game import GameSpec, register
 from .match import play_match
 from .players import CurlastiqueProfile
 from .rules import CurlastiqueRules, lineup_problems
-from .shot import shot
-from .summary import summary
+from .shot import shot as throw_one   # (keeps ``sim.curlastique.shot`` the module)
+from .summary import summary as game_metrics
+
+
+def plots(tables):
+    """Figures of a run for reports (matplotlib is imported only when asked)."""
+    from .plot import game_plots
+
+    return game_plots(tables)
+
 
 HERE = Path(__file__).parent
 
@@ -30,8 +38,9 @@ GAME = register(GameSpec(
     play_match=play_match,
     player_counts=(2, 3, 4),
     lineup_problems=lineup_problems,
-    summary=summary,
-    shot=shot,
+    summary=game_metrics,
+    shot=throw_one,
+    plots=plots,
     demo_players=("club", "casual"),
 ))
 

@@ -25,6 +25,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from sim.physics import STATUS_ON, Discs, Physics, Table, heading, simulate_batch
+
 from .rules import CurlastiqueRules
 
 __all__ = ["BoardGeometry", "geometry", "table", "physics", "aim_angle", "launch_velocity",
@@ -59,8 +61,6 @@ def geometry(rules: CurlastiqueRules) -> BoardGeometry:
 @lru_cache(maxsize=32)
 def table(rules: CurlastiqueRules):
     """The :class:`sim.physics.Table` of the rules (cached): out triggers or bouncing walls."""
-    from sim.physics import Table
-
     g, b, out = geometry(rules), rules.board, rules.out
     walls, outs, obstacles, out_circles = [], [], [], []
     for segs, is_out, e in ((g.rim, out.rim, b.rim_restitution),
@@ -84,8 +84,6 @@ def out_element(rules: CurlastiqueRules, b: int) -> str:
 @lru_cache(maxsize=32)
 def physics(rules: CurlastiqueRules):
     """The :class:`sim.physics.Physics` of the rules (cached)."""
-    from sim.physics import Physics
-
     p = rules.physics
     return Physics(friction=p.friction, restitution=p.restitution,
                    contact_friction=p.contact_friction, gravity=p.gravity)
@@ -98,8 +96,6 @@ def aim_angle(dx, dy):
 
 def launch_velocity(angle_deg, speed) -> np.ndarray:
     """Velocity vectors (m/s), shape ``angle.shape + (2,)``."""
-    from sim.physics import heading
-
     return heading(angle_deg) * np.asarray(speed, dtype=float)[..., None]
 
 
@@ -107,8 +103,6 @@ def discs_for(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat:
     """The :class:`sim.physics.Discs` of the pucks at rest plus the thrown puck (last row).
 
     The thrown puck is parked behind the elastic until a shot places it (``kind`` = owner)."""
-    from sim.physics import Discs
-
     parked = np.array([[0.0, rules.board.elastic_y / 2]])
     return Discs(pos=np.vstack([np.reshape(pos, (-1, 2)), parked]),
                  radius=rules.puck.radius, mass=rules.puck.mass,
@@ -129,8 +123,6 @@ def simulate_throws(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray,
         ``final_pos`` (K, M+1, 2) m and ``on`` (K, M+1) bool (still in play); the thrown puck
         is the last column.
     """
-    from sim.physics import STATUS_ON, simulate_batch
-
     x = np.atleast_1d(np.asarray(x, dtype=float))
     angle_deg, speed = np.atleast_1d(angle_deg), np.atleast_1d(speed)
     blocked = ~np.isfinite(x)

@@ -21,6 +21,25 @@ execution noise perturbs it (draws from ``seeds.seat(seat)`` only), and a *resol
 executed shot into where every puck stops. The default resolver is the physics engine
 (:func:`sim.curlastique.board.physics_resolver`); tests inject scripted resolvers and
 policies (a ``Player`` whose ``profile`` has a ``decide`` method is used as its own policy).
+
+Tables (plain Python ints, floats, bools and strings, the same keys in every row):
+
+* ``matches``: ``winner`` (seat; with teams the winning team's top scorer or its decisive
+  player; -1 if unfinished), ``winning_team`` (-1 without teams), ``rounds`` (decisive ones
+  included), ``decisive_rounds``, ``throws``, ``finished``, ``top_score`` (best side total).
+* ``players``: ``seat``, ``profile``, ``team`` (-1 without teams), ``score`` (cumulative),
+  ``rank`` (1 = best; ties share; teams ranked as teams; the winner of decisive rounds first),
+  ``won``, ``throws``, ``pucks_out`` (own pucks that ended a throw out of play).
+* ``rounds``: ``round``, ``seat``, ``team``, ``points`` (of the round), ``cumulative`` (after it;
+  unchanged by decisive rounds), ``decisive``, ``starter`` (seat that threw first).
+* ``events`` (one per throw): ``index`` (0-based in the match), ``round``, ``decisive``,
+  ``turn`` (1-based in the round), ``seat``, ``puck`` (the seat's 1st..5th), ``family`` (shot
+  family chosen), ``planned_margin`` (the planner's expected margin, points; NaN if not
+  planned), ``intended_x`` / ``intended_angle_deg`` / ``intended_speed`` and the same
+  ``executed_*`` (m, degrees, m/s), ``final_x`` / ``final_y`` (m: where the thrown puck
+  stopped, or left play), ``zone`` (points of that spot, 0 if out), ``out`` (bool),
+  ``knocked_out`` (pucks at rest put out by this throw) and ``opponents_knocked_out`` (those of
+  other sides).
 """
 
 from __future__ import annotations
@@ -33,6 +52,7 @@ import numpy as np
 from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
 
+from .board import physics_resolver
 from .rules import CurlastiqueRules
 from .scoring import scorer
 
@@ -165,10 +185,7 @@ class _Game:
         self.side = sides_of(rules, self.n)
         self.policies = [make_policy(p.profile, rules) for p in players]
         self.rngs = [seeds.seat(s) for s in range(self.n)]
-        if resolver is None:
-            from .board import physics_resolver
-            resolver = physics_resolver
-        self.resolver = resolver
+        self.resolver = physics_resolver if resolver is None else resolver
         self.scorer = scorer(rules.zones, rules.puck.radius)
         self.cumulative = [0] * self.n
         self.round = 0
@@ -325,8 +342,6 @@ def play_match(rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchS
         resolver: where pucks stop after a throw (default: the physics engine).
 
     Returns:
-        The match log: tables ``matches`` (one row), ``players`` (one per seat), ``rounds``
-        (one per round × participating seat) and ``events`` (one per throw); see the README of
-        the game package for the columns.
+        The match log (the columns are listed in the module docstring).
     """
     return _Game(rules, players, seeds, resolver).play()

@@ -19,6 +19,7 @@ All draws come from the generator passed in (the seat's own stream).
 from __future__ import annotations
 
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -26,7 +27,9 @@ from typing import Literal
 import numpy as np
 
 from sim.core.config import param
+from sim.physics import ExecutionNoise, execute_shots
 
+from .board import aim_angle, simulate_throws
 from .match import Shot, Situation, free_launch_x
 from .rules import CurlastiqueRules
 from .scoring import scorer
@@ -79,14 +82,15 @@ def clip_shots(rules: CurlastiqueRules, x, angle, speed):
             np.clip(speed, 0.0, rules.max_speed))
 
 
-class Policy:
+class Policy(ABC):
     """Base policy: executes shots exactly (no noise). Subclasses implement :meth:`decide`."""
 
     def __init__(self, rules: CurlastiqueRules):
         self.rules = rules
 
-    def decide(self, situation: Situation, rng: np.random.Generator) -> Shot:  # pragma: no cover
-        raise NotImplementedError
+    @abstractmethod
+    def decide(self, situation: Situation, rng: np.random.Generator) -> Shot:
+        """The intended shot for this situation (draws only from ``rng``)."""
 
     def execute(self, shot: Shot, rng: np.random.Generator) -> tuple[float, float, float]:
         x, a, v = clip_shots(self.rules, shot.x, shot.angle_deg, shot.speed)
@@ -109,15 +113,11 @@ class NoisyPolicy(Policy):
 
     def __init__(self, rules: CurlastiqueRules, profile: CurlastiqueProfile):
         super().__init__(rules)
-        from sim.physics import ExecutionNoise
-
         self.profile = profile
         self.noise = ExecutionNoise(profile.position_sigma_m, profile.angle_sigma_deg, profile.speed_sigma_rel)
 
     def noisy(self, x, angle, speed, rng, samples=None):
         """Executed shots (clipped) for intended ones; ``samples=S`` adds a trailing axis of S."""
-        from sim.physics import execute_shots
-
         ex, ea, es = execute_shots(np.asarray(x, float), np.asarray(angle, float),
                                    np.asarray(speed, float), self.noise, rng, samples=samples)
         return clip_shots(self.rules, ex, ea, es)
@@ -203,8 +203,6 @@ class Planner(NoisyPolicy):
     # -- geometry ------------------------------------------------------------------------------
     def aim(self, x0, tx, ty):
         """Angle (deg) and distance (m) from a start ``x0`` to a point ``(tx, ty)``."""
-        from .board import aim_angle
-
         dx, dy = np.asarray(tx) - x0, np.asarray(ty) - self.kit.y0
         return aim_angle(dx, dy), np.hypot(dx, dy)
 
@@ -223,20 +221,18 @@ class Planner(NoisyPolicy):
         if direction[1] <= 0.2:
             return None
         x0 = point[0] - (point[1] - k.y0) * direction[0] / direction[1]
-        from .board import aim_angle
-
         angle = float(aim_angle(direction[0], direction[1]))
         if abs(x0) > k.x_max or abs(angle) > k.a_max:
             return None
         return x0, angle
 
     # -- candidates ----------------------------------------------------------------------------
-    def pool(self, sit: Situation, rng: np.random.Generator) -> _Pool:
+    def pool(self, sit: Situation) -> _Pool:
         k = self.kit
         pool = _Pool()
         pos, owner = sit.pos, sit.owner
-        mine = sit.side[owner] == sit.side[sit.seat] if len(owner) else np.zeros(0, bool)
-        pts = self.score.points(pos) if len(pos) else np.zeros(0, np.int64)
+        mine = sit.side[owner] == sit.side[sit.seat]
+        pts = self.score.points(pos)
         fam = self.families
         # draws: free spots, best zone first; straight then angled approaches
         if "draw" in fam:
@@ -310,7 +306,7 @@ class Planner(NoisyPolicy):
     def candidates(self, sit: Situation, rng: np.random.Generator):
         """Up to ``profile.candidates`` shots ``(x0, angle, speed, family)`` as arrays."""
         budget = self.profile.candidates
-        pool = self.pool(sit, rng).rows
+        pool = self.pool(sit).rows
         cursor = dict.fromkeys(FAMILIES, 0)
         picked: list[tuple[float, float, float]] = []
         fams: list[str] = []
@@ -329,14 +325,14 @@ class Planner(NoisyPolicy):
                 break
         shots = np.array(picked, dtype=float).reshape(-1, 3)
         extra = budget - len(shots)
-        if extra > 0:  # jittered variations of the first candidates (or random shots)
+        if extra > 0:  # jittered variations of the first candidates (random shots if none)
             base = shots[np.arange(extra) % len(shots)] if len(shots) else None
             if base is None:
                 lim = self.rules.launch
                 jitter = np.c_[rng.uniform(-lim.x_max, lim.x_max, extra),
                                rng.uniform(-lim.angle_max_deg, lim.angle_max_deg, extra),
                                rng.uniform(0.3, 1.0, extra) * self.draw_speed(self.kit.centre[1] - self.kit.y0)]
-                fams += ["draw"] * extra
+                fams += ["random"] * extra
             else:
                 scale = np.c_[np.full(extra, 0.01), np.full(extra, 1.0), 0.03 * base[:, 2]]
                 jitter = base + rng.normal(0.0, 1.0, (extra, 3)) * scale
@@ -347,8 +343,6 @@ class Planner(NoisyPolicy):
 
     # -- evaluation ----------------------------------------------------------------------------
     def decide(self, sit: Situation, rng: np.random.Generator) -> Shot:
-        from .board import simulate_throws
-
         x, a, v, fams = self.candidates(sit, rng)
         c, s = len(x), self.profile.samples
         ex, ea, es = self.noisy(x, a, v, rng, samples=s)            # (C, S)

@@ -15,10 +15,10 @@ from matplotlib.patches import Circle, Polygon, Rectangle  # noqa: E402
 from .board import geometry  # noqa: E402
 from .rules import CurlastiqueRules  # noqa: E402
 
-__all__ = ["draw_board", "plot_shot", "plot_stops", "SEAT_COLOURS"]
+__all__ = ["draw_board", "plot_shot", "plot_stops", "game_plots", "SEAT_COLOURS"]
 
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
-_RING_SHADES = ("#fde0dd", "#fcc5c0", "#fa9fb5", "#f768a1", "#dd3497", "#ae017e")
+_RING_SHADES = ("#f768a1", "#fa9fb5", "#fcc5c0", "#fde0dd", "#fef0ee", "#fff7f6")  # innermost first
 
 
 def draw_board(ax, rules: CurlastiqueRules) -> None:
@@ -75,19 +75,36 @@ def plot_shot(rules: CurlastiqueRules, paths: Sequence[np.ndarray], owners: Sequ
     plt.close(fig)
 
 
-def plot_stops(rules: CurlastiqueRules, events, max_points: int = 5000):
-    """A figure of where thrown pucks stopped (pucks still in play), coloured by profile seat.
+def plot_stops(rules: CurlastiqueRules, events, players=None, max_points: int = 5000):
+    """A figure of where thrown pucks stopped (those still in play after their throw).
 
     Args:
         events: the ``events`` table (columns ``final_x``, ``final_y``, ``out``, ``seat``).
+        players: optional ``players`` table: colour by profile instead of by seat.
     """
-    fig, ax = plt.subplots(figsize=(4.2, 7.5))
+    fig, ax = plt.subplots(figsize=(4.6, 7.5))
     draw_board(ax, rules)
     kept = events[~events["out"].astype(bool)]
+    label = "seat"
+    if players is not None and len(kept):
+        keys = [k for k in ("variant", "lineup", "match") if k in kept.columns and k in players.columns]
+        kept = kept.merge(players[keys + ["seat", "profile"]], on=keys + ["seat"], how="left")
+        label = "profile"
     if len(kept) > max_points:
         kept = kept.sample(max_points, random_state=0)
-    colours = [SEAT_COLOURS[int(s) % len(SEAT_COLOURS)] for s in kept["seat"]]
-    ax.scatter(kept["final_x"], kept["final_y"], s=3, c=colours, alpha=0.3, linewidths=0)
+    for i, (name, group) in enumerate(kept.groupby(label, sort=True)):
+        ax.scatter(group["final_x"], group["final_y"], s=3, alpha=0.3, linewidths=0,
+                   color=SEAT_COLOURS[i % len(SEAT_COLOURS)], label=f"{label} {name}")
+    if len(kept):
+        ax.legend(loc="lower right", fontsize=7, markerscale=3)
     ax.set_title("where thrown pucks stopped (in play)", fontsize=9)
     fig.tight_layout()
     return fig
+
+
+def game_plots(tables) -> list[tuple[str, object]]:
+    """The GameSpec ``plots`` hook: figures of a run's tables (drawn on the default board)."""
+    events = tables.get("events")
+    if events is None or not len(events):
+        return []
+    return [("Where thrown pucks stopped", plot_stops(CurlastiqueRules(), events, tables.get("players")))]

@@ -144,7 +144,7 @@ class CurlastiqueRules:
             out.append(("zones.values", f"expected {len(z.radii)} values (one per radius), got {len(z.values)}"))
         if not z.radii:
             out.append(("zones.radii", "expected at least one ring"))
-        if any(b_ <= a for a, b_ in zip(z.radii, z.radii[1:], strict=False)):
+        if any(outer <= inner for inner, outer in zip(z.radii, z.radii[1:], strict=False)):
             out.append(("zones.radii", f"must increase outward, got {list(z.radii)}"))
         if not b.elastic_y < z.centre_y < b.length:
             out.append(("zones.centre_y", f"got {z.centre_y} m; allowed: between the elastic "

@@ -38,8 +38,9 @@ class Scorer:
     Examples:
         >>> from sim.curlastique.rules import ZoneRules
         >>> s = Scorer(ZoneRules(), radius=0.0175)
-        >>> s.points(np.array([[0.0, 0.75], [0.0, 0.75 + 0.06], [0.0, 0.75 + 0.19]])).tolist()
-        [100, 40, 0]
+        >>> d = np.array([0.0, 0.06, 0.07, 0.19])        # distances from the centre (m)
+        >>> s.points(np.c_[np.zeros(4), 0.75 + d]).tolist()  # 0.07: on the 80 | 40 line
+        [100, 80, 40, 0]
     """
 
     def __init__(self, zones: ZoneRules, radius: float):

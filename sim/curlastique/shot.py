@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.config import ConfigError, load_config, param
+from sim.physics import EVENT_NAMES, OUT, STATUS_ON, STATUS_OUT, simulate
 
 from .board import discs_for, launch_velocity, out_element, physics, table
 from .match import free_launch_x
@@ -88,8 +89,6 @@ class ShotOutcome:
 
     @property
     def on(self) -> np.ndarray:
-        from sim.physics import STATUS_ON
-
         return self.status == STATUS_ON
 
     def puck_points(self) -> np.ndarray:
@@ -97,14 +96,10 @@ class ShotOutcome:
 
     def out_by(self) -> dict[int, str]:
         """For each puck put out: the element it touched (rim, corner, elastic, peg)."""
-        from sim.physics import OUT
-
         ev = self.events
         return {int(e["a"]): out_element(self.rules, int(e["b"])) for e in ev[ev["kind"] == OUT]}
 
     def as_dict(self) -> dict:
-        from sim.physics import EVENT_NAMES, STATUS_ON, STATUS_OUT
-
         names = {STATUS_ON: "rest", STATUS_OUT: "out"}
         pts = self.puck_points()
         by_owner: dict[str, int] = {}
@@ -159,8 +154,6 @@ def shot(rules: CurlastiqueRules, x: float | None, angle_deg: float, speed: floa
         speed: launch speed (m/s), at most the spring's ``max_pull·√(stiffness/mass)``.
         state: path of a TOML file of pucks at rest (see the module docstring), or None.
     """
-    from sim.physics import simulate
-
     x = 0.0 if x is None else float(x)
     lim, problems = rules.launch, []
     if not abs(x) <= lim.x_max:

@@ -6,9 +6,26 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-__all__ = ["summary"]
+__all__ = ["summary", "seat_points", "points_per_throw"]
 
 _KEYS = ["variant", "lineup", "match"]
+
+
+def seat_points(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """One row per match × seat: the ``players`` keys, ``profile``, ``throws`` and ``points``
+    (the seat's round points summed over the match, decisive rounds included)."""
+    rounds, players = tables["rounds"], tables["players"]
+    keys = [k for k in _KEYS if k in rounds.columns and k in players.columns] + ["seat"]
+    points = rounds.groupby(keys)["points"].sum().rename("points").reset_index()
+    merged = players[keys + ["profile", "throws"]].merge(points, on=keys, how="left")
+    merged["points"] = merged["points"].fillna(0)
+    return merged
+
+
+def points_per_throw(tables: Mapping[str, pd.DataFrame]) -> pd.Series:
+    """Round points per puck thrown, by profile."""
+    per = seat_points(tables).groupby("profile")[["points", "throws"]].sum()
+    return per["points"] / per["throws"]
 
 
 def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
@@ -38,13 +55,8 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
         out["decisive_game_rate"] = float((matches["decisive_rounds"] > 0).mean())
         out["unfinished_rate"] = float((~matches["finished"].astype(bool)).mean())
     if rounds is not None and len(rounds) and len(players):
-        keys = [k for k in _KEYS if k in rounds.columns and k in players.columns] + ["seat"]
-        points = rounds.groupby(keys)["points"].sum().rename("points").reset_index()
-        merged = players[keys + ["profile", "throws"]].merge(points, on=keys, how="left")
-        per = merged.groupby("profile")[["points", "throws"]].sum()
-        for profile, row in per.iterrows():
-            if row["throws"] > 0:
-                out[f"points_per_throw[{profile}]"] = float(row["points"] / row["throws"])
+        for profile, value in points_per_throw(tables).dropna().items():
+            out[f"points_per_throw[{profile}]"] = float(value)
     if len(players):
         for profile, rate in players.groupby("profile")["won"].mean().items():
             out[f"win_rate[{profile}]"] = float(rate)
