@@ -305,6 +305,7 @@ class StrokeOutcome:
         touched: the striker touched at least one coin (the break must).
         final_pos: (19, 2) board positions of the coins after the stroke (pocketed coins:
             where they fell); None = the coins on the board did not move (scripted strokes).
+        striker_final: (2,) where the striker stopped or fell (None for scripted strokes).
         events: the engine's event record (None for scripted strokes).
         paths: per disc polylines (t, x, y) when asked (for plots).
     """
@@ -314,6 +315,7 @@ class StrokeOutcome:
     striker_pocketed: bool = False
     touched: bool = True
     final_pos: np.ndarray | None = None
+    striker_final: np.ndarray | None = None
     events: np.ndarray | None = None
     paths: list | None = None
 
@@ -348,4 +350,5 @@ def physics_stroke(rules: CarromRules, pos: np.ndarray, on: np.ndarray, striker_
     return StrokeOutcome(pocketed=pocketed, pockets=pockets,
                          striker_pocketed=bool(result.status[STRIKER] == STATUS_POCKETED),
                          touched=result.first_contact(STRIKER) >= 0,
-                         final_pos=result.final_pos[:N_COINS].copy(), events=ev, paths=result.paths)
+                         final_pos=result.final_pos[:N_COINS].copy(),
+                         striker_final=result.final_pos[STRIKER].copy(), events=ev, paths=result.paths)

@@ -11,7 +11,7 @@ Sides: singles, side = seat (seat 0 vs 1); doubles, side = seat % 2 (partners op
 three players, side = seat (each for themselves, every coin fair game). Coin ids: see
 :func:`sim.carrom.board.formation` (the queen is id 0).
 
-Decisions where the rules are silent (documented in rules.toml and the package README):
+Decisions where the rules are silent (those tied to a switch are also in rules.toml):
 
 * A queen with no own coin left to cover it counts as covered (nothing can cover it); a
   queen that is the last disc on the board may always be pocketed (three players).
@@ -21,6 +21,10 @@ Decisions where the rules are silent (documented in rules.toml and the package R
   goes back to the centre.
 * A due is paid with the coin the player likes least to lose: three players pay with a
   black (lowest value) first.
+* Family rules, a last coin pocketed while the queen is not covered: it comes back to the
+  centre and the turn ends, but it counts as the player's previous-stroke coin, so the queen
+  is allowed on that player's next stroke (the seed needs the queen down to end a board and
+  an own coin on the previous stroke before the queen; this avoids a deadlock at one coin each).
 * A failed break try (the striker touched nothing) with ``break_retries`` leaves the
   formation untouched and is replayed; after ``game.break_tries`` failures the next seat
   breaks.
@@ -379,12 +383,13 @@ class BoardState:
         other = 1 - side
         settled = self.queen_state == "covered"
         if own and self.coins_left(side) == 0 and not settled:
-            rep.foul = "last_coin"
             if sw.last_coin_before_queen_penalty:
+                rep.foul = "last_coin"
                 late = self.scores[other] >= self.rules.scoring.queen_bonus_below
                 pts = self.rules.scoring.last_coin_penalty_late if late else self.rules.scoring.last_coin_penalty
                 self._finish(other, pts, "last_coin")
-            else:
+            else:  # family: the coin comes back and the turn ends; it still counts as the
+                # player's previous-stroke coin, so the queen may follow on the next stroke
                 self._return(own[-1], "centre")
                 rep.returned += 1
                 continues = False
@@ -399,7 +404,6 @@ class BoardState:
             elif not settled:
                 self._return(opp[-1], "centre")
                 rep.returned += 1
-                continues = False
         return continues
 
     def _check_board_end(self, seat: int, rep: StrokeReport) -> None:

@@ -72,7 +72,8 @@ SWITCHES: dict[str, tuple[bool, bool, str]] = {
         False, True,
         "pocketing one's last coin while the queen is not covered loses the board by "
         "scoring.last_coin_penalty (ICF 107); false: that coin comes back to the centre and "
-        "the turn ends (family default: the seed needs the queen pocketed to end a board)"),
+        "the turn ends, but it counts as the player's previous-stroke coin, so the queen is "
+        "allowed on the player's next stroke (family default)"),
     "opponent_last_coin_penalty": (
         False, True,
         "pocketing the opponent's last coin loses the board by one's coins left + the queen "
@@ -214,7 +215,7 @@ class BoardRules:
                                         doc="base circles at both ends of the base lines")
     base_circles: bool = param(True, doc="the striker may be played from a base circle, covering it")
     centre_circle_diameter: float = param(0.0318, min=0.0, min_exclusive=True, unit="m",
-                                          doc="the queen and returned coins go here")
+                                          doc="drawn only: returned coins go to the free spot nearest the centre")
     outer_circle_diameter: float = param(0.17, min=0.0, min_exclusive=True, unit="m",
                                          doc="due coins go inside it (rules.due_in_outer_circle)")
 

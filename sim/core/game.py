@@ -101,6 +101,7 @@ class GameSpec:
 _GAME_MODULES = {
     "curlastique": "sim.curlastique",
     "gasterospeed": "sim.gasterospeed",
+    "carrom": "sim.carrom",
 }
 _REGISTRY: dict[str, GameSpec] = {}
 

@@ -1,0 +1,125 @@
+"""Skill and speed checks of the presets.
+
+    PYTHONPATH=. .venv/bin/python -m sim.carrom.skill --games 200 --pairs champion-beginner,club-casual
+    PYTHONPATH=. .venv/bin/python -m sim.carrom.skill --speed 40 [--set ruleset=icf]
+
+Head to head: 2-player games on the given rules, seats rotated (each seed is played with both
+seatings); prints the win rate of the first profile with its 95 % Wilson CI, draws, stuck
+boards and games decided by the board cap. Speed: a plain loop on ONE core (no runner, no
+workers) of ``club`` against ``club``; prints games/s and strokes/s and the load average,
+since other processes share the CPU.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from dataclasses import dataclass
+
+from sim.core.game import get_game
+from sim.core.profiles import load_lineup
+from sim.core.rules import load_rules
+from sim.core.runner import Cell, run_cells
+from sim.core.seeding import MatchSeeds
+
+__all__ = ["HeadToHead", "head_to_head", "speed", "main"]
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """``games`` games of ``a`` against ``b``: a's wins with a 95 % Wilson CI; draws, stuck
+    boards, games decided by the 8-board cap, unfinished (capped) matches."""
+
+    a: str
+    b: str
+    games: int
+    a_wins: int
+    ci_low: float
+    ci_high: float
+    draws: int
+    stuck_boards: int
+    boards: int
+    capped_games: int
+    unfinished: int
+    seconds: float
+
+    @property
+    def a_rate(self) -> float:
+        return self.a_wins / self.games
+
+    def line(self) -> str:
+        return (f"{self.a} vs {self.b}: {self.a_wins}/{self.games} = {self.a_rate:.3f} "
+                f"[{self.ci_low:.3f}, {self.ci_high:.3f}]; draws {self.draws}, stuck boards "
+                f"{self.stuck_boards}/{self.boards}, board-capped games {self.capped_games}, "
+                f"unfinished {self.unfinished} ({self.seconds:.0f} s)")
+
+
+def head_to_head(a: str, b: str, games: int, seed: int = 1, jobs: int = 1,
+                 overrides: tuple[str, ...] = ()) -> HeadToHead:
+    """Play ``games`` 2-player games of ``a`` vs ``b``, seats rotated."""
+    from scipy.stats import binomtest
+
+    spec = get_game("carrom")
+    rules = load_rules(spec, None, overrides)
+    players = load_lineup(spec, [a, b], rules)
+    cell = Cell("baseline", f"{a}-{b}", rules, players, rotate_seats=True)
+    started = time.perf_counter()
+    tables = run_cells(spec, [cell], games, seed, jobs=jobs, progress=False)
+    elapsed = time.perf_counter() - started
+    m = tables["matches"]
+    wins = int(tables["players"].query("profile == @a")["won"].astype(bool).sum()) if a != b else \
+        int((m["winner"] == 0).sum())
+    ci = binomtest(wins, games).proportion_ci(method="wilson")
+    return HeadToHead(a, b, games, wins, float(ci.low), float(ci.high), int(m["draw"].sum()),
+                      int(m["stuck_boards"].sum()), int(m["rounds"].sum()),
+                      int(m["capped_games"].sum()), int((~m["finished"].astype(bool)).sum()), elapsed)
+
+
+def speed(games: int, overrides: tuple[str, ...] = (), lineup=("club", "club"), seed: int = 3) -> dict:
+    """Games/s and strokes/s of a plain single-core loop (after one warm-up game)."""
+    spec = get_game("carrom")
+    rules = load_rules(spec, None, overrides)
+    players = load_lineup(spec, list(lineup), rules)
+    spec.play_match(rules, players, MatchSeeds(seed, 10_000))  # warm-up: numba caches, imports
+    load_before = os.getloadavg()[0]
+    strokes = boards = 0
+    started = time.perf_counter()
+    for m in range(games):
+        log = spec.play_match(rules, players, MatchSeeds(seed, m))
+        strokes += log.matches["strokes"]
+        boards += log.matches["rounds"]
+    elapsed = time.perf_counter() - started
+    return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
+            "strokes_per_s": strokes / elapsed, "strokes_per_game": strokes / games,
+            "boards_per_game": boards / games, "load_before": load_before,
+            "load_after": os.getloadavg()[0]}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--pairs", default="champion-beginner")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--speed", type=int, default=0, help="games of the single-core speed loop")
+    parser.add_argument("--set", action="append", default=[], dest="overrides")
+    args = parser.parse_args(argv)
+    overrides = tuple(args.overrides)
+    if args.speed:
+        r = speed(args.speed, overrides)
+        print(f"club vs club, one core, {r['games']} games in {r['seconds']:.1f} s: "
+              f"{r['games_per_s']:.2f} games/s ({60 * r['games_per_s']:.0f}/min), "
+              f"{r['strokes_per_s']:.0f} strokes/s, {r['strokes_per_game']:.0f} strokes and "
+              f"{r['boards_per_game']:.1f} boards a game; load average {r['load_before']:.1f} -> "
+              f"{r['load_after']:.1f} (2 cores)")
+        return 0
+    for pair in args.pairs.split(","):
+        a, b = pair.split("-")
+        print(head_to_head(a, b, args.games, args.seed, args.jobs, overrides).line(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
