@@ -413,7 +413,7 @@ def cmd_shot(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    return run_demo(Path(args.out), matches=args.matches, jobs=args.jobs)
+    return run_demo(Path(args.out), jobs=args.jobs)
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -517,10 +517,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_options(p)
     p.set_defaults(func=cmd_shot)
 
-    p = sub.add_parser("demo", help="the README's main job: a small run per game and its summary")
-    p.add_argument("--out", default="reports/demo")
-    p.add_argument("--matches", type=int, default=200)
-    p.add_argument("--jobs", type=int, default=2)
+    p = sub.add_parser("demo", help="the README's main job: a small experiment per game and its HTML report")
+    p.add_argument("--out", default="reports/demo", help="where the results and reports go (default reports/demo)")
+    p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("bench", help="print the performance figures of benchmarks/")

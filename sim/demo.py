@@ -1,50 +1,50 @@
-"""`tablesim demo`: the README's main job — a small run of every shipped game, summarised.
+"""`tablesim demo`: the README's main job — a small experiment per game and its design report.
 
-For each game: ``--matches`` matches of its demo line-up on its default rules, stored under
-``OUT/<game>/`` (Parquet tables + manifest.json) with ``summary.txt`` and ``summary.json``
-beside them. Rerunning resumes (the stored matches are not replayed).
+For each shipped game, the experiment ``sim/examples/<game>_demo.toml`` (a baseline, one
+variant, seat rotation) is played into ``OUT/<game>/`` (Parquet tables + manifest.json) and
+its self-contained HTML report is written to ``OUT/<game>/report.html``. Rerunning resumes:
+stored matches are not replayed.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
 
-from .core import ResultStore, load_lineup, load_rules
-from .core.config import to_dict
-from .core.game import game_names, get_game
-from .core.runner import Cell, run_cells
+from .core.experiment import experiment_manifest, load_experiment, run_experiment
+from .core.game import game_names
+from .core.store import ResultStore
 
-__all__ = ["run_demo", "SHIPPED_GAMES"]
+__all__ = ["run_demo", "SHIPPED_GAMES", "EXAMPLES"]
 
-SHIPPED_GAMES = ("curlastique",)
+SHIPPED_GAMES = ("curlastique", "carrom", "gasterospeed")
+EXAMPLES = Path(__file__).parent / "examples"
 
 
-def run_demo(out: Path, matches: int = 200, jobs: int = 2, seed: int = 2026) -> int:
-    from analysis.summary import format_summary, run_summary
+def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] = SHIPPED_GAMES) -> int:
+    from analysis.analyse import analyse
+    from analysis.narrative import summary_sentences
+    from analysis.report import build_report
+    from analysis.results import load_results
 
     out.mkdir(parents=True, exist_ok=True)
-    for name in [g for g in SHIPPED_GAMES if g in game_names()]:
-        spec = get_game(name)
-        rules = load_rules(spec)
-        players = load_lineup(spec, spec.demo_players, rules)
-        cell = Cell("baseline", "-".join(p.name for p in players), rules, players, rotate_seats=True)
-        store = ResultStore(out / name)
-        store.write_manifest({"kind": "demo", "game": name, "seed": seed, "matches": matches,
-                              "cells": [{"variant": cell.variant, "lineup": cell.lineup,
-                                         "rules": to_dict(rules),
-                                         "players": [p.name for p in players], "rotate_seats": True}]})
-        print(f"{spec.title}: {matches} matches of {cell.lineup} (seats rotated) ...", file=sys.stderr)
+    reports = []
+    for name in [g for g in games if g in game_names()]:
+        path = EXAMPLES / f"{name}_demo.toml"
+        if not path.exists():
+            continue
+        experiment = load_experiment(path)
+        folder = out / name
+        print(f"== {experiment.spec.title}: {path.name} ({len(experiment.cells)} cells x "
+              f"{experiment.settings.matches} matches)", file=sys.stderr)
         started = time.perf_counter()
-        tables = run_cells(spec, [cell], matches, seed, jobs=jobs, store=store)
-        elapsed = time.perf_counter() - started
-        metrics = spec.summary(tables) if spec.summary else None
-        summary = run_summary(tables, metrics)
-        text = format_summary(summary, title=f"{spec.title} demo: {cell.lineup}")
-        (out / name / "summary.txt").write_text(text + "\n", encoding="utf-8")
-        (out / name / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
-        print(text)
-        print(f"\n{spec.title}: {elapsed:.1f} s; tables and summary in {out / name}\n")
+        run_experiment(experiment, ResultStore(folder), jobs=jobs,
+                       manifest={**experiment_manifest(experiment), "command": f"tablesim demo ({path.name})"})
+        report = build_report(folder)
+        reports.append(report)
+        for sentence in summary_sentences(analyse(load_results(folder))):
+            print(f"  - {sentence}")
+        print(f"  {experiment.spec.title}: {time.perf_counter() - started:.1f} s; report: {report}\n")
+    print("reports:\n" + "\n".join(f"  {r}" for r in reports))
     return 0

@@ -1,0 +1,1 @@
+"""Example experiment, balance and sensitivity files (used by `tablesim demo` and the README)."""
