@@ -65,8 +65,8 @@ class Board:
         b.occ = self.occ[:]
         b.status = self.status[:]
         b.shells = self.shells[:]
-        b.max_shells = self.max_shells
-        b.slot = self.slot
+        b.max_shells = self.max_shells[:]
+        b.slot = self.slot[:]
         b.arrivals = self.arrivals[:]
         b.pending = []
         return b

@@ -96,7 +96,8 @@ class Circuit:
             (enterable target, arrow rules honoured); occupancy is checked by the engine.
         dist: steps to the finish per square (0 on the finish, INF where it cannot be reached).
         front: orthogonal direction towards the finish per square (orients the dashboard).
-        back: (square, direction) one square backwards per square, (-1, -1) if none.
+        back: (square, direction) of the square straight behind (opposite ``front``), (-1, -1)
+            when it is not a track square (then the rail rule cannot put a snail back).
         into: per square, the squares from which a snail's own step reaches it (reversed steps).
         slots: start-slot squares in slot order (reading order of the 'S').
         die, shot_hits, reserve_shells, obstacle_damage: the circuit's rules.
@@ -224,12 +225,10 @@ def _compile(text: str, title: str, die: int, shot_hits: tuple[int, ...], reserv
     for p in range(n):
         choice = (-1, -1)
         if kind[p] in (TRACK, MUD, ARROW):
-            f = front[p]
-            for d in ((f + 4) % 8, (f + 3) % 8, (f + 5) % 8):
-                q = nb[p][d]
-                if q >= 0 and kind[q] in (TRACK, MUD, ARROW):
-                    choice = (q, d)
-                    break
+            d = (front[p] + 4) % 8
+            q = nb[p][d]
+            if q >= 0 and kind[q] in (TRACK, MUD, ARROW):
+                choice = (q, d)
         back.append(choice)
     return Circuit(name=name, title=title or name, width=w, height=h, rows=tuple(rows), kind=kind,
                    arrow=arrow, nb=nb, steps=steps, dist=dist, front=front, back=back, into=into, slots=slots,

@@ -149,10 +149,13 @@ class RaceRules:
     points: tuple[int, ...] = param((9, 6, 4, 3, 2, 1), min=0, unit="points",
                                     doc="race points by arrival order (beyond the list: its last value)")
     ko_points: int = param(1, min=0, unit="points", doc="points of a KO snail")
-    last_gets_ko_points: bool = param(True, doc="the last arrival scores ko_points (seed: '1 point pour le dernier')")
-    all_action_discard: int = param(2, min=1, max=12, unit="cards",
-                                    doc="a hand of only action cards: discard this many at random, draw as many, repeat")
-    placement_die: int = param(8, min=2, max=20, unit="faces", doc="die rolled for the placement order (lowest places first)")
+    last_gets_ko_points: bool = param(
+        True, doc="the last arrival scores ko_points (seed: '1 point pour le dernier')")
+    all_action_discard: int = param(
+        2, min=1, max=12, unit="cards",
+        doc="a hand of only action cards: discard this many at random, draw as many, repeat")
+    placement_die: int = param(8, min=2, max=20, unit="faces",
+                               doc="die rolled for the placement order (lowest places first)")
 
 
 @dataclass(frozen=True)
@@ -181,7 +184,8 @@ class VariantRules:
     expert_shells: int = param(4, min=1, max=12, unit="shells", doc="expert: shells at the start")
     shell_championship: bool = param(False, doc="the championship is won on shells left, summed over races")
     stable_reserve: bool = param(False, doc="shells pooled per championship, committed secretly per race")
-    reserve_max_commit: int = param(6, min=1, max=20, unit="shells", doc="stable_reserve: most shells committed to one race")
+    reserve_max_commit: int = param(6, min=1, max=20, unit="shells",
+                                    doc="stable_reserve: most shells committed to one race")
     sacrifice: bool = param(False, doc="a two-square speed card may be sacrificed: stay put, regain shells")
     sacrifice_gain: int = param(1, min=1, max=3, unit="shells", doc="sacrifice: shells regained")
 

@@ -1,0 +1,202 @@
+"""A championship (one match): races on a list of circuits, points, the tables, the replay.
+
+Random streams (``MatchSeeds``): ``setup`` draws the experopods' circuits, ``chance`` every
+shuffle, die roll and random discard of every race, ``seat<i>`` the choices of seat ``i``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sim.core.game import MatchLog, Player
+from sim.core.seeding import MatchSeeds
+
+from .board import FINISHED, KO, OUT, RUNNING
+from .cards import Deck, Dice
+from .circuit import compile_circuit
+from .players import make_policy
+from .race import Race, RaceConfig, View, snail_labels
+
+__all__ = ["play_match", "replay", "championship_circuits"]
+
+
+def championship_circuits(rules, setup: Dice) -> list[str]:
+    """The circuit ids raced, in order (experopods: drawn at random from the list)."""
+    names = list(rules.championship.circuits)
+    if rules.variants.experopods:
+        setup.shuffle(names)
+        names = names[:rules.championship.experopod_races]
+    return names
+
+
+def _commitments(rules, circuit, policies, reserve, scores, race_no, races_left, upcoming) -> list[int]:
+    """Stable reserve: every seat commits secretly (all decide on the same public state)."""
+    cap = rules.variants.reserve_max_commit
+    out = []
+    for seat, policy in enumerate(policies):
+        high = min(cap, reserve[seat])
+        low = min(1, high)
+        view = View(seat=seat, snails=(), board=None, hand=(), deck=None, discard=(), draw_sizes=(0, 0),
+                    hand_sizes=(), revealed_speed=(), turn=0, race_no=race_no, races_left=races_left,
+                    scores=tuple(scores), config=None, circuit=circuit, upcoming=tuple(upcoming))
+        value = policy.commit(view, reserve[seat], low, high) if high > low else high
+        out.append(max(low, min(high, int(value))))
+    return out
+
+
+def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | None,
+         trace: list | None, max_races: int | None = None) -> dict[str, Any]:
+    n = len(players)
+    setup = Dice(seeds.rng("setup"))
+    chance = Dice(seeds.rng("chance"))
+    policies = [make_policy(p.profile, Dice(seeds.seat(i))) for i, p in enumerate(players)]
+    deck = Deck(rules.deck)
+    config = RaceConfig.from_rules(rules)
+    per = config.snails_per_seat
+    names = championship_circuits(rules, setup)
+    circuits = [compile_circuit(rules.circuits[name], name) for name in names]
+    v = rules.variants
+    reserve = [sum(c.reserve_shells for c in circuits)] * n if v.stable_reserve else [0] * n
+    points = [0] * n
+    shells_sum = [0] * n
+    race_wins = [0] * n
+    kos = [0] * n
+    capped_races = 0
+    turns_total = 0
+    rounds: list[dict[str, Any]] = []
+    raced = 0
+    for k, (name, circuit) in enumerate(zip(names, circuits)):
+        if max_races is not None and k >= max_races:
+            break
+        races_left = len(names) - k
+        if v.experopods:
+            pool = list(rules.championship.circuits)     # still to be drawn (public)
+            for done in names[:k]:
+                pool.remove(done)
+            upcoming = [compile_circuit(rules.circuits[p], p) for p in pool]
+        else:
+            upcoming = circuits[k:]
+        committed = [0] * n
+        if v.stable_reserve:
+            committed = _commitments(rules, circuit, policies, reserve, points, k + 1, races_left, upcoming)
+            shells = []
+            for seat in range(n):
+                reserve[seat] -= committed[seat]
+                shells += [(committed[seat] + 1) // 2, committed[seat] // 2] if per == 2 else [committed[seat]]
+        else:
+            shells = [rules.shells] * (n * per)
+        if trace is not None:
+            trace.append(_header(rules, players, circuit, k + 1, len(names), per))
+            if v.stable_reserve:
+                trace.append("Shells committed from the stable reserve: "
+                             + ", ".join(f"{snail_labels(n, 1)[s]} {committed[s]}" for s in range(n)))
+        race = Race(circuit, deck, config, policies, chance, shells=shells, race_no=k + 1,
+                    races_left=races_left, scores=points, upcoming=upcoming, events=events, trace=trace)
+        race.run()
+        raced += 1
+        turns_total += race.turn
+        capped_races += race.capped
+        board = race.board
+        race_points = race.points()
+        ranking = race.ranking()
+        for seat in range(n):
+            snails = race.snails_of[seat]
+            pts = sum(race_points[s] for s in snails)
+            shells_left = sum(board.shells[s] if board.status[s] in (RUNNING, FINISHED) else 0 for s in snails)
+            arrival = min((ranking.index(s) + 1 for s in snails if s in ranking), default=0)
+            snails_ko = sum(board.status[s] in (KO, OUT) for s in snails)
+            points[seat] += pts
+            shells_sum[seat] += shells_left
+            race_wins[seat] += arrival == 1
+            kos[seat] += snails_ko
+            slot = board.slot[snails[0]]
+            rounds.append({"round": k + 1, "seat": seat, "points": int(pts), "cumulative": int(points[seat]),
+                           "circuit": name, "arrival": int(arrival), "shells_left": int(shells_left),
+                           "ko": bool(snails_ko > 0), "snails_ko": int(snails_ko),
+                           "start_slot": int(circuit.slots.index(slot) + 1) if slot >= 0 else 0,
+                           "committed": int(committed[seat]), "turns": int(race.turn),
+                           "capped": bool(race.capped),
+                           "finished": bool(board.status[snails[0]] == FINISHED)})
+        if trace is not None:
+            trace.append(_race_result(race, players, race_points))
+    return {"n": n, "points": points, "shells": shells_sum, "race_wins": race_wins, "kos": kos,
+            "races": raced, "capped": capped_races, "turns": turns_total, "rounds": rounds}
+
+
+def _winner(rules, result) -> tuple[int, list[float], list[int], bool]:
+    n = result["n"]
+    score = [float(x) for x in (result["shells"] if rules.variants.shell_championship else result["points"])]
+    if rules.championship.tie_break == "race_wins":
+        key = [(score[s], result["race_wins"][s]) for s in range(n)]
+    else:
+        key = [(score[s], 0) for s in range(n)]
+    best = max(key)
+    top = [s for s in range(n) if key[s] == best]
+    rank = [1 + sum(1 for o in range(n) if key[o] > key[s]) for s in range(n)]
+    return (top[0] if len(top) == 1 else -1), score, rank, len(top) > 1
+
+
+def play_match(rules, players: Sequence[Player], seeds: MatchSeeds) -> MatchLog:
+    """Play one championship and return its tables (pure: same inputs, same log).
+
+    Tables: ``matches`` (winner, winning_team=-1, rounds = races, finished = no race capped,
+    champion, tie, races, turn_capped_races, turns), ``players`` (score = championship points,
+    or shells with ``variants.shell_championship``; rank, won, points, race_wins, shells_left,
+    kos), ``rounds`` (one row per race × seat), ``events`` (one row per card played,
+    reaction, discard or forced drop).
+    """
+    events: list[dict[str, Any]] = []
+    result = _run(rules, players, seeds, events=events, trace=None)
+    winner, score, rank, tie = _winner(rules, result)
+    n = result["n"]
+    player_rows = [{"seat": s, "profile": players[s].name, "team": -1, "score": score[s],
+                    "rank": int(rank[s]), "won": bool(s == winner), "points": int(result["points"][s]),
+                    "race_wins": int(result["race_wins"][s]), "shells_left": int(result["shells"][s]),
+                    "kos": int(result["kos"][s])} for s in range(n)]
+    matches = {"winner": int(winner), "winning_team": -1, "rounds": int(result["races"]),
+               "finished": bool(result["capped"] == 0),
+               "champion": players[winner].name if winner >= 0 else "",
+               "tie": bool(tie), "races": int(result["races"]),
+               "turn_capped_races": int(result["capped"]), "turns": int(result["turns"])}
+    return MatchLog(matches=matches, players=player_rows, rounds=result["rounds"], events=events)
+
+
+# ----------------------------------------------------------------------------------------------
+# Replay
+# ----------------------------------------------------------------------------------------------
+
+def _header(rules, players, circuit, race_no, races, per) -> str:
+    labels = snail_labels(len(players), per)
+    who = ", ".join(f"{labels[s * per]}{'/' + labels[s * per + 1] if per == 2 else ''} = seat {s} "
+                    f"({p.name})" for s, p in enumerate(players))
+    hits = "/".join(str(f) for f in sorted(circuit.shot_hits))
+    lines = [f"Race {race_no} of {races}: {circuit.title} ({circuit.width} x {circuit.height} squares, "
+             f"{circuit.start_distance} steps from the start line; shots hit on {hits} of a D{circuit.die})",
+             f"Snails: {who}",
+             "Legend: . track  S start slot  F finish  = behind the start  # rail  o obstacle  ~ mud  "
+             "^>v< arrows  x KO snail"]
+    return "\n".join(lines)
+
+
+def _race_result(race: Race, players, race_points) -> str:
+    board = race.board
+    lines = ["", f"Race over after {race.turn} turns" + (" (turn cap)" if race.capped else "") + "."]
+    order = race.ranking()
+    for k, s in enumerate(order):
+        lines.append(f"  {k + 1}. {race.labels[s]} ({players[board.owner[s]].name}): {race_points[s]} points, "
+                     f"{board.shells[s]} shells left" + ("" if board.status[s] == FINISHED else " (still running)"))
+    for s in range(board.n):
+        if board.status[s] in (KO, OUT):
+            lines.append(f"  KO {race.labels[s]} ({players[board.owner[s]].name}): {race_points[s]} point")
+    return "\n".join(lines)
+
+
+def replay(rules, players: Sequence[Player], seeds: MatchSeeds) -> str:
+    """The first race of the match told turn by turn, with the map after every turn.
+
+    The race is exactly the first race of ``play_match(rules, players, seeds)``.
+    """
+    trace: list[str] = []
+    _run(rules, players, seeds, events=None, trace=trace, max_races=1)
+    return "\n".join(trace)
