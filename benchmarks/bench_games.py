@@ -1,5 +1,8 @@
 """Games per minute of each shipped game through the real runner (loky workers).
 
+Events are throws (Curlastique), strokes (Carrom) or cards played (Gastérospeed); rounds are
+rounds, boards or races. A Gastérospeed match is a championship of 6 races.
+
     PYTHONPATH=. .venv/bin/python benchmarks/bench_games.py [--format json] [--matches N]
 
 Each case first plays a short warm-up run with the same worker pool (worker start-up and the
@@ -22,6 +25,8 @@ from sim.core.game import get_game  # noqa: E402
 #: (key, game, line-up, overrides, matches, jobs): the cases the issues name.
 CASES = [
     ("curlastique_club_2p_500", "curlastique", ("club", "club"), ("game.target_score=500",), 600, 2),
+    ("carrom_club_2p_25", "carrom", ("club", "club"), ("game.target_points=25",), 60, 2),
+    ("gasterospeed_tactician_4p", "gasterospeed", ("tactician",) * 4, (), 60, 2),
 ]
 
 
@@ -35,8 +40,9 @@ def bench_case(game: str, players: tuple[str, ...], overrides, matches: int, job
     tables = run_cells(spec, [cell], matches, 2, jobs=jobs, progress=False)
     elapsed = time.perf_counter() - started
     events = len(tables["events"])
+    rounds = int(tables["matches"]["rounds"].sum())  # boards (Carrom), races (Gastérospeed), rounds
     return {"games_per_min": 60 * matches / elapsed, "events_per_s": events / elapsed,
-            "matches": matches, "jobs": jobs, "wall_s": elapsed}
+            "rounds_per_min": 60 * rounds / elapsed, "matches": matches, "jobs": jobs, "wall_s": elapsed}
 
 
 def run_benchmarks(seconds: float = 2.0, scale: float = 1.0) -> dict:
@@ -45,6 +51,7 @@ def run_benchmarks(seconds: float = 2.0, scale: float = 1.0) -> dict:
         result = bench_case(game, players, overrides, max(jobs * 4, int(matches * scale)), jobs)
         figures[f"{key}_games_per_min"] = round(result["games_per_min"], 1)
         figures[f"{key}_events_per_s"] = round(result["events_per_s"], 1)
+        figures[f"{key}_rounds_per_min"] = round(result["rounds_per_min"], 1)
         figures[f"{key}_jobs"] = jobs
     figures["games_command"] = "PYTHONPATH=. .venv/bin/python benchmarks/bench_games.py"
     return figures

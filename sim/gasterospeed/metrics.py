@@ -8,6 +8,8 @@ Keys (``<c>`` a circuit id, ``<k>`` a start slot 1.., ``<id>`` a deck entry id):
     card_play_rate.<id>        plays of action or reaction card <id> (action phase, or as a counter)
                                per seat-race (0.0 when it was only discarded)
     card_win_rate.<id>         share of the seat-races in which <id> was played that the seat won
+    card_win_rate_spread       largest minus smallest card_win_rate over the cards played in at
+                               least SPREAD_MIN_PLAYS seat-races (how unequal the cards are)
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import pandas as pd
 __all__ = ["summary"]
 
 _RACE_KEY = ["variant", "lineup", "match", "round"]
+#: A card enters card_win_rate_spread once played in this many seat-races (fewer: too noisy).
+SPREAD_MIN_PLAYS = 30
 
 
 def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
@@ -58,10 +62,15 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
         ekeys = [k for k in _RACE_KEY if k in played.columns] + ["seat"]
         rkeys = [k for k in _RACE_KEY if k in rounds.columns] + ["seat"]
         result = rounds[rkeys + ["arrival"]]
+        rates: list[float] = []
         for card in cards:
             rows = played[played["card"] == card]
             out[f"card_play_rate.{card}"] = float(len(rows) / seat_races)
             if len(rows):
                 who = rows[ekeys].drop_duplicates().merge(result, on=rkeys, how="left")
                 out[f"card_win_rate.{card}"] = float((who["arrival"] == 1).mean())
+                if len(who) >= SPREAD_MIN_PLAYS:
+                    rates.append(out[f"card_win_rate.{card}"])
+        if rates:
+            out["card_win_rate_spread"] = float(max(rates) - min(rates))
     return out
