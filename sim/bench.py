@@ -11,7 +11,7 @@ from pathlib import Path
 
 __all__ = ["run_all", "benchmarks_dir"]
 
-GROUPS = {"physics": "bench_physics.py", "games": "bench_games.py"}
+GROUPS = {"physics": "bench_physics.py", "games": "bench_games.py", "scaling": "bench_scaling.py"}
 
 
 def benchmarks_dir() -> Path:
