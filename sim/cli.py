@@ -525,7 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="print the performance figures of benchmarks/")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measured case")
-    p.add_argument("--only", default=None, help="comma-separated groups: physics, games")
+    p.add_argument("--only", default=None, help="comma-separated groups: physics, games, scaling")
     p.set_defaults(func=cmd_bench)
     return parser
 
