@@ -23,9 +23,11 @@ A sensitivity file (TOML)::
     samples = 64                 # N (a power of two): N·(D + 2) points
     top = 6                      # Sobol on the Morris top-k parameters (+ the dummy)
 
-The dummy parameter changes nothing in the rules: its index is the noise floor — a
-parameter whose index is not clearly above the dummy's has no effect the run can see
-(research/stats.md §5). Every sample point is a variant of one stored run (``DIR/morris``,
+The dummy parameter changes nothing in the rules, only the seed set: every point plays the
+same seeds (common random numbers) except that the dummy's value picks a different block of
+seeds. Its index is therefore the Monte Carlo noise floor — a parameter whose index is not
+clearly above the dummy's has no effect the run can see (research/stats.md §5). (With common
+random numbers alone a dummy would score exactly 0 and show no noise at all.) Every sample point is a variant of one stored run (``DIR/morris``,
 ``DIR/sobol``), so a killed analysis resumes chunk by chunk.
 """
 
@@ -53,6 +55,8 @@ from .targets import Target, measure
 __all__ = ["load_sensitivity", "run_sensitivity", "DUMMY"]
 
 DUMMY = "dummy (noise floor)"
+#: The dummy's range [0, 1] maps to this many + 1 distinct blocks of seeds.
+DUMMY_SEED_BLOCKS = 1000
 
 
 @dataclass(frozen=True)
@@ -146,7 +150,8 @@ def load_sensitivity(path: str | Path) -> tuple[Path, Any, SensitivityFile, dict
 
 
 def _evaluate(spec, settings: SensitivityFile, baseline: dict, lineups: dict, rules_file, names: list[str],
-              X: np.ndarray, folder: Path, jobs: int, backend: str, progress) -> np.ndarray:
+              X: np.ndarray, folder: Path, jobs: int, backend: str, progress,
+              seed_offsets: np.ndarray | None = None) -> np.ndarray:
     """Y (points × outputs): each row of X is a variant of one stored run."""
     space = SearchSpace(settings.parameters, baseline)
     cells = []
@@ -156,7 +161,8 @@ def _evaluate(spec, settings: SensitivityFile, baseline: dict, lineups: dict, ru
             point[name] = int(round(value)) if p.kind == "int" else float(value)
         overrides = [*settings.baseline.set.items(), *space.overrides(point)]
         rules = load_rules(spec, rules_file, overrides, override_label="")
-        cells += [Cell(f"p{row:05d}", lineup, rules, players, settings.rotate_seats)
+        offset = int(seed_offsets[row]) if seed_offsets is not None else 0
+        cells += [Cell(f"p{row:05d}", lineup, rules, players, settings.rotate_seats, offset)
                   for lineup, players in lineups.items()]
     store = ResultStore(folder)
     store.write_manifest({"kind": "sensitivity-points", "game": spec.name, "seed": settings.seed,
@@ -207,8 +213,12 @@ def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend
     def evaluate(X: np.ndarray, folder: str) -> np.ndarray:
         columns = [i for i, p in enumerate(params) if p.key != DUMMY]
         sub = replace(settings, parameters=tuple(real))
+        offsets = None
+        if settings.dummy:  # the dummy picks a block of fresh seeds: the noise floor
+            seeds_per_point = settings.matches
+            offsets = np.round(X[:, names.index(DUMMY)] * DUMMY_SEED_BLOCKS).astype(int) * seeds_per_point
         return _evaluate(spec, sub, baseline, lineups, rules_file, [p.name for p in real], X[:, columns],
-                         out / folder, jobs, backend, progress)
+                         out / folder, jobs, backend, progress, offsets)
 
     problem = {"num_vars": len(names), "names": names, "bounds": bounds}
     X = morris_sample.sample(problem, N=settings.morris.trajectories, num_levels=settings.morris.levels,

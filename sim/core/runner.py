@@ -40,6 +40,8 @@ class Cell:
         players: one :class:`Player` per seat, in seat order.
         rotate_seats: play each seed under every rotation of the line-up: match ``i`` uses
             seed ``i // n`` and seats the line-up rotated by ``i % n`` (n = number of seats).
+        seed_offset: added to every seed index (0 = the shared seeds of common random
+            numbers; sensitivity analysis gives its dummy parameter fresh seeds this way).
     """
 
     variant: str
@@ -47,13 +49,15 @@ class Cell:
     rules: Any
     players: tuple[Player, ...]
     rotate_seats: bool = False
+    seed_offset: int = 0
 
     @property
     def rotations(self) -> int:
         return len(self.players) if self.rotate_seats else 1
 
     def seed_and_rotation(self, match: int) -> tuple[int, int]:
-        return divmod(match, self.rotations)
+        seed, rotation = divmod(match, self.rotations)
+        return seed + self.seed_offset, rotation
 
 
 def seat_players(players: Sequence[Player], rotation: int) -> tuple[tuple[Player, ...], list[int]]:

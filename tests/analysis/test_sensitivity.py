@@ -44,11 +44,12 @@ def test_morris_and_sobol_rank_the_bonus_above_the_noise_floor(tmp_path):
     summary = run_sensitivity(path, tmp_path / "out", jobs=1, progress=False)
     morris = pd.read_csv(tmp_path / "out" / "morris.csv")
     win = morris[morris["output"] == "seat_win_rate(seat 0) @pl"].set_index("parameter")["mu_star"]
-    assert win["game.seat0_bonus"] > 5 * max(win[DUMMY], 0.01)
-    assert win["game.max_rounds"] == 0.0 and win[DUMMY] == 0.0  # CRN: no effect at all
+    assert win["game.seat0_bonus"] > 5 * win[DUMMY]
+    assert win["game.max_rounds"] == 0.0  # common random numbers: no effect at all
+    assert win[DUMMY] > 0.0  # fresh seeds for the dummy: the noise floor is visible
     sobol = pd.read_csv(tmp_path / "out" / "sobol.csv")
     st = sobol[sobol["output"] == "seat_win_rate(seat 0) @pl"].set_index("parameter")["ST"]
-    assert st["game.seat0_bonus"] > 0.5 and abs(st[DUMMY]) < 0.05
+    assert st["game.seat0_bonus"] > st[DUMMY]
     assert (tmp_path / "out" / "sensitivity.png").stat().st_size > 1000
     assert json.loads((tmp_path / "out" / "sensitivity.json").read_text())["noise_floor"]
     # rerunning resumes from the stored points: nothing is replayed
