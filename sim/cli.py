@@ -292,6 +292,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     if not (folder / "manifest.json").is_file():
         raise UsageError(f"{args.dir}: not a tablesim results directory (no manifest.json)")
+    if json.loads((folder / "manifest.json").read_text()).get("kind") in ("balance", "sensitivity"):
+        from analysis.balance.report import build_search_report
+
+        if args.markdown:
+            raise UsageError("--markdown: only for experiment and run reports")
+        print(f"report: {build_search_report(folder, args.out)}")
+        return 0
     path = build_report(folder, args.out, markdown=args.markdown)
     print(f"report: {path}")
     return 0

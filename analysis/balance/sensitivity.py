@@ -198,6 +198,8 @@ def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend
     path, spec, settings, baseline, lineups = load_sensitivity(path)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    (out / "manifest.json").write_text(json.dumps({"kind": "sensitivity", "game": spec.name, "seed": settings.seed,
+                                                   "sensitivity_file": str(path)}, indent=2), encoding="utf-8")
     rules_file = path.parent / settings.baseline.rules if settings.baseline.rules else None
     params = list(settings.parameters)
     names = [p.name for p in params]

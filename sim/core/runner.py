@@ -71,7 +71,7 @@ def play_one(spec: GameSpec, cell: Cell, match: int, root_seed: int) -> MatchLog
     """Play match ``match`` of ``cell`` and return its log with the key columns added."""
     seed_index, rotation = cell.seed_and_rotation(match)
     seated, slots = seat_players(cell.players, rotation)
-    log = spec.play_match(cell.rules, seated, MatchSeeds(root_seed, seed_index))
+    log = spec.play_match(cell.rules, seated, MatchSeeds(root_seed, seed_index, tuple(slots)))
     keys = {"variant": cell.variant, "lineup": cell.lineup, "match": match}
     log.matches = {**keys, "seed": seed_index, "rotation": rotation, **log.matches}
     for row in log.players:

@@ -28,7 +28,8 @@ class MatchSeeds:
 
     Args:
         root: the run's root seed (a non-negative integer).
-        match: the match index (the same index plays the same seeds in every variant).
+        match: the seed index (the same index plays the same seeds in every variant).
+        seat_streams: the stream of each seat (its player's line-up slot); empty = the seat.
 
     Examples:
         >>> seeds = MatchSeeds(root=7, match=3)
@@ -40,6 +41,7 @@ class MatchSeeds:
 
     root: int
     match: int
+    seat_streams: tuple[int, ...] = ()
 
     def sequence(self, purpose: str) -> np.random.SeedSequence:
         """The SeedSequence of one purpose: entropy = root, spawn key = (match, purpose)."""
@@ -50,5 +52,10 @@ class MatchSeeds:
         return np.random.Generator(np.random.PCG64(self.sequence(purpose)))
 
     def seat(self, seat: int) -> np.random.Generator:
-        """The generator of a seat's own draws (its execution noise and planning samples)."""
-        return self.rng(f"seat{seat}")
+        """The generator of a seat's own draws (its execution noise and planning samples).
+
+        The stream belongs to the *player* sitting there: with seat rotation the runner sets
+        ``seat_streams`` (seat → line-up slot), so a player keeps its own draws whichever seat
+        it takes, and rotating identical players plays different matches.
+        """
+        return self.rng(f"seat{self.seat_streams[seat] if self.seat_streams else seat}")

@@ -116,3 +116,13 @@ def test_ntbea_gets_near_the_optimum_of_a_noisy_discrete_function(seed):
         search.tell(point, value)
     best = search.recommend()
     assert sum((best[f"x{i}"] - (2 + 3 * i)) ** 2 for i in range(3)) <= 2, best
+
+
+def test_balance_and_sensitivity_reports(tmp_path, capsys):
+    from sim.cli import main
+
+    run_balance(load_balance(write(tmp_path, "random", trials=3, matches=40)), tmp_path / "out", progress=False)
+    assert main(["report", str(tmp_path / "out")]) == 0
+    text = (tmp_path / "out" / "report.html").read_text()
+    for needle in ("Verdict", "Validated candidates", "Convergence", "Every trial", "Best rules", "data:image/png"):
+        assert needle in text

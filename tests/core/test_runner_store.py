@@ -106,3 +106,19 @@ def test_custom_profile_file_with_base(tmp_path):
     with pytest.raises(ConfigError) as info:
         load_lineup(GAME, [str(path), "plain"])
     assert info.value.problems == [f"{path}: bonus: got -1.0; allowed: >= 0.0"]
+
+
+def test_rotating_identical_players_plays_different_matches_and_players_keep_their_draws():
+    rules = load_rules(GAME)
+    same = load_lineup(GAME, ["plain", "plain", "plain"], rules)
+    tables = run_cells(GAME, [Cell("b", "ppp", rules, same, rotate_seats=True)], 3, root_seed=8, progress=False)
+    rolls = tables["events"].groupby("match")["roll"].apply(tuple)
+    assert len(set(rolls)) == 3  # three rotations of one seed: three different matches
+    mixed = load_lineup(GAME, ["plain", "lucky", "plain"], rules)
+    events = run_cells(GAME, [Cell("b", "plp", rules, mixed, rotate_seats=True)], 3, root_seed=8,
+                       progress=False)["events"].merge(
+        run_cells(GAME, [Cell("b", "plp", rules, mixed, rotate_seats=True)], 3, root_seed=8,
+                  progress=False)["players"][["match", "seat", "slot"]], on=["match", "seat"])
+    first_rolls = events[events["round"] == 1].set_index(["match", "slot"])["roll"]
+    for slot in range(3):  # a player's first roll is the same whichever seat it sits in
+        assert first_rolls.xs(slot, level="slot").nunique() == 1

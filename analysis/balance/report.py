@@ -1,0 +1,147 @@
+"""Self-contained HTML reports of a balance search or a sensitivity analysis.
+
+``tablesim report DIR`` calls :func:`build_search_report` when ``DIR/manifest.json`` says
+``kind = "balance"`` or ``"sensitivity"``: the verdict first (targets met or missed on fresh
+seeds), then the validated candidates with their CIs, the convergence of the search, every
+trial, and the best rules as a ready-to-use TOML file; or, for sensitivity, the Morris and
+Sobol tables with the dummy's noise floor and their plot.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+from pathlib import Path
+
+import pandas as pd
+from jinja2 import Environment
+
+__all__ = ["build_search_report"]
+
+TEMPLATE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ title }}</title>
+<style>
+body { font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; color: #222; line-height: 1.45; }
+h1 { font-size: 1.7rem; } h2 { border-bottom: 2px solid #1f77b4; padding-bottom: .2rem; margin-top: 2rem; }
+table { border-collapse: collapse; font-size: .88rem; margin: .6rem 0; }
+th, td { border-bottom: 1px solid #ddd; padding: .25rem .55rem; text-align: right; }
+th { background: #f2f2f2; } td:first-child, th:first-child { text-align: left; }
+.verdict { padding: .8rem 1rem; border-left: 5px solid {{ colour }}; background: #f6f8fa; }
+pre { background: #f6f8fa; padding: .8rem; overflow-x: auto; font-size: .85rem; }
+img { max-width: 100%; }
+@media print { body { max-width: none; margin: 1cm; } }
+</style></head><body>
+<h1>{{ title }}</h1>
+<p>Generated from <code>{{ folder }}</code> by tablesim.</p>
+{% for section in sections %}<h2>{{ section.title }}</h2>
+{% for block in section.blocks %}{{ block }}
+{% endfor %}{% endfor %}
+</body></html>
+"""
+
+
+def _png(fig) -> str:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
+    return f'<img alt="plot" src="data:image/png;base64,{base64.b64encode(buffer.getvalue()).decode()}">'
+
+
+def _table(frame: pd.DataFrame) -> str:
+    return frame.to_html(index=False, float_format=lambda v: f"{v:.4g}", border=0, escape=True)
+
+
+def _p(text: str) -> str:
+    return f"<p>{html.escape(text)}</p>"
+
+
+def _convergence(trials: pd.DataFrame):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7.5, 3.6))
+    ax = fig.subplots()
+    done = trials[trials["loss"].notna()]
+    ax.scatter(done["number"], done["loss"], s=18, label="trial loss (in sample)", color="#1f77b4")
+    ax.plot(done["number"], done["loss"].cummin(), color="#d62728", label="best so far")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("band loss (0 = every target met)")
+    ax.set_yscale("symlog", linthresh=0.1)
+    ax.legend()
+    ax.grid(alpha=.3)
+    return fig
+
+
+def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
+    summary = json.loads((folder / "balance.json").read_text())
+    validation = json.loads((folder / "validation.json").read_text())["candidates"]
+    trials = pd.read_csv(folder / "trials.csv")
+    best = summary.get("best")
+    met = bool(summary.get("meets_all_targets"))
+    verdict = []
+    if best is None:
+        verdict.append(_p("No trial completed."))
+    else:
+        text = (f"Best candidate (trial {best['trial']}): {json.dumps(best['point'])}. Re-run on "
+                f"{best['matches']} matches of fresh seeds (root seed {best['fresh_seed']}): ")
+        text += ("every target is met (equivalence test, 90 % CI inside each band)." if met else
+                 "not every target is met — the search did not find rules shown to meet the design targets.")
+        verdict.append(f'<div class="verdict">{html.escape(text)}</div>')
+    rows = []
+    for candidate in validation:
+        for check in candidate["targets"]:
+            rows.append({"trial": candidate["trial"], "point": json.dumps(candidate["point"]), "target": check["target"],
+                         "band": f"[{check['band'][0]:.4g}, {check['band'][1]:.4g}]", "value": check["value"],
+                         "90 % CI low": check["ci_low"], "90 % CI high": check["ci_high"],
+                         "met": "yes" if check["met"] else "no"})
+    sections = [
+        {"title": "Verdict", "blocks": verdict + [_p(
+            f"{summary['trials']} trials ({summary['pruned']} pruned) with {summary['optimizer']}; every trial "
+            "played the same seeds (common random numbers). The best candidates were replayed on fresh seeds "
+            "(winner's-curse guard); only those results count.")]},
+        {"title": "Validated candidates (fresh seeds)", "blocks": [_table(pd.DataFrame(rows))] if rows else []},
+        {"title": "Convergence", "blocks": [_png(_convergence(trials))]},
+        {"title": "Every trial (in sample)", "blocks": [_table(trials)]},
+    ]
+    if (folder / "best_rules.toml").exists():
+        sections.append({"title": "Best rules (ready for --rules)",
+                         "blocks": [f"<pre>{html.escape((folder / 'best_rules.toml').read_text())}</pre>"]})
+    return "Balance search", sections, met
+
+
+def _sensitivity_sections(folder: Path) -> tuple[str, list[dict], bool]:
+    summary = json.loads((folder / "sensitivity.json").read_text())
+    sections = [{"title": "Reading it", "blocks": [_p(
+        "Morris μ* ranks how much each parameter moves each outcome over its range; Sobol's total index ST is "
+        "the share of the outcome's variance the parameter explains with its interactions. The dummy parameter "
+        "changes nothing but the seeds: its index is the noise floor, and a parameter not clearly above it has "
+        "no effect these runs can see."), _p(f"Noise floor per outcome: {json.dumps(summary['noise_floor'])}")]}]
+    sections.append({"title": f"Morris screening ({summary['morris_points']} points × "
+                              f"{summary['matches_per_point']} matches)",
+                     "blocks": [_table(pd.read_csv(folder / "morris.csv"))]})
+    if (folder / "sobol.csv").exists():
+        sections.append({"title": f"Sobol indices ({summary.get('sobol_points', 0)} points)",
+                         "blocks": [_table(pd.read_csv(folder / "sobol.csv"))]})
+    if (folder / "sensitivity.png").exists():
+        data = base64.b64encode((folder / "sensitivity.png").read_bytes()).decode()
+        sections.append({"title": "Plot", "blocks": [f'<img alt="sensitivity" src="data:image/png;base64,{data}">']})
+    return "Sensitivity analysis", sections, True
+
+
+def build_search_report(folder: str | Path, out_html: str | Path | None = None) -> Path:
+    """Write the HTML report of a balance or sensitivity results directory; return its path."""
+    folder = Path(folder)
+    kind = json.loads((folder / "manifest.json").read_text()).get("kind")
+    if kind == "balance":
+        title, sections, ok = _balance_sections(folder)
+    elif kind == "sensitivity":
+        title, sections, ok = _sensitivity_sections(folder)
+    else:
+        raise ValueError(f"{folder}: not a balance or sensitivity directory (kind {kind!r})")
+    game = json.loads((folder / "manifest.json").read_text()).get("game", "")
+    text = Environment(autoescape=False).from_string(TEMPLATE).render(
+        title=f"{game}: {title}", folder=html.escape(str(folder)), sections=sections,
+        colour="#2ca02c" if ok else "#d62728")
+    path = Path(out_html) if out_html else folder / "report.html"
+    path.write_text(text, encoding="utf-8")
+    return path
