@@ -349,6 +349,8 @@ def _run_optuna(balance: Balance, stored: list[dict], search: SearchSettings, pl
                   if search.prune and search.blocks > 1 else optuna.pruners.NopPruner())
     study = optuna.create_study(direction="minimize", sampler=_sampler(balance.settings), pruner=pruner)
     distributions = _distributions(balance.space)
+    # trials pruned after different numbers of blocks are compared on the steps they share
+    warnings.filterwarnings("ignore", message="WilcoxonPruner finds steps", category=UserWarning)
     for trial in stored:  # resume: tell the sampler what is already known
         state = optuna.trial.TrialState.PRUNED if trial["state"] == "pruned" else optuna.trial.TrialState.COMPLETE
         study.add_trial(optuna.trial.create_trial(
@@ -389,11 +391,22 @@ def _run_ntbea(balance: Balance, stored: list[dict], search: SearchSettings, pla
         record(number, point, dims, values, "complete", losses)
 
 
+def _centre_distance(targets: list[Target], values: list[float]) -> float:
+    """Σ ((m − centre) / half-width)² over the targets: the tie-break among in-band trials."""
+    total = 0.0
+    for target, value in zip(targets, values):
+        low, high = target.band
+        total += ((value - (low + high) / 2) / ((high - low) / 2)) ** 2
+    return total
+
+
 def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, backend: str) -> dict[str, Any]:
     """Winner's-curse guard: replay the best distinct candidates on fresh seeds."""
     settings, search = balance.settings, balance.settings.search
     complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
-    complete.sort(key=lambda t: (t["loss"], t["number"]))
+    # many trials can sit inside every band in sample (loss 0): prefer those nearest the centres
+    targets = list(settings.targets)
+    complete.sort(key=lambda t: (t["loss"], _centre_distance(targets, list(t["values"].values())), t["number"]))
     seen, candidates = set(), []
     for trial in complete:
         key = json.dumps(trial["point"], sort_keys=True)
