@@ -48,7 +48,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -65,6 +64,7 @@ from sim.core.game import GameSpec, get_game
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
+from sim.core.store import atomic_write_bytes
 
 from .ntbea import NTBEA
 from .space import Parameter, SearchSpace
@@ -230,9 +230,7 @@ def evaluate(balance: Balance, point: dict[str, Any], *, root_seed: int, matches
 
 def _atomic_json(path: Path, data: Any) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_text(json.dumps(data, indent=2, default=_jsonable), encoding="utf-8")
-    os.replace(tmp, path)
+    atomic_write_bytes(path, json.dumps(data, indent=2, default=_jsonable).encode("utf-8"))
 
 
 def _jsonable(value: Any) -> Any:
@@ -287,9 +285,9 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
     """
     out = Path(out)
     settings, search = balance.settings, balance.settings.search
-    _atomic_json(out / "manifest.json", {**(manifest or {}), "kind": "balance", "game": balance.spec.name,
-                                          "seed": settings.seed, "balance": to_dict(settings),
-                                          "status": "running"})
+    manifest = {**(manifest or {}), "kind": "balance", "game": balance.spec.name, "seed": settings.seed,
+                "balance": to_dict(settings)}
+    _atomic_json(out / "manifest.json", {**manifest, "status": "running"})
     targets = list(settings.targets)
     stored = _stored_trials(out)
     show = sys.stderr.isatty() if progress is None else progress
@@ -333,9 +331,7 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
     frame.to_csv(out / "trials.csv", index=False)
     summary = _validate(balance, out, trials, jobs=jobs, backend=backend)
     _atomic_json(out / "balance.json", summary)
-    _atomic_json(out / "manifest.json", {**(manifest or {}), "kind": "balance", "game": balance.spec.name,
-                                          "seed": settings.seed, "balance": to_dict(settings),
-                                          "status": "complete"})
+    _atomic_json(out / "manifest.json", {**manifest, "status": "complete"})
     return summary
 
 

@@ -118,12 +118,13 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key, value
 
 
-def _flatten(data: Mapping, prefix: str = "") -> dict[str, Any]:
+def flatten(data: Mapping, prefix: str = "") -> dict[str, Any]:
+    """Nested tables as ``{dotted.key: value}`` (empty tables count as values)."""
     flat: dict[str, Any] = {}
     for key, value in data.items():
         dotted = f"{prefix}{key}"
         if isinstance(value, Mapping) and value:
-            flat.update(_flatten(value, dotted + "."))
+            flat.update(flatten(value, dotted + "."))
         else:
             flat[dotted] = value
     return flat
@@ -137,7 +138,7 @@ def _merge(base: dict, extra: Mapping, sources: dict[str, str], source: str, pre
         else:
             base[key] = value
             sources[dotted] = source
-            for sub in _flatten(value, dotted + ".") if isinstance(value, Mapping) else {}:
+            for sub in flatten(value, dotted + ".") if isinstance(value, Mapping) else {}:
                 sources[sub] = source
 
 

@@ -35,7 +35,7 @@ from typing import Any
 
 import pandas as pd
 
-from .config import ConfigError, build, param, read_toml, to_dict
+from .config import ConfigError, build, flatten, param, read_toml, to_dict
 from .game import GameSpec, get_game
 from .profiles import load_lineup
 from .rules import load_rules
@@ -132,20 +132,10 @@ def _rules_for(spec: GameSpec, folder: Path, changes: list[tuple[str, RulesChang
 
         merged: dict = {}
         for path in files:
-            apply_overrides(merged, _flatten_pairs(read_toml(path)))
-        overrides = [*_flatten_pairs(merged), *overrides]
+            apply_overrides(merged, flatten(read_toml(path)).items())
+        overrides = [*flatten(merged).items(), *overrides]
         files = []
     return load_rules(spec, files[0] if files else None, overrides, override_label="")
-
-
-def _flatten_pairs(data: dict, prefix: str = "") -> list[tuple[str, Any]]:
-    pairs = []
-    for key, value in data.items():
-        if isinstance(value, dict) and value:
-            pairs.extend(_flatten_pairs(value, f"{prefix}{key}."))
-        else:
-            pairs.append((f"{prefix}{key}", value))
-    return pairs
 
 
 def load_experiment(path: str | Path) -> Experiment:

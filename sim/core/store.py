@@ -34,7 +34,8 @@ KEY_COLUMNS = ("variant", "lineup", "match")
 _ROW_ORDER = {"matches": (), "players": ("seat",), "rounds": ("round", "seat"), "events": ("index",)}
 
 
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary name beside ``path``, fsync, then rename over it."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     with tmp.open("wb") as handle:
         handle.write(data)
@@ -73,7 +74,7 @@ class ResultStore:
     def write_manifest(self, manifest: Mapping[str, Any]) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         text = json.dumps(manifest, indent=2, sort_keys=False, default=str)
-        _atomic_write_bytes(self.manifest_path, text.encode("utf-8"))
+        atomic_write_bytes(self.manifest_path, text.encode("utf-8"))
 
     # chunks -------------------------------------------------------------------------------
     def stored_matches(self) -> set[tuple[str, str, int]]:
