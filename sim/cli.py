@@ -146,8 +146,12 @@ def _cluster(args: argparse.Namespace):
     return dask_client(args.scheduler, args.jobs if args.jobs != 1 else 2)
 
 
-def _prepare_out(out: str | None, manifest: dict[str, Any]):
-    """Check ``--out`` before anything is written; return a ResultStore or None."""
+def _prepare_out(out: str | Path | None, manifest: dict[str, Any],
+                 keys: tuple[str, ...] = ("kind", "game", "seed", "cells")):
+    """Check ``--out`` before anything is written; return a ResultStore or None.
+
+    A directory holding a run may be reused (resumed) only if its manifest agrees on ``keys``.
+    """
     from .core.store import ResultStore
 
     if out is None:
@@ -158,8 +162,11 @@ def _prepare_out(out: str | None, manifest: dict[str, Any]):
         raise UsageError(f"--out {out}: exists and is not a directory")
     if store.exists():
         previous = store.read_manifest()
-        for key in ("kind", "game", "seed", "cells"):
-            if previous.get(key) != manifest.get(key):
+        def canonical(value: Any) -> str:  # tuples read back as lists, NaN as NaN
+            return json.dumps(value, sort_keys=True, default=str)
+
+        for key in keys:
+            if canonical(previous.get(key)) != canonical(manifest.get(key)):
                 raise UsageError(f"--out {out}: holds a different run ({key} differs); "
                                  "choose another directory or delete it")
     elif path.exists() and any(path.iterdir()):
@@ -321,19 +328,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from analysis.balance.search import load_balance, run_balance
+    from analysis.balance.search import load_balance, run_balance, trial_settings
 
     _check_backend(args)
     if not Path(args.file).is_file():
         raise UsageError(f"{args.file}: file not found")
     balance = load_balance(args.file)
     out = Path(args.out or Path("results") / Path(args.file).stem)
-    if out.exists() and (out / "manifest.json").exists():
-        previous = json.loads((out / "manifest.json").read_text())
-        if previous.get("kind") != "balance" or previous.get("game") != balance.spec.name:
-            raise UsageError(f"--out {out}: holds a different run; choose another directory")
-    elif out.exists() and any(out.iterdir()):
-        raise UsageError(f"--out {out}: exists, is not empty and holds no tablesim results")
+    from .core.config import to_dict
+
+    settings = to_dict(balance.settings)
+    _prepare_out(out, {"kind": "balance", "game": balance.spec.name, "seed": balance.settings.seed})
+    previous = out / "manifest.json"
+    if previous.exists():  # a search may be extended or re-validated, not changed
+        stored = json.loads(previous.read_text()).get("balance", {})
+        if json.dumps(trial_settings(stored), sort_keys=True, default=str) != \
+                json.dumps(trial_settings(settings), sort_keys=True, default=str):
+            raise UsageError(f"--out {out}: holds a different run (balance differs: only search.trials and the "
+                             "validation settings may change); choose another directory or delete it")
     manifest = {"command": "tablesim " + " ".join(sys.argv[1:]), "versions": _versions(),
                 "balance_file": str(args.file)}
     try:
@@ -355,10 +367,12 @@ def cmd_balance(args: argparse.Namespace) -> int:
         return 0
     print(f"best candidate (trial {best['trial']}): {json.dumps(best['point'])}")
     print(f"validated on {best['matches']} matches of fresh seeds (root seed {best['fresh_seed']}):")
-    for check in best["targets"]:
-        verdict = "met" if check["met"] else "NOT met"
-        print(f"  {check['target']:<44} {check['value']:.4g}  90 % CI [{check['ci_low']:.4g}, "
-              f"{check['ci_high']:.4g}]  band [{check['band'][0]:.4g}, {check['band'][1]:.4g}]  {verdict}")
+    rows = [("best", best)] + ([("baseline", summary["baseline"])] if summary.get("baseline") else [])
+    for name, candidate in rows:
+        for check in candidate["targets"]:
+            verdict = "met" if check["met"] else "NOT met"
+            print(f"  {name:<9}{check['target']:<44} {check['value']:.4g}  90 % CI [{check['ci_low']:.4g}, "
+                  f"{check['ci_high']:.4g}]  band [{check['band'][0]:.4g}, {check['band'][1]:.4g}]  {verdict}")
     print(f"every target met on fresh seeds: {'yes' if summary['meets_all_targets'] else 'no'}")
     print(f"best rules: {out / 'best_rules.toml'}")
     return 0
@@ -370,8 +384,12 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     _check_backend(args)
     if not Path(args.file).is_file():
         raise UsageError(f"{args.file}: file not found")
-    load_sensitivity(args.file)  # validate before anything is written
+    _, spec, settings, _, _ = load_sensitivity(args.file)  # validate before anything is written
     out = Path(args.out or Path("results") / Path(args.file).stem)
+    from .core.config import to_dict
+
+    _prepare_out(out, {"kind": "sensitivity", "game": spec.name, "seed": settings.seed,
+                       "settings": to_dict(settings)}, keys=("kind", "game", "seed", "settings"))
     try:
         with _cluster(args):
             summary = run_sensitivity(args.file, out, jobs=args.jobs, backend=args.backend, progress=args.progress)

@@ -61,20 +61,61 @@ def _convergence(trials: pd.DataFrame):
 
     fig = Figure(figsize=(7.5, 3.6))
     ax = fig.subplots()
-    done = trials[trials["loss"].notna()]
-    ax.scatter(done["number"], done["loss"], s=18, label="trial loss (in sample)", color="#1f77b4")
-    ax.plot(done["number"], done["loss"].cummin(), color="#d62728", label="best so far")
+    column = "objective" if "objective" in trials.columns else "loss"
+    done = trials[trials[column].notna()]
+    complete = done[done["state"] == "complete"]
+    pruned = done[done["state"] == "pruned"]
+    ax.scatter(complete["number"], complete[column], s=18, label="trial (in sample)", color="#1f77b4")
+    if len(pruned):
+        ax.scatter(pruned["number"], pruned[column], s=18, marker="x", color="#7f7f7f",
+                   label="pruned (blocks played so far)")
+    ax.plot(complete["number"], complete[column].cummin(), color="#d62728", label="best so far")
     ax.set_xlabel("trial")
-    ax.set_ylabel("band loss (0 = every target met)")
+    ax.set_ylabel("objective (0 = every target at its band's centre)" if column == "objective"
+                  else "band loss (0 = every target met)")
     ax.set_yscale("symlog", linthresh=0.1)
     ax.legend()
     ax.grid(alpha=.3)
     return fig
 
 
+def _targets_figure(trials: pd.DataFrame, validation: list[dict], baseline: dict | None):
+    """Each target's in-sample value per trial, its band, and the fresh-seed CIs of the candidates."""
+    from matplotlib.figure import Figure
+
+    labels = [c["target"] for c in (validation[0]["targets"] if validation else [])]
+    if not labels:
+        return None
+    fig = Figure(figsize=(7.5, 2.6 * len(labels)))
+    axes = fig.subplots(len(labels), 1, squeeze=False)[:, 0]
+    for ax, label in zip(axes, labels):
+        column = f"value:{label.split(' @')[0]}"
+        band = validation[0]["targets"][labels.index(label)]["band"]
+        ax.axhspan(band[0], band[1], color="#2ca02c", alpha=.15, label="target band")
+        if column in trials.columns:
+            complete = trials[trials["state"] == "complete"]
+            ax.scatter(complete["number"], complete[column], s=14, color="#1f77b4", label="trial (in sample)")
+        for candidate in validation:
+            check = next(c for c in candidate["targets"] if c["target"] == label)
+            ax.errorbar([candidate["trial"]], [check["value"]],
+                        yerr=[[check["value"] - check["ci_low"]], [check["ci_high"] - check["value"]]],
+                        fmt="D", color="#d62728" if check["met"] else "#ff7f0e", capsize=4)
+        if baseline:
+            check = next(c for c in baseline["targets"] if c["target"] == label)
+            ax.axhline(check["value"], color="#7f7f7f", linestyle="--", label="baseline (fresh seeds)")
+        ax.plot([], [], "D", color="#d62728", label="validated (fresh seeds, 90 % CI)")
+        ax.set_title(label, fontsize=10)
+        ax.grid(alpha=.3)
+    axes[0].legend(fontsize=8, loc="best")
+    axes[-1].set_xlabel("trial")
+    fig.tight_layout()
+    return fig
+
+
 def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
     summary = json.loads((folder / "balance.json").read_text())
-    validation = json.loads((folder / "validation.json").read_text())["candidates"]
+    validated = json.loads((folder / "validation.json").read_text())
+    validation, baseline = validated["candidates"], validated.get("baseline")
     trials = pd.read_csv(folder / "trials.csv")
     best = summary.get("best")
     met = bool(summary.get("meets_all_targets"))
@@ -88,9 +129,10 @@ def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
                  "not every target is met — the search did not find rules shown to meet the design targets.")
         verdict.append(f'<div class="verdict">{html.escape(text)}</div>')
     rows = []
-    for candidate in validation:
+    for candidate in ([{**baseline, "trial": "baseline", "point": "baseline rules"}] if baseline else []) + validation:
         for check in candidate["targets"]:
-            rows.append({"trial": candidate["trial"], "point": json.dumps(candidate["point"]), "target": check["target"],
+            point = candidate["point"] if isinstance(candidate["point"], str) else json.dumps(candidate["point"])
+            rows.append({"trial": candidate["trial"], "point": point, "target": check["target"],
                          "band": f"[{check['band'][0]:.4g}, {check['band'][1]:.4g}]", "value": check["value"],
                          "90 % CI low": check["ci_low"], "90 % CI high": check["ci_high"],
                          "met": "yes" if check["met"] else "no"})
@@ -100,6 +142,8 @@ def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
             "played the same seeds (common random numbers). The best candidates were replayed on fresh seeds "
             "(winner's-curse guard); only those results count.")]},
         {"title": "Validated candidates (fresh seeds)", "blocks": [_table(pd.DataFrame(rows))] if rows else []},
+        {"title": "Targets: every trial, the band, the validated candidates",
+         "blocks": [_png(figure)] if (figure := _targets_figure(trials, validation, baseline)) else []},
         {"title": "Convergence", "blocks": [_png(_convergence(trials))]},
         {"title": "Every trial (in sample)", "blocks": [_table(trials)]},
     ]

@@ -50,7 +50,7 @@ import json
 import math
 import sys
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -58,19 +58,17 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from sim.core.config import ConfigError, build, param, read_toml, to_dict, to_toml
+from sim.core.config import param, to_dict, to_toml
 from sim.core.experiment import Lineup, RulesChange
-from sim.core.game import GameSpec, get_game
-from sim.core.profiles import load_lineup
-from sim.core.rules import load_rules
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
 from sim.core.store import atomic_write_bytes
 
 from .ntbea import NTBEA
+from .problem import Problem, load_problem
 from .space import Parameter, SearchSpace
-from .targets import Target, band_loss, check_target, measure
+from .targets import Target, band_loss, centre_distance, check_target, measure_all, objective
 
-__all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "FRESH_SEED_OFFSET"]
+__all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "trial_settings", "FRESH_SEED_OFFSET"]
 
 #: Validation replays candidates on root seed + this offset: seeds no trial has seen.
 FRESH_SEED_OFFSET = 1_000_003
@@ -85,6 +83,8 @@ class SearchSettings:
     p_threshold: float = param(0.1, min=0.0, max=1.0, doc="Wilcoxon pruner p-value threshold")
     validate_top: int = param(3, min=1, doc="candidates re-run on fresh seeds")
     validate_matches: int = param(2000, min=1, doc="matches per candidate on fresh seeds")
+    bootstrap: int = param(400, min=50, doc="bootstrap resamples (of matches) for CIs of non-rate metrics")
+    validate_baseline: bool = True  # also measure the baseline rules on the fresh seeds (before / after)
     neighbours: int = param(50, min=1, doc="NTBEA: mutations scored per step")
 
 
@@ -118,78 +118,39 @@ class BalanceFile:
             yield "search.blocks", f"must be <= matches ({self.matches})"
 
 
-@dataclass
-class Balance:
-    """A validated balance problem."""
+#: Settings that may change between runs into the same directory: more trials extend the
+#: search, more or larger validations re-check it; nothing else may change (it shapes trials).
+EXTENDABLE = ("trials", "validate_top", "validate_matches", "bootstrap", "validate_baseline")
 
-    path: Path
-    spec: GameSpec
-    settings: BalanceFile
-    space: SearchSpace
-    lineups: dict[str, tuple] = field(default_factory=dict)
 
-    def rules(self, point: dict[str, Any]):
-        """The rules of a point: baseline file and overrides, then the point's overrides."""
-        base = self.settings.baseline
-        overrides = [*base.set.items(), *self.space.overrides(point)]
-        rules_file = self.path.parent / base.rules if base.rules else None
-        return load_rules(self.spec, rules_file, overrides, override_label="")
+def trial_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """A balance file's settings (as a dict) without those a resumed run may change."""
+    search = {k: v for k, v in settings.get("search", {}).items() if k not in EXTENDABLE}
+    return {**settings, "search": search}
+
+
+#: A validated balance problem (``settings`` is the :class:`BalanceFile`).
+Balance = Problem
 
 
 def load_balance(path: str | Path) -> Balance:
     """Read and validate a balance file, including every parameter's key against the rules."""
-    path = Path(path)
-    data = read_toml(path)
-    settings = build(BalanceFile, data, sources={k: str(path) for k in data}, default_source=str(path))
-    try:
-        spec = get_game(settings.game)
-    except KeyError as exc:
-        raise ConfigError([f"{path}: game: {exc.args[0]}"]) from None
-    base = settings.baseline
-    try:
-        baseline = load_rules(spec, path.parent / base.rules if base.rules else None,
-                              list(base.set.items()), override_label="")
-    except ConfigError as exc:
-        raise ConfigError([f"{path}: baseline: {line}" for line in exc.problems]) from None
-    space = SearchSpace(settings.parameters, to_dict(baseline))
-    balance = Balance(path, spec, settings, space)
-    problems: list[str] = []
-    # every corner of the space must be a valid rule set (catches unknown keys and bad bounds)
-    for corner in ("low", "high"):
-        point = {}
-        for p in settings.parameters:
-            grid = p.grid()
-            value = grid[0] if corner == "low" else grid[-1]
-            point[p.name] = [value] * p.dimensions if p.kind in ("int_list", "counts") else value
-        try:
-            balance.rules(space.normalise(point))
-        except ConfigError as exc:
-            problems += [f"{path}: parameters ({corner} corner): {line}" for line in exc.problems]
-        except (KeyError, IndexError) as exc:
-            problems.append(f"{path}: parameters: unknown list key {exc}")
-    for lineup in settings.lineups:
-        try:
-            balance.lineups[lineup.name] = load_lineup(spec, list(lineup.players), baseline)
-        except ConfigError as exc:
-            problems += [f"{path}: lineup {lineup.name!r}: {line}" for line in exc.problems]
-    if problems:
-        raise ConfigError(list(dict.fromkeys(problems)))
-    return balance
+    return load_problem(path, BalanceFile)
 
 
 # ------------------------------------------------------------------------------------------
 # evaluating points
 # ------------------------------------------------------------------------------------------
 
-def _cells(balance: Balance, point: dict[str, Any], variant: str) -> list[Cell]:
-    rules = balance.rules(point)
+def _cells(balance: Balance, point: dict[str, Any] | None, variant: str) -> list[Cell]:
+    rules = balance.rules(point) if point is not None else balance.baseline_rules()
     return [Cell(variant, name, rules, players, balance.settings.rotate_seats)
             for name, players in balance.lineups.items()]
 
 
 def _targets_on(balance: Balance, tables) -> list[float]:
-    summary = balance.spec.summary
-    return [measure(_with_lineup(balance, t), tables, summary)["value"] for t in balance.settings.targets]
+    targets = [_with_lineup(balance, t) for t in balance.settings.targets]
+    return [m["value"] for m in measure_all(targets, tables, balance.spec.summary)]
 
 
 def _with_lineup(balance: Balance, target: Target) -> Target:
@@ -200,10 +161,11 @@ def _with_lineup(balance: Balance, target: Target) -> Target:
     return replace(target, lineup=balance.settings.lineups[0].name)
 
 
-def evaluate(balance: Balance, point: dict[str, Any], *, root_seed: int, matches: int, jobs: int = 1,
+def evaluate(balance: Balance, point: dict[str, Any] | None, *, root_seed: int, matches: int, jobs: int = 1,
              backend: str = "loky", blocks: int = 1, on_block=None) -> tuple[dict[str, pd.DataFrame], list[float]]:
     """Play ``matches`` matches of every line-up under the point's rules, in seed blocks.
 
+    ``point = None`` plays the baseline rules.
     ``on_block(block, block_loss)`` is called after each block; it returns True to stop (prune).
     Returns the tables of the blocks played and the measured target values.
     """
@@ -215,7 +177,7 @@ def evaluate(balance: Balance, point: dict[str, Any], *, root_seed: int, matches
                            chunk_size=balance.settings.chunk_size, progress=False, start=int(first))
         parts.append(tables)
         if on_block is not None and blocks > 1:
-            loss = band_loss(list(balance.settings.targets), _targets_on(balance, tables))
+            loss = objective(list(balance.settings.targets), _targets_on(balance, tables))
             if on_block(block, loss):
                 break
     from sim.core.store import assemble
@@ -297,9 +259,11 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
     def record(number: int, point: dict, params: dict, values: list[float] | None, state: str,
                block_losses: list[float]) -> dict:
         loss = band_loss(targets, values) if values is not None else float("inf")
+        score = objective(targets, values) if values is not None else float("inf")
         trial = {"number": number, "point": point, "params": params, "state": state,
                  "values": dict(zip([t.label for t in targets], values or [])),
-                 "loss": loss if math.isfinite(loss) else None, "block_losses": block_losses}
+                 "loss": loss if math.isfinite(loss) else None,
+                 "objective": score if math.isfinite(score) else None, "block_losses": block_losses}
         _atomic_json(out / "trials" / f"{number:04d}.json", trial)
         bar.update(1)
         return trial
@@ -326,6 +290,7 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
 
     trials = _stored_trials(out)
     frame = pd.DataFrame([{"number": t["number"], "state": t["state"], "loss": t["loss"],
+                           "objective": t.get("objective", t["loss"]),
                            **{f"param:{k}": json.dumps(v) if isinstance(v, list) else v for k, v in t["point"].items()},
                            **{f"value:{k}": v for k, v in t["values"].items()}} for t in trials])
     frame.to_csv(out / "trials.csv", index=False)
@@ -351,7 +316,7 @@ def _run_optuna(balance: Balance, stored: list[dict], search: SearchSettings, pl
         state = optuna.trial.TrialState.PRUNED if trial["state"] == "pruned" else optuna.trial.TrialState.COMPLETE
         study.add_trial(optuna.trial.create_trial(
             params=trial["params"], distributions=distributions, state=state,
-            value=trial["loss"] if state == optuna.trial.TrialState.COMPLETE else None,
+            value=_stored_objective(trial) if state == optuna.trial.TrialState.COMPLETE else None,
             intermediate_values=dict(enumerate(trial["block_losses"]))))
     for number in range(len(stored), search.trials):
         trial = study.ask()
@@ -366,7 +331,7 @@ def _run_optuna(balance: Balance, stored: list[dict], search: SearchSettings, pl
             study.tell(trial, state=optuna.trial.TrialState.PRUNED)
             record(number, point, trial.params, values, "pruned", losses)
         else:
-            loss = band_loss(list(balance.settings.targets), values)
+            loss = objective(list(balance.settings.targets), values)
             study.tell(trial, loss if math.isfinite(loss) else 1e9)
             record(number, point, trial.params, values, "complete", losses)
 
@@ -377,23 +342,34 @@ def _run_ntbea(balance: Balance, stored: list[dict], search: SearchSettings, pla
     ntbea = NTBEA(space.discrete_dimensions(), rng, neighbours=search.neighbours)
     for trial in stored:
         ntbea.ask()  # keep the generator's sequence as in an uninterrupted run
-        ntbea.tell(trial["params"], -(trial["loss"] if trial["loss"] is not None else 1e9))
+        ntbea.tell(trial["params"], -_stored_objective(trial))
     for number in range(len(stored), search.trials):
         dims = ntbea.ask()
         point = space.from_dimensions(dims)
         values, losses, _ = play(point, None)
-        loss = band_loss(list(balance.settings.targets), values)
+        loss = objective(list(balance.settings.targets), values)
         ntbea.tell(dims, -(loss if math.isfinite(loss) else 1e9))
         record(number, point, dims, values, "complete", losses)
 
 
-def _centre_distance(targets: list[Target], values: list[float]) -> float:
-    """Σ ((m − centre) / half-width)² over the targets: the tie-break among in-band trials."""
-    total = 0.0
-    for target, value in zip(targets, values):
-        low, high = target.band
-        total += ((value - (low + high) / 2) / ((high - low) / 2)) ** 2
-    return total
+def _stored_objective(trial: dict) -> float:
+    """The objective a stored trial was told (trials stored before ``pull`` existed: the loss)."""
+    value = trial.get("objective", trial["loss"])
+    return 1e9 if value is None else float(value)
+
+
+def _check(balance: Balance, point: dict[str, Any] | None, fresh_seed: int, *, jobs: int,
+           backend: str) -> dict[str, Any]:
+    """Play a point (None: the baseline) on the fresh seeds; each target with its CI and verdict."""
+    search = balance.settings.search
+    tables, _ = evaluate(balance, point, root_seed=fresh_seed, matches=search.validate_matches,
+                         jobs=jobs, backend=backend)
+    placed = [_with_lineup(balance, t) for t in balance.settings.targets]
+    measured = measure_all(placed, tables, balance.spec.summary, bootstrap=search.bootstrap, seed=fresh_seed)
+    checks = [check_target(target, m) for target, m in zip(placed, measured)]
+    values = [c["value"] for c in checks]
+    return {"fresh_loss": band_loss(list(balance.settings.targets), values), "matches": search.validate_matches,
+            "fresh_seed": fresh_seed, "targets": checks, "meets_all": all(c["met"] for c in checks)}
 
 
 def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, backend: str) -> dict[str, Any]:
@@ -402,7 +378,7 @@ def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, bac
     complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
     # many trials can sit inside every band in sample (loss 0): prefer those nearest the centres
     targets = list(settings.targets)
-    complete.sort(key=lambda t: (t["loss"], _centre_distance(targets, list(t["values"].values())), t["number"]))
+    complete.sort(key=lambda t: (t["loss"], centre_distance(targets, list(t["values"].values())), t["number"]))
     seen, candidates = set(), []
     for trial in complete:
         key = json.dumps(trial["point"], sort_keys=True)
@@ -411,10 +387,11 @@ def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, bac
             candidates.append(trial)
         if len(candidates) == search.validate_top:
             break
-    cached = {}
+    cached, cached_baseline = {}, None
     if (out / "validation.json").exists():
-        cached = {json.dumps(c["point"], sort_keys=True): c
-                  for c in json.loads((out / "validation.json").read_text())["candidates"]}
+        previous = json.loads((out / "validation.json").read_text())
+        cached = {json.dumps(c["point"], sort_keys=True): c for c in previous["candidates"]}
+        cached_baseline = previous.get("baseline")
     fresh_seed = settings.seed + FRESH_SEED_OFFSET
     validated = []
     for trial in candidates:
@@ -422,24 +399,22 @@ def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, bac
         if key in cached and cached[key].get("matches") == search.validate_matches:
             validated.append(cached[key])
             continue
-        tables, _ = evaluate(balance, trial["point"], root_seed=fresh_seed, matches=search.validate_matches,
-                             jobs=jobs, backend=backend)
-        checks = []
-        for target in settings.targets:
-            target = _with_lineup(balance, target)
-            measured = measure(target, tables, balance.spec.summary, bootstrap=400, seed=fresh_seed)
-            checks.append(check_target(target, measured))
-        values = [c["value"] for c in checks]
         validated.append({"trial": trial["number"], "point": trial["point"], "in_sample_loss": trial["loss"],
-                          "fresh_loss": band_loss(list(settings.targets), values), "matches": search.validate_matches,
-                          "fresh_seed": fresh_seed, "targets": checks, "meets_all": all(c["met"] for c in checks)})
-        _atomic_json(out / "validation.json", {"candidates": validated})
-    _atomic_json(out / "validation.json", {"candidates": validated})
+                          **_check(balance, trial["point"], fresh_seed, jobs=jobs, backend=backend)})
+        _atomic_json(out / "validation.json", {"candidates": validated, "baseline": cached_baseline})
+    baseline = None
+    if search.validate_baseline:
+        if cached_baseline and cached_baseline.get("matches") == search.validate_matches:
+            baseline = cached_baseline
+        else:
+            baseline = _check(balance, None, fresh_seed, jobs=jobs, backend=backend)
+    _atomic_json(out / "validation.json", {"candidates": validated, "baseline": baseline})
     best = min(validated, key=lambda c: (not c["meets_all"], c["fresh_loss"])) if validated else None
     summary: dict[str, Any] = {"game": balance.spec.name, "trials": len(trials),
                                "pruned": sum(t["state"] == "pruned" for t in trials),
                                "optimizer": search.optimizer, "fresh_seed": fresh_seed,
-                               "best": best, "meets_all_targets": bool(best and best["meets_all"])}
+                               "best": best, "meets_all_targets": bool(best and best["meets_all"]),
+                               "baseline": baseline}
     if best is not None:
         (out / "best_rules.toml").write_text(
             f"# tablesim balance: best candidate (trial {best['trial']}), validated on {best['matches']} matches\n"

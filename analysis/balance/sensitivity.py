@@ -41,14 +41,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from sim.core.config import ConfigError, build, param, read_toml, to_dict
+from sim.core.config import param, read_toml, to_dict
 from sim.core.experiment import Lineup, RulesChange
-from sim.core.game import get_game
-from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
 from sim.core.store import ResultStore
 
+from .problem import load_problem
 from .space import Parameter, SearchSpace
 from .targets import Target, measure
 
@@ -118,35 +117,8 @@ def load_sensitivity(path: str | Path) -> tuple[Path, Any, SensitivityFile, dict
         if isinstance(output, dict):
             output.setdefault("low", 0.0)
             output.setdefault("high", 1.0)
-    settings = build(SensitivityFile, data, sources={k: str(path) for k in data}, default_source=str(path))
-    try:
-        spec = get_game(settings.game)
-    except KeyError as exc:
-        raise ConfigError([f"{path}: game: {exc.args[0]}"]) from None
-    base = settings.baseline
-    rules_file = path.parent / base.rules if base.rules else None
-    try:
-        baseline = load_rules(spec, rules_file, list(base.set.items()), override_label="")
-    except ConfigError as exc:
-        raise ConfigError([f"{path}: baseline: {line}" for line in exc.problems]) from None
-    space = SearchSpace(settings.parameters, to_dict(baseline))
-    problems = []
-    for corner in ("low", "high"):
-        point = {p.name: getattr(p, corner) for p in settings.parameters}
-        try:
-            load_rules(spec, rules_file, [*base.set.items(), *space.overrides(space.normalise(point))],
-                       override_label="")
-        except ConfigError as exc:
-            problems += [f"{path}: parameters ({corner} corner): {line}" for line in exc.problems]
-    lineups = {}
-    for lineup in settings.lineups:
-        try:
-            lineups[lineup.name] = load_lineup(spec, list(lineup.players), baseline)
-        except ConfigError as exc:
-            problems += [f"{path}: lineup {lineup.name!r}: {line}" for line in exc.problems]
-    if problems:
-        raise ConfigError(list(dict.fromkeys(problems)))
-    return path, spec, settings, to_dict(baseline), lineups
+    problem = load_problem(path, SensitivityFile, data)
+    return path, problem.spec, problem.settings, problem.space.baseline, problem.lineups
 
 
 def _evaluate(spec, settings: SensitivityFile, baseline: dict, lineups: dict, rules_file, names: list[str],
@@ -199,7 +171,8 @@ def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "manifest.json").write_text(json.dumps({"kind": "sensitivity", "game": spec.name, "seed": settings.seed,
-                                                   "sensitivity_file": str(path)}, indent=2), encoding="utf-8")
+                                                   "sensitivity_file": str(path), "settings": to_dict(settings)},
+                                                  indent=2, default=str), encoding="utf-8")
     rules_file = path.parent / settings.baseline.rules if settings.baseline.rules else None
     params = list(settings.parameters)
     names = [p.name for p in params]

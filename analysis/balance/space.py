@@ -9,7 +9,6 @@ turns it into the rule overrides the runner applies.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal

@@ -124,5 +124,84 @@ def test_balance_and_sensitivity_reports(tmp_path, capsys):
     run_balance(load_balance(write(tmp_path, "random", trials=3, matches=40)), tmp_path / "out", progress=False)
     assert main(["report", str(tmp_path / "out")]) == 0
     text = (tmp_path / "out" / "report.html").read_text()
-    for needle in ("Verdict", "Validated candidates", "Convergence", "Every trial", "Best rules", "data:image/png"):
+    for needle in ("Verdict", "Validated candidates", "baseline rules", "Targets: every trial", "Convergence",
+                   "Every trial", "Best rules", "data:image/png"):
         assert needle in text
+
+
+def test_wilcoxon_pruner_stops_clearly_worse_trials_early(tmp_path):
+    """With ten seed blocks, random trials far from the planted optimum stop after a few blocks."""
+    path = write(tmp_path, "random", trials=12, matches=200)
+    path.write_text(path.read_text().replace("blocks = 2", "blocks = 10").replace("low = -3", "low = -8"))
+    summary = run_balance(load_balance(path), tmp_path / "out", progress=False)
+    trials = [json.loads(p.read_text()) for p in sorted((tmp_path / "out" / "trials").glob("*.json"))]
+    pruned = [t for t in trials if t["state"] == "pruned"]
+    assert summary["pruned"] == len(pruned) > 0
+    for trial in pruned:
+        assert len(trial["block_losses"]) < 10
+        assert abs(trial["point"]["game.seat0_bonus"] - 1) >= 2, trial  # only bad points are cut
+    assert all(len(t["block_losses"]) == 10 for t in trials if t["state"] == "complete")
+
+
+def test_pull_steers_the_objective_to_the_band_centre():
+    from analysis.balance.targets import Target, band_loss, objective
+
+    flat = Target(metric="seat_win_rate", target=0.25, tolerance=0.02)
+    pulled = Target(metric="seat_win_rate", target=0.25, tolerance=0.02, pull=0.1)
+    assert band_loss([flat], [0.235]) == band_loss([flat], [0.25]) == 0.0
+    assert objective([flat], [0.235]) == objective([flat], [0.25]) == 0.0
+    assert objective([pulled], [0.25]) == 0.0
+    assert objective([pulled], [0.235]) == pytest.approx(0.1 * 0.75 ** 2)
+    # outside the band the band loss dominates: 1 point out costs 0.25 plus the pull
+    assert objective([pulled], [0.28]) == pytest.approx(0.25 + 0.1 * 1.5 ** 2)
+
+
+def test_match_bootstrap_keeps_every_drawn_copy_of_a_match():
+    """A match drawn twice counts twice, even in metrics that de-duplicate by match key."""
+    import pandas as pd
+
+    from analysis.balance.targets import MatchResampler
+
+    matches = pd.DataFrame({"variant": "v", "lineup": "l", "match": [0, 1, 2], "rounds": [2, 1, 3],
+                            "original": [0, 1, 2]})
+    rounds = pd.DataFrame({"variant": "v", "lineup": "l", "match": [2, 0, 2, 1, 2, 0],
+                           "round": [0, 0, 1, 0, 2, 1], "points": [20, 1, 21, 10, 22, 2]})
+    resample = MatchResampler({"matches": matches, "rounds": rounds})
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        sample = resample(rng)
+        drawn = sample["matches"]
+        assert len(drawn) == 3 and list(drawn["match"]) == [0, 1, 2]
+        # every copy brings all its rounds, under its new number
+        assert len(sample["rounds"]) == int(drawn["rounds"].sum())
+        assert len(sample["rounds"].drop_duplicates(["match", "round"])) == len(sample["rounds"])
+        for copy, original in zip(drawn["match"], drawn["original"]):
+            points = sorted(sample["rounds"].loc[sample["rounds"]["match"] == copy, "points"])
+            assert points == sorted(rounds.loc[rounds["match"] == original, "points"])
+
+
+def test_cli_refuses_to_resume_a_search_whose_file_changed(tmp_path, capsys):
+    """A results directory holds one search: a changed balance file gets exit 2, nothing written."""
+    from sim.cli import main
+
+    path = write(tmp_path, "random", trials=2, matches=20)
+    out = tmp_path / "out"
+    assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
+    before = sorted(p.name for p in (out / "trials").iterdir())
+    path.write_text(path.read_text().replace("matches = 20", "matches = 30"))
+    capsys.readouterr()
+    assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"--out {out}: holds a different run (balance differs" in err[0]
+    assert sorted(p.name for p in (out / "trials").iterdir()) == before
+    # the unchanged file resumes: nothing to play, same trials
+    path.write_text(path.read_text().replace("matches = 30", "matches = 20"))
+    assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
+    assert sorted(p.name for p in (out / "trials").iterdir()) == before
+    # more trials and a larger validation extend the same search
+    path.write_text(path.read_text().replace("trials = 2", "trials = 3").replace("validate_matches = 1500",
+                                                                               "validate_matches = 1600"))
+    assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
+    assert len(list((out / "trials").iterdir())) == 3
+    validation = json.loads((out / "validation.json").read_text())
+    assert {c["matches"] for c in validation["candidates"]} == {1600} and validation["baseline"]["matches"] == 1600

@@ -56,3 +56,15 @@ def test_morris_and_sobol_rank_the_bonus_above_the_noise_floor(tmp_path):
     parts = {p: p.stat().st_mtime_ns for p in (tmp_path / "out" / "morris" / "matches").glob("*.parquet")}
     run_sensitivity(path, tmp_path / "out", jobs=1, progress=False)
     assert {p: p.stat().st_mtime_ns for p in (tmp_path / "out" / "morris" / "matches").glob("*.parquet")} == parts
+
+
+def test_cli_refuses_a_sensitivity_directory_of_another_analysis(tmp_path, capsys):
+    from sim.cli import main
+
+    (tmp_path / "a.toml").write_text(FILE.replace("trajectories = 6", "trajectories = 2").replace("samples = 16", "samples = 2"))
+    out = tmp_path / "out"
+    assert main(["sensitivity", str(tmp_path / "a.toml"), "--out", str(out), "--no-progress"]) == 0
+    (tmp_path / "b.toml").write_text((tmp_path / "a.toml").read_text().replace("seed = 4", "seed = 5"))
+    capsys.readouterr()
+    assert main(["sensitivity", str(tmp_path / "b.toml"), "--out", str(out), "--no-progress"]) == 2
+    assert "holds a different run (seed differs)" in capsys.readouterr().err
