@@ -6,7 +6,8 @@ Modules: ``rules`` (the rules dataclasses and the ruleset switches; defaults in
 placement, a stroke through the physics), ``flow`` (one board as a state machine: the rules),
 ``aim`` (compiled shot geometry), ``players`` (profiles, planner, random player; presets in
 ``profiles.toml``), ``match`` (one match → tables), ``report`` (metrics and plots),
-``shot`` (``tablesim shot``) and ``practice`` (solo practice: strokes to clear a board).
+``shot`` (``tablesim shot``), ``practice`` (solo practice: strokes to clear a board) and
+``replay`` (``tablesim replay``: one match told stroke by stroke).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from sim.core.game import GameSpec, register
 
 from .match import play_match
 from .players import CarromProfile
+from .replay import replay as replay_match   # (keeps ``sim.carrom.replay`` the module)
 from .report import plots, summary
 from .rules import CarromRules, lineup_problems
 from .shot import shot
@@ -36,6 +38,7 @@ GAME = register(GameSpec(
     summary=summary,
     shot=shot,
     plots=plots,
+    replay=replay_match,
     demo_players=("club", "casual"),
 ))
 

@@ -54,6 +54,16 @@ class MatchLog:
         return {"matches": [self.matches], "players": self.players,
                 "rounds": self.rounds, "events": self.events}
 
+    def by_round(self) -> tuple[dict[int, list[dict[str, Any]]], dict[int, list[dict[str, Any]]]]:
+        """(events, rounds rows) grouped by their ``round`` number, in log order."""
+        events: dict[int, list[dict[str, Any]]] = {}
+        rounds: dict[int, list[dict[str, Any]]] = {}
+        for row in self.events:
+            events.setdefault(int(row["round"]), []).append(row)
+        for row in self.rounds:
+            rounds.setdefault(int(row["round"]), []).append(row)
+        return events, rounds
+
 
 @dataclass(frozen=True)
 class GameSpec:

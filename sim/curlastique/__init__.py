@@ -3,7 +3,8 @@
 Modules: ``rules`` (the rules dataclasses; defaults in ``rules.toml``), ``board`` (the physics
 table and throws), ``scoring`` (zone points), ``players`` (profiles, planner, random player;
 presets in ``profiles.toml``), ``match`` (one game → tables), ``summary`` (game metrics),
-``shot`` (``tablesim shot``) and ``plot`` (board and trajectories).
+``shot`` (``tablesim shot``), ``plot`` (board and trajectories) and ``replay`` (``tablesim
+replay``: one game told throw by throw).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from sim.core.game import GameSpec, register
 
 from .match import play_match
 from .players import CurlastiqueProfile
+from .replay import replay as replay_match   # (keeps ``sim.curlastique.replay`` the module)
 from .rules import CurlastiqueRules, lineup_problems
 from .shot import shot as throw_one   # (keeps ``sim.curlastique.shot`` the module)
 from .summary import summary as game_metrics
@@ -41,6 +43,7 @@ GAME = register(GameSpec(
     summary=game_metrics,
     shot=throw_one,
     plots=plots,
+    replay=replay_match,
     demo_players=("club", "casual"),
 ))
 
