@@ -409,7 +409,10 @@ def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, bac
         else:
             baseline = _check(balance, None, fresh_seed, jobs=jobs, backend=backend)
     _atomic_json(out / "validation.json", {"candidates": validated, "baseline": baseline})
-    best = min(validated, key=lambda c: (not c["meets_all"], c["fresh_loss"])) if validated else None
+    # met first, then the smallest fresh loss, then (among equals) the values nearest the band centres
+    best = min(validated, key=lambda c: (not c["meets_all"], c["fresh_loss"],
+                                         centre_distance(targets, [t["value"] for t in c["targets"]]))) \
+        if validated else None
     summary: dict[str, Any] = {"game": balance.spec.name, "trials": len(trials),
                                "pruned": sum(t["state"] == "pruned" for t in trials),
                                "optimizer": search.optimizer, "fresh_seed": fresh_seed,

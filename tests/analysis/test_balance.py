@@ -205,3 +205,28 @@ def test_cli_refuses_to_resume_a_search_whose_file_changed(tmp_path, capsys):
     assert len(list((out / "trials").iterdir())) == 3
     validation = json.loads((out / "validation.json").read_text())
     assert {c["matches"] for c in validation["candidates"]} == {1600} and validation["baseline"]["matches"] == 1600
+
+
+def test_among_candidates_meeting_every_target_the_one_nearest_the_centres_is_reported(tmp_path):
+    from analysis.balance.search import _validate
+
+    path = write(tmp_path, "random", trials=2, matches=20)
+    path.write_text(path.read_text() + "validate_baseline = false\n")
+    balance = load_balance(path)
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def check(value):
+        return {"target": "seat_win_rate(seat 0) @plain-vs-lucky", "band": [0.47, 0.53], "value": value,
+                "n": 1500, "ci_low": value - 0.01, "ci_high": value + 0.01, "met": True}
+
+    stored = [{"trial": number, "point": {"game.seat0_bonus": bonus}, "in_sample_loss": 0.0, "fresh_loss": 0.0,
+               "matches": 1500, "fresh_seed": 3 + 1_000_003, "targets": [check(value)], "meets_all": True}
+              for number, bonus, value in ((0, 0, 0.485), (1, 1, 0.503))]
+    (out / "validation.json").write_text(json.dumps({"candidates": stored, "baseline": None}))
+    # in sample trial 0 looked nearer the centre (so it is validated first); on fresh seeds trial 1 is
+    trials = [{"number": c["trial"], "state": "complete", "loss": 0.0, "point": c["point"],
+               "values": {"seat_win_rate(seat 0) @plain-vs-lucky": in_sample}}
+              for c, in_sample in zip(stored, (0.500, 0.520))]
+    summary = _validate(balance, out, trials, jobs=1, backend="sequential")
+    assert summary["best"]["trial"] == 1 and summary["meets_all_targets"]
