@@ -97,7 +97,9 @@ def _targets_figure(trials: pd.DataFrame, validation: list[dict], baseline: dict
             ax.scatter(complete["number"], complete[column], s=14, color="#1f77b4", label="trial (in sample)")
         for candidate in validation:
             check = next(c for c in candidate["targets"] if c["target"] == label)
-            ax.errorbar([candidate["trial"]], [check["value"]],
+            # a point that is not a trial (the response surface's) is drawn after the last trial
+            x = candidate["trial"] if isinstance(candidate["trial"], int) else len(trials)
+            ax.errorbar([x], [check["value"]],
                         yerr=[[check["value"] - check["ci_low"]], [check["ci_high"] - check["value"]]],
                         fmt="D", color="#d62728" if check["met"] else "#ff7f0e", capsize=4)
         if baseline:
@@ -147,10 +149,37 @@ def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
         {"title": "Convergence", "blocks": [_png(_convergence(trials))]},
         {"title": "Every trial (in sample)", "blocks": [_table(trials)]},
     ]
+    if (folder / "surface.json").exists():
+        sections.append({"title": "Response surface: how low can the spread go?",
+                         "blocks": _surface_blocks(json.loads((folder / "surface.json").read_text()))})
     if (folder / "best_rules.toml").exists():
         sections.append({"title": "Best rules (ready for --rules)",
                          "blocks": [f"<pre>{html.escape((folder / 'best_rules.toml').read_text())}</pre>"]})
     return "Balance search", sections, met
+
+
+def _surface_blocks(surface: dict) -> list[str]:
+    if "floor" not in surface:
+        return [_p(surface.get("problem", "No surface was fitted."))]
+    low, high = surface["floor_ci"]
+    blocks = [_p(
+        f"Each of the {len(surface['metrics'])} metrics {surface['prefix']}* was fitted over {surface['trials']} trials "
+        f"as a linear function of {surface['parameter']} ({len(surface['dimensions'])} dimensions); the smallest "
+        f"spread (largest minus smallest fitted metric) anywhere in the space, by linear programming over the "
+        f"continuous relaxation, is {surface['floor']:.4g}, {surface['confidence']:.0%} CI [{low:.4g}, {high:.4g}] "
+        f"(bootstrap over trials, {surface['bootstrap']} resamples); 95 % lower bound {surface['floor_lower_95']:.4g}.")]
+    if surface.get("point") is not None:
+        blocks.append(_p(f"The model's best integer point: {surface['point']} (predicted spread "
+                         f"{surface['predicted_at_point']:.4g}); it is validated on fresh seeds with the candidates "
+                         "when the file asks for it (trial 'surface')."))
+    if surface["bound"] == surface["bound"]:  # not NaN
+        text = (f"Bound {surface['bound']:g}: {surface['verdict']}. Within the linear model: check the fits "
+                "below (R², residual SD).")
+        blocks.append(f'<div class="verdict">{html.escape(text)}</div>')
+    fits = pd.DataFrame([{"metric": f["metric"], "intercept": f["intercept"], "R²": f["r2"],
+                          "residual SD": f["residual_sd"], **f["coefficients"]} for f in surface["fits"]])
+    blocks.append(_table(fits))
+    return blocks
 
 
 def _sensitivity_sections(folder: Path) -> tuple[str, list[dict], bool]:

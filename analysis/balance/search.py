@@ -66,6 +66,7 @@ from sim.core.store import atomic_write_bytes
 from .ntbea import NTBEA
 from .problem import Problem, load_problem
 from .space import Parameter, SearchSpace
+from .surface import SurfaceSettings, spread_floor
 from .targets import Target, band_loss, centre_distance, check_target, measure_all, objective
 
 __all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "trial_settings", "FRESH_SEED_OFFSET"]
@@ -100,6 +101,7 @@ class BalanceFile:
     parameters: tuple[Parameter, ...] = ()
     targets: tuple[Target, ...] = ()
     search: SearchSettings = SearchSettings()
+    surface: SurfaceSettings = SurfaceSettings()
 
     def problems(self):
         if not self.game:
@@ -114,19 +116,25 @@ class BalanceFile:
         for index, target in enumerate(self.targets):
             if target.lineup and target.lineup not in names:
                 yield f"targets[{index}].lineup", f"unknown line-up {target.lineup!r}; allowed: {', '.join(sorted(names))}"
+        if self.surface.parameter and self.surface.parameter not in {p.name for p in self.parameters}:
+            yield "surface.parameter", (f"unknown parameter {self.surface.parameter!r}; allowed: "
+                                        + ", ".join(p.name for p in self.parameters))
+        if self.surface.lineup and self.surface.lineup not in names:
+            yield "surface.lineup", f"unknown line-up {self.surface.lineup!r}; allowed: {', '.join(sorted(names))}"
         if self.search.blocks > self.matches:
             yield "search.blocks", f"must be <= matches ({self.matches})"
 
 
 #: Settings that may change between runs into the same directory: more trials extend the
-#: search, more or larger validations re-check it; nothing else may change (it shapes trials).
+#: search, more or larger validations re-check it, the [surface] table re-reads the trials;
+#: nothing else may change (it shapes trials).
 EXTENDABLE = ("trials", "validate_top", "validate_matches", "bootstrap", "validate_baseline")
 
 
 def trial_settings(settings: dict[str, Any]) -> dict[str, Any]:
     """A balance file's settings (as a dict) without those a resumed run may change."""
     search = {k: v for k, v in settings.get("search", {}).items() if k not in EXTENDABLE}
-    return {**settings, "search": search}
+    return {**{k: v for k, v in settings.items() if k != "surface"}, "search": search}
 
 
 #: A validated balance problem (``settings`` is the :class:`BalanceFile`).
@@ -146,6 +154,17 @@ def _cells(balance: Balance, point: dict[str, Any] | None, variant: str) -> list
     rules = balance.rules(point) if point is not None else balance.baseline_rules()
     return [Cell(variant, name, rules, players, balance.settings.rotate_seats)
             for name, players in balance.lineups.items()]
+
+
+def _game_metrics(balance: Balance, tables) -> dict[str, dict[str, float]]:
+    """Every game metric of the trial, per line-up (stored with the trial for later analysis)."""
+    if balance.spec.summary is None:
+        return {}
+    out = {}
+    for name in balance.lineups:
+        selected = {key: frame[frame["lineup"] == name] if len(frame) else frame for key, frame in tables.items()}
+        out[name] = {key: float(value) for key, value in balance.spec.summary(selected).items()}
+    return out
 
 
 def _targets_on(balance: Balance, tables) -> list[float]:
@@ -257,13 +276,14 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
                desc="balance", disable=not show, file=sys.stderr)
 
     def record(number: int, point: dict, params: dict, values: list[float] | None, state: str,
-               block_losses: list[float]) -> dict:
+               block_losses: list[float], metrics: dict | None = None) -> dict:
         loss = band_loss(targets, values) if values is not None else float("inf")
         score = objective(targets, values) if values is not None else float("inf")
         trial = {"number": number, "point": point, "params": params, "state": state,
                  "values": dict(zip([t.label for t in targets], values or [])),
                  "loss": loss if math.isfinite(loss) else None,
-                 "objective": score if math.isfinite(score) else None, "block_losses": block_losses}
+                 "objective": score if math.isfinite(score) else None, "block_losses": block_losses,
+                 "metrics": metrics or {}}
         _atomic_json(out / "trials" / f"{number:04d}.json", trial)
         bar.update(1)
         return trial
@@ -278,7 +298,7 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
         tables, values = evaluate(balance, point, root_seed=settings.seed, matches=settings.matches,
                                   jobs=jobs, backend=backend, blocks=search.blocks, on_block=on_block)
         pruned = len(losses) < search.blocks and search.blocks > 1
-        return values, losses, pruned
+        return values, losses, pruned, _game_metrics(balance, tables)
 
     try:
         if search.optimizer == "ntbea":
@@ -294,7 +314,20 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
                            **{f"param:{k}": json.dumps(v) if isinstance(v, list) else v for k, v in t["point"].items()},
                            **{f"value:{k}": v for k, v in t["values"].items()}} for t in trials])
     frame.to_csv(out / "trials.csv", index=False)
-    summary = _validate(balance, out, trials, jobs=jobs, backend=backend)
+    surface, extra = None, []
+    if settings.surface.prefix:
+        surface = spread_floor(trials, balance.space, settings.surface,
+                               settings.surface.lineup or settings.lineups[0].name, seed=settings.seed)
+        _atomic_json(out / "surface.json", surface)
+        if settings.surface.validate and surface.get("point") is not None:
+            complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
+            base = min(complete, key=lambda t: t["loss"])["point"] if complete else {}
+            modelled = next(p for p in balance.space.parameters if p.name == surface["parameter"])
+            value = surface["point"] if modelled.kind in ("int_list", "counts") else surface["point"][0]
+            point = balance.space.normalise({**base, surface["parameter"]: value})
+            extra.append({"number": "surface", "point": point, "loss": None})
+    summary = _validate(balance, out, trials, jobs=jobs, backend=backend, extra=extra)
+    summary["surface"] = surface
     _atomic_json(out / "balance.json", summary)
     _atomic_json(out / "manifest.json", {**manifest, "status": "complete"})
     return summary
@@ -326,14 +359,14 @@ def _run_optuna(balance: Balance, stored: list[dict], search: SearchSettings, pl
             trial.report(loss, step=block)
             return trial.should_prune()
 
-        values, losses, pruned = play(point, should_stop)
+        values, losses, pruned, metrics = play(point, should_stop)
         if pruned:
             study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-            record(number, point, trial.params, values, "pruned", losses)
+            record(number, point, trial.params, values, "pruned", losses, metrics)
         else:
             loss = objective(list(balance.settings.targets), values)
             study.tell(trial, loss if math.isfinite(loss) else 1e9)
-            record(number, point, trial.params, values, "complete", losses)
+            record(number, point, trial.params, values, "complete", losses, metrics)
 
 
 def _run_ntbea(balance: Balance, stored: list[dict], search: SearchSettings, play, record) -> None:
@@ -346,10 +379,10 @@ def _run_ntbea(balance: Balance, stored: list[dict], search: SearchSettings, pla
     for number in range(len(stored), search.trials):
         dims = ntbea.ask()
         point = space.from_dimensions(dims)
-        values, losses, _ = play(point, None)
+        values, losses, _, metrics = play(point, None)
         loss = objective(list(balance.settings.targets), values)
         ntbea.tell(dims, -(loss if math.isfinite(loss) else 1e9))
-        record(number, point, dims, values, "complete", losses)
+        record(number, point, dims, values, "complete", losses, metrics)
 
 
 def _stored_objective(trial: dict) -> float:
@@ -372,8 +405,9 @@ def _check(balance: Balance, point: dict[str, Any] | None, fresh_seed: int, *, j
             "fresh_seed": fresh_seed, "targets": checks, "meets_all": all(c["met"] for c in checks)}
 
 
-def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, backend: str) -> dict[str, Any]:
-    """Winner's-curse guard: replay the best distinct candidates on fresh seeds."""
+def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, backend: str,
+              extra: list[dict] = ()) -> dict[str, Any]:
+    """Winner's-curse guard: replay the best distinct candidates (and ``extra`` points) on fresh seeds."""
     settings, search = balance.settings, balance.settings.search
     complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
     # many trials can sit inside every band in sample (loss 0): prefer those nearest the centres
@@ -387,6 +421,11 @@ def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, bac
             candidates.append(trial)
         if len(candidates) == search.validate_top:
             break
+    for trial in extra:  # e.g. the response surface's best point, unless a trial already is it
+        key = json.dumps(trial["point"], sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            candidates.append(trial)
     cached, cached_baseline = {}, None
     if (out / "validation.json").exists():
         previous = json.loads((out / "validation.json").read_text())

@@ -230,3 +230,54 @@ def test_among_candidates_meeting_every_target_the_one_nearest_the_centres_is_re
               for c, in_sample in zip(stored, (0.500, 0.520))]
     summary = _validate(balance, out, trials, jobs=1, backend="sequential")
     assert summary["best"]["trial"] == 1 and summary["meets_all_targets"]
+
+
+def test_each_trial_stores_the_game_metrics_of_each_lineup(tmp_path):
+    """Side metrics (here Curlastique's) are kept per trial, for response surfaces and reports."""
+    path = tmp_path / "zones.toml"
+    path.write_text("""
+game = "curlastique"
+seed = 1
+matches = 4
+[baseline]
+set = { "game.target_score" = 200 }
+[[lineups]]
+name = "duel"
+players = ["club", "casual"]
+[[parameters]]
+key = "zones.values[0]"
+kind = "int"
+low = 100
+high = 200
+step = 50
+[[targets]]
+metric = "seat_win_rate"
+target = 0.5
+tolerance = 0.1
+[search]
+optimizer = "random"
+trials = 5
+blocks = 1
+validate_top = 1
+validate_matches = 4
+validate_baseline = false
+[surface]
+prefix = "shot_share["
+bound = 0.0
+""")
+    summary = run_balance(load_balance(path), tmp_path / "out", progress=False)
+    for stored in sorted((tmp_path / "out" / "trials").glob("*.json")):
+        metrics = json.loads(stored.read_text())["metrics"]
+        assert set(metrics) == {"duel"}
+        assert metrics["duel"]["mean_rounds"] > 0 and "zone_per_throw" in metrics["duel"]
+    # the response surface over those metrics, and its best point validated beside the best trial
+    surface = json.loads((tmp_path / "out" / "surface.json").read_text())
+    assert surface == summary["surface"] and surface["metrics"][0].startswith("shot_share[")
+    assert surface["floor"] >= -1e-9 and surface["point"][0] in (100, 150, 200)
+    candidates = json.loads((tmp_path / "out" / "validation.json").read_text())["candidates"]
+    points = [c["point"]["zones.values[0]"] for c in candidates]
+    assert surface["point"][0] in points and len(points) == len(set(points))
+    from sim.cli import main
+
+    assert main(["report", str(tmp_path / "out")]) == 0
+    assert "Response surface" in (tmp_path / "out" / "report.html").read_text()

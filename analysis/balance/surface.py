@@ -1,0 +1,188 @@
+"""Response surface: how low can the spread of a family of metrics go anywhere in the space?
+
+A target such as "no card's win rate more than 0.15 from another's" is a *spread*: the largest
+minus the smallest of a family of metrics (``card_win_rate.<card>``). A search that misses it
+leaves open whether an untried point would meet it. This module answers that from the trials
+already played, under a stated model:
+
+1. every metric of the family is fitted, over the stored trials, as a linear function of the
+   parameter's dimensions (the card counts, the list elements): ``m_c(x) = a_c + b_c · x``;
+2. the smallest ``max_c m_c(x) − min_c m_c(x)`` over the parameter's box (bounds, fixed total,
+   order of a list) is a linear programme — solved over the continuous relaxation, so its
+   optimum is a lower bound of the best integer point's;
+3. a bootstrap over trials (refit, re-solve) gives the floor's confidence interval. If even its
+   lower bound exceeds the target's bound, no point of the space can meet the target (within
+   the model); if the floor sits well below, the model's best integer point is a candidate
+   worth validating on fresh seeds (``validate = true`` adds it to the validated candidates).
+
+The fits' R² and residual standard deviations are reported next to the verdict: the claim is
+only as good as the linear model (research/stats.md §5 on response surfaces).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.optimize import linprog
+
+from sim.core.config import param
+
+from .space import Parameter, SearchSpace, repair_counts
+
+__all__ = ["SurfaceSettings", "fit_surface", "spread_floor"]
+
+
+@dataclass(frozen=True)
+class SurfaceSettings:
+    """The ``[surface]`` table of a balance file (``prefix = ""``: no surface)."""
+
+    prefix: str = param("", doc="fit every game metric whose key starts with this (e.g. 'card_win_rate.')")
+    parameter: str = param("", doc="the parameter whose dimensions are the model's inputs (default: the first)")
+    lineup: str = param("", doc="the line-up whose metrics are fitted (default: the first)")
+    bound: float = param(float("nan"), doc="the spread's target bound the floor is compared with")
+    bootstrap: int = param(200, min=20, doc="bootstrap resamples of the trials")
+    validate: bool = True  # add the model's best integer point to the validated candidates
+
+
+def fit_surface(X: np.ndarray, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Least-squares fit of each column of ``Y`` (trials × metrics, NaN = missing) on ``[1, X]``.
+
+    Returns (coefficients: metrics × (1 + dims), R²: metrics). Collinear inputs (counts with a
+    fixed total) get the minimum-norm solution: its predictions on the constraint are unique.
+    """
+    design = np.column_stack([np.ones(len(X)), X])
+    coefficients = np.zeros((Y.shape[1], design.shape[1]))
+    r2 = np.full(Y.shape[1], np.nan)
+    for k in range(Y.shape[1]):
+        rows = ~np.isnan(Y[:, k])
+        if rows.sum() <= 2:
+            coefficients[k] = np.nan
+            continue
+        beta, *_ = np.linalg.lstsq(design[rows], Y[rows, k], rcond=None)
+        coefficients[k] = beta
+        residual = Y[rows, k] - design[rows] @ beta
+        total = float(((Y[rows, k] - Y[rows, k].mean()) ** 2).sum())
+        r2[k] = 1 - float((residual ** 2).sum()) / total if total > 0 else np.nan
+    return coefficients, r2
+
+
+def _constraints(p: Parameter, dims: int):
+    """(bounds, A_eq, b_eq, A_ub, b_ub) of the parameter's box in its own dimensions."""
+    bounds = [(float(p.low), float(p.high))] * dims
+    a_eq = b_eq = None
+    a_ub, b_ub = [], []
+    if p.kind == "counts" and p.total:
+        a_eq, b_eq = np.ones((1, dims)), np.array([float(p.total)])
+    if p.kind == "int_list" and p.order:
+        sign = 1.0 if p.order == "decreasing" else -1.0
+        for i in range(dims - 1):  # x_i >= x_{i+1} (decreasing): -x_i + x_{i+1} <= 0
+            row = np.zeros(dims)
+            row[i], row[i + 1] = -sign, sign
+            a_ub.append(row)
+            b_ub.append(0.0)
+    return bounds, a_eq, b_eq, a_ub, b_ub
+
+
+def _min_spread(coefficients: np.ndarray, p: Parameter, dims: int) -> tuple[float, np.ndarray]:
+    """min over the box of max_c − min_c of the linear predictions: (value, argmin)."""
+    coefficients = coefficients[~np.isnan(coefficients).any(axis=1)]
+    bounds, a_eq, b_eq, a_ub, b_ub = _constraints(p, dims)
+    # variables: x (dims), high, low; minimise high − low
+    cost = np.concatenate([np.zeros(dims), [1.0, -1.0]])
+    rows, rhs = [], []
+    for a, *b in coefficients:
+        b = np.asarray(b)
+        rows.append(np.concatenate([b, [-1.0, 0.0]]))   # a + b·x <= high
+        rhs.append(-a)
+        rows.append(np.concatenate([-b, [0.0, 1.0]]))   # a + b·x >= low
+        rhs.append(a)
+    for row, value in zip(a_ub, b_ub):
+        rows.append(np.concatenate([row, [0.0, 0.0]]))
+        rhs.append(value)
+    eq = None if a_eq is None else np.column_stack([a_eq, np.zeros((len(a_eq), 2))])
+    result = linprog(cost, A_ub=np.array(rows), b_ub=np.array(rhs), A_eq=eq, b_eq=b_eq,
+                     bounds=bounds + [(None, None), (None, None)], method="highs")
+    if not result.success:
+        return float("nan"), np.full(dims, np.nan)
+    return float(result.fun), result.x[:dims]
+
+
+def _integer_point(p: Parameter, x: np.ndarray) -> list[int]:
+    """The nearest valid point of the grid (counts keep their total; lists their order)."""
+    if p.kind == "counts":
+        return repair_counts(list(x), int(p.low), int(p.high), int(p.total))
+    step = max(1, int(p.step))
+    values = [int(min(max(round(v / step) * step, p.low), p.high)) for v in x]
+    if p.order:
+        values = sorted(values, reverse=p.order == "decreasing")
+    return values
+
+
+def spread_floor(trials: list[dict], space: SearchSpace, settings: SurfaceSettings, lineup: str,
+                 seed: int = 0, confidence: float = 0.90) -> dict[str, Any]:
+    """Fit the family of metrics over the trials and bound its smallest spread in the space.
+
+    ``trials`` are stored trials (``point`` and ``metrics[lineup]``); returns a JSON-ready dict
+    (see the module docstring) with the fits, the floor, its CI and bootstrap lower bound, the
+    model's best integer point and the verdict against ``settings.bound``.
+    """
+    p = next((q for q in space.parameters if q.name == settings.parameter), space.parameters[0]) \
+        if settings.parameter else space.parameters[0]
+    if p.kind in ("int_list", "counts"):
+        names = space.element_names(p)
+    elif p.kind in ("int", "float"):
+        names = [p.name]
+    else:
+        raise ValueError(f"surface.parameter: {p.name} is a {p.kind}; allowed: int, float, int_list, counts")
+    usable = [t for t in trials if t.get("metrics", {}).get(lineup)]
+    metrics = sorted({k for t in usable for k in t["metrics"][lineup] if k.startswith(settings.prefix)})
+    out: dict[str, Any] = {"parameter": p.name, "dimensions": names, "prefix": settings.prefix, "lineup": lineup,
+                           "trials": len(usable), "metrics": metrics, "bound": settings.bound}
+    if len(usable) <= len(names) + 1 or len(metrics) < 2:
+        out["problem"] = (f"{len(usable)} trials with stored metrics and {len(metrics)} metrics named "
+                          f"{settings.prefix!r}*: too few to fit {len(names)} dimensions")
+        return out
+    X = np.array([[float(v) for v in (t["point"][p.name] if p.kind in ("int_list", "counts")
+                                      else [t["point"][p.name]])] for t in usable])
+    Y = np.array([[t["metrics"][lineup].get(m, np.nan) for m in metrics] for t in usable], dtype=float)
+    coefficients, r2 = fit_surface(X, Y)
+    design = np.column_stack([np.ones(len(X)), X])
+    residual_sd = [float(np.nanstd(Y[:, k] - design @ coefficients[k])) for k in range(len(metrics))]
+    floor, argmin = _min_spread(coefficients, p, len(names))
+    rng = np.random.default_rng(seed)
+    draws = []
+    for _ in range(settings.bootstrap):
+        pick = rng.integers(0, len(X), len(X))
+        value, _ = _min_spread(fit_surface(X[pick], Y[pick])[0], p, len(names))
+        if math.isfinite(value):
+            draws.append(value)
+    # the floor of noisy fits is biased upwards (a max − min of noisy lines spreads wider than the
+    # truth), and resampled fits are more so: the basic bootstrap interval [2θ − q_hi, 2θ − q_lo]
+    # corrects for that bias, where the percentile interval would claim "out of reach" too often
+    alpha = 1 - confidence
+    if draws:
+        q_low, q_high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
+        low, high = 2 * floor - q_high, 2 * floor - q_low
+        lower_95 = float(2 * floor - np.quantile(draws, 0.95))
+    else:
+        low = high = lower_95 = float("nan")
+    point = _integer_point(p, argmin) if np.isfinite(argmin).all() else None
+    predicted = None
+    if point is not None:
+        values = coefficients[:, 0] + coefficients[:, 1:] @ np.asarray(point, float)
+        predicted = float(np.nanmax(values) - np.nanmin(values))
+    verdict = "no bound given"
+    if not math.isnan(settings.bound):
+        verdict = ("no point of the space can meet the bound (the floor's 95 % lower bound is above it)"
+                   if lower_95 > settings.bound else
+                   "the model's best point may meet the bound (validate it)" if high < settings.bound else
+                   "undecided: the floor's CI contains the bound")
+    out.update(fits=[{"metric": m, "intercept": float(c[0]), "coefficients": dict(zip(names, map(float, c[1:]))),
+                      "r2": float(r), "residual_sd": sd} for m, c, r, sd in zip(metrics, coefficients, r2, residual_sd)],
+               floor=floor, floor_ci=[float(low), float(high)], floor_lower_95=lower_95, confidence=confidence,
+               bootstrap=len(draws), argmin=[float(v) for v in argmin], point=point, predicted_at_point=predicted,
+               verdict=verdict)
+    return out
