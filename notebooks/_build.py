@@ -1384,6 +1384,40 @@ def balancing() -> list:
             median number of rounds can sit exactly on a band edge with a CI of zero width:
             "met" then means "on the edge of the band".
 
+            **Did we ask the right question?** The target was seat 0's win rate. Every seat
+            matters to a player: below, the best rules (if stored) play 160 four-player club
+            games (one worker, about half a minute), and every seat's win rate is shown with its
+            95 % CI.
+        """),
+        code("""
+            from sim.core import get_game
+            from sim.core.profiles import load_lineup
+            from sim.core.rules import load_rules
+            from sim.core.runner import Cell, run_cells
+            from analysis.winrates import seat_win_rates
+
+            if full is not None and full["best_rules"]:
+                spec = get_game("curlastique")
+                best_rules = load_rules(spec, STORED_BALANCE / "best_rules.toml")
+                club4 = load_lineup(spec, ["club"] * 4, best_rules)
+                check = run_cells(spec, [Cell("best", "club-4p", best_rules, club4)], matches=160,
+                                  root_seed=2026, jobs=1, progress=False)
+                by_seat = seat_win_rates(check["players"])[["seat", "games", "wins", "win_rate", "ci_low", "ci_high"]]
+                display(by_seat)
+                last = by_seat.iloc[-1]
+                print(f"seat 0 wins {by_seat.iloc[0]['win_rate']:.0%}, the last seat {last['win_rate']:.0%} "
+                      f"[{last['ci_low']:.0%}, {last['ci_high']:.0%}]")
+            else:
+                print("No stored best rules.")
+        """),
+        md("""
+            In the stored runs the last seat wins about half of the games whatever the ring
+            values: it throws last in the first round, and since the lowest score starts each
+            later round, the leader keeps throwing last. Ring values can make seat 0 fair, not the
+            table: that needs a turn-order rule (for instance, the leader starts), which is an
+            experiment on rules, not a search over values. A balance file can target every seat
+            (one `seat_win_rate` target per seat) to make the search say so itself.
+
             ## 5. The stored sensitivity analysis
 
             Before searching, a designer may ask *which* rules matter. `tablesim sensitivity`
