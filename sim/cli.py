@@ -373,6 +373,8 @@ def cmd_balance(args: argparse.Namespace) -> int:
             verdict = "met" if check["met"] else "NOT met"
             print(f"  {name:<9}{check['target']:<44} {check['value']:.4g}  90 % CI [{check['ci_low']:.4g}, "
                   f"{check['ci_high']:.4g}]  band [{check['band'][0]:.4g}, {check['band'][1]:.4g}]  {verdict}")
+    if best["meets_all"] and not best.get("in_sequence", True):
+        print("  (not claimed: an earlier candidate of the fixed test sequence missed a target)")
     print(f"every target met on fresh seeds: {'yes' if summary['meets_all_targets'] else 'no'}")
     print(f"best rules: {out / 'best_rules.toml'}")
     return 0

@@ -110,15 +110,52 @@ def _min_spread(coefficients: np.ndarray, p: Parameter, dims: int) -> tuple[floa
     return float(result.fun), result.x[:dims]
 
 
-def _integer_point(p: Parameter, x: np.ndarray) -> list[int]:
-    """The nearest valid point of the grid (counts keep their total; lists their order)."""
+def _predicted_spread(coefficients: np.ndarray, x) -> float:
+    values = coefficients[:, 0] + coefficients[:, 1:] @ np.asarray(x, float)
+    return float(np.nanmax(values) - np.nanmin(values))
+
+
+def _integer_point(p: Parameter, x: np.ndarray, coefficients: np.ndarray) -> list[int]:
+    """The best valid grid point near the relaxed optimum ``x`` (counts keep their total).
+
+    Rounding the LP's solution can lose much of its gain, so the rounded point is improved by
+    a local search: move one unit from one count to another (or one step of one list element)
+    while the predicted spread falls.
+    """
     if p.kind == "counts":
-        return repair_counts(list(x), int(p.low), int(p.high), int(p.total))
-    step = max(1, int(p.step))
-    values = [int(min(max(round(v / step) * step, p.low), p.high)) for v in x]
-    if p.order:
-        values = sorted(values, reverse=p.order == "decreasing")
-    return values
+        point = repair_counts(list(x), int(p.low), int(p.high), int(p.total))
+    else:
+        step = max(1, int(p.step))
+        point = [int(min(max(round(v / step) * step, p.low), p.high)) for v in x]
+        if p.order:
+            point = sorted(point, reverse=p.order == "decreasing")
+    coefficients = coefficients[~np.isnan(coefficients).any(axis=1)]
+    step = 1 if p.kind == "counts" else max(1, int(p.step))
+    current = _predicted_spread(coefficients, point)
+    while True:
+        moves = []
+        for i in range(len(point)):
+            if p.kind == "counts":
+                moves += [(i, j) for j in range(len(point)) if j != i]
+            else:
+                moves += [(i, None)]
+        best, best_value = None, current
+        for i, j in moves:
+            for sign in ((1,) if j is not None else (1, -1)):
+                trial = list(point)
+                trial[i] -= step * sign
+                if j is not None:
+                    trial[j] += step
+                if min(trial) < p.low or max(trial) > p.high:
+                    continue
+                if p.order and trial != sorted(trial, reverse=p.order == "decreasing"):
+                    continue
+                value = _predicted_spread(coefficients, trial)
+                if value < best_value - 1e-12:
+                    best, best_value = trial, value
+        if best is None:
+            return point
+        point, current = best, best_value
 
 
 def spread_floor(trials: list[dict], space: SearchSpace, settings: SurfaceSettings, lineup: str,
@@ -169,11 +206,8 @@ def spread_floor(trials: list[dict], space: SearchSpace, settings: SurfaceSettin
         lower_95 = float(2 * floor - np.quantile(draws, 0.95))
     else:
         low = high = lower_95 = float("nan")
-    point = _integer_point(p, argmin) if np.isfinite(argmin).all() else None
-    predicted = None
-    if point is not None:
-        values = coefficients[:, 0] + coefficients[:, 1:] @ np.asarray(point, float)
-        predicted = float(np.nanmax(values) - np.nanmin(values))
+    point = _integer_point(p, argmin, coefficients) if np.isfinite(argmin).all() else None
+    predicted = _predicted_spread(coefficients, point) if point is not None else None
     verdict = "no bound given"
     if not math.isnan(settings.bound):
         verdict = ("no point of the space can meet the bound (the floor's 95 % lower bound is above it)"

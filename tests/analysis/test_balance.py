@@ -281,3 +281,31 @@ bound = 0.0
 
     assert main(["report", str(tmp_path / "out")]) == 0
     assert "Response surface" in (tmp_path / "out" / "report.html").read_text()
+
+
+def test_a_candidate_after_a_failed_one_is_not_claimed(tmp_path):
+    """Fixed-sequence testing: once a candidate misses, later passes on the same seeds do not count."""
+    from analysis.balance.search import _validate
+
+    path = write(tmp_path, "random", trials=2, matches=20)
+    path.write_text(path.read_text() + "validate_baseline = false\n")
+    balance = load_balance(path)
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def candidate(number, bonus, value, met):
+        check = {"target": "seat_win_rate(seat 0) @plain-vs-lucky", "band": [0.47, 0.53], "value": value,
+                 "n": 1500, "ci_low": value - 0.02, "ci_high": value + 0.02, "met": met}
+        return {"trial": number, "point": {"game.seat0_bonus": bonus}, "in_sample_loss": 0.0,
+                "fresh_loss": 0.0 if met else 1.0, "matches": 1500, "fresh_seed": 3 + 1_000_003,
+                "targets": [check], "meets_all": met}
+
+    stored = [candidate(0, 0, 0.46, False), candidate(1, 1, 0.50, True)]
+    (out / "validation.json").write_text(json.dumps({"candidates": stored, "baseline": None}))
+    trials = [{"number": c["trial"], "state": "complete", "loss": 0.0, "point": c["point"],
+               "values": {"seat_win_rate(seat 0) @plain-vs-lucky": in_sample}}
+              for c, in_sample in zip(stored, (0.500, 0.505))]  # trial 0 is tested first
+    summary = _validate(balance, out, trials, jobs=1, backend="sequential")
+    assert summary["best"]["trial"] == 1 and summary["best"]["meets_all"]
+    assert not summary["best"]["in_sequence"] and not summary["meets_all_targets"]
+    assert "meets every target: False" in (out / "best_rules.toml").read_text()

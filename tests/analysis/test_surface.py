@@ -66,3 +66,9 @@ def test_too_few_trials_are_reported_not_fitted():
     space = SearchSpace((CARDS,), {})
     result = spread_floor(trials(n=3), space, SurfaceSettings(prefix="rate."), "pl")
     assert "floor" not in result and "too few" in result["problem"]
+
+
+def test_the_models_integer_point_is_the_best_grid_point_of_the_model():
+    space = SearchSpace((CARDS,), {})
+    result = spread_floor(trials(), space, SurfaceSettings(prefix="rate."), "pl")
+    assert abs(result["predicted_at_point"] - brute_force_minimum()) < 1e-9
