@@ -207,29 +207,39 @@ def test_cli_refuses_to_resume_a_search_whose_file_changed(tmp_path, capsys):
     assert {c["matches"] for c in validation["candidates"]} == {1600} and validation["baseline"]["matches"] == 1600
 
 
-def test_among_candidates_meeting_every_target_the_one_nearest_the_centres_is_reported(tmp_path):
+def _validate_stored(tmp_path, candidates, in_sample):
+    """Run the validation step on hand-made stored candidates (cached: nothing is played)."""
     from analysis.balance.search import _validate
 
     path = write(tmp_path, "random", trials=2, matches=20)
     path.write_text(path.read_text() + "validate_baseline = false\n")
-    balance = load_balance(path)
     out = tmp_path / "out"
     out.mkdir()
-
-    def check(value):
-        return {"target": "seat_win_rate(seat 0) @plain-vs-lucky", "band": [0.47, 0.53], "value": value,
-                "n": 1500, "ci_low": value - 0.01, "ci_high": value + 0.01, "met": True}
-
-    stored = [{"trial": number, "point": {"game.seat0_bonus": bonus}, "in_sample_loss": 0.0, "fresh_loss": 0.0,
-               "matches": 1500, "fresh_seed": 3 + 1_000_003, "targets": [check(value)], "meets_all": True}
-              for number, bonus, value in ((0, 0, 0.485), (1, 1, 0.503))]
+    stored = []
+    for number, bonus, value, met in candidates:
+        check = {"target": "seat_win_rate(seat 0) @plain-vs-lucky", "band": [0.47, 0.53], "value": value,
+                 "n": 1500, "ci_low": value - 0.01, "ci_high": value + 0.01, "met": met}
+        stored.append({"trial": number, "point": {"game.seat0_bonus": bonus}, "in_sample_loss": 0.0,
+                       "fresh_loss": 0.0 if met else 1.0, "matches": 1500, "fresh_seed": 3 + 1_000_003,
+                       "targets": [check], "meets_all": met})
     (out / "validation.json").write_text(json.dumps({"candidates": stored, "baseline": None}))
-    # in sample trial 0 looked nearer the centre (so it is validated first); on fresh seeds trial 1 is
     trials = [{"number": c["trial"], "state": "complete", "loss": 0.0, "point": c["point"],
-               "values": {"seat_win_rate(seat 0) @plain-vs-lucky": in_sample}}
-              for c, in_sample in zip(stored, (0.500, 0.520))]
-    summary = _validate(balance, out, trials, jobs=1, backend="sequential")
+               "values": {"seat_win_rate(seat 0) @plain-vs-lucky": value}} for c, value in zip(stored, in_sample)]
+    return _validate(load_balance(path), out, trials, jobs=1, backend="sequential"), out
+
+
+def test_among_candidates_meeting_every_target_the_one_nearest_the_centres_is_reported(tmp_path):
+    # in sample trial 0 looked nearer the centre (so it is validated first); on fresh seeds trial 1 is
+    summary, _ = _validate_stored(tmp_path, [(0, 0, 0.485, True), (1, 1, 0.503, True)], (0.500, 0.520))
     assert summary["best"]["trial"] == 1 and summary["meets_all_targets"]
+
+
+def test_a_candidate_after_a_failed_one_is_not_claimed(tmp_path):
+    """Fixed-sequence testing: once a candidate misses, later passes on the same seeds do not count."""
+    summary, out = _validate_stored(tmp_path, [(0, 0, 0.46, False), (1, 1, 0.50, True)], (0.500, 0.505))
+    assert summary["best"]["trial"] == 1 and summary["best"]["meets_all"]
+    assert not summary["best"]["in_sequence"] and not summary["meets_all_targets"]
+    assert "meets every target: False" in (out / "best_rules.toml").read_text()
 
 
 def test_each_trial_stores_the_game_metrics_of_each_lineup(tmp_path):
@@ -281,31 +291,3 @@ bound = 0.0
 
     assert main(["report", str(tmp_path / "out")]) == 0
     assert "Response surface" in (tmp_path / "out" / "report.html").read_text()
-
-
-def test_a_candidate_after_a_failed_one_is_not_claimed(tmp_path):
-    """Fixed-sequence testing: once a candidate misses, later passes on the same seeds do not count."""
-    from analysis.balance.search import _validate
-
-    path = write(tmp_path, "random", trials=2, matches=20)
-    path.write_text(path.read_text() + "validate_baseline = false\n")
-    balance = load_balance(path)
-    out = tmp_path / "out"
-    out.mkdir()
-
-    def candidate(number, bonus, value, met):
-        check = {"target": "seat_win_rate(seat 0) @plain-vs-lucky", "band": [0.47, 0.53], "value": value,
-                 "n": 1500, "ci_low": value - 0.02, "ci_high": value + 0.02, "met": met}
-        return {"trial": number, "point": {"game.seat0_bonus": bonus}, "in_sample_loss": 0.0,
-                "fresh_loss": 0.0 if met else 1.0, "matches": 1500, "fresh_seed": 3 + 1_000_003,
-                "targets": [check], "meets_all": met}
-
-    stored = [candidate(0, 0, 0.46, False), candidate(1, 1, 0.50, True)]
-    (out / "validation.json").write_text(json.dumps({"candidates": stored, "baseline": None}))
-    trials = [{"number": c["trial"], "state": "complete", "loss": 0.0, "point": c["point"],
-               "values": {"seat_win_rate(seat 0) @plain-vs-lucky": in_sample}}
-              for c, in_sample in zip(stored, (0.500, 0.505))]  # trial 0 is tested first
-    summary = _validate(balance, out, trials, jobs=1, backend="sequential")
-    assert summary["best"]["trial"] == 1 and summary["best"]["meets_all"]
-    assert not summary["best"]["in_sequence"] and not summary["meets_all_targets"]
-    assert "meets every target: False" in (out / "best_rules.toml").read_text()
