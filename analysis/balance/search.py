@@ -71,7 +71,8 @@ from .targets import Target, band_loss, centre_distance, check_target, measure_a
 
 __all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "trial_settings", "FRESH_SEED_OFFSET"]
 
-#: Validation replays candidates on root seed + this offset: seeds no trial has seen.
+#: Validation replays candidates on root seed + this offset (× 1 + search.validation_round):
+#: seeds no trial has seen.
 FRESH_SEED_OFFSET = 1_000_003
 
 
@@ -86,6 +87,8 @@ class SearchSettings:
     validate_matches: int = param(2000, min=1, doc="matches per candidate on fresh seeds")
     bootstrap: int = param(400, min=50, doc="bootstrap resamples (of matches) for CIs of non-rate metrics")
     validate_baseline: bool = True  # also measure the baseline rules on the fresh seeds (before / after)
+    validation_round: int = param(0, min=0, doc="n > 0: validate on the n-th other fresh seed set, "
+                                  "independent of earlier validations (a confirmatory re-run)")
     neighbours: int = param(50, min=1, doc="NTBEA: mutations scored per step")
 
 
@@ -128,7 +131,7 @@ class BalanceFile:
 #: Settings that may change between runs into the same directory: more trials extend the
 #: search, more or larger validations re-check it, the [surface] table re-reads the trials;
 #: nothing else may change (it shapes trials).
-EXTENDABLE = ("trials", "validate_top", "validate_matches", "bootstrap", "validate_baseline")
+EXTENDABLE = ("trials", "validate_top", "validate_matches", "bootstrap", "validate_baseline", "validation_round")
 
 
 def trial_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -398,7 +401,10 @@ def _check(balance: Balance, point: dict[str, Any] | None, fresh_seed: int, *, j
     tables, _ = evaluate(balance, point, root_seed=fresh_seed, matches=search.validate_matches,
                          jobs=jobs, backend=backend)
     placed = [_with_lineup(balance, t) for t in balance.settings.targets]
-    measured = measure_all(placed, tables, balance.spec.summary, bootstrap=search.bootstrap, seed=fresh_seed)
+    spec = balance.spec
+    parts = (spec.metric_parts, spec.metrics_from_parts) if spec.metric_parts and spec.metrics_from_parts else None
+    measured = measure_all(placed, tables, spec.summary, bootstrap=search.bootstrap, seed=fresh_seed,
+                           game_parts=parts)
     checks = [check_target(target, m) for target, m in zip(placed, measured)]
     values = [c["value"] for c in checks]
     return {"fresh_loss": band_loss(list(balance.settings.targets), values), "matches": search.validate_matches,
@@ -435,11 +441,12 @@ def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, bac
         previous = json.loads((out / "validation.json").read_text())
         cached = {json.dumps(c["point"], sort_keys=True): c for c in previous["candidates"]}
         cached_baseline = previous.get("baseline")
-    fresh_seed = settings.seed + FRESH_SEED_OFFSET
+    fresh_seed = settings.seed + FRESH_SEED_OFFSET * (1 + search.validation_round)
     validated = []
     for trial in candidates:
         key = json.dumps(trial["point"], sort_keys=True)
-        if key in cached and cached[key].get("matches") == search.validate_matches:
+        if key in cached and (cached[key].get("matches"), cached[key].get("fresh_seed")) == \
+                (search.validate_matches, fresh_seed):
             validated.append(cached[key])
             continue
         validated.append({"trial": trial["number"], "point": trial["point"], "in_sample_loss": trial["loss"],
@@ -447,7 +454,8 @@ def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, bac
         _atomic_json(out / "validation.json", {"candidates": validated, "baseline": cached_baseline})
     baseline = None
     if search.validate_baseline:
-        if cached_baseline and cached_baseline.get("matches") == search.validate_matches:
+        if cached_baseline and (cached_baseline.get("matches"), cached_baseline.get("fresh_seed")) == \
+                (search.validate_matches, fresh_seed):
             baseline = cached_baseline
         else:
             baseline = _check(balance, None, fresh_seed, jobs=jobs, backend=backend)

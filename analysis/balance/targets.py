@@ -117,11 +117,15 @@ def measure(target: Target, tables: Mapping[str, pd.DataFrame], game_summary=Non
 
 
 def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_summary=None,
-                bootstrap: int = 0, seed: int = 0, confidence: float = 0.90) -> list[dict[str, Any]]:
+                bootstrap: int = 0, seed: int = 0, confidence: float = 0.90,
+                game_parts: tuple[Callable, Callable] | None = None) -> list[dict[str, Any]]:
     """:func:`measure` for several targets: the game's summary is computed once per table set.
 
     Targets on the same line-up share their bootstrap resamples (one summary per resample
-    serves every ``game`` metric), so validating two game metrics costs one bootstrap.
+    serves every ``game`` metric), so validating two game metrics costs one bootstrap. With
+    ``game_parts = (metric_parts, metrics_from_parts)`` (a game's optional hooks) and only game
+    metrics those hooks compute, a resample reweights per-match parts instead of re-running the
+    summary — the same draws and the same intervals, in milliseconds instead of minutes.
     """
     results: list[dict[str, Any] | None] = [None] * len(targets)
     by_lineup: dict[str, list[int]] = {}
@@ -149,17 +153,43 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
                 resampled.append(index)
             results[index] = out
         if resampled:
-            resample = MatchResampler(selected)
-            rng = np.random.default_rng(seed)
-            draws = np.empty((bootstrap, len(resampled)))
-            for row in range(bootstrap):
-                sample, summary = resample(rng), _once(game_summary)
-                draws[row] = [_value(targets[index], sample, summary) for index in resampled]
+            draws = _parts_draws([targets[i] for i in resampled], selected, game_parts, bootstrap, seed)
+            if draws is None:
+                resample = MatchResampler(selected)
+                rng = np.random.default_rng(seed)
+                draws = np.empty((bootstrap, len(resampled)))
+                for row in range(bootstrap):
+                    sample, summary = resample(rng), _once(game_summary)
+                    draws[row] = [_value(targets[index], sample, summary) for index in resampled]
             alpha = 1 - confidence
             for column, index in enumerate(resampled):
                 results[index].update(ci_low=float(np.quantile(draws[:, column], alpha / 2)),
                                       ci_high=float(np.quantile(draws[:, column], 1 - alpha / 2)))
     return results  # type: ignore[return-value]
+
+
+def _parts_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_parts, bootstrap: int,
+                 seed: int) -> np.ndarray | None:
+    """Bootstrap draws from per-match parts (None when the game has no parts for these targets).
+
+    The match draws are those of :class:`MatchResampler` with the same seed (one
+    ``rng.integers(0, n, n)`` per resample), so both paths give identical intervals.
+    """
+    if game_parts is None or any(t.metric != "game" for t in targets):
+        return None
+    metric_parts, metrics_from_parts = game_parts
+    parts = metric_parts(tables)
+    n = len(tables["matches"])
+    probe = metrics_from_parts(parts.sum().to_frame().T)
+    if len(parts) != n or any(t.name not in probe.columns for t in targets):
+        return None
+    values = parts.to_numpy(float)
+    rng = np.random.default_rng(seed)
+    sums = np.empty((bootstrap, values.shape[1]))
+    for row in range(bootstrap):
+        sums[row] = np.bincount(rng.integers(0, n, n), minlength=n) @ values
+    metrics = metrics_from_parts(pd.DataFrame(sums, columns=parts.columns))
+    return metrics[[t.name for t in targets]].to_numpy(float)
 
 
 def _once(game_summary):

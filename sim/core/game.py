@@ -89,6 +89,12 @@ class GameSpec:
         replay: optional ``(rules, players, seeds) -> str``: a match told turn by turn for
             ``tablesim replay`` (e.g. an ASCII map per turn).
         demo_players: the line-up of ``tablesim demo`` and of the games benchmark.
+        metric_parts: optional ``(tables) -> DataFrame``: per-match additive parts of summary
+            metrics (one row per row of ``tables["matches"]``, same order; numeric columns that
+            add up over matches), with ``metrics_from_parts``.
+        metrics_from_parts: optional ``(sums: DataFrame) -> DataFrame``: the summary metrics of
+            each row of summed parts (vectorised). Together they let a bootstrap of game metrics
+            reweight matches instead of re-running ``summary`` on resampled tables.
     """
 
     name: str
@@ -105,6 +111,8 @@ class GameSpec:
     plots: Callable[[Mapping[str, Any]], list[tuple[str, Any]]] | None = None
     replay: Callable[[Any, Sequence[Player], MatchSeeds], str] | None = None
     demo_players: tuple[str, ...] = ()
+    metric_parts: Callable[[Mapping[str, Any]], Any] | None = None
+    metrics_from_parts: Callable[[Any], Any] | None = None
 
 
 # Games are registered lazily by module path so that `tablesim games` stays fast.

@@ -13,7 +13,7 @@ from pathlib import Path
 from sim.core.game import GameSpec, register
 
 from .match import play_match, replay
-from .metrics import summary
+from .metrics import metric_parts, metrics_from_parts, summary
 from .players import Profile
 from .rules import GasterospeedRules, lineup_problems
 
@@ -32,6 +32,8 @@ GAME = register(GameSpec(
     player_counts=(2, 3, 4, 5, 6),
     lineup_problems=lineup_problems,
     summary=summary,
+    metric_parts=metric_parts,
+    metrics_from_parts=metrics_from_parts,
     replay=replay,
     demo_players=("tactician", "greedy", "casual", "random"),
 ))

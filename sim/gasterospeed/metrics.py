@@ -14,11 +14,13 @@ Keys (``<c>`` a circuit id, ``<k>`` a start slot 1.., ``<id>`` a deck entry id):
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 
+import numpy as np
 import pandas as pd
 
-__all__ = ["summary"]
+__all__ = ["summary", "metric_parts", "metrics_from_parts"]
 
 _RACE_KEY = ["variant", "lineup", "match", "round"]
 #: A card enters card_win_rate_spread once played in this many seat-races (fewer: too noisy).
@@ -73,4 +75,59 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
                     rates.append(out[f"card_win_rate.{card}"])
         if rates:
             out["card_win_rate_spread"] = float(max(rates) - min(rates))
+    return out
+
+
+_MATCH_KEY = ["variant", "lineup", "match"]
+
+
+def metric_parts(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per-championship additive parts of ``ko_rate`` and the card win rates (see ``summary``).
+
+    One row per row of ``tables["matches"]`` (same order): ``ko_snails``, ``snails``, and for
+    every action or reaction card id ``plays.<id>`` (seat-races in which it was played) and
+    ``wins.<id>`` (those the seat won).
+    """
+    matches = tables["matches"]
+    rounds = tables.get("rounds", pd.DataFrame())
+    events = tables.get("events", pd.DataFrame())
+    index = pd.MultiIndex.from_frame(matches[_MATCH_KEY])
+    parts = pd.DataFrame(index=index)
+    if rounds is None or rounds.empty:
+        return parts.reset_index(drop=True)
+    per_seat = 2 if (rounds["snails_ko"] > 1).any() else 1  # as in summary()
+    by_match = rounds.groupby(_MATCH_KEY)
+    parts["ko_snails"] = by_match["snails_ko"].sum().reindex(index, fill_value=0).to_numpy(float)
+    parts["snails"] = (by_match.size() * per_seat).reindex(index, fill_value=0).to_numpy(float)
+    if events is not None and not events.empty:
+        cards = sorted(events.loc[events["number"] <= 4, "card"].unique())
+        played = events[events["phase"].isin(["action", "reaction"])]
+        ekeys = [k for k in _RACE_KEY if k in played.columns] + ["seat"]
+        rkeys = [k for k in _RACE_KEY if k in rounds.columns] + ["seat"]
+        who = played[ekeys + ["card"]].drop_duplicates().merge(rounds[rkeys + ["arrival"]], on=rkeys, how="left")
+        who["won"] = (who["arrival"] == 1).astype(float)
+        for card in cards:
+            rows = who[who["card"] == card].groupby(_MATCH_KEY)
+            parts[f"plays.{card}"] = rows.size().reindex(index, fill_value=0).to_numpy(float)
+            parts[f"wins.{card}"] = rows["won"].sum().reindex(index, fill_value=0).to_numpy(float)
+    return parts.reset_index(drop=True)
+
+
+def metrics_from_parts(sums: pd.DataFrame) -> pd.DataFrame:
+    """``ko_rate``, ``card_win_rate.<id>`` and ``card_win_rate_spread`` of each row of summed parts."""
+    out = pd.DataFrame(index=sums.index)
+    if "snails" in sums:
+        out["ko_rate"] = sums["ko_snails"] / sums["snails"]
+    cards = [c[len("plays."):] for c in sums.columns if c.startswith("plays.")]
+    if cards:
+        plays = sums[[f"plays.{c}" for c in cards]].to_numpy()
+        wins = sums[[f"wins.{c}" for c in cards]].to_numpy()
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rates = np.where(plays > 0, wins / plays, np.nan)
+        for k, card in enumerate(cards):
+            out[f"card_win_rate.{card}"] = rates[:, k]
+        counted = np.where(plays >= SPREAD_MIN_PLAYS, rates, np.nan)
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # rows with no counted card: NaN
+            out["card_win_rate_spread"] = np.nanmax(counted, axis=1) - np.nanmin(counted, axis=1)
     return out

@@ -205,6 +205,14 @@ def test_cli_refuses_to_resume_a_search_whose_file_changed(tmp_path, capsys):
     assert len(list((out / "trials").iterdir())) == 3
     validation = json.loads((out / "validation.json").read_text())
     assert {c["matches"] for c in validation["candidates"]} == {1600} and validation["baseline"]["matches"] == 1600
+    # a confirmatory round re-validates everything on seeds no earlier validation used
+    path.write_text(path.read_text() + "validation_round = 1\n")
+    assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
+    again = json.loads((out / "validation.json").read_text())
+    assert {c["fresh_seed"] for c in again["candidates"]} == {3 + 2 * 1_000_003}
+    assert again["baseline"]["fresh_seed"] == 3 + 2 * 1_000_003
+    assert [c["targets"][0]["value"] for c in again["candidates"]] != \
+        [c["targets"][0]["value"] for c in validation["candidates"]]
 
 
 def _validate_stored(tmp_path, candidates, in_sample):
