@@ -24,6 +24,7 @@ A balance file (TOML)::
     seat = 0
     target = 0.25
     tolerance = 0.02
+    pull = 0.1                     # optional: steer the search to the band's middle
     [[targets]]
     metric = "rounds_quantile"
     quantile = 0.5
@@ -36,12 +37,20 @@ A balance file (TOML)::
                                    # when a paired Wilcoxon test says it is worse than the best
     validate_top = 3               # winner's-curse guard: re-run the best few...
     validate_matches = 2000        # ...on fresh seeds with more matches
+    bootstrap = 400                # resamples for the CIs of non-rate metrics
+    validate_baseline = true       # the baseline rules on the same fresh seeds (before / after)
+    validation_round = 0           # n > 0: an independent, confirmatory fresh seed set
+    [surface]                      # optional, see analysis/balance/surface.py
+    prefix = "card_win_rate."      # a family of game metrics whose spread is targeted
+    bound = 0.15
 
 Every trial plays match indices ``0 .. matches-1`` with the same root seed, so trials differ
-only by their rules (common random numbers). Each finished trial is stored as
-``DIR/trials/NNNN.json``; a killed search resumes from them. The best candidates are replayed
-on a fresh seed set (root seed + ``FRESH_SEED_OFFSET``) and a candidate is reported as
-meeting a target only if the equivalence test (TOST, α = 0.05) passes on those fresh seeds.
+only by their rules (common random numbers); it stores its target values and every game
+metric as ``DIR/trials/NNNN.json``, and a killed search resumes from them. The candidates (the
+surface's model optimum if any, then the best trials by in-sample rank) are replayed on a
+fresh seed set (root seed + ``FRESH_SEED_OFFSET`` × (1 + round)) and a candidate is reported as
+meeting a target only if the equivalence test (TOST, α = 0.05) passes on those fresh seeds —
+as a fixed-sequence test: once a candidate misses, later ones are not claimed.
 """
 
 from __future__ import annotations
