@@ -15,7 +15,7 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -147,10 +147,12 @@ def _cluster(args: argparse.Namespace):
 
 
 def _prepare_out(out: str | Path | None, manifest: dict[str, Any],
-                 keys: tuple[str, ...] = ("kind", "game", "seed", "cells")):
+                 keys: tuple[str, ...] = ("kind", "game", "seed", "cells"),
+                 compared: dict[str, tuple[Callable[[Any], Any], str]] | None = None):
     """Check ``--out`` before anything is written; return a ResultStore or None.
 
-    A directory holding a run may be reused (resumed) only if its manifest agrees on ``keys``.
+    A directory holding a run may be reused (resumed) only if its manifest agrees on ``keys``;
+    ``compared[key] = (view, what may change)`` compares only ``view(value)`` of that key.
     """
     from .core.store import ResultStore
 
@@ -162,12 +164,15 @@ def _prepare_out(out: str | Path | None, manifest: dict[str, Any],
         raise UsageError(f"--out {out}: exists and is not a directory")
     if store.exists():
         previous = store.read_manifest()
+
         def canonical(value: Any) -> str:  # tuples read back as lists, NaN as NaN
             return json.dumps(value, sort_keys=True, default=str)
 
         for key in keys:
-            if canonical(previous.get(key)) != canonical(manifest.get(key)):
-                raise UsageError(f"--out {out}: holds a different run ({key} differs); "
+            view, may_change = (compared or {}).get(key, (lambda value: value, ""))
+            if canonical(view(previous.get(key))) != canonical(view(manifest.get(key))):
+                detail = f": only {may_change} may change" if may_change else ""
+                raise UsageError(f"--out {out}: holds a different run ({key} differs{detail}); "
                                  "choose another directory or delete it")
     elif path.exists() and any(path.iterdir()):
         raise UsageError(f"--out {out}: exists, is not empty and holds no tablesim results")
@@ -337,15 +342,11 @@ def cmd_balance(args: argparse.Namespace) -> int:
     out = Path(args.out or Path("results") / Path(args.file).stem)
     from .core.config import to_dict
 
-    settings = to_dict(balance.settings)
-    _prepare_out(out, {"kind": "balance", "game": balance.spec.name, "seed": balance.settings.seed})
-    previous = out / "manifest.json"
-    if previous.exists():  # a search may be extended or re-validated, not changed
-        stored = json.loads(previous.read_text()).get("balance", {})
-        if json.dumps(trial_settings(stored), sort_keys=True, default=str) != \
-                json.dumps(trial_settings(settings), sort_keys=True, default=str):
-            raise UsageError(f"--out {out}: holds a different run (balance differs: only search.trials and the "
-                             "validation settings may change); choose another directory or delete it")
+    # a search may be extended or re-validated, not changed
+    _prepare_out(out, {"kind": "balance", "game": balance.spec.name, "seed": balance.settings.seed,
+                       "balance": to_dict(balance.settings)}, keys=("kind", "game", "seed", "balance"),
+                 compared={"balance": (lambda value: trial_settings(value or {}),
+                                       "search.trials and the validation and surface settings")})
     manifest = {"command": "tablesim " + " ".join(sys.argv[1:]), "versions": _versions(),
                 "balance_file": str(args.file)}
     try:
@@ -386,12 +387,12 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     _check_backend(args)
     if not Path(args.file).is_file():
         raise UsageError(f"{args.file}: file not found")
-    _, spec, settings, _, _ = load_sensitivity(args.file)  # validate before anything is written
+    problem = load_sensitivity(args.file)  # validate before anything is written
     out = Path(args.out or Path("results") / Path(args.file).stem)
     from .core.config import to_dict
 
-    _prepare_out(out, {"kind": "sensitivity", "game": spec.name, "seed": settings.seed,
-                       "settings": to_dict(settings)}, keys=("kind", "game", "seed", "settings"))
+    _prepare_out(out, {"kind": "sensitivity", "game": problem.spec.name, "seed": problem.settings.seed,
+                       "settings": to_dict(problem.settings)}, keys=("kind", "game", "seed", "settings"))
     try:
         with _cluster(args):
             summary = run_sensitivity(args.file, out, jobs=args.jobs, backend=args.backend, progress=args.progress)

@@ -76,7 +76,7 @@ from .ntbea import NTBEA
 from .problem import Problem, load_problem
 from .space import Parameter, SearchSpace
 from .surface import SurfaceSettings, spread_floor
-from .targets import Target, band_loss, centre_distance, check_target, measure_all, objective
+from .targets import Target, band_loss, centre_distance, check_target, measure_all, objective, select_lineup
 
 __all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "trial_settings", "FRESH_SEED_OFFSET"]
 
@@ -174,8 +174,8 @@ def _game_metrics(balance: Balance, tables) -> dict[str, dict[str, float]]:
         return {}
     out = {}
     for name in balance.lineups:
-        selected = {key: frame[frame["lineup"] == name] if len(frame) else frame for key, frame in tables.items()}
-        out[name] = {key: float(value) for key, value in balance.spec.summary(selected).items()}
+        metrics = balance.spec.summary(select_lineup(tables, name))
+        out[name] = {key: float(value) for key, value in metrics.items()}
     return out
 
 

@@ -43,12 +43,11 @@ import pandas as pd
 
 from sim.core.config import param, read_toml, to_dict
 from sim.core.experiment import Lineup, RulesChange
-from sim.core.rules import load_rules
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
 from sim.core.store import ResultStore
 
-from .problem import load_problem
-from .space import Parameter, SearchSpace
+from .problem import Problem, load_problem
+from .space import Parameter
 from .targets import Target, measure
 
 __all__ = ["load_sensitivity", "run_sensitivity", "DUMMY"]
@@ -109,33 +108,29 @@ def _output(target: Target, lineup: str) -> Target:
     return replace(target, lineup=target.lineup or lineup)
 
 
-def load_sensitivity(path: str | Path) -> tuple[Path, Any, SensitivityFile, dict, dict]:
-    """Validate a sensitivity file; returns (path, spec, settings, baseline dict, line-ups)."""
+def load_sensitivity(path: str | Path) -> Problem:
+    """Validate a sensitivity file; returns the problem (``settings`` is the SensitivityFile)."""
     path = Path(path)
     data = read_toml(path)
     for output in data.get("outputs", []):  # outputs carry no band
         if isinstance(output, dict):
             output.setdefault("low", 0.0)
             output.setdefault("high", 1.0)
-    problem = load_problem(path, SensitivityFile, data)
-    return path, problem.spec, problem.settings, problem.space.baseline, problem.lineups
+    return load_problem(path, SensitivityFile, data)
 
 
-def _evaluate(spec, settings: SensitivityFile, baseline: dict, lineups: dict, rules_file, names: list[str],
-              X: np.ndarray, folder: Path, jobs: int, backend: str, progress,
+def _evaluate(problem: Problem, X: np.ndarray, folder: Path, jobs: int, backend: str, progress,
               seed_offsets: np.ndarray | None = None) -> np.ndarray:
-    """Y (points × outputs): each row of X is a variant of one stored run."""
-    space = SearchSpace(settings.parameters, baseline)
+    """Y (points × outputs): each row of X (one column per parameter) is a variant of one stored run."""
+    spec, settings = problem.spec, problem.settings
     cells = []
     for row, values in enumerate(X):
-        point = {}
-        for name, value, p in zip(names, values, [*settings.parameters]):
-            point[name] = int(round(value)) if p.kind == "int" else float(value)
-        overrides = [*settings.baseline.set.items(), *space.overrides(point)]
-        rules = load_rules(spec, rules_file, overrides, override_label="")
+        point = {p.name: int(round(value)) if p.kind == "int" else float(value)
+                 for value, p in zip(values, settings.parameters)}
+        rules = problem.rules(point)
         offset = int(seed_offsets[row]) if seed_offsets is not None else 0
         cells += [Cell(f"p{row:05d}", lineup, rules, players, settings.rotate_seats, offset)
-                  for lineup, players in lineups.items()]
+                  for lineup, players in problem.lineups.items()]
     store = ResultStore(folder)
     store.write_manifest({"kind": "sensitivity-points", "game": spec.name, "seed": settings.seed,
                           "points": len(X), "status": "running"})
@@ -167,13 +162,13 @@ def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend
     from SALib.sample import morris as morris_sample
     from SALib.sample import sobol as sobol_sample
 
-    path, spec, settings, baseline, lineups = load_sensitivity(path)
+    problem = load_sensitivity(path)
+    path, spec, settings = problem.path, problem.spec, problem.settings
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "manifest.json").write_text(json.dumps({"kind": "sensitivity", "game": spec.name, "seed": settings.seed,
                                                    "sensitivity_file": str(path), "settings": to_dict(settings)},
                                                   indent=2, default=str), encoding="utf-8")
-    rules_file = path.parent / settings.baseline.rules if settings.baseline.rules else None
     params = list(settings.parameters)
     names = [p.name for p in params]
     bounds = [[p.low, p.high] for p in params]
@@ -183,25 +178,22 @@ def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend
         params.append(Parameter(key=DUMMY, kind="float", low=0.0, high=1.0))
     first = settings.lineups[0].name
     labels = [_output(o, first).label for o in settings.outputs]
-    real = [p for p in params if p.key != DUMMY]
 
     def evaluate(X: np.ndarray, folder: str) -> np.ndarray:
-        columns = [i for i, p in enumerate(params) if p.key != DUMMY]
-        sub = replace(settings, parameters=tuple(real))
         offsets = None
         if settings.dummy:  # the dummy picks a block of fresh seeds: the noise floor
             seeds_per_point = settings.matches
             offsets = np.round(X[:, names.index(DUMMY)] * DUMMY_SEED_BLOCKS).astype(int) * seeds_per_point
-        return _evaluate(spec, sub, baseline, lineups, rules_file, [p.name for p in real], X[:, columns],
-                         out / folder, jobs, backend, progress, offsets)
+        # the rule parameters are the first columns (the dummy, if any, is the last)
+        return _evaluate(problem, X[:, :len(settings.parameters)], out / folder, jobs, backend, progress, offsets)
 
-    problem = {"num_vars": len(names), "names": names, "bounds": bounds}
-    X = morris_sample.sample(problem, N=settings.morris.trajectories, num_levels=settings.morris.levels,
+    salib = {"num_vars": len(names), "names": names, "bounds": bounds}
+    X = morris_sample.sample(salib, N=settings.morris.trajectories, num_levels=settings.morris.levels,
                              seed=settings.seed)
     Y = evaluate(X, "morris")
     morris_rows = []
     for k, label in enumerate(labels):
-        result = morris_analyze.analyze(problem, X, Y[:, k], num_levels=settings.morris.levels, seed=settings.seed)
+        result = morris_analyze.analyze(salib, X, Y[:, k], num_levels=settings.morris.levels, seed=settings.seed)
         for i, name in enumerate(names):
             morris_rows.append({"output": label, "parameter": name, "mu_star": float(result["mu_star"][i]),
                                 "mu_star_conf": float(result["mu_star_conf"][i]), "sigma": float(result["sigma"][i])})

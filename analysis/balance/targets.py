@@ -29,7 +29,8 @@ from scipy.stats import norm
 
 from sim.core.config import param
 
-__all__ = ["Target", "MatchResampler", "measure", "measure_all", "band_loss", "centre_distance", "objective", "check_target"]
+__all__ = ["Target", "MatchResampler", "measure", "measure_all", "band_loss", "centre_distance", "objective",
+           "check_target", "select_lineup"]
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,8 @@ class Target:
         return f"{self.metric}({detail}){where}" if detail else f"{self.metric}{where}"
 
 
-def _select(tables: Mapping[str, pd.DataFrame], lineup: str) -> dict[str, pd.DataFrame]:
+def select_lineup(tables: Mapping[str, pd.DataFrame], lineup: str) -> dict[str, pd.DataFrame]:
+    """The rows of one line-up in every table (all rows when ``lineup`` is empty)."""
     if not lineup:
         return dict(tables)
     return {name: frame[frame["lineup"] == lineup] if len(frame) else frame for name, frame in tables.items()}
@@ -132,7 +134,7 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
     for index, target in enumerate(targets):
         by_lineup.setdefault(target.lineup, []).append(index)
     for lineup, indices in by_lineup.items():
-        selected = _select(tables, lineup)
+        selected = select_lineup(tables, lineup)
         summary = _once(game_summary)
         n = int(len(selected["matches"]))
         resampled = []

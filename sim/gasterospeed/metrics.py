@@ -50,32 +50,32 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
             out[f"race_win_rate.slot{int(slot)}"] = float(group["won"].mean())
     for circuit, group in rounds.groupby("circuit", sort=True):
         out[f"points.{circuit}"] = float(group["points"].mean())
-    # KO rate per snail-race: KO snails over snails (1 or 2 per seat)
-    per_seat = 2 if (rounds["snails_ko"] > 1).any() else 1
-    out["ko_rate"] = float(rounds["snails_ko"].sum() / (len(rounds) * per_seat))
+    # KO rate and card win rates: from the per-championship parts, the code the bootstrap uses
+    pooled = metrics_from_parts(metric_parts(tables).sum().to_frame().T).iloc[0]
+    out["ko_rate"] = float(pooled["ko_rate"])
+    per_seat = _snails_per_seat(rounds)
     for circuit, group in rounds.groupby("circuit", sort=True):
         out[f"ko_rate.{circuit}"] = float(group["snails_ko"].sum() / (len(group) * per_seat))
     if events is not None and not events.empty:
-        # action and reaction cards (speed cards carry their number, > 4): every id of the deck
-        # seen in the log, played (action phase, or as a counter) or not
-        cards = sorted(events.loc[events["number"] <= 4, "card"].unique())
         played = events[events["phase"].isin(["action", "reaction"])]
-        seat_races = len(rounds)
-        ekeys = [k for k in _RACE_KEY if k in played.columns] + ["seat"]
-        rkeys = [k for k in _RACE_KEY if k in rounds.columns] + ["seat"]
-        result = rounds[rkeys + ["arrival"]]
-        rates: list[float] = []
-        for card in cards:
-            rows = played[played["card"] == card]
-            out[f"card_play_rate.{card}"] = float(len(rows) / seat_races)
-            if len(rows):
-                who = rows[ekeys].drop_duplicates().merge(result, on=rkeys, how="left")
-                out[f"card_win_rate.{card}"] = float((who["arrival"] == 1).mean())
-                if len(who) >= SPREAD_MIN_PLAYS:
-                    rates.append(out[f"card_win_rate.{card}"])
-        if rates:
-            out["card_win_rate_spread"] = float(max(rates) - min(rates))
+        for card in _action_cards(events):
+            out[f"card_play_rate.{card}"] = float((played["card"] == card).sum() / len(rounds))
+            rate = pooled.get(f"card_win_rate.{card}", np.nan)
+            if not np.isnan(rate):  # the card was played at least once
+                out[f"card_win_rate.{card}"] = float(rate)
+        if not np.isnan(pooled.get("card_win_rate_spread", np.nan)):
+            out["card_win_rate_spread"] = float(pooled["card_win_rate_spread"])
     return out
+
+
+def _snails_per_seat(rounds: pd.DataFrame) -> int:
+    """1, or 2 in the two-snail variant (seen from any seat-race with 2 KO snails)."""
+    return 2 if (rounds["snails_ko"] > 1).any() else 1
+
+
+def _action_cards(events: pd.DataFrame) -> list:
+    """Action and reaction card ids (speed cards carry their number, > 4) seen in the log."""
+    return sorted(events.loc[events["number"] <= 4, "card"].unique())
 
 
 _MATCH_KEY = ["variant", "lineup", "match"]
@@ -95,12 +95,12 @@ def metric_parts(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     parts = pd.DataFrame(index=index)
     if rounds is None or rounds.empty:
         return parts.reset_index(drop=True)
-    per_seat = 2 if (rounds["snails_ko"] > 1).any() else 1  # as in summary()
+    per_seat = _snails_per_seat(rounds)
     by_match = rounds.groupby(_MATCH_KEY)
     parts["ko_snails"] = by_match["snails_ko"].sum().reindex(index, fill_value=0).to_numpy(float)
     parts["snails"] = (by_match.size() * per_seat).reindex(index, fill_value=0).to_numpy(float)
     if events is not None and not events.empty:
-        cards = sorted(events.loc[events["number"] <= 4, "card"].unique())
+        cards = _action_cards(events)
         played = events[events["phase"].isin(["action", "reaction"])]
         ekeys = [k for k in _RACE_KEY if k in played.columns] + ["seat"]
         rkeys = [k for k in _RACE_KEY if k in rounds.columns] + ["seat"]
