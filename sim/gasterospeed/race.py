@@ -343,25 +343,40 @@ class Race:
         if self.trace is not None:
             self.trace.extend("  " + row for row in self.board.render(self.labels))
 
+    def _choose_per_snail(self, pick) -> dict:
+        """Each seat (in order) chooses for each of its running snails, face down.
+
+        ``pick(seat, policy, view, snail, taken) -> (card uid, choice) | None`` sees the cards
+        the seat already committed this phase in ``taken``; returns ``{snail: choice}``.
+        """
+        chosen: dict = {}
+        for seat, policy in enumerate(self.policies):
+            active = self._active(seat)
+            if not active:
+                continue
+            view = self.view(seat)
+            taken: list[int] = []
+            for s in active:
+                picked = pick(seat, policy, view, s, taken)
+                if picked is None:
+                    continue
+                taken.append(picked[0])
+                chosen[s] = picked[1]
+        return chosen
+
     def speed_phase(self, chosen: dict[int, int] | None = None) -> None:
         """Everyone picks a speed card face down (or ``chosen``: snail → uid); moves resolve
         from the highest number down; a move that cannot be made is lost."""
         board, deck = self.board, self.deck
         if chosen is None:
-            chosen = {}
-            for seat, policy in enumerate(self.policies):
-                active = self._active(seat)
-                if not active:
-                    continue
-                view = self.view(seat)
-                taken: list[int] = []
-                for s in active:
-                    cards = [u for u in self.hands[seat] if deck.kind[u] == SPEED and u not in taken]
-                    if not cards:
-                        continue
-                    uid = cards[policy.speed_card(view, s, cards) if len(cards) > 1 else 0]
-                    taken.append(uid)
-                    chosen[s] = uid
+            def pick(seat, policy, view, s, taken):
+                cards = [u for u in self.hands[seat] if deck.kind[u] == SPEED and u not in taken]
+                if not cards:
+                    return None
+                uid = cards[policy.speed_card(view, s, cards) if len(cards) > 1 else 0]
+                return uid, uid
+
+            chosen = self._choose_per_snail(pick)
         for s, uid in chosen.items():
             self.hands[board.owner[s]].remove(uid)
             self.in_play.append(uid)
@@ -413,21 +428,15 @@ class Race:
         at once; actions resolve by order 1→4, ties by the higher speed card of the turn."""
         board, deck = self.board, self.deck
         if chosen is None:
-            chosen = {}
-            for seat, policy in enumerate(self.policies):
-                active = self._active(seat)
-                if not active:
-                    continue
-                view = self.view(seat)
-                taken: list[int] = []
-                for s in active:
-                    hand = [u for u in self.hands[seat] if u not in taken]
-                    if not hand:
-                        continue
-                    options = [(u, False) for u in hand if deck.kind[u] == ACTION] + [(u, True) for u in hand]
-                    choice = options[policy.action_card(view, s, options) if len(options) > 1 else 0]
-                    taken.append(choice[0])
-                    chosen[s] = choice
+            def pick(seat, policy, view, s, taken):
+                hand = [u for u in self.hands[seat] if u not in taken]
+                if not hand:
+                    return None
+                options = [(u, False) for u in hand if deck.kind[u] == ACTION] + [(u, True) for u in hand]
+                choice = options[policy.action_card(view, s, options) if len(options) > 1 else 0]
+                return choice[0], choice
+
+            chosen = self._choose_per_snail(pick)
         plays = []
         for s, (uid, discard) in chosen.items():
             self.hands[board.owner[s]].remove(uid)
