@@ -91,6 +91,18 @@ def _seg_clear(ax, ay, bx, by, coins, on, skip, clearance):
 
 
 @njit(cache=True)
+def _cushion(side, line, x1, y1, x2, y2):
+    """A bounce off cushion ``side`` (1 left, 2 right, 3 far, 4 near) of a disc whose centre runs
+    on the line at ±``line`` (m): (w, a, b, t1, t2) — the line's coordinate, the distances of
+    points 1 and 2 from it, and their coordinates along it."""
+    if side == 1 or side == 2:
+        w = -line if side == 1 else line
+        return w, abs(w - x1), abs(w - x2), y1, y2
+    w = line if side == 3 else -line
+    return w, abs(w - y1), abs(w - y2), x1, x2
+
+
+@njit(cache=True)
 def _coin_leg(cx, cy, px, py, bank, coins, on, target, prm):
     """The coin's way to the pocket: straight (bank 0) or off one cushion (1 left, 2 right,
     3 far, 4 near; the coin-centre line at ±(half − r_c)). A coin frozen on that cushion is
@@ -118,19 +130,7 @@ def _coin_leg(cx, cy, px, py, bank, coins, on, target, prm):
         return ux, uy, L, 1.15 * v_need + 0.2, v_need, True
     half = prm[9]
     ew = prm[10]
-    line = half - rc
-    if bank == 1 or bank == 2:
-        w = -line if bank == 1 else line
-        a = abs(w - cx)
-        b = abs(w - px)
-        tc = cy
-        tp = py
-    else:
-        w = line if bank == 3 else -line
-        a = abs(w - cy)
-        b = abs(w - py)
-        tc = cx
-        tp = px
+    w, a, b, tc, tp = _cushion(bank, half - rc, cx, cy, px, py)
     if ew <= 0.0 or b <= 1e-9:
         return 0.0, 0.0, 0.0, 0.0, 0.0, False
     along = ew * (tp - tc)
@@ -224,19 +224,7 @@ def _strike(sx, sy, cx, cy, ux, uy, L, v_coin, v_need, coins, on, target, wall, 
     ew = prm[10]
     if ew <= 0.0:
         return 0.0, 0.0, 0.0
-    line = half - rs
-    if wall == 1 or wall == 2:
-        w = -line if wall == 1 else line
-        a = abs(w - sx)
-        b = abs(w - gx)
-        ts = sy
-        tg = gy
-    else:
-        w = line if wall == 3 else -line
-        a = abs(w - sy)
-        b = abs(w - gy)
-        ts = sx
-        tg = gx
+    w, a, b, ts, tg = _cushion(wall, half - rs, sx, sy, gx, gy)
     if a < 1e-6 or b < 1e-6:
         return 0.0, 0.0, 0.0
     tb = ts + (tg - ts) * ew * a / (ew * a + b)
