@@ -8,18 +8,26 @@ pure function that plays one match from (rules, line-up, seeds) and returns a
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .hints import Conformance
 from .seeding import MatchSeeds
 
-__all__ = ["GameSpec", "MatchLog", "Player", "register", "get_game", "game_names", "TABLES"]
+__all__ = ["GameSpec", "MatchLog", "Player", "register", "get_game", "game_names", "TABLES", "REQUIRED_COLUMNS"]
 
 #: The tidy tables every game fills (``events`` may stay empty).
 TABLES = ("matches", "players", "rounds", "events")
+
+#: The columns every game's tables must have (the runner adds the keys and ``seed``,
+#: ``rotation``, ``slot``); games add their own columns beside them.
+REQUIRED_COLUMNS = {
+    "matches": ("variant", "lineup", "match", "seed", "rotation", "winner", "winning_team", "rounds", "finished"),
+    "players": ("variant", "lineup", "match", "seat", "profile", "team", "score", "rank", "won", "slot"),
+    "rounds": ("variant", "lineup", "match", "round", "seat", "points", "cumulative"),
+}
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,8 @@ class GameSpec:
         metrics_from_parts: optional ``(sums: DataFrame) -> DataFrame``: the summary metrics of
             each row of summed parts (vectorised). Together they let a bootstrap of game metrics
             reweight matches instead of re-running ``summary`` on resampled tables.
+        conformance: optional :class:`~sim.core.hints.Conformance`: the line-up, short-match
+            overrides and per-key scenarios the conformance suite (``sim.testing``) uses.
     """
 
     name: str
@@ -113,14 +123,14 @@ class GameSpec:
     demo_players: tuple[str, ...] = ()
     metric_parts: Callable[[Mapping[str, Any]], Any] | None = None
     metrics_from_parts: Callable[[Any], Any] | None = None
+    conformance: Conformance | None = None
 
 
-# Games are registered lazily by module path so that `tablesim games` stays fast.
-_GAME_MODULES = {
-    "curlastique": "sim.curlastique",
-    "gasterospeed": "sim.gasterospeed",
-    "carrom": "sim.carrom",
-}
+#: The entry-point group through which every game, shipped or not, makes itself known. Each
+#: entry names a game and resolves to its :class:`GameSpec` (``sim.curlastique:GAME``); loading
+#: the entry imports the game's package, which registers it. This is the one list of games:
+#: nothing outside a game's own package names it.
+ENTRY_POINT_GROUP = "tablesim.games"
 _REGISTRY: dict[str, GameSpec] = {}
 
 
@@ -130,14 +140,30 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+def _entry_points() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+
+    return {entry.name: entry for entry in entry_points(group=ENTRY_POINT_GROUP)}
+
+
 def game_names() -> list[str]:
-    return sorted(set(_GAME_MODULES) | set(_REGISTRY))
+    """Every game installed (entry points) or registered in this process, sorted."""
+    return sorted(set(_entry_points()) | set(_REGISTRY))
 
 
 def get_game(name: str) -> GameSpec:
-    """The registered game ``name``; raises ``KeyError`` with the allowed names."""
-    if name not in _REGISTRY and name in _GAME_MODULES:
-        importlib.import_module(_GAME_MODULES[name])
+    """The game ``name``, loading its entry point on first use; ``KeyError`` names the allowed ones.
+
+    Worker processes call this too, so a game installed as a separate package is found there
+    exactly as in the parent process.
+    """
+    if name not in _REGISTRY:
+        entry = _entry_points().get(name)
+        if entry is not None:
+            spec = entry.load()
+            if not isinstance(spec, GameSpec):
+                raise TypeError(f"entry point {ENTRY_POINT_GROUP}:{name} ({entry.value}) is not a GameSpec")
+            _REGISTRY.setdefault(name, spec)
     if name not in _REGISTRY:
         raise KeyError(f"unknown game {name!r}; allowed: {', '.join(game_names())}")
     return _REGISTRY[name]

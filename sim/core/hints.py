@@ -1,0 +1,59 @@
+"""What a game tells the conformance suite (``sim.testing``) about itself.
+
+The suite checks every rule and profile key generically: it changes the key (to a value
+derived from the key's ``param`` bounds, or the one given here), plays a few short matches and
+asserts that the tables changed. Most keys need nothing; a key that acts only in some
+situations gets the overrides under which it does (a restitution only matters when its rim
+bounces), and a key that changes only what is shown (a card's display name) says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = ["AUTO", "KeyCase", "Conformance"]
+
+#: "derive the changed value from the key's ``param`` metadata".
+AUTO: Any = "<auto>"
+
+
+@dataclass(frozen=True)
+class KeyCase:
+    """How to see that one key changes play.
+
+    Attributes:
+        value: the changed value (``AUTO``: derived from the key's bounds and type).
+        given: rule overrides (``KEY=VALUE``) under which the key acts.
+        matches: matches to compare (default: the game's ``Conformance.matches``).
+        players: the line-up (presets) to play (default: the game's ``Conformance.lineup``).
+        observe: "tables" (the match tables differ) or "replay" (only the replay's text does:
+            display names and other keys that change what is shown, not what is played).
+    """
+
+    value: Any = AUTO
+    given: tuple[str, ...] = ()
+    matches: int | None = None
+    players: tuple[str, ...] | None = None
+    observe: Literal["tables", "replay"] = "tables"
+
+
+@dataclass(frozen=True)
+class Conformance:
+    """A game's hints for the conformance suite.
+
+    Attributes:
+        lineup: presets for the short matches, cycled to fill any player count.
+        quick: rule overrides that keep the matches short (e.g. a low target score).
+        matches: matches per comparison.
+        keys: rule key → :class:`KeyCase`, for keys that need a scenario or a given value.
+        profile_keys: profile key → :class:`KeyCase` (``given`` are rule overrides; the key is
+            changed in the first seat's profile).
+    """
+
+    lineup: tuple[str, ...] = ()
+    quick: tuple[str, ...] = ()
+    matches: int = 3
+    keys: Mapping[str, KeyCase] = field(default_factory=dict)
+    profile_keys: Mapping[str, KeyCase] = field(default_factory=dict)
