@@ -1,34 +1,43 @@
 # tablesim: `make demo` sets everything up and runs the demo; `make test` runs the test suite.
+# Each step prints one line; pip runs quietly (-qq: errors only).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip install -qq
 STAMP  := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
 .PHONY: demo test install install-dev bench clean
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@echo "make: creating $(VENV) with $$($(PYTHON) --version)"
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
-	touch $@
+	@echo "make: installing tablesim and its dependencies into $(VENV) (a few minutes the first time)"
+	@$(PIP) -e .
+	@touch $@
 
-$(DEVSTAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
-	touch $@ $(STAMP)
+# The dev extras, and Pig (tests/testgame): a game packaged outside tablesim and registered only
+# through its entry point, which the tests run through every command.
+$(DEVSTAMP): pyproject.toml tests/testgame/pyproject.toml | $(BIN)/python
+	@echo "make: installing tablesim with the dev extras and the test game plugin into $(VENV)"
+	@$(PIP) -e ".[dev]" -e tests/testgame
+	@touch $@ $(STAMP)
 
 install: $(STAMP)
 install-dev: $(DEVSTAMP)
 
 ## demo: create .venv, install tablesim, run the demo experiments and write their reports
 demo: $(STAMP)
-	$(BIN)/tablesim demo
+	@echo "make: running tablesim demo"
+	@$(BIN)/tablesim demo
 
 ## test: install the dev extras and run the whole test suite
 test: $(DEVSTAMP)
-	$(BIN)/python -m pytest -q
+	@echo "make: running the test suite"
+	@$(BIN)/python -m pytest -q
 
 ## bench: print the performance figures of benchmarks/
 bench: $(DEVSTAMP)
