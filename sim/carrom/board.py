@@ -19,7 +19,8 @@ from functools import cached_property
 import numpy as np
 
 from sim.physics import (
-    FORMATION_GAP_M, POCKET, STATUS_ON, STATUS_POCKETED, Discs, Physics, Table, heading, simulate,
+    FORMATION_GAP_M, POCKET, STATUS_ON, STATUS_POCKETED, TOUCH_TOL_M, Discs, Physics, Table, heading,
+    simulate,
 )
 
 from .rules import CarromRules
@@ -213,21 +214,47 @@ class Geometry:
         return bool(np.all(d >= self.rs + self.rc - 1e-7))
 
     # ---------------------------------------------------------------- coin returns
+    def _free_mask(self, spots: np.ndarray, others: np.ndarray) -> np.ndarray:
+        """(K,) whether a coin centred at each of ``spots`` (K, 2) is on the board and at least
+        ``FORMATION_GAP_M`` from every coin of ``others`` (M, 2): a returned coin may touch
+        others with the gap the break pack is built with (less TOUCH_TOL_M of round-off)."""
+        spots = np.asarray(spots, dtype=float).reshape(-1, 2)
+        others = np.asarray(others, dtype=float).reshape(-1, 2)
+        ok = np.all(np.abs(spots) <= self.half - self.rc - 1e-6, axis=1)
+        if len(others):
+            gaps = np.hypot(*(spots[:, None, :] - others[None, :, :]).transpose(2, 0, 1))
+            ok &= np.all(gaps >= 2 * self.rc + FORMATION_GAP_M - TOUCH_TOL_M, axis=1)
+        return ok
+
+    def _spot_is_free(self, p: np.ndarray, others: np.ndarray) -> bool:
+        return bool(self._free_mask(p, others)[0])
+
     def free_spot(self, target, others: np.ndarray) -> np.ndarray:
-        """The free spot for a coin nearest to ``target`` (board, m): ``target`` itself if no
-        coin overlaps it, else the first free point of rings of growing radius around it
-        (deterministic). ``others``: (M, 2) centres of the coins on the board."""
+        """The free spot for a coin nearest to ``target`` (board, m).
+
+        ICF Laws (law 66-67 of the text cited in :func:`formation`): «The Queen shall be placed
+        by the Umpire only in the Centre Circle. [...] If the Centre Circle is partially or
+        completely covered by other C/m, the Queen shall be placed so as to occupy most of
+        the uncovered portion or in any position adjacent to the Centre Circle»; jumped coins
+        likewise (law 38(a)). The nearest free spot to the centre is the one that covers the
+        most of the centre circle, and one touching the covering coins when it is covered.
+
+        Exact, deterministic: ``target`` itself if free; otherwise the nearest of the
+        candidate spots of the free region's boundary — each coin's contact circle (radius
+        2r + ``FORMATION_GAP_M``) at the point nearest ``target``, and the crossings of two
+        contact circles; a ring search (step r/2) only if none is free.
+        ``others``: (M, 2) centres of the coins on the board.
+        """
         target = np.asarray(target, dtype=float)
-        gap = 2 * self.rc + 2e-6
-        limit = self.half - self.rc - 1e-6
-
-        def free(p):
-            if np.any(np.abs(p) > limit):
-                return False
-            return len(others) == 0 or bool(np.all(np.hypot(*(others - p).T) >= gap))
-
-        if free(target):
+        others = np.asarray(others, dtype=float).reshape(-1, 2)
+        if self._spot_is_free(target, others):
             return target
+        cands = _contact_candidates(target, others, 2 * self.rc + FORMATION_GAP_M)
+        if len(cands):
+            free = self._free_mask(cands, others)
+            if free.any():
+                d = np.hypot(*(cands[free] - target).T)
+                return cands[free][int(np.argmin(d))]  # first of equals: deterministic
         step = self.rc / 2
         for ring in range(1, 200):
             radius = ring * step
@@ -235,7 +262,7 @@ class Geometry:
             for k in range(n):
                 a = 2 * np.pi * k / n
                 p = target + radius * np.array([np.cos(a), np.sin(a)])
-                if free(p):
+                if self._spot_is_free(p, others):
                     return p
         raise RuntimeError("no free spot on the board")  # 19 coins cannot fill it
 
@@ -243,14 +270,36 @@ class Geometry:
         """A uniformly random free spot whose coin lies inside a circle of ``radius`` (m)
         round the centre; falls back to :meth:`free_spot` of the centre after 64 draws."""
         inner = max(radius - self.rc, 0.0)
-        gap = 2 * self.rc + 2e-6
         for _ in range(64):
             r = inner * np.sqrt(rng.random())
             a = 2 * np.pi * rng.random()
             p = np.array([r * np.cos(a), r * np.sin(a)])
-            if len(others) == 0 or np.all(np.hypot(*(others - p).T) >= gap):
+            if self._spot_is_free(p, others):
                 return p
         return self.free_spot((0.0, 0.0), others)
+
+
+def _contact_candidates(target: np.ndarray, others: np.ndarray, contact: float) -> np.ndarray:
+    """(K, 2) spots at distance ``contact`` from coins of ``others`` that may be the nearest
+    free spot to ``target``: on each coin's contact circle, the point facing ``target`` (24
+    evenly spaced points if ``target`` is that coin's centre), and where two contact circles
+    cross."""
+    v = target - others
+    n = np.hypot(v[:, 0], v[:, 1])
+    facing = others[n > 1e-12] + contact * v[n > 1e-12] / n[n > 1e-12, None]
+    a = 2 * np.pi * np.arange(24) / 24
+    ring = np.column_stack([np.cos(a), np.sin(a)]) * contact
+    around = (others[n <= 1e-12, None, :] + ring[None, :, :]).reshape(-1, 2)
+    i, j = np.triu_indices(len(others), 1)
+    w = others[j] - others[i]
+    dist = np.hypot(w[:, 0], w[:, 1])
+    keep = (dist > 1e-12) & (dist < 2 * contact)
+    w, dist, base = w[keep], dist[keep], others[i[keep]]
+    mid = base + w / 2
+    h = np.sqrt(contact * contact - dist * dist / 4)
+    perp = np.column_stack([-w[:, 1], w[:, 0]]) / dist[:, None]
+    crossings = np.vstack([mid + h[:, None] * perp, mid - h[:, None] * perp])
+    return np.vstack([facing, around, crossings])
 
 
 def geometry(rules: CarromRules) -> Geometry:
@@ -263,33 +312,51 @@ def geometry(rules: CarromRules) -> Geometry:
 
 
 def formation(rules: CarromRules, quarter: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """The break formation (ICF rule 41): (positions (19, 2) board m, colours (19,)).
+    """The break formation: (positions (19, 2) board m, colours (19,)).
+
+    The ICF Laws of Carrom, "Break" (law 14(a) of the text at
+    http://www.carrom.org/icf/?page=1&subcat=20, as reformatted in the SoL package's
+    docs/en/rules.rst, https://pypi.org/project/SoL/; rule 41 of the 1993 numbering):
+    «the Queen shall occupy the Centre Circle and the rest of the C/m are placed around the
+    Queen in the first row keeping the Black and White C/m alternately. In the second row,
+    three white C/m will form the shape "Y" with the while C/m in the first row. The remaining
+    space is filled up by placing black and white C/m alternately. All C/m so arranged, should
+    be in compact round, touching each other, within the Outer Circle.»
 
     Queen (id 0) at the centre; an inner ring of 6 touching it, colours alternating; an outer
-    ring of 12: 6 straight behind the inner coins (same colour as the coin in front) and 6 in
-    the gaps (white and black alternating), so that 6 whites form a "Y" from the queen
-    (physics.md §1). Neighbouring coins are ``FORMATION_GAP_M`` apart (a hexagonal lattice of
-    spacing 2r + gap). ``formation.white_y``: one white arm points straight at the breaker
+    ring of 12: 6 straight behind the inner coins ("radial") and 6 in the gaps.
+    ``formation.outer_ring = "icf"``: the three radial coins behind the inner whites are the
+    whites of the "Y"; filling the rest alternately (between two arms of the Y: black, white,
+    black) makes the outer ring alternate too, so every radial coin is white and every gap
+    coin black (9 and 9). ``"paired"``: each radial coin has the colour of the inner coin in
+    front and the gaps alternate (outer ring W W B B ...; the layout before issue #14).
+    Neighbouring coins are ``FORMATION_GAP_M`` apart (a hexagonal lattice of spacing
+    2r + gap). ``formation.white_y``: one white arm points straight at the breaker
     ("stem_to_breaker") or away from it, the two others towards the breaker's corners
     ("arms_to_breaker_corners"). ``quarter``: the breaker's side (quarter turns).
     """
     d = 2 * rules.coins.radius + FORMATION_GAP_M
     stem = -90.0 if rules.formation.white_y == "stem_to_breaker" else 90.0
+    icf = rules.formation.outer_ring == "icf"
     pos = [(0.0, 0.0)]
     colour = [QUEEN]
-    for k in range(6):
+
+    def alternate(k: int) -> int:
+        return WHITE if k % 2 == 0 else BLACK
+
+    for k in range(6):  # inner ring, touching the queen
         a = np.deg2rad(stem + 60.0 * k)
         pos.append((d * np.cos(a), d * np.sin(a)))
-        colour.append(WHITE if k % 2 == 0 else BLACK)
-    for k in range(6):  # radial: same colour as the inner coin in front
+        colour.append(alternate(k))
+    for k in range(6):  # radial: straight behind inner coin k
         a = np.deg2rad(stem + 60.0 * k)
         pos.append((2 * d * np.cos(a), 2 * d * np.sin(a)))
-        colour.append(WHITE if k % 2 == 0 else BLACK)
+        colour.append(WHITE if icf else alternate(k))
     for k in range(6):  # gaps, between inner coins k and k+1
         a = np.deg2rad(stem + 30.0 + 60.0 * k)
         r = np.sqrt(3.0) * d
         pos.append((r * np.cos(a), r * np.sin(a)))
-        colour.append(WHITE if k % 2 == 0 else BLACK)
+        colour.append(BLACK if icf else alternate(k))
     xy = np.array(pos) @ _rotation(quarter).T
     return xy, np.array(colour, dtype=np.int64)
 

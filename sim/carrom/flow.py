@@ -3,7 +3,8 @@
 :class:`BoardState` holds the coins, whose turn it is, the queen's state, dues owed and the
 board result. :meth:`BoardState.apply` takes a :class:`~sim.carrom.board.StrokeOutcome`
 (which coins fell, whether the striker fell, whether it touched a coin, where the coins
-stopped) and applies the rules of ``games/carrom.md`` under the effective switches
+stopped) and applies the rules (the publisher's sheet "Carrom — Billard indien", the ICF Laws,
+and the defaults listed in ``rules.toml``) under the effective switches
 (:attr:`CarromRules.switches`). It never calls the physics, so tests script outcomes
 directly; the match loop feeds it the engine's outcomes.
 
@@ -21,10 +22,17 @@ Decisions where the rules are silent (those tied to a switch are also in rules.t
   goes back to the centre.
 * A due is paid with the coin the player likes least to lose: three players pay with a
   black (lowest value) first.
-* Family rules, a last coin pocketed while the queen is not covered: it comes back to the
-  centre and the turn ends, but it counts as the player's previous-stroke coin, so the queen
-  is allowed on that player's next stroke (the seed needs the queen down to end a board and
-  an own coin on the previous stroke before the queen; this avoids a deadlock at one coin each).
+* "An own coin on the previous stroke" (family queen rule) means the previous stroke of the
+  same turn: it is forgotten when the turn passes.
+* A stroke that pockets the striker never counts as the own coin before the queen.
+* Family rules, a last coin pocketed while the queen is not covered (``last_coin.before_queen``):
+  it stays down ("stays_down", default: the seed ends a board when a player has all their
+  coins in and the queen is in, in any order): the player plays again, may pocket the queen
+  on any stroke (confirmed: nothing is left to confirm it with), and the board ends when the
+  queen is down; if both sides have cleared, the side that pockets it wins. Or it comes back
+  to the centre and the player plays again, the queen allowed on that next stroke
+  ("replay"), or the turn ends ("end_turn"; "end_turn_unlock": the queen allowed on the
+  player's next stroke, after the opponents' turn).
 * A failed break try (the striker touched nothing) with ``break_retries`` leaves the
   formation untouched and is replayed; after ``game.break_tries`` failures the next seat
   breaks.
@@ -130,7 +138,8 @@ class BoardState:
         self.queen_state = "board"  # "board" | "pending" | "covered"
         self.queen_seat = -1  # seat waiting to cover, then the seat that covered
         self.owed = [0] * self.n_sides
-        self.prev_own = [False] * n_seats
+        self.prev_own = [False] * n_seats  # an own coin on the seat's previous stroke, this turn
+        self.queen_ticket = [False] * n_seats  # last_coin.before_queen = "end_turn_unlock"
         self.turn = breaker
         self.strokes = 0
         self.break_fails = 0
@@ -142,6 +151,7 @@ class BoardState:
         self.queen_pocketed = 0
         self.queen_returned = 0
         self.fouls = 0
+        self.last_coins_early = 0  # family: last coins pocketed before the queen was covered
 
     # ------------------------------------------------------------------ who owns what
     def colour_of_side(self, side: int) -> int:
@@ -184,9 +194,18 @@ class BoardState:
             return True
         if self.sw.due_outstanding and self.owed[self.side_of[seat]] > 0:
             return False
+        return self.queen_prior(seat)
+
+    def queen_prior(self, seat: int) -> bool:
+        """The own coin the queen needs before it: ICF, any own coin down; family, an own coin
+        on the seat's previous stroke of this turn (or the "end_turn_unlock" credit)."""
         if self.sw.queen_needs_own_first:
             return self.own_down(seat) > 0
-        return self.prev_own[seat]
+        if self.prev_own[seat] or self.queen_ticket[seat]:
+            return True
+        # "stays_down": a player with no coin left cannot have one on the previous stroke
+        return self.rules.last_coin.before_queen == "stays_down" and not self.three \
+            and self.coins_left(self.side_of[seat]) == 0
 
     def only_queen_left(self) -> bool:
         return bool(self.on[QUEEN_ID] and self.on.sum() == 1)
@@ -219,20 +238,54 @@ class BoardState:
             raise RuntimeError("the board is over")
         seat = self.turn
         side = self.side_of[seat]
-        sw = self.sw
         rep = StrokeReport(seat=seat, side=side, is_break=self.break_pending)
         self.strokes += 1
         if self.break_pending:
-            if not outcome.touched and sw.break_retries:
-                self.break_fails += 1
-                rep.foul = "break_miss"
-                if self.break_fails >= self.rules.game.break_tries:
-                    self.break_fails = 0
-                    self.turn = self.next_seat(seat)
-                rep.continues = self.turn == seat
-                self._check_stuck(rep)
+            if self._break_missed(outcome, rep):
                 return rep
             self.break_pending = False
+        prior = self.queen_prior(seat)  # before the stroke
+        self.queen_ticket[seat] = False  # used (or lost) by this stroke
+        fell = self._take_pocketed(outcome, rep)
+        queen_in = QUEEN_ID in fell
+        own_mask, opp_mask = self.own_mask(seat), self.opp_mask(seat)
+        own = [c for c in fell if own_mask[c]]
+        opp = [c for c in fell if opp_mask[c]]
+        for c in own:
+            self.credit[c] = seat if self.three else side
+        for c in opp:
+            self.credit[c] = 1 - side
+        self.queen_pocketed += queen_in
+        returns: list[tuple[int, str]] = []
+        rep.striker_pocketed = outcome.striker_pocketed
+        if outcome.striker_pocketed and self.sw.dues:
+            continues, effective = self._striker_due(seat, own, opp, queen_in, rep, returns)
+        else:
+            continues, effective = self._clean_stroke(seat, fell, own, opp, prior, rep, returns)
+        self.prev_own[seat] = effective >= 1
+        for coin, place in returns:
+            self._return(coin, place)
+        rep.returned = len(returns)
+        return self._close_stroke(seat, own, opp, rep, continues)
+
+    # ------------------------------------------------------------------ helpers of apply
+    def _break_missed(self, outcome: StrokeOutcome, rep: StrokeReport) -> bool:
+        """A break try that touched nothing, with ``break_retries``: replayed, or after
+        ``game.break_tries`` failures the next seat breaks. True if so (the stroke is done)."""
+        if outcome.touched or not self.sw.break_retries:
+            return False
+        seat = rep.seat
+        self.break_fails += 1
+        rep.foul = "break_miss"
+        if self.break_fails >= self.rules.game.break_tries:
+            self.break_fails = 0
+            self.turn = self.next_seat(seat)
+        rep.continues = self.turn == seat
+        self._check_stuck(rep)
+        return True
+
+    def _take_pocketed(self, outcome: StrokeOutcome, rep: StrokeReport) -> list[int]:
+        """Move the coins where they stopped; take off the ones that fell (returned, in order)."""
         if outcome.final_pos is not None:
             moved = np.asarray(outcome.final_pos, dtype=float)
             self.pos[self.on] = moved[self.on]
@@ -244,96 +297,90 @@ class BoardState:
             rep.pocketed.append((int(c), int(self.colour[c]), int(where.get(c, -1))))
         rep.whites = sum(1 for c in fell if self.colour[c] == WHITE)
         rep.blacks = sum(1 for c in fell if self.colour[c] == BLACK)
-        queen_in = QUEEN_ID in fell
-        rep.queen = int(queen_in)
-        own_mask, opp_mask = self.own_mask(seat), self.opp_mask(seat)
-        own = [c for c in fell if own_mask[c]]
-        opp = [c for c in fell if opp_mask[c]]
-        credit_to = seat if self.three else side
-        prior_down = self.own_down(seat) - (len(own) if not self.three else 0)
-        for c in own:
-            self.credit[c] = credit_to
-        for c in opp:
-            self.credit[c] = 1 - side
-        if queen_in:
-            self.queen_pocketed += 1
-        returns: list[tuple[int, str]] = []
-        striker = outcome.striker_pocketed and sw.dues
-        rep.striker_pocketed = outcome.striker_pocketed
+        rep.queen = int(QUEEN_ID in fell)
+        return fell
+
+    def _striker_due(self, seat: int, own: list[int], opp: list[int], queen_in: bool,
+                     rep: StrokeReport, returns: list) -> tuple[bool, int]:
+        """The striker fell (``rules.dues``): the queen back, the due paid or owed.
+        Returns (the turn continues, own coins that count: always 0)."""
+        sw, side = self.sw, self.side_of[seat]
+        rep.foul, rep.dues = "striker", 1
+        if queen_in or self.queen_state == "pending":
+            returns.append((QUEEN_ID, "centre"))
+            self._drop_queen()
+            rep.queen_event = "returned"
+        if sw.due_returns_stroke_coins:
+            returns += [(c, "due") for c in own]
+        payer = self._due_coin(seat, exclude={c for c, _ in returns})
+        if payer >= 0:
+            returns.append((payer, "due"))
+            rep.due_coins = 1
+        elif sw.due_outstanding:
+            self.owed[side] += 1
+        continues = sw.due_keeps_turn_with_own and len(own) > 0
+        if opp and sw.opponent_coin_ends_turn:
+            continues = False
+        return continues, 0
+
+    def _clean_stroke(self, seat: int, fell: list[int], own: list[int], opp: list[int],
+                      prior: bool, rep: StrokeReport, returns: list) -> tuple[bool, int]:
+        """No due: outstanding dues paid, the pending queen covered or returned, a queen that
+        fell judged. Returns (the turn continues, own coins that count for the queen)."""
+        side = self.side_of[seat]
         kept_own = list(own)
-        if striker:
-            rep.foul, rep.dues = "striker", 1
-            if queen_in or self.queen_state == "pending":
+        owed = self.owed[side]
+        if owed and own:
+            pay = min(owed, len(own))
+            for c in own[-pay:]:
+                returns.append((c, "due"))
+                kept_own.remove(c)
+            self.owed[side] -= pay
+            rep.due_coins = pay
+        effective = len(kept_own)
+        if self.queen_state == "pending" and self.queen_seat == seat:
+            if effective >= 1:
+                self.queen_state = "covered"
+                rep.queen_event = "covered"
+            else:
                 returns.append((QUEEN_ID, "centre"))
                 self._drop_queen()
                 rep.queen_event = "returned"
-            if sw.due_returns_stroke_coins:
-                returns += [(c, "due") for c in own]
-                kept_own = []
-            payer = self._due_coin(seat, exclude={c for c, _ in returns})
-            if payer >= 0:
-                returns.append((payer, "due"))
-                rep.due_coins = 1
-                if payer in kept_own:
-                    kept_own.remove(payer)
-            elif sw.due_outstanding:
-                self.owed[side] += 1
-            continues = sw.due_keeps_turn_with_own and len(own) > 0
-            if opp and sw.opponent_coin_ends_turn:
-                continues = False
-            effective = 0
+        continues = bool(own) or QUEEN_ID in fell
+        if QUEEN_ID in fell:
+            continues = self._queen_fell(seat, fell, prior, effective, rep, returns, continues)
+        if opp and self.sw.opponent_coin_ends_turn:
+            continues = False
+        return continues, effective
+
+    def _queen_fell(self, seat: int, fell: list[int], prior: bool, effective: int,
+                    rep: StrokeReport, returns: list, continues: bool) -> bool:
+        """The queen fell without a due: returned if not allowed, else covered or pending."""
+        sw, side = self.sw, self.side_of[seat]
+        alone = fell == [QUEEN_ID] and not self.on.any()  # the last disc on the board
+        blocked = sw.due_outstanding and self.owed[side] > 0
+        if not (alone or ((prior or effective >= 1) and not blocked)):
+            returns.append((QUEEN_ID, "centre"))
+            self._drop_queen()
+            rep.queen_event = "returned"
+            rep.foul = "queen_early"
+            return continues and not sw.ineligible_queen_loses_turn
+        cover_now = sw.cover_same_stroke and ((prior and effective >= 1) or effective >= 2)
+        nothing_to_cover = self._own_left_after(seat, returns) == 0
+        self.queen_seat = seat
+        if cover_now or nothing_to_cover or alone:
+            self.queen_state = "covered"
+            rep.queen_event = "pocketed+covered"
         else:
-            owed = self.owed[side]
-            if owed and own:
-                pay = min(owed, len(own))
-                for c in own[-pay:]:
-                    returns.append((c, "due"))
-                    kept_own.remove(c)
-                self.owed[side] -= pay
-                rep.due_coins = pay
-            effective = len(kept_own)
-            if self.queen_state == "pending" and self.queen_seat == seat:
-                if effective >= 1:
-                    self.queen_state = "covered"
-                    rep.queen_event = "covered"
-                else:
-                    returns.append((QUEEN_ID, "centre"))
-                    self._drop_queen()
-                    rep.queen_event = "returned"
-            continues = bool(own) or queen_in
-            if queen_in:
-                alone = fell == [QUEEN_ID] and not self.on.any()  # the last disc on the board
-                if self.sw.queen_needs_own_first:
-                    prior = prior_down > 0
-                else:
-                    prior = self.prev_own[seat]
-                blocked = sw.due_outstanding and self.owed[side] > 0
-                eligible = alone or ((prior or effective >= 1) and not blocked)
-                if not eligible:
-                    returns.append((QUEEN_ID, "centre"))
-                    self._drop_queen()
-                    rep.queen_event = "returned"
-                    rep.foul = "queen_early"
-                    if sw.ineligible_queen_loses_turn:
-                        continues = False
-                else:
-                    cover_now = sw.cover_same_stroke and ((prior and effective >= 1) or effective >= 2)
-                    nothing_to_cover = self._own_left_after(seat, returns) == 0
-                    self.queen_seat = seat
-                    if cover_now or nothing_to_cover or alone:
-                        self.queen_state = "covered"
-                        rep.queen_event = "pocketed+covered"
-                    else:
-                        self.queen_state = "pending"
-                        rep.queen_event = "pocketed"
-            if opp and sw.opponent_coin_ends_turn:
-                continues = False
-        self.prev_own[seat] = effective >= 1
-        for coin, place in returns:
-            self._return(coin, place)
-        rep.returned = len(returns)
+            self.queen_state = "pending"
+            rep.queen_event = "pocketed"
+        return continues
+
+    def _close_stroke(self, seat: int, own: list[int], opp: list[int], rep: StrokeReport,
+                      continues: bool) -> StrokeReport:
+        """Last coins, the board's end, a pending queen left at the turn's end, whose turn."""
         if not self.three:
-            continues = self._last_coin_rules(seat, side, own, opp, rep, continues)
+            continues = self._last_coin_rules(seat, self.side_of[seat], own, opp, rep, continues)
         if not self.over:
             self._check_board_end(seat, rep)
         if not self.over and not continues and self.queen_state == "pending":
@@ -347,12 +394,12 @@ class BoardState:
             self.fouls += 1
         rep.continues = bool(continues) and not self.over
         if not self.over and not rep.continues:
+            self.prev_own[seat] = False  # "à son coup précédent": within the turn only
             self.turn = self.next_seat(seat)
         self._check_stuck(rep)
         rep.board_over = self.over
         return rep
 
-    # ------------------------------------------------------------------ helpers of apply
     def _drop_queen(self) -> None:
         self.queen_state = "board"
         self.queen_seat = -1
@@ -388,11 +435,15 @@ class BoardState:
                 late = self.scores[other] >= self.rules.scoring.queen_bonus_below
                 pts = self.rules.scoring.last_coin_penalty_late if late else self.rules.scoring.last_coin_penalty
                 self._finish(other, pts, "last_coin")
-            else:  # family: the coin comes back and the turn ends; it still counts as the
-                # player's previous-stroke coin, so the queen may follow on the next stroke
-                self._return(own[-1], "centre")
-                rep.returned += 1
-                continues = False
+            else:  # last_coin.before_queen says what follows
+                self.last_coins_early += 1
+                mode = self.rules.last_coin.before_queen
+                if mode != "stays_down":  # back to the centre: the queen must come first
+                    self._return(own[-1], "centre")
+                    rep.returned += 1
+                if mode in ("end_turn", "end_turn_unlock"):  # else the turn goes on
+                    continues = False
+                    self.queen_ticket[seat] = mode == "end_turn_unlock"
         if not self.over and opp and self.coins_left(other) == 0:
             if sw.opponent_last_coin_penalty:
                 rep.foul = "opponent_last_coin"

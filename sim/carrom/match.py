@@ -24,7 +24,9 @@ Tables (one match = one row of ``matches``):
     players: seat, profile, team, score (points, summed over the match's games), rank, won,
         games_won, strokes, coins_pocketed, fouls.
     rounds (one per board × seat): game, round, seat, team, side, points, cumulative,
-        coins_left, queen_covered_by, breaker, board_winner (seat), won_board, end, stroke count.
+        coins_left, queen_covered_by, breaker, board_winner (seat), won_board, end, stroke count,
+        queen_pocketed, queen_returned, fouls, last_coins_early (last coins pocketed before the
+        queen was covered, without the ICF penalty: rules.last_coin_before_queen_penalty).
     events (one per stroke): see :func:`_event_row`.
 """
 
@@ -76,7 +78,7 @@ def plan_view(state: BoardState, seat: int) -> PlanView:
         value = np.ones(N_COINS)
         queen_value = float(rules.scoring.queen_points) if state.scores[side] < \
             rules.scoring.queen_bonus_below else 0.5
-    prior = (state.own_down(seat) > 0) if state.sw.queen_needs_own_first else state.prev_own[seat]
+    prior = state.queen_prior(seat)
     return PlanView(
         geo=geo, pos=state.pos, on=state.on.copy(),
         rot=geo.rotation(state.n_seats, seat), next_rot=geo.rotation(state.n_seats, nxt),
@@ -208,7 +210,7 @@ class _Match:
                     "board_winner": int(winner_seat), "won_board": bool(state.winner_side == side),
                     "end": state.end, "strokes": int(state.strokes),
                     "queen_pocketed": int(state.queen_pocketed), "queen_returned": int(state.queen_returned),
-                    "fouls": int(state.fouls),
+                    "fouls": int(state.fouls), "last_coins_early": int(state.last_coins_early),
                 })
             self.breaker = (self.breaker + 1) % self.n
             best = max(scores)

@@ -51,7 +51,7 @@ VALUE_WEIGHTS = {
     "due": -1.5,              # striker pocketed (rules.dues)
     "board_won": 8.0,         # last own coin down with the queen covered
     "last_coin_penalty": -6.0,  # losing the board on a last coin (ICF 106-107)
-    "last_coin_returned": -0.6,  # family: the last coin comes back (it unlocks the queen next turn)
+    "last_coin_returned": -0.6,  # family: the last coin comes back (it may unlock the queen)
     "next_pot_self": 1.0,     # × best pot prior left for the player when the turn continues
     "next_pot_opponent": -1.0,  # × best pot prior left for the opponent (safety players)
 }
@@ -274,8 +274,8 @@ class Planner:
             worth = np.where(t == 0, view.queen_value, view.coin_value[t])
             if not view.three and not view.solo and view.own_left <= 1 \
                     and not view.queen_settled and not view.queen_pending:
-                # the last coin must wait for the queen (family: potting it unlocks the queen)
-                late = 0.05 if self.geo.rules.switches.last_coin_before_queen_penalty else 0.6
+                # the last coin must wait for the queen (family: potting it may unlock the queen)
+                late = 0.6 if _last_coin_unlocks(self.geo.rules) else 0.05
                 worth = np.where(t == 0, worth, late)
             elif view.queen_pending:
                 worth = worth * 3.0  # the cover
@@ -373,22 +373,7 @@ class Planner:
             if sw.ineligible_queen_loses_turn:
                 cont &= ~(q & ~q_ok)
             if not view.three:
-                cleared = (own_n > 0) & (view.own_left - own_n <= 0) & ~foul
-                won = cleared & settled
-                value += W["board_won"] * won
-                bad = cleared & ~settled
-                if sw.last_coin_before_queen_penalty:
-                    value += W["last_coin_penalty"] * bad
-                    cont &= ~bad
-                else:  # the coin comes back, the turn ends; the queen is allowed next turn
-                    value += W["last_coin_returned"] * bad
-                cont &= ~bad
-                opp_cleared = (opp_n > 0) & (view.opp_left - opp_n <= 0)
-                if sw.opponent_last_coin_penalty:
-                    value += W["last_coin_penalty"] * opp_cleared
-                else:
-                    value += W["last_coin_penalty"] * (opp_cleared & settled)
-                cont &= ~won
+                value, cont = self._board_end_terms(view, own_n, opp_n, foul, settled, value, cont)
             # what the player's next stroke would be worth, per coin
             w_self = np.broadcast_to(np.where(view.own, view.coin_value, 0.0), (n, N_COINS)).copy()
             if not view.three:
@@ -419,6 +404,39 @@ class Planner:
                                    geo.legal, self.prm)
             value[idx] += W["next_pot_opponent"] * ease
         return value
+
+    def _board_end_terms(self, view: PlanView, own_n, opp_n, foul, settled, value, cont):
+        """The score's board-end terms (2 and 4 players): the board won, a last coin pocketed
+        before the queen (rules.last_coin_before_queen_penalty, last_coin.before_queen), the
+        opponent's last coin, a queen that ends a board the opponent has cleared."""
+        W, rules = VALUE_WEIGHTS, self.geo.rules
+        sw, mode = rules.switches, rules.last_coin.before_queen
+        cleared = (own_n > 0) & (view.own_left - own_n <= 0) & ~foul
+        won = (cleared | (view.own_left == 0)) & ~foul & settled
+        value = value + W["board_won"] * won
+        bad = cleared & ~settled
+        if sw.last_coin_before_queen_penalty:
+            value += W["last_coin_penalty"] * bad
+            cont = cont & ~bad
+        elif mode != "stays_down":  # the coin comes back; "replay": the turn goes on
+            value += W["last_coin_returned"] * bad
+            if mode != "replay":
+                cont = cont & ~bad
+        opp_cleared = (opp_n > 0) & (view.opp_left - opp_n <= 0)
+        if sw.opponent_last_coin_penalty:
+            value += W["last_coin_penalty"] * opp_cleared
+        else:
+            value += W["last_coin_penalty"] * (opp_cleared & settled)
+        if view.opp_left == 0 and not view.queen_settled:  # "stays_down": the queen ends it for them
+            value += W["last_coin_penalty"] * (settled & ~won)
+        return value, cont & ~won
+
+
+def _last_coin_unlocks(rules) -> bool:
+    """Does pocketing one's last coin before the queen open the queen (family fallbacks)?"""
+    if rules.switches.last_coin_before_queen_penalty:
+        return False
+    return rules.last_coin.before_queen in ("replay", "end_turn_unlock", "stays_down")
 
 
 def make_policy(profile, geo: Geometry):

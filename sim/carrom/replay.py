@@ -248,6 +248,14 @@ def describe(rules: CarromRules, players: Sequence[Player], log: MatchLog,
                 lines.append(f"Game {game} over after {_plural(board_in_game, 'board')}: drawn, {told}.")
 
     lines.append("")
+    lines.extend(_match_end(log, names))
+    return "\n".join(lines)
+
+
+def _match_end(log: MatchLog, names: _Names) -> list[str]:
+    """The winner and the final scores of a match."""
+    lines: list[str] = []
+    n = names.n
     m = log.matches
     by_seat = {int(p["seat"]): p for p in log.players}
     if m["winner"] >= 0:
@@ -270,4 +278,4 @@ def describe(rules: CarromRules, players: Sequence[Player], log: MatchLog,
         lines.append(f"  {p['rank']}. {names.seat(s).ljust(width)}  {p['score']:3d} points{team}  "
                      f"games won {p['games_won']}, {p['coins_pocketed']} coins pocketed, "
                      f"{_plural(int(p['fouls']), 'foul')}{mark}")
-    return "\n".join(lines)
+    return lines

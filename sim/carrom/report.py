@@ -34,7 +34,8 @@ def _boards(rounds: pd.DataFrame) -> pd.DataFrame:
         strokes=("strokes", "first"), board_winner=("board_winner", "first"),
         breaker=("breaker", "first"), queen_covered_by=("queen_covered_by", "first"),
         queen_pocketed=("queen_pocketed", "first"), queen_returned=("queen_returned", "first"),
-        fouls=("fouls", "first"), end=("end", "first"))
+        fouls=("fouls", "first"), end=("end", "first"),
+        **({"last_coins_early": ("last_coins_early", "first")} if "last_coins_early" in rounds else {}))
     # each side's points appear once per seat: count each side once
     sides = rounds.drop_duplicates(key + ["side"])
     first["points"] = sides.groupby(key, sort=False)["points"].sum()
@@ -54,7 +55,10 @@ def _boards(rounds: pd.DataFrame) -> pd.DataFrame:
 def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
     """Flat metrics of a carrom run.
 
-    Keys: boards_per_game, strokes_per_board, points_per_board, queen_pocketed_rate (boards
+    Keys: boards_per_game, strokes_per_board (mean; also _median, _max), last_coin_board_rate
+    (boards where a last coin was pocketed before the queen was covered) with
+    strokes_per_board_last_coin and strokes_per_board_other (the other boards' mean),
+    points_per_board, queen_pocketed_rate (boards
     where the queen fell at least once), queen_covered_rate, queen_returned_rate (boards
     where it came back at least once), fouls_per_board, break_advantage (the breaker's side's
     board win rate among boards with a winner) with its 95 % Wilson CI, stuck_boards,
@@ -70,6 +74,15 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
     games = int(matches["games"].sum()) if "games" in matches else len(matches)
     out["boards_per_game"] = n_boards / max(games, 1)
     out["strokes_per_board"] = float(boards["strokes"].mean())
+    out["strokes_per_board_median"] = float(boards["strokes"].median())
+    out["strokes_per_board_max"] = int(boards["strokes"].max())
+    if "last_coins_early" in boards:  # family: a last coin pocketed before the queen
+        late = boards["last_coins_early"] > 0
+        out["last_coin_board_rate"] = float(late.mean())
+        out["strokes_per_board_last_coin"] = float(boards.loc[late, "strokes"].mean()) if late.any() \
+            else float("nan")
+        out["strokes_per_board_other"] = float(boards.loc[~late, "strokes"].mean()) if (~late).any() \
+            else float("nan")
     out["points_per_board"] = float(boards["points"].mean())
     out["queen_pocketed_rate"] = float((boards["queen_pocketed"] > 0).mean())
     out["queen_covered_rate"] = float((boards["queen_covered_by"] >= 0).mean())

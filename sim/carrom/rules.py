@@ -1,7 +1,7 @@
 """The rules of Carrom as a frozen dataclass tree (loaded from ``rules.toml``).
 
-Two rule sets ship: ``ruleset = "family"`` (the French family sheet,
-``seeds/carrom_rules_fr.txt``, with our documented defaults where it is silent) and
+Two rule sets ship: ``ruleset = "family"`` (the publisher's rule sheet "Carrom — Billard
+indien" (French), with our documented defaults where it is silent) and
 ``ruleset = "icf"`` (the International Carrom Federation's Laws, 1993). Every difference
 between them is one switch under ``[rules]``; a switch is either the string ``"auto"`` (take
 the value of the ruleset) or ``true`` / ``false`` (override it). The effective booleans are
@@ -23,8 +23,8 @@ from typing import Any, Literal
 from sim.core.config import param
 
 __all__ = ["SWITCHES", "Switches", "SwitchRules", "GameRules", "ScoringRules", "ThreePlayerRules",
-           "BoardRules", "CoinRules", "StrikerRules", "FormationRules", "PhysicsRules",
-           "CarromRules", "lineup_problems", "RULESETS"]
+           "LastCoinRules", "LAST_COIN_MODES", "BoardRules", "CoinRules", "StrikerRules",
+           "FormationRules", "PhysicsRules", "CarromRules", "lineup_problems", "RULESETS"]
 
 RULESETS = ("family", "icf")
 
@@ -61,9 +61,10 @@ SWITCHES: dict[str, tuple[bool, bool, str]] = {
         "striker + own coins: those coins come back as well (ICF 73); false: they stay down "
         "and one pocketed coin is the due"),
     "due_keeps_turn_with_own": (
-        False, True,
-        "striker + own coins: the turn continues (ICF 73); false: a pocketed striker always "
-        "ends the turn (family default)"),
+        True, True,
+        "striker + own coins: the turn continues (ICF 73; family: the seed's 'as long as one "
+        "pockets one's coins, one plays again'), the due paid as the other switches say; "
+        "false: a pocketed striker always ends the turn"),
     "opponent_coin_ends_turn": (
         False, True,
         "pocketing an opponent's coin ends the turn even with own coins in the same stroke "
@@ -72,8 +73,7 @@ SWITCHES: dict[str, tuple[bool, bool, str]] = {
         False, True,
         "pocketing one's last coin while the queen is not covered loses the board by "
         "scoring.last_coin_penalty (ICF 107); false: that coin comes back to the centre and "
-        "the turn ends, but it counts as the player's previous-stroke coin, so the queen is "
-        "allowed on the player's next stroke (family default)"),
+        "last_coin.before_queen says what follows (family default)"),
     "opponent_last_coin_penalty": (
         False, True,
         "pocketing the opponent's last coin loses the board by one's coins left + the queen "
@@ -187,6 +187,31 @@ class ScoringRules:
                                         doc="the same when the opponent already has scoring.queen_bonus_below points")
 
 
+#: What follows a last coin pocketed before the queen is covered, when
+#: ``rules.last_coin_before_queen_penalty`` is false (the coin always comes back to the centre).
+LAST_COIN_MODES = ("replay", "end_turn", "end_turn_unlock", "stays_down")
+
+
+@dataclass(frozen=True)
+class LastCoinRules:
+    """A side's last coin pocketed while the queen is not covered, without the ICF penalty.
+
+    ``before_queen``: "stays_down" (default: the coin stays down and the player plays again; a player
+    with no coin left may pocket the queen on any stroke, confirmed as nothing can confirm it,
+    and the board ends when the queen is down: the sheet's end of a board, all one's coins
+    and the queen in the pockets, in any order), or the coin comes back to the centre (the
+    queen must come first) and then "replay" (the player pocketed an own coin, so plays
+    again, and that stroke is the own coin before the queen: the queen is allowed on the next
+    stroke of the same turn), "end_turn" (the turn ends; no queen credit), or
+    "end_turn_unlock" (the turn ends, but the queen is allowed on the player's next stroke,
+    after the opponents' turns: the simulator's behaviour before issue #14).
+    """
+
+    before_queen: Literal["replay", "end_turn", "end_turn_unlock", "stays_down"] = param(
+        "stays_down", doc="replay | end_turn | end_turn_unlock | stays_down: what follows a last coin "
+                      "pocketed before the queen is covered (rules.last_coin_before_queen_penalty false)")
+
+
 @dataclass(frozen=True)
 class ThreePlayerRules:
     """Three players, each for themselves: every coin is fair game and scores to who pockets it."""
@@ -269,8 +294,13 @@ class StrikerRules:
 class FormationRules:
     """The break layout (ICF rule 41): queen in the centre, 6 around it, 12 around those."""
 
+    outer_ring: Literal["icf", "paired"] = param(
+        "icf", doc="icf: both rings alternate in colour, the outer whites straight behind the "
+                   "inner coins (three of them make the Y with the inner whites); paired: each "
+                   "outer coin behind an inner coin has its colour, the gaps alternate, so the "
+                   "outer ring reads W W B B ... (the simulator's layout before issue #14)")
     white_y: Literal["stem_to_breaker", "arms_to_breaker_corners"] = param(
-        "stem_to_breaker", doc="orientation of the Y of six whites (the ICF does not fix it)")
+        "stem_to_breaker", doc="orientation of the Y of whites (the ICF does not fix it)")
 
 
 @dataclass(frozen=True)
@@ -289,6 +319,7 @@ class CarromRules:
     scoring: ScoringRules = ScoringRules()
     three_players: ThreePlayerRules = ThreePlayerRules()
     rules: SwitchRules = SwitchRules()
+    last_coin: LastCoinRules = LastCoinRules()
     board: BoardRules = BoardRules()
     coins: CoinRules = CoinRules()
     striker: StrikerRules = StrikerRules()
@@ -301,11 +332,46 @@ class CarromRules:
         return self.rules.resolve(self.ruleset)
 
     def problems(self) -> list[tuple[str, str]]:
+        """Cross-key checks: rules that make the game impossible or meaningless are refused
+        (issue #15 point 12), one line each, naming the key."""
+        pockets = self._pocket_problems()
+        if pockets:  # one line: the geometry below is built on the pockets
+            return pockets
+        return self._layout_problems() + self._game_problems()
+
+    def _pocket_problems(self) -> list[tuple[str, str]]:
+        b, c = self.board, self.coins
+        if b.pocket_diameter >= b.side / 2:
+            return [("board.pocket_diameter", f"got {b.pocket_diameter} m; allowed: < board.side / 2 "
+                                              f"({b.side / 2:.4g} m): wider corner pockets overlap "
+                                              f"each other and swallow the board")]
+        if b.pocket_diameter <= c.diameter:
+            return [("board.pocket_diameter", f"got {b.pocket_diameter} m; allowed: > coins.diameter "
+                                              f"({c.diameter} m), or no coin can be pocketed")]
+        capture = b.pocket_capture * b.pocket_radius
+        r_circle, rs = b.base_circle_diameter / 2, self.striker.radius
+        # |x| of the striker's place nearest a corner: covering a base circle, or on the lines
+        far = b.base_circle_x + (rs - r_circle if b.base_circles else -(r_circle + rs))
+
+        def clear(diameter: float) -> bool:  # the striker's corner-most place is outside the pocket
+            centre = b.half - diameter / 2
+            return math.hypot(centre - far, centre - abs(b.striker_y)) > b.pocket_capture * diameter / 2
+
+        if not clear(b.pocket_diameter):
+            lo, hi = 0.0, b.pocket_diameter  # the widest pocket that keeps them clear
+            for _ in range(40):
+                lo, hi = ((lo + hi) / 2, hi) if clear((lo + hi) / 2) else (lo, (lo + hi) / 2)
+            return [("board.pocket_diameter", f"got {b.pocket_diameter} m; allowed: < {lo:.4g} m with "
+                                              f"these base lines: wider corner pockets reach the "
+                                              f"striker's places (every stroke from there is a foul)")]
+        if math.sqrt(2.0) * b.pocket_centre - capture <= 5 * c.radius:
+            return [("board.pocket_diameter", f"got {b.pocket_diameter} m: the corner pockets reach "
+                                              f"the break formation")]
+        return []
+
+    def _layout_problems(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
         b, c, s = self.board, self.coins, self.striker
-        if b.pocket_diameter <= c.diameter:
-            out.append(("board.pocket_diameter", f"got {b.pocket_diameter} m; allowed: > coins.diameter "
-                                                 f"({c.diameter} m), or no coin can be pocketed"))
         if b.base_circle_x - b.base_circle_diameter / 2 - s.radius <= 0.05:
             out.append(("board.baseline_offset", "the base lines leave no room for the striker between "
                                                  "the base circles; reduce board.baseline_offset or "
@@ -319,8 +385,16 @@ class CarromRules:
         if b.outer_circle_diameter / 2 < 2 * c.radius:
             out.append(("board.outer_circle_diameter", f"got {b.outer_circle_diameter} m; allowed: >= "
                                                        f"{2 * c.diameter:.4g} m (room for a coin)"))
+        elif b.outer_circle_diameter / 2 > abs(b.striker_y) - s.radius:
+            out.append(("board.outer_circle_diameter", f"got {b.outer_circle_diameter} m: due coins "
+                                                       f"placed inside it would land on the base lines"))
         if extent >= abs(b.striker_y) - s.radius:
             out.append(("coins.diameter", "the break formation would reach the base lines"))
+        return out
+
+    def _game_problems(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        b, c, s, p = self.board, self.coins, self.striker, self.physics
         if self.game.best_of % 2 == 0:
             out.append(("game.best_of", f"got {self.game.best_of}; allowed: an odd number (1, 3, ...)"))
         if self.game.max_games < self.game.best_of:
@@ -328,6 +402,14 @@ class CarromRules:
                                           f"({self.game.best_of})"))
         if not math.isfinite(s.max_speed):
             out.append(("striker.max_speed", "must be finite"))
+        else:
+            # the hardest flick must at least reach the pack: the striker slides
+            # |striker_y| - R - 5r to touch the nearest coin of the formation
+            reach = s.max_speed ** 2 / (2 * p.friction * p.gravity)
+            if reach <= abs(b.striker_y) - s.radius - 5 * c.radius:
+                out.append(("striker.max_speed", f"got {s.max_speed} m/s: with physics.friction "
+                                                 f"{p.friction} the hardest flick stops before the "
+                                                 f"coins (no stroke could ever touch one)"))
         return out
 
 

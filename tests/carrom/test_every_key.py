@@ -50,7 +50,7 @@ def fingerprint(kv: str | None):
     out = [r.ruleset, dataclasses.astuple(r.switches), geo.table.walls.tobytes(),
            geo.table.pockets.tobytes(), geo.legal.tobytes(), geo.radii.tobytes(),
            geo.masses.tobytes(), geo.striker_y, dataclasses.astuple(geo.physics),
-           formation(r)[0].tobytes()]
+           formation(r)[0].tobytes(), formation(r)[1].tobytes()]
     out.append(shot(r, 0.0, 0.0, 10.0).as_dict()["discs"][-1]["final_y"])
     p2, p3 = scripted_players(2), scripted_players(3)
     seeds = MatchSeeds(0, 0)
@@ -62,6 +62,9 @@ def fingerprint(kv: str | None):
     out.append(_tables(play_match(_load(kv, *stuck), p2, seeds, resolver=_never_touches)))
     out.append(_tables(play_match(_load(kv, "ruleset=icf"), p2, seeds, resolver=_last_coins_first)))
     out.append(_tables(play_match(_load(kv, "ruleset=icf", "scoring.queen_bonus_below=0"), p2, seeds,
+                                  resolver=_last_coins_first)))
+    # family: every last coin falls before the queen (last_coin.before_queen)
+    out.append(_tables(play_match(_load(kv, "game.max_strokes_per_board=7"), p2, seeds,
                                   resolver=_last_coins_first)))
     # a due placed in the outer circle
     s = BoardState(_load(kv, "ruleset=icf"), 2, 0, rng=np.random.default_rng(0), white_side=0)
@@ -89,6 +92,10 @@ def _perturbed(key: str, info: dict) -> str:
         return f"{key}=true"
     if key == "formation.white_y":
         return f"{key}=arms_to_breaker_corners"
+    if key == "formation.outer_ring":
+        return f"{key}=paired"
+    if key == "last_coin.before_queen":
+        return f"{key}=replay"
     if isinstance(default, bool):
         return f"{key}={str(not default).lower()}"
     if isinstance(default, int):

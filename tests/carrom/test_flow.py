@@ -158,10 +158,21 @@ def test_icf_striker_with_own_coins_returns_them_plus_a_due_and_continues():
     rep = s.apply(hit(W[1], W[2], striker=True))
     assert rep.continues and rep.due_coins == 1 and rep.returned == 3
     assert s.coins_left(0) == 9
+
+
+
+def test_family_striker_with_own_coins_keeps_them_pays_a_due_and_plays_again():
+    # seed: «Tant qu'une personne réussit à loger ses jetons ou la reine, elle peut rejouer»
     s = board("ruleset=family")
     s.apply(hit(W[0]))
-    rep = s.apply(hit(W[1], W[2], striker=True))  # family: they stay down, one due, turn ends
-    assert not rep.continues and s.coins_left(0) == 9 - 3 + 1
+    rep = s.apply(hit(W[1], W[2], striker=True))  # they stay down, one pocketed coin pays the due
+    assert rep.continues and s.turn == 0 and rep.foul == "striker" and rep.due_coins == 1
+    assert s.coins_left(0) == 9 - 3 + 1
+    assert not s.queen_allowed(0)  # a stroke that pockets the striker is no coin before the queen
+    s = board("ruleset=family", "rules.due_keeps_turn_with_own=false")  # the behaviour before #14
+    s.apply(hit(W[0]))
+    rep = s.apply(hit(W[1], W[2], striker=True))
+    assert not rep.continues and s.turn == 1 and s.coins_left(0) == 9 - 3 + 1
 
 
 def test_striker_with_an_opponent_coin_keeps_it_down_and_loses_the_turn():
@@ -268,17 +279,100 @@ def test_icf_last_coin_before_the_queen_loses_the_board_by_3_or_1():
         assert s.winner_side == 1 and s.points == [0, pts] and s.end == "last_coin"
 
 
-def test_family_last_coin_before_the_queen_comes_back_and_unlocks_the_queen():
-    s = board("ruleset=family")
+def test_family_last_coin_before_the_queen_comes_back_and_the_player_plays_again_replay():
+    s = board("ruleset=family", "last_coin.before_queen=replay")
     _leave(s, W, 1)
     rep = s.apply(hit(W[0]))
-    assert not rep.board_over and s.on[W[0]] and not rep.continues and s.turn == 1
+    assert not rep.board_over and s.on[W[0]] and rep.continues and s.turn == 0
+    assert s.last_coins_early == 1
     assert np.allclose(s.pos[W[0]], s.geo.free_spot((0.0, 0.0), s.pos[s.on & (np.arange(19) != W[0])]))
-    s.apply(MISS)  # seat 1
-    assert s.queen_allowed(0)  # the returned coin was seat 0's previous stroke
+    assert s.queen_allowed(0)  # that stroke was the own coin on the previous stroke
     assert s.apply(hit(QUEEN_ID)).queen_event == "pocketed"
+    rep = s.apply(hit(W[0]))  # the cover with the last coin ends the board
+    assert rep.board_over and s.winner_side == 0 and s.end == "cleared"
+
+
+def test_family_last_coin_queen_credit_does_not_survive_a_missed_stroke():
+    s = board("ruleset=family", "last_coin.before_queen=replay")
+    _leave(s, W, 1)
+    s.apply(hit(W[0]))
+    s.apply(MISS)  # the turn passes: the credit is gone
+    s.apply(MISS)  # seat 1
+    assert s.turn == 0 and not s.queen_allowed(0)
+    assert s.apply(hit(QUEEN_ID)).queen_event == "returned"
+
+
+@pytest.mark.parametrize("mode, allowed_next_turn", [("end_turn", False), ("end_turn_unlock", True)])
+def test_family_last_coin_modes_that_end_the_turn(mode, allowed_next_turn):
+    s = board("ruleset=family", f"last_coin.before_queen={mode}")
+    _leave(s, W, 1)
     rep = s.apply(hit(W[0]))
-    assert rep.board_over and s.winner_side == 0
+    assert s.on[W[0]] and not rep.continues and s.turn == 1
+    s.apply(MISS)  # seat 1
+    assert s.queen_allowed(0) is allowed_next_turn
+    rep = s.apply(hit(QUEEN_ID))
+    assert rep.queen_event == ("pocketed" if allowed_next_turn else "returned")
+    if allowed_next_turn:
+        assert s.apply(MISS).queen_event == "returned"  # no cover: back it goes, the turn passes
+        s.apply(MISS)  # seat 1
+    assert s.turn == 0 and not s.queen_allowed(0)  # the unlock lasted one stroke
+
+
+def test_family_last_coin_stays_down_then_the_queen_ends_the_board():
+    # seed: «Une manche se termine lorsqu'une personne a réussi à placer tous ses jetons dans les
+    # filets et que la reine est elle-même dans un filet» (in any order: "stays_down", default)
+    s = board("ruleset=family")
+    assert s.rules.last_coin.before_queen == "stays_down"
+    _leave(s, W, 1)
+    _leave(s, B, 4)
+    rep = s.apply(hit(W[0]))
+    assert not rep.board_over and not s.on[W[0]] and rep.continues and s.coins_left(0) == 0
+    s.apply(MISS)
+    s.apply(MISS)  # seat 1
+    assert s.queen_allowed(0)  # no coin left: the queen on any stroke
+    rep = s.apply(hit(QUEEN_ID))
+    assert rep.queen_event == "pocketed+covered" and rep.board_over
+    assert s.winner_side == 0 and s.points == [4 + 3, 0]
+
+
+def test_family_stays_down_the_opponent_who_takes_the_queen_ends_the_board_for_the_other():
+    s = board("ruleset=family", "last_coin.before_queen=stays_down")
+    _leave(s, W, 1)
+    _leave(s, B, 4)
+    s.apply(hit(W[0]))
+    s.apply(MISS)  # seat 0's turn ends, nothing lost
+    s.apply(hit(B[0]))
+    rep = s.apply(hit(QUEEN_ID, B[1]))  # seat 1 confirms the queen: seat 0 had all its coins in
+    assert rep.board_over and s.winner_side == 0 and s.points == [2, 0]  # no queen bonus
+
+
+def test_family_stays_down_both_cleared_the_side_that_pockets_the_queen_wins():
+    s = board("ruleset=family", "last_coin.before_queen=stays_down")
+    _leave(s, W, 1)
+    _leave(s, B, 1)
+    s.apply(hit(W[0]))
+    s.apply(MISS)
+    s.apply(hit(B[0]))  # seat 1 clears too
+    rep = s.apply(hit(QUEEN_ID))
+    assert rep.board_over and s.winner_side == 1 and s.points == [0, 3]
+
+
+def test_own_coin_on_the_last_stroke_of_a_turn_is_forgotten_when_the_turn_passes():
+    # seed: «loger un jeton à son coup précédent»: the player's previous stroke, in this turn
+    s = board("ruleset=family", "rules.opponent_coin_ends_turn=true")
+    rep = s.apply(hit(W[0], B[0]))  # own coin, but the opponent's coin ends the turn
+    assert not rep.continues and s.turn == 1
+    s.apply(MISS)
+    assert s.turn == 0 and not s.queen_allowed(0)
+    assert s.apply(hit(QUEEN_ID)).queen_event == "returned"
+
+
+def test_family_last_coin_and_queen_in_one_stroke_win_the_board():
+    s = board("ruleset=family")
+    _leave(s, W, 1)
+    _leave(s, B, 3)
+    rep = s.apply(hit(W[0], QUEEN_ID))  # nothing left to confirm it with: covered
+    assert rep.board_over and s.winner_side == 0 and s.points == [3 + 3, 0]
 
 
 def test_icf_pocketing_the_opponent_last_coin_loses_by_own_coins_plus_queen():
