@@ -1,7 +1,10 @@
 """The ``tablesim`` command.
 
 Verbs as subcommands; results on stdout (text, or JSON with ``--format json``), progress on
-stderr; bad input → one line per problem on stderr, exit status 2, nothing written.
+stderr; bad input → one line per problem on stderr, exit status 2, nothing written. Every path
+the user names is checked (kind, extension, writable) before any work; a results directory is
+locked while a command writes into it; notes about legal but suspicious rules go to stderr as
+``tablesim: note: <source>: <key>: <message>``.
 
 This module is the composition root: it is the one place in ``sim`` that imports ``analysis``
 (lazily, inside the commands that summarise or report).
@@ -10,18 +13,22 @@ This module is the composition root: it is the one place in ``sim`` that imports
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import platform
+import shlex
 import sys
+import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
-from .core.config import ConfigError, to_dict
+from .core.config import ConfigError, note_handler, to_dict
 from .core.game import GameSpec, game_names, get_game
+from .core.store import StoreError
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -42,12 +49,99 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
-        raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
+        raise UsageError(f"{message} (see {self.prog} --help)")
 
 
-def _positive_int(name: str, value: int, minimum: int = 1) -> None:
-    if value < minimum:
-        raise UsageError(f"{name}: got {value}; allowed: >= {minimum}")
+def _positive_int(name: str, value: int, minimum: int = 1, maximum: int | None = None) -> None:
+    if value < minimum or (maximum is not None and value > maximum):
+        allowed = f">= {minimum}" if maximum is None else f"{minimum} to {maximum}"
+        raise UsageError(f"{name}: got {value}; allowed: {allowed}")
+
+
+def _check_jobs(jobs: int) -> None:
+    if jobs == 0 or jobs < -1:
+        raise UsageError(f"--jobs: got {jobs}; allowed: >= 1, or -1 for every core")
+
+
+# ------------------------------------------------------------------------------------------
+# paths: checked before any work
+# ------------------------------------------------------------------------------------------
+
+def _nearest_existing(path: Path) -> Path:
+    path = Path(os.path.abspath(path))
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def _probe_writable(flag: str, shown: str, folder: Path) -> None:
+    """Refuse unless a file can be created in ``folder`` (tried, then removed)."""
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {shown}: {folder} is not writable (permission denied)")
+    try:
+        fd, name = tempfile.mkstemp(prefix=".tablesim-probe-", dir=folder)
+    except OSError as exc:
+        raise UsageError(f"{flag} {shown}: cannot write in {folder} ({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(name)
+
+
+def _check_path_text(flag: str, text: str) -> Path:
+    if not text or "\0" in text:
+        raise UsageError(f"{flag} {text!r}: not a usable path")
+    return Path(text)
+
+
+def _check_out_dir(flag: str, out: str | Path) -> None:
+    """A directory to write results into: an existing directory, or one that can be created."""
+    path = _check_path_text(flag, str(out))
+    try:
+        if path.exists():
+            if not path.is_dir():
+                raise UsageError(f"{flag} {out}: exists and is not a directory")
+            _probe_writable(flag, str(out), path)
+            return
+        parent = _nearest_existing(path)
+        if not parent.is_dir():
+            raise UsageError(f"{flag} {out}: {parent} is a file, not a directory")
+        _probe_writable(flag, str(out), parent)
+    except OSError as exc:
+        raise UsageError(f"{flag} {out}: {exc.strerror or exc}") from None
+
+
+def _check_out_file(flag: str, out: str | Path, suffixes: tuple[str, ...]) -> None:
+    """A file to write: a known extension, not a directory, in a place that can be written."""
+    path = _check_path_text(flag, str(out))
+    try:
+        if path.is_dir():
+            raise UsageError(f"{flag} {out}: is a directory; expected a file name ending in "
+                             + " or ".join(suffixes))
+        if path.suffix.lower() not in suffixes:
+            raise UsageError(f"{flag} {out}: unknown extension {path.suffix or '(none)'!r}; allowed: "
+                             + ", ".join(suffixes))
+        if path.exists() and not path.is_file():
+            raise UsageError(f"{flag} {out}: exists and is not a regular file")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise UsageError(f"{flag} {out}: not writable (permission denied)")
+        parent = _nearest_existing(path.parent)
+        if not parent.is_dir():
+            raise UsageError(f"{flag} {out}: {parent} is a file, not a directory")
+        _probe_writable(flag, str(out), parent)
+    except OSError as exc:
+        raise UsageError(f"{flag} {out}: {exc.strerror or exc}") from None
+
+
+def _check_toml_file(flag: str, path: str | None) -> None:
+    """An input TOML file the user named: readable, a regular file, valid TOML (one line if not)."""
+    from .core.config import read_toml
+
+    if path is None:
+        return
+    _check_path_text(flag, path)
+    try:
+        read_toml(path)
+    except ConfigError as exc:
+        raise ConfigError([f"{flag} {line}" if flag else line for line in exc.problems]) from None
 
 
 def _add_rules_options(parser: argparse.ArgumentParser) -> None:
@@ -75,7 +169,12 @@ def _game(name: str) -> GameSpec:
 def _rules(spec: GameSpec, args: argparse.Namespace) -> Any:
     from .core.rules import load_rules
 
+    _check_toml_file("--rules", args.rules)
     return load_rules(spec, args.rules, args.overrides)
+
+
+def _command_line(args: argparse.Namespace) -> str:
+    return "tablesim " + shlex.join(getattr(args, "argv", sys.argv[1:]))
 
 
 # ------------------------------------------------------------------------------------------
@@ -146,9 +245,11 @@ def _cluster(args: argparse.Namespace):
     return dask_client(args.scheduler, args.jobs if args.jobs != 1 else 2)
 
 
-def _prepare_out(out: str | Path | None, manifest: dict[str, Any],
-                 keys: tuple[str, ...] = ("kind", "game", "seed", "cells"),
-                 compared: dict[str, tuple[Callable[[Any], Any], str]] | None = None):
+_RUN_KEYS = ("kind", "game", "seed", "cells")
+
+
+def _prepare_out(out: str | Path | None, manifest: dict[str, Any], keys: tuple[str, ...] = _RUN_KEYS,
+                 compared: dict[str, tuple[Callable[[Any], Any], str]] | None = None, flag: str = "--out"):
     """Check ``--out`` before anything is written; return a ResultStore or None.
 
     A directory holding a run may be reused (resumed) only if its manifest agrees on ``keys``;
@@ -158,37 +259,47 @@ def _prepare_out(out: str | Path | None, manifest: dict[str, Any],
 
     if out is None:
         return None
+    _check_out_dir(flag, out)
     store = ResultStore(out)
     path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise UsageError(f"--out {out}: exists and is not a directory")
     if store.exists():
-        previous = store.read_manifest()
-
-        def canonical(value: Any) -> str:  # tuples read back as lists, NaN as NaN
-            return json.dumps(value, sort_keys=True, default=str)
-
-        for key in keys:
-            view, may_change = (compared or {}).get(key, (lambda value: value, ""))
-            if canonical(view(previous.get(key))) != canonical(view(manifest.get(key))):
-                detail = f": only {may_change} may change" if may_change else ""
-                raise UsageError(f"--out {out}: holds a different run ({key} differs{detail}); "
-                                 "choose another directory or delete it")
-    elif path.exists() and any(path.iterdir()):
-        raise UsageError(f"--out {out}: exists, is not empty and holds no tablesim results")
+        store.check_compatible(manifest, keys, compared)
+    elif path.exists() and any(p.name != ".lock" for p in path.iterdir()):
+        raise UsageError(f"{flag} {out}: exists, is not empty and holds no tablesim results")
     return store
+
+
+@contextlib.contextmanager
+def _writing(store, command: str, manifest: dict[str, Any], keys: tuple[str, ...] = _RUN_KEYS,
+             compared: dict | None = None) -> Iterator[None]:
+    """Hold ``store``'s lock (None: nothing to hold); the manifest is checked again under it."""
+    if store is None:
+        yield
+        return
+    with store.lock(command):
+        store.check_compatible(manifest, keys, compared)  # another run may have written meanwhile
+        yield
+
+
+def _interrupted(verb: str, store, what: str = "matches") -> int:
+    if store is None:
+        print(f"tablesim {verb}: interrupted; nothing stored (use --out DIR to keep finished "
+              "chunks)", file=sys.stderr)
+    else:
+        print(f"tablesim {verb}: interrupted; {store.stored_count()} {what} are stored in "
+              f"{store.path}; rerun the same command to resume", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .core.profiles import load_lineup
-    from .core.runner import Cell, run_cells
+    from .core.runner import MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
 
     spec = _game(args.game)
-    _positive_int("--matches", args.matches)
-    _positive_int("--chunk-size", args.chunk_size)
+    _positive_int("--matches", args.matches, 1, MAX_MATCHES)
+    _positive_int("--chunk-size", args.chunk_size, 1, MAX_CHUNK_SIZE)
     _positive_int("--seed", args.seed, 0)
-    if args.jobs == 0 or args.jobs < -1:
-        raise UsageError(f"--jobs: got {args.jobs}; allowed: >= 1, or -1 for every core")
+    _check_jobs(args.jobs)
     _check_backend(args)
     problems: list[str] = []
     try:
@@ -204,6 +315,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise ConfigError(problems)
     lineup = args.lineup or ",".join(p.name for p in players)
     cell = Cell(variant="baseline", lineup=lineup, rules=rules, players=players)
+    command = _command_line(args)
     manifest = {
         "kind": "run",
         "game": spec.name,
@@ -213,31 +325,27 @@ def cmd_run(args: argparse.Namespace) -> int:
                    "rotate_seats": False}],
         "matches": args.matches,
         "chunk_size": args.chunk_size,
-        "command": "tablesim " + " ".join(sys.argv[1:]),
+        "command": command,
         "versions": _versions(),
     }
     store = _prepare_out(args.out, manifest)
     started = time.perf_counter()
-    if store is not None:
-        store.write_manifest({**manifest, "status": "running"})
-    try:
-        with _cluster(args):
-            tables = run_cells(spec, [cell], args.matches, args.seed, jobs=args.jobs,
-                               chunk_size=args.chunk_size, backend=args.backend, store=store,
-                               progress=args.progress)
-    except KeyboardInterrupt:
+    with _writing(store, command, manifest):
         if store is not None:
-            stored = len(store.stored_matches())
-            print(f"tablesim run: interrupted; {stored} of {args.matches} matches are stored in "
-                  f"{args.out}; rerun the same command to resume", file=sys.stderr)
-        else:
-            print("tablesim run: interrupted; nothing stored (use --out DIR to keep finished "
-                  "chunks)", file=sys.stderr)
-        return EXIT_INTERRUPTED
+            store.write_manifest({**manifest, "status": "running"})
+        try:
+            with _cluster(args):
+                tables = run_cells(spec, [cell], args.matches, args.seed, jobs=args.jobs,
+                                   chunk_size=args.chunk_size, backend=args.backend, store=store,
+                                   progress=args.progress)
+        except KeyboardInterrupt:
+            if store is not None:
+                store.write_manifest({**manifest, "status": "interrupted"})
+            return _interrupted("run", store)
+        if store is not None:
+            store.write_manifest({**manifest, "status": "complete",
+                                  "stored_matches": int(len(tables["matches"]))})
     elapsed = time.perf_counter() - started
-    if store is not None:
-        store.write_manifest({**manifest, "status": "complete",
-                              "stored_matches": int(len(tables["matches"]))})
     _print_summary(spec, tables, args.format, elapsed)
     return 0
 
@@ -262,26 +370,23 @@ def _print_summary(spec: GameSpec, tables, fmt: str, elapsed: float) -> None:
 def cmd_experiment(args: argparse.Namespace) -> int:
     from .core.experiment import experiment_manifest, load_experiment, run_experiment
 
-    if args.jobs == 0 or args.jobs < -1:
-        raise UsageError(f"--jobs: got {args.jobs}; allowed: >= 1, or -1 for every core")
+    _check_jobs(args.jobs)
     _check_backend(args)
-    if not Path(args.file).is_file():
-        raise UsageError(f"{args.file}: file not found")
+    _check_toml_file("", args.file)
     experiment = load_experiment(args.file)
     out = args.out or str(Path("results") / Path(args.file).stem)
-    manifest = {**experiment_manifest(experiment, _versions()),
-                "command": "tablesim " + " ".join(sys.argv[1:])}
+    command = _command_line(args)
+    manifest = {**experiment_manifest(experiment, _versions()), "command": command}
     store = _prepare_out(out, manifest)
     started = time.perf_counter()
-    try:
-        with _cluster(args):
-            tables = run_experiment(experiment, store, jobs=args.jobs, backend=args.backend,
-                                    progress=args.progress, manifest=manifest)
-    except KeyboardInterrupt:
-        stored = len(store.stored_matches())
-        print(f"tablesim experiment: interrupted; {stored} matches are stored in {out}; "
-              "rerun the same command to resume", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    with _writing(store, command, manifest):
+        try:
+            with _cluster(args):
+                tables = run_experiment(experiment, store, jobs=args.jobs, backend=args.backend,
+                                        progress=args.progress, manifest=manifest)
+        except KeyboardInterrupt:
+            store.write_manifest({**manifest, "status": "interrupted"})
+            return _interrupted("experiment", store)
     elapsed = time.perf_counter() - started
     from analysis.winrates import win_rates
 
@@ -301,17 +406,28 @@ def cmd_experiment(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from analysis.report import build_report
 
-    folder = Path(args.dir)
+    from .core.store import ResultStore
+
+    folder = _check_path_text("report", args.dir)
+    if not folder.is_dir():
+        raise UsageError(f"{args.dir}: not a directory")
     if not (folder / "manifest.json").is_file():
         raise UsageError(f"{args.dir}: not a tablesim results directory (no manifest.json)")
-    if json.loads((folder / "manifest.json").read_text()).get("kind") in ("balance", "sensitivity"):
-        from analysis.balance.report import build_search_report
-
-        if args.markdown:
+    kind = ResultStore(folder).read_manifest()["kind"]
+    _check_out_file("--out", args.out if args.out is not None else folder / "report.html", (".html", ".htm"))
+    if args.markdown is not None:
+        if kind in ("balance", "sensitivity"):
             raise UsageError("--markdown: only for experiment and run reports")
-        print(f"report: {build_search_report(folder, args.out)}")
-        return 0
-    path = build_report(folder, args.out, markdown=args.markdown)
+        _check_out_file("--markdown", args.markdown, (".md", ".markdown"))
+    try:
+        if kind in ("balance", "sensitivity"):
+            from analysis.balance.report import build_search_report
+
+            print(f"report: {build_search_report(folder, args.out)}")
+            return 0
+        path = build_report(folder, args.out, markdown=args.markdown)
+    except FileNotFoundError as exc:  # no table, or no finished match yet
+        raise UsageError(str(exc).splitlines()[0]) from None
     print(f"report: {path}")
     return 0
 
@@ -325,6 +441,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UsageError(f"game: {spec.name} has no replay; allowed: "
                          + ", ".join(n for n in game_names() if get_game(n).replay is not None))
     _positive_int("--seed", args.seed, 0)
+    _positive_int("--match", args.match, 0)
     rules = _rules(spec, args)
     references = args.players.split(",") if args.players else list(spec.demo_players)
     players = load_lineup(spec, references, rules)
@@ -335,28 +452,31 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_balance(args: argparse.Namespace) -> int:
     from analysis.balance.search import load_balance, run_balance, trial_settings
 
+    _check_jobs(args.jobs)
     _check_backend(args)
-    if not Path(args.file).is_file():
-        raise UsageError(f"{args.file}: file not found")
+    _check_toml_file("", args.file)
     balance = load_balance(args.file)
     out = Path(args.out or Path("results") / Path(args.file).stem)
     from .core.config import to_dict
 
     # a search may be extended or re-validated, not changed
-    _prepare_out(out, {"kind": "balance", "game": balance.spec.name, "seed": balance.settings.seed,
-                       "balance": to_dict(balance.settings)}, keys=("kind", "game", "seed", "balance"),
-                 compared={"balance": (lambda value: trial_settings(value or {}),
-                                       "search.trials and the validation and surface settings")})
-    manifest = {"command": "tablesim " + " ".join(sys.argv[1:]), "versions": _versions(),
-                "balance_file": str(args.file)}
-    try:
-        with _cluster(args):
-            summary = run_balance(balance, out, jobs=args.jobs, backend=args.backend, progress=args.progress,
-                                  manifest=manifest)
-    except KeyboardInterrupt:
-        print(f"tablesim balance: interrupted; finished trials are stored in {out}; rerun the same "
-              "command to resume", file=sys.stderr)
-        return EXIT_INTERRUPTED
+    identity = {"kind": "balance", "game": balance.spec.name, "seed": balance.settings.seed,
+                "balance": to_dict(balance.settings)}
+    keys = ("kind", "game", "seed", "balance")
+    compared = {"balance": (lambda value: trial_settings(value or {}),
+                            "search.trials and the validation and surface settings")}
+    store = _prepare_out(out, identity, keys=keys, compared=compared)
+    command = _command_line(args)
+    manifest = {"command": command, "versions": _versions(), "balance_file": str(args.file)}
+    with _writing(store, command, identity, keys, compared):
+        try:
+            with _cluster(args):
+                summary = run_balance(balance, out, jobs=args.jobs, backend=args.backend,
+                                      progress=args.progress, manifest=manifest)
+        except KeyboardInterrupt:
+            print(f"tablesim balance: interrupted; finished trials are stored in {out}; rerun the "
+                  "same command to resume", file=sys.stderr)
+            return EXIT_INTERRUPTED
     if args.format == "json":
         print(json.dumps(summary, indent=2))
         return 0
@@ -384,22 +504,26 @@ def cmd_balance(args: argparse.Namespace) -> int:
 def cmd_sensitivity(args: argparse.Namespace) -> int:
     from analysis.balance.sensitivity import load_sensitivity, run_sensitivity
 
+    _check_jobs(args.jobs)
     _check_backend(args)
-    if not Path(args.file).is_file():
-        raise UsageError(f"{args.file}: file not found")
+    _check_toml_file("", args.file)
     problem = load_sensitivity(args.file)  # validate before anything is written
     out = Path(args.out or Path("results") / Path(args.file).stem)
     from .core.config import to_dict
 
-    _prepare_out(out, {"kind": "sensitivity", "game": problem.spec.name, "seed": problem.settings.seed,
-                       "settings": to_dict(problem.settings)}, keys=("kind", "game", "seed", "settings"))
-    try:
-        with _cluster(args):
-            summary = run_sensitivity(args.file, out, jobs=args.jobs, backend=args.backend, progress=args.progress)
-    except KeyboardInterrupt:
-        print(f"tablesim sensitivity: interrupted; finished points are stored in {out}; rerun to resume",
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
+    identity = {"kind": "sensitivity", "game": problem.spec.name, "seed": problem.settings.seed,
+                "settings": to_dict(problem.settings)}
+    keys = ("kind", "game", "seed", "settings")
+    store = _prepare_out(out, identity, keys=keys)
+    with _writing(store, _command_line(args), identity, keys):
+        try:
+            with _cluster(args):
+                summary = run_sensitivity(args.file, out, jobs=args.jobs, backend=args.backend,
+                                          progress=args.progress)
+        except KeyboardInterrupt:
+            print(f"tablesim sensitivity: interrupted; finished points are stored in {out}; rerun to "
+                  "resume", file=sys.stderr)
+            return EXIT_INTERRUPTED
     if args.format == "json":
         print(json.dumps(summary, indent=2))
         return 0
@@ -423,11 +547,13 @@ def cmd_shot(args: argparse.Namespace) -> int:
     if spec.shot is None:
         raise UsageError(f"game: {spec.name} is not a dexterity game; `shot` takes one of: "
                          + ", ".join(n for n in game_names() if get_game(n).shot is not None))
+    if args.plot is not None:
+        _check_out_file("--plot", args.plot, (".png", ".svg", ".pdf"))
+    _check_toml_file("--state", args.state)
     rules = _rules(spec, args)
-    if args.state is not None and not Path(args.state).is_file():
-        raise UsageError(f"--state {args.state}: file not found")
     outcome = spec.shot(rules, x=args.x, angle_deg=args.angle, speed=args.speed, state=args.state)
     if args.plot:
+        Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
         outcome.plot(args.plot)
     if args.format == "json":
         print(json.dumps(outcome.as_dict(), indent=2))
@@ -441,12 +567,16 @@ def cmd_shot(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from .demo import run_demo
 
-    return run_demo(Path(args.out), jobs=args.jobs)
+    _check_jobs(args.jobs)
+    _check_out_dir("--out", args.out)
+    return run_demo(Path(args.out), jobs=args.jobs, command=_command_line(args))
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import run_all
 
+    if not 0 < args.seconds <= 3600:
+        raise UsageError(f"--seconds: got {args.seconds}; allowed: more than 0, at most 3600")
     figures = run_all(seconds=args.seconds, only=args.only)
     if args.format == "json":
         print(json.dumps(figures, indent=2))
@@ -558,24 +688,56 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _note_printer() -> Callable[[str], None]:
+    seen: set[str] = set()
+
+    def note(line: str) -> None:
+        if line not in seen:
+            seen.add(line)
+            print(f"tablesim: note: {line}", file=sys.stderr)
+
+    return note
+
+
+def _os_error_line(exc: OSError) -> str:
+    where = exc.filename if exc.filename is not None else ""
+    what = exc.strerror or str(exc)
+    return f"{where}: {what}" if where else what
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
-        if args.command is None:
-            parser.print_help()
-            return EXIT_USAGE
-        return args.func(args)
+        with note_handler(_note_printer()):
+            args = parser.parse_args(argv)
+            if args.command is None:
+                parser.print_help()
+                print("tablesim: error: no command given (see tablesim --help)", file=sys.stderr)
+                return EXIT_USAGE
+            args.argv = argv
+            return args.func(args)
     except UsageError as exc:
         print(f"tablesim: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except ConfigError as exc:
-        for line in exc.problems:
+        for line in dict.fromkeys(exc.problems):
             print(f"tablesim: error: {line}", file=sys.stderr)
+        return EXIT_USAGE
+    except StoreError as exc:
+        print(f"tablesim: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `tablesim rules x | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # a disk full, a file vanished: one line naming the path
+        print(f"tablesim: error: {_os_error_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("tablesim: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else 0
 
 
 if __name__ == "__main__":

@@ -22,25 +22,33 @@ SHIPPED_GAMES = ("curlastique", "carrom", "gasterospeed")
 EXAMPLES = Path(__file__).parent / "examples"
 
 
-def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] = SHIPPED_GAMES) -> int:
+def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] = SHIPPED_GAMES,
+             command: str = "tablesim demo") -> int:
     from analysis.analyse import analyse
     from analysis.narrative import summary_sentences
     from analysis.report import build_report
     from analysis.results import load_results
 
-    out.mkdir(parents=True, exist_ok=True)
-    reports = []
-    for name in [g for g in games if g in game_names()]:
+    planned = []
+    for name in [g for g in games if g in game_names()]:  # check every folder before any play
         path = EXAMPLES / f"{name}_demo.toml"
         if not path.exists():
             continue
         experiment = load_experiment(path)
-        folder = out / name
+        store = ResultStore(out / name)
+        manifest = {**experiment_manifest(experiment), "command": f"{command} ({path.name})"}
+        store.check_compatible(manifest, ("kind", "game", "seed", "cells"))
+        planned.append((path, experiment, store, manifest))
+    out.mkdir(parents=True, exist_ok=True)
+    reports = []
+    for path, experiment, store, manifest in planned:
+        folder = store.path
         print(f"== {experiment.spec.title}: {path.name} ({len(experiment.cells)} cells x "
               f"{experiment.settings.matches} matches)", file=sys.stderr)
         started = time.perf_counter()
-        run_experiment(experiment, ResultStore(folder), jobs=jobs,
-                       manifest={**experiment_manifest(experiment), "command": f"tablesim demo ({path.name})"})
+        with store.lock(manifest["command"]):
+            store.check_compatible(manifest, ("kind", "game", "seed", "cells"))
+            run_experiment(experiment, store, jobs=jobs, manifest=manifest)
         report = build_report(folder)
         reports.append(report)
         for sentence in summary_sentences(analyse(load_results(folder))):

@@ -44,7 +44,7 @@ def _client(scheduler: str | None, workers: int) -> Iterator[object]:
         with Client(scheduler, timeout="30s") as client:
             yield client
         return
-    n_workers = os.cpu_count() or 1 if workers == -1 else workers
+    n_workers = (os.cpu_count() or 1) if workers == -1 else workers
     with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         yield client

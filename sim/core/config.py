@@ -12,19 +12,38 @@ is allowed::
 
 Supported field types: ``int``, ``float``, ``bool``, ``str``, ``typing.Literal[...]``,
 ``tuple[T, ...]`` of those, nested dataclasses, ``tuple[SomeDataclass, ...]`` (a TOML array
-of tables) and ``dict[str, T]`` (a table of named entries, e.g. a deck's cards by id; new
-names are allowed, each entry is validated as ``T``). Use ``types.MappingProxyType`` or leave
-dicts unmutated: frozen dataclasses do not freeze a dict. A dataclass may define ``problems(self) -> list[tuple[str, str]]`` for checks that
-involve several fields; each ``(key, message)`` becomes one error line.
+of tables) and ``dict[str, T]`` (a table of named entries, e.g. a deck's cards by id). Use
+``types.MappingProxyType`` or leave dicts unmutated: frozen dataclasses do not freeze a dict.
+
+Named entries: a user file or ``--set`` may change any key of an entry the defaults define;
+a *new* entry must be valid on its own. A new entry that is not valid on its own and whose
+name is close to an existing one is reported as a likely typo (``deck.tirr: unknown entry;
+did you mean 'tir'?``) instead of with its own problems; a valid new entry with such a name
+gets a note.
+
+A dataclass may define ``problems(self) -> list[tuple[str, str]]`` for checks that involve
+several fields (run only when its fields are valid); each ``(key, message)`` becomes one error
+line. A cross-field problem on a key the user did not set is not blamed on the defaults: it is
+dropped when the key the user set that causes it (found by reverting each user key to its
+default) already has its own line, and otherwise reported once under that key.
+
+A dataclass may also define ``notes(self) -> list[tuple[str, str]]`` for legal but suspicious
+settings; each note goes, as ``<source>: <key>: <message>``, to the handler installed with
+:func:`note_handler` (the CLI prints them as ``tablesim: note: ...``).
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
+import difflib
 import math
+import os
+import stat
 import tomllib
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin
 
@@ -41,6 +60,8 @@ __all__ = [
     "to_dict",
     "to_toml",
     "field_docs",
+    "note_handler",
+    "notes_prefixed",
 ]
 
 
@@ -81,20 +102,58 @@ def param(
 # Reading TOML and applying overrides (with provenance, so errors name the right source)
 # --------------------------------------------------------------------------------------------
 
+#: Larger "TOML files" are refused (a rules, experiment or profile file is a few kB).
+MAX_TOML_BYTES = 16 * 2**20
+
+
 def read_toml(path: str | Path) -> dict:
-    """Read a TOML file; a missing or malformed file raises :class:`ConfigError` (one line)."""
+    """Read a TOML file; a missing, unreadable or malformed file raises :class:`ConfigError` (one line)."""
     path = Path(path)
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(mode):  # a FIFO or device would block or never end
+            raw = None
+        else:
+            with path.open("rb") as handle:
+                raw = _read_at_most(handle, MAX_TOML_BYTES + 1)
     except FileNotFoundError:
         raise ConfigError([f"{path}: file not found"]) from None
     except IsADirectoryError:
         raise ConfigError([f"{path}: is a directory, expected a TOML file"]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError([f"{path}: malformed TOML: {exc}"]) from None
+    except NotADirectoryError:
+        raise ConfigError([f"{path}: file not found (a part of the path is a file)"]) from None
+    except PermissionError:
+        raise ConfigError([f"{path}: permission denied"]) from None
+    except OSError as exc:
+        raise ConfigError([f"{path}: cannot be read ({exc.strerror or exc})"]) from None
+    except ValueError as exc:  # e.g. an embedded NUL byte
+        raise ConfigError([f"{path!r}: not a usable path ({exc})"]) from None
+    if raw is None:
+        raise ConfigError([f"{path}: not a regular file, expected a TOML file"])
+    if len(raw) > MAX_TOML_BYTES:
+        raise ConfigError([f"{path}: too large for a TOML file (over {MAX_TOML_BYTES // 2**20} MiB)"])
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise ConfigError([f"{path}: not a UTF-8 text file"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError([f"{path}: malformed TOML: {exc}"]) from None
+    except RecursionError:
+        raise ConfigError([f"{path}: malformed TOML: nested too deeply"]) from None
+
+
+def _read_at_most(handle, limit: int) -> bytes:
+    """Up to ``limit`` bytes, read in blocks (``read(limit)`` would allocate ``limit`` at once)."""
+    blocks, size = [], 0
+    while size < limit:
+        block = handle.read(min(1 << 16, limit - size))
+        if not block:
+            break
+        blocks.append(block)
+        size += len(block)
+    return b"".join(blocks)
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -153,11 +212,12 @@ def apply_overrides(data: dict, overrides: Iterable[str | tuple[str, Any]],
         key, value = parse_override(item) if isinstance(item, str) else item
         parts = key.split(".")
         node = data
-        for part in parts[:-1]:
+        for depth, part in enumerate(parts[:-1]):
             child = node.get(part)
             if not isinstance(child, dict):
                 child = {}
                 node[part] = child
+                sources[".".join(parts[:depth + 1])] = label  # a table the user introduced
             node = child
         node[parts[-1]] = value
         sources[key] = label
@@ -165,12 +225,22 @@ def apply_overrides(data: dict, overrides: Iterable[str | tuple[str, Any]],
 
 
 def _source_of(key: str, sources: Mapping[str, str], default: str) -> str:
+    found = _user_source(key, sources)
+    return default if found is None else found
+
+
+def _user_source(key: str, sources: Mapping[str, str]) -> str | None:
+    """The source of ``key`` if the user set it, a table holding it or a key inside it; else None."""
     probe = key
     while probe:
         if probe in sources:
             return sources[probe]
         probe = probe.rpartition(".")[0]
-    return default
+    inside = key + "."
+    for other, source in sources.items():
+        if other.startswith(inside):
+            return source
+    return None
 
 
 # --------------------------------------------------------------------------------------------
@@ -194,133 +264,279 @@ def _type_name(tp: Any) -> str:
         tp, getattr(tp, "__name__", str(tp)))
 
 
-def _check_bounds(key: str, value: Any, meta: Mapping, problems: list[str]) -> None:
+class _Found:
+    """What building a dataclass tree met: problems ``(key, message, cross_field)`` and notes."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str, bool]] = []
+        self.notes: list[tuple[str, str]] = []
+
+    def add(self, key: str, message: str, cross: bool = False) -> None:
+        self.items.append((key, message, cross))
+
+
+def _check_bounds(key: str, value: Any, meta: Mapping, found: _Found) -> None:
     lo, hi = meta.get("min"), meta.get("max")
     unit = f" {meta['unit']}" if meta.get("unit") else ""
     if isinstance(value, float) and not math.isfinite(value):
-        problems.append(f"{key}: expected a finite number, got {value!r}")
+        found.add(key, f"expected a finite number, got {value!r}")
         return
     if lo is not None:
         if meta.get("min_exclusive") and not value > lo:
-            problems.append(f"{key}: got {value!r}; allowed: > {lo}{unit}")
+            found.add(key, f"got {value!r}; allowed: > {lo}{unit}")
             return
         if not meta.get("min_exclusive") and value < lo:
-            problems.append(f"{key}: got {value!r}; allowed: >= {lo}{unit}")
+            found.add(key, f"got {value!r}; allowed: >= {lo}{unit}")
             return
     if hi is not None and value > hi:
-        problems.append(f"{key}: got {value!r}; allowed: <= {hi}{unit}")
+        found.add(key, f"got {value!r}; allowed: <= {hi}{unit}")
 
 
-def _convert(key: str, tp: Any, value: Any, meta: Mapping, problems: list[str]) -> Any:
-    """Convert one TOML value to ``tp``; append problems (without source) and return a value."""
+def _convert(key: str, tp: Any, value: Any, meta: Mapping, found: _Found, base: Any = None) -> Any:
+    """Convert one TOML value to ``tp``; record problems (without source) and return a value.
+
+    ``base`` is the defaults' value at this key (its entries are the known names of a table).
+    """
     origin = get_origin(tp)
     if tp is Any:
         return value
     if dataclasses.is_dataclass(tp):
         if not isinstance(value, Mapping):
-            problems.append(f"{key}: expected a table, got {_describe(value)}")
+            found.add(key, f"expected a table, got {_describe(value)}")
             return None
-        return _build(tp, value, key + ".", problems)
+        return _build(tp, value, key + ".", found, base)
     if origin is Literal:
         allowed = get_args(tp)
         if value not in allowed or type(value) is not type(allowed[0]):
-            problems.append(f"{key}: got {value!r}; allowed: " + ", ".join(repr(a) for a in allowed))
+            found.add(key, f"got {value!r}; allowed: " + ", ".join(repr(a) for a in allowed))
         return value
     if origin is dict:
-        key_tp, item_tp = get_args(tp)
-        if not isinstance(value, Mapping):
-            problems.append(f"{key}: expected a table, got {_describe(value)}")
-            return {}
-        return {name: _convert(f"{key}.{name}", item_tp, item, meta, problems)
-                for name, item in value.items()}
+        return _convert_table(key, get_args(tp)[1], value, meta, found, base)
     if origin is tuple:
         item_tp = get_args(tp)[0]
         if not isinstance(value, list | tuple):
-            problems.append(f"{key}: expected {_type_name(tp)}, got {_describe(value)}")
+            found.add(key, f"expected {_type_name(tp)}, got {_describe(value)}")
             return ()
         if meta.get("length") is not None and len(value) != meta["length"]:
-            problems.append(f"{key}: expected {meta['length']} values, got {len(value)}")
-        items = []
-        for index, item in enumerate(value):
-            item_key = f"{key}[{index}]"
-            items.append(_convert(item_key, item_tp, item, meta, problems))
-        return tuple(items)
+            found.add(key, f"expected {meta['length']} values, got {len(value)}")
+        return tuple(_convert(f"{key}[{index}]", item_tp, item, meta, found)
+                     for index, item in enumerate(value))
     if tp is bool:
         if not isinstance(value, bool):
-            problems.append(f"{key}: expected true or false, got {_describe(value)}")
+            found.add(key, f"expected true or false, got {_describe(value)}")
         return value
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
             if isinstance(value, float) and value.is_integer():
                 value = int(value)
             else:
-                problems.append(f"{key}: expected an integer, got {_describe(value)}")
+                found.add(key, f"expected an integer, got {_describe(value)}")
                 return value
-        _check_bounds(key, value, meta, problems)
+        _check_bounds(key, value, meta, found)
         return value
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            problems.append(f"{key}: expected a number, got {_describe(value)}")
+            found.add(key, f"expected a number, got {_describe(value)}")
             return value
-        value = float(value)
-        _check_bounds(key, value, meta, problems)
+        try:
+            value = float(value)
+        except OverflowError:
+            found.add(key, f"expected a finite number, got {value!r}")
+            return value
+        _check_bounds(key, value, meta, found)
         return value
     if tp is str:
         if not isinstance(value, str):
-            problems.append(f"{key}: expected a string, got {_describe(value)}")
+            found.add(key, f"expected a string, got {_describe(value)}")
         return value
     raise TypeError(f"unsupported config field type {tp!r} for {key}")
 
 
-def _build(cls: type, data: Mapping, prefix: str, problems: list[str]) -> Any:
+def _convert_table(key: str, item_tp: Any, value: Any, meta: Mapping, found: _Found, base: Any) -> dict:
+    """A ``dict[str, T]`` table: known entries are changed, new ones must be valid on their own."""
+    if not isinstance(value, Mapping):
+        found.add(key, f"expected a table, got {_describe(value)}")
+        return {}
+    known = [str(name) for name in base] if isinstance(base, Mapping) else []
+    out = {}
+    for name, item in value.items():
+        entry_key = f"{key}.{name}"
+        if not known or name in base:
+            out[name] = _convert(entry_key, item_tp, item, meta, found, base.get(name) if known else None)
+            continue
+        own = _Found()
+        out[name] = _convert(entry_key, item_tp, item, meta, own)
+        close = difflib.get_close_matches(str(name), known, n=3, cutoff=0.75)
+        if own.items and close:
+            found.add(entry_key, f"unknown entry; did you mean {_either(close)}?")
+            continue
+        found.items += own.items
+        found.notes += own.notes
+        if close:
+            found.notes.append((entry_key, f"a new entry (not in the defaults); did you mean {_either(close)}?"))
+    return out
+
+
+def _either(names: list[str]) -> str:
+    quoted = [repr(n) for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def _build(cls: type, data: Mapping, prefix: str, found: _Found, base: Any = None) -> Any:
+    """Build ``cls`` from ``data``; None if a field is invalid (cross-field checks then skip)."""
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls) if f.init}
     for key in data:
         if key not in fields:
-            problems.append(f"{prefix}{key}: unknown key; allowed: " + ", ".join(sorted(fields)))
+            found.add(f"{prefix}{key}", "unknown key; allowed: " + ", ".join(sorted(fields)))
+    start = len(found.items)
     values: dict[str, Any] = {}
     for name, fld in fields.items():
         key = prefix + name
+        sub_base = base.get(name) if isinstance(base, Mapping) else None
         if name in data:
-            values[name] = _convert(key, hints[name], data[name], fld.metadata, problems)
+            values[name] = _convert(key, hints[name], data[name], fld.metadata, found, sub_base)
         elif fld.default is not dataclasses.MISSING:
             values[name] = fld.default
         elif fld.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
             values[name] = fld.default_factory()  # type: ignore[misc]
         elif dataclasses.is_dataclass(hints[name]):
-            values[name] = _build(hints[name], {}, key + ".", problems)
+            values[name] = _build(hints[name], {}, key + ".", found, sub_base)
         else:
-            problems.append(f"{key}: missing; expected {_type_name(hints[name])}")
+            found.add(key, f"missing; expected {_type_name(hints[name])}")
             values[name] = None
-    before = len(problems)
+    if len(found.items) > start:
+        return None
     try:
         instance = cls(**values)
     except (TypeError, ValueError) as exc:  # a __post_init__ that refuses the values
-        problems.append(f"{prefix.rstrip('.') or cls.__name__}: {exc}")
+        found.add(prefix.rstrip(".") or cls.__name__, str(exc), cross=True)
         return None
-    if len(problems) == before and hasattr(instance, "problems"):
-        for sub_key, message in instance.problems():
-            problems.append(f"{prefix}{sub_key}: {message}")
+    for sub_key, message in (instance.problems() if hasattr(instance, "problems") else ()):
+        found.add(prefix + sub_key, message, cross=True)
+    if len(found.items) == start and hasattr(instance, "notes"):
+        found.notes += [(prefix + sub_key, message) for sub_key, message in instance.notes()]
     return instance
 
 
 def build(cls: type, data: Mapping, sources: Mapping[str, str] | None = None,
-          default_source: str = "defaults") -> Any:
+          default_source: str = "defaults", baseline: Mapping | None = None) -> Any:
     """Build dataclass ``cls`` from a nested dict, or raise :class:`ConfigError`.
 
-    Each problem line is prefixed with the source of its key (a file name or ``--set KEY``).
+    Each problem line is prefixed with the source of its key (a file name or ``--set``); keys
+    absent from ``sources`` come from ``default_source``. ``baseline`` is the data the user's
+    keys were applied to (the defaults): its table entries are the known ones, and a
+    cross-field problem is traced back to the user's key by reverting keys to it.
     """
-    problems: list[str] = []
-    instance = _build(cls, data, "", problems)
-    if problems:
-        sources = sources or {}
-        lines = []
-        for line in problems:
-            key = line.split(":", 1)[0].split("[", 1)[0]
-            source = _source_of(key, sources, default_source)
-            lines.append(f"{source}: {line}" if source else line)
-        raise ConfigError(lines)
+    sources = sources or {}
+    found = _Found()
+    instance = _build(cls, data, "", found, baseline)
+    if found.items:
+        raise ConfigError(_problem_lines(cls, data, found.items, sources, default_source, baseline))
+    _emit_notes(found.notes, sources, default_source)
     return instance
+
+
+def _line(source: str, key: str, message: str) -> str:
+    return f"{source}: {key}: {message}" if source else f"{key}: {message}"
+
+
+def _problem_lines(cls: type, data: Mapping, items: list[tuple[str, str, bool]], sources: Mapping[str, str],
+                   default_source: str, baseline: Mapping | None) -> list[str]:
+    """One line per problem; a cross-field problem on a key the user did not set is traced."""
+    lines: list[str] = []
+    reported: list[str] = []
+    derived: list[tuple[str, str]] = []
+    for key, message, cross in items:
+        bare = key.split("[", 1)[0]
+        if cross and sources and _user_source(bare, sources) is None:
+            derived.append((key, message))
+            continue
+        lines.append(_line(_source_of(bare, sources, default_source), key, message))
+        reported.append(bare)
+    user_keys = [k for k in sources if not any(other.startswith(k + ".") for other in sources)]
+    for key, message in derived:
+        culprits = _culprits(cls, data, baseline, user_keys, key)
+        if any(_related(c, r) for c in culprits for r in reported):
+            continue  # the key the user set already has its own line
+        if culprits:
+            lines.append(_line(sources[culprits[0]], ", ".join(culprits),
+                               f"makes {key} (unchanged) invalid: {message}"))
+            reported += culprits
+        else:
+            lines.append(_line(default_source, key, message))
+    return list(dict.fromkeys(lines))
+
+
+def _related(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+
+def _culprits(cls: type, data: Mapping, baseline: Mapping | None, user_keys: list[str], key: str) -> list[str]:
+    """The user keys whose return to the defaults makes the cross-field problem on ``key`` go."""
+    def clears(keys: list[str]) -> bool:
+        trial = _Found()
+        _build(cls, _reverted(data, baseline, keys), "", trial, baseline)
+        return not any(k == key and cross for k, _, cross in trial.items)
+
+    single = [u for u in user_keys if clears([u])]
+    if single:
+        return single
+    return user_keys if user_keys and clears(user_keys) else []
+
+
+def _reverted(data: Mapping, baseline: Mapping | None, keys: list[str]) -> dict:
+    """A copy of ``data`` with each dotted key set back to ``baseline``'s value (or removed)."""
+    copy = _deep_copy(data)
+    for dotted in keys:
+        parts = dotted.split(".")
+        node: Any = copy
+        base: Any = baseline
+        for part in parts[:-1]:
+            node = node.get(part) if isinstance(node, dict) else None
+            base = base.get(part) if isinstance(base, Mapping) else None
+        if not isinstance(node, dict):
+            continue
+        if isinstance(base, Mapping) and parts[-1] in base:
+            value = base[parts[-1]]
+            node[parts[-1]] = _deep_copy(value) if isinstance(value, Mapping) else value
+        else:
+            node.pop(parts[-1], None)
+    return copy
+
+
+# Notes ---------------------------------------------------------------------------------------
+_NOTES: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar(
+    "tablesim_config_notes", default=None)
+
+
+@contextlib.contextmanager
+def note_handler(handler: Callable[[str], None] | None) -> Iterator[None]:
+    """Send the notes of every successful :func:`build` meanwhile to ``handler(line)``."""
+    token = _NOTES.set(handler)
+    try:
+        yield
+    finally:
+        _NOTES.reset(token)
+
+
+@contextlib.contextmanager
+def notes_prefixed(prefix: str) -> Iterator[None]:
+    """Prefix the notes met meanwhile (e.g. with the experiment file and variant)."""
+    outer = _NOTES.get()
+    if outer is None:
+        yield
+        return
+    with note_handler(lambda line: outer(prefix + line)):
+        yield
+
+
+def _emit_notes(notes: list[tuple[str, str]], sources: Mapping[str, str], default_source: str) -> None:
+    handler = _NOTES.get()
+    if handler is None:
+        return
+    for key, message in notes:
+        handler(_line(_source_of(key.split("[", 1)[0], sources, default_source), key, message))
 
 
 def load_config(cls: type, defaults: str | Path | Mapping | None = None,
@@ -334,10 +550,12 @@ def load_config(cls: type, defaults: str | Path | Mapping | None = None,
         data = _deep_copy(defaults)
     else:
         data = read_toml(defaults)
+    baseline = _deep_copy(data)
     if user_file is not None:
         _merge(data, read_toml(user_file), sources, str(user_file))
     apply_overrides(data, overrides, sources, override_label)
-    return build(cls, data, sources, default_source=str(defaults) if defaults else "defaults")
+    default_source = "defaults" if defaults is None or isinstance(defaults, Mapping) else str(defaults)
+    return build(cls, data, sources, default_source=default_source, baseline=baseline)
 
 
 def _deep_copy(data: Mapping) -> dict:

@@ -42,15 +42,17 @@ def load_profile(spec: GameSpec, reference: str) -> Player:
     data = read_toml(path)
     name = data.pop("name", path.stem)
     base = data.pop("base", None)
+    if not isinstance(name, str) or not name.strip():
+        raise ConfigError([f"{path}: name: expected a non-empty string, got {name!r}"])
     merged: dict = {}
     if base is not None:
-        if base not in presets:
+        if not isinstance(base, str) or base not in presets:
             raise ConfigError([f"{path}: base: unknown profile {base!r}; allowed: {', '.join(presets)}"])
         merged.update(presets[base])
     merged.update(data)
     profile = build(spec.profile_type, merged, sources={k: str(path) for k in data},
-                    default_source=f"{spec.profiles} [{base}]")
-    return Player(str(name), profile)
+                    default_source=f"{spec.profiles} [{base}]", baseline=dict(presets.get(base, {})))
+    return Player(name, profile)
 
 
 def load_lineup(spec: GameSpec, references: Sequence[str], rules=None) -> tuple[Player, ...]:

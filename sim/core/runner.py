@@ -1,15 +1,28 @@
-"""The batch runner: chunks of matches on joblib workers, tidy tables out.
+"""The batch runner: chunks of matches on worker processes, tidy tables out.
 
 A run is a list of :class:`Cell` (one variant × one line-up) and a number of matches per cell.
 Match ``i`` of every cell is played with the seeds ``MatchSeeds(root_seed, seed_index(i))``, so
 variants are paired by seed (common random numbers) and the tables never depend on the number
 of workers, the chunk size or the backend: chunks only decide *where* a match is played.
+
+Chunks are contiguous ranges of match indices, made lazily (a run of 10**12 matches costs no
+memory before it plays): with a store, a cell's chunks fill the gaps between the ranges it
+already holds (read from its part names, see :mod:`sim.core.store`), so a rerun resumes. The
+``loky`` backend runs a pool of at most one worker per chunk, keeps two chunks per worker in
+flight, and on Ctrl-C (or any error) kills its workers before the interrupt propagates;
+workers ignore SIGINT themselves and exit when the parent process dies.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
-from collections.abc import Iterator, Sequence
+import threading
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,14 +32,20 @@ from tqdm import tqdm
 
 from .game import TABLES, GameSpec, MatchLog, Player, get_game
 from .seeding import MatchSeeds
-from .store import KEY_COLUMNS, ResultStore, assemble, load_tables
+from .store import KEY_COLUMNS, ResultStore, assemble, cell_key, load_tables, warn
 
-__all__ = ["Cell", "seat_players", "play_one", "play_chunk", "run_cells", "DEFAULT_CHUNK_SIZE",
-           "BACKENDS"]
+__all__ = ["Cell", "seat_players", "play_one", "play_chunk", "run_cells", "plan_chunks",
+           "DEFAULT_CHUNK_SIZE", "MAX_CHUNK_SIZE", "MAX_MATCHES", "BACKENDS", "cpu_count"]
 
 #: Matches per task: large enough that worker start-up and pickling are a few % of the work.
 DEFAULT_CHUNK_SIZE = 25
+#: A chunk's rows are held in memory until it is stored: this bounds a worker's memory.
+MAX_CHUNK_SIZE = 100_000
+#: Match indices (and seed indices) are stored as 64-bit integers; this leaves ample room.
+MAX_MATCHES = 10**15
 BACKENDS = ("loky", "threading", "sequential")
+#: Seconds an idle loky worker waits for more work before it exits (reused by the next call).
+WORKER_IDLE_S = 60
 
 
 @dataclass(frozen=True)
@@ -102,12 +121,120 @@ def play_chunk(game: str, cell: Cell, matches: Sequence[int], root_seed: int) ->
     return {table: _frame(table_rows) for table, table_rows in rows.items()}
 
 
-def _chunks(cells: Sequence[Cell], start: int, matches: int, chunk_size: int,
-            done: set[tuple[str, str, int]]) -> Iterator[tuple[Cell, list[int]]]:
-    for cell in cells:
-        todo = [m for m in range(start, matches) if (cell.variant, cell.lineup, m) not in done]
-        for first in range(0, len(todo), chunk_size):
-            yield cell, todo[first:first + chunk_size]
+def cpu_count() -> int:
+    """The cores this process may use (affinity and cgroup limits included)."""
+    from joblib import cpu_count as joblib_cpu_count
+
+    return max(1, int(joblib_cpu_count()))
+
+
+def _gaps(ranges: Iterable[tuple[int, int]], start: int, stop: int) -> Iterator[tuple[int, int]]:
+    """The half-open ranges of ``[start, stop)`` not covered by the inclusive ``ranges``."""
+    position = start
+    for first, last in sorted(ranges):
+        if position >= stop:
+            return
+        if first > position:
+            yield position, min(first, stop)
+        position = max(position, last + 1)
+    if position < stop:
+        yield position, stop
+
+
+@dataclass(frozen=True)
+class ChunkPlan:
+    """The chunks still to play: made lazily by :meth:`chunks`; counted without making them."""
+
+    cells: tuple[Cell, ...]
+    start: int
+    stop: int
+    chunk_size: int
+    stored: dict[str, list[tuple[int, int]]]
+
+    def _cell_gaps(self, cell: Cell) -> Iterator[tuple[int, int]]:
+        return _gaps(self.stored.get(cell_key(cell.variant, cell.lineup), ()), self.start, self.stop)
+
+    def chunks(self) -> Iterator[tuple[Cell, range]]:
+        for cell in self.cells:
+            for first, end in self._cell_gaps(cell):
+                for begin in range(first, end, self.chunk_size):
+                    yield cell, range(begin, min(begin + self.chunk_size, end))
+
+    def counts(self) -> tuple[int, int]:
+        """(chunks, matches) still to play."""
+        chunks = matches = 0
+        for cell in self.cells:
+            for first, end in self._cell_gaps(cell):
+                chunks += -(-(end - first) // self.chunk_size)
+                matches += end - first
+        return chunks, matches
+
+
+def plan_chunks(cells: Sequence[Cell], start: int, matches: int, chunk_size: int,
+                store: ResultStore | None = None) -> ChunkPlan:
+    """The chunks of matches ``start .. matches - 1`` of every cell not yet in ``store``."""
+    stored = store.stored_ranges() if store is not None else {}
+    return ChunkPlan(tuple(cells), start, matches, chunk_size, stored)
+
+
+def _worker_init(parent: int) -> None:
+    """A loky worker: Ctrl-C is the parent's business; exit when the parent is gone."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="tablesim-parent-watch", daemon=True).start()
+
+
+@contextlib.contextmanager
+def _workers_ignore_sigint() -> Iterator[None]:
+    """Workers spawned inside inherit SIGINT ignored; a Ctrl-C meanwhile waits, then is raised."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+def _loky_results(tasks: Iterator[tuple], jobs: int) -> Iterator[dict[str, pd.DataFrame]]:
+    """Chunk results from a loky pool of ``jobs`` workers, two chunks per worker in flight.
+
+    If the consumer stops early (Ctrl-C, an error), the workers are killed before it goes on.
+    """
+    from joblib.externals.loky import get_reusable_executor
+
+    with _workers_ignore_sigint():
+        executor = get_reusable_executor(max_workers=jobs, timeout=WORKER_IDLE_S,
+                                         initializer=_worker_init, initargs=(os.getpid(),))
+    pending: set[Future] = set()
+    try:
+        for task in tasks:
+            with _workers_ignore_sigint():
+                pending.add(executor.submit(play_chunk, *task))
+            while len(pending) >= 2 * jobs:
+                pending = yield from _drain(pending)
+        while pending:
+            pending = yield from _drain(pending)
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        executor.shutdown(wait=True, kill_workers=True)
+        raise
+
+
+def _drain(pending: set[Future]):
+    done, rest = wait(pending, timeout=0.5, return_when=FIRST_COMPLETED)
+    for future in done:
+        yield future.result()
+    return rest
 
 
 def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: int, *,
@@ -117,46 +244,56 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
     """Play matches ``start .. matches - 1`` of every cell and return the tidy tables.
 
     With a ``store``, each finished chunk is written at once and matches already stored are
-    skipped (a rerun resumes); the returned tables are then read back from the store. A
-    ``KeyboardInterrupt`` propagates after the finished chunks are stored.
+    skipped (a rerun resumes); the store's lock is held meanwhile and the returned tables are
+    read back from the store. A ``KeyboardInterrupt`` propagates after the finished chunks are
+    stored and the workers are stopped.
 
     Args:
-        jobs: worker processes (1 = play in this process).
+        jobs: worker processes (1 = play in this process; -1 = every core); never more than
+            the number of chunks to play.
         chunk_size: matches per task.
         backend: a joblib backend name (``loky`` by default; ``dask`` once a client exists).
         progress: show a progress bar on stderr (default: when stderr is a terminal).
     """
-    done = store.stored_matches() if store is not None else set()
-    chunks = list(_chunks(cells, start, matches, chunk_size, done))
-    total = sum(len(m) for _, m in chunks)
-    show = sys.stderr.isatty() if progress is None else progress
-    collected: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
-    bar = tqdm(total=total, unit="match", disable=not show or total == 0, file=sys.stderr,
-               desc=spec.name, dynamic_ncols=True)
-    try:
-        if jobs == 1 and backend != "dask":
-            results = (play_chunk(spec.name, cell, ms, root_seed) for cell, ms in chunks)
-        elif backend == "dask":
-            # joblib's dask backend must come from parallel_config (the active dask Client);
-            # naming it in Parallel(backend=...) forwards joblib's own kwargs to the tasks.
-            with parallel_config(backend="dask", **(parallel_kwargs or {})):
-                parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
-            results = parallel(delayed(play_chunk)(spec.name, cell, ms, root_seed)
-                               for cell, ms in chunks)
-        else:
-            parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered",
-                                **(parallel_kwargs or {}))
-            results = parallel(delayed(play_chunk)(spec.name, cell, ms, root_seed)
-                               for cell, ms in chunks)
-        for tables in results:
-            if store is not None:
-                store.write_chunk(tables)
-            else:
-                for table, frame in tables.items():
-                    collected[table].append(frame)
-            bar.update(len(tables["matches"]))
-    finally:
-        bar.close()
-    if store is not None:
-        return load_tables(store.path)
+    with store.lock() if store is not None else contextlib.nullcontext():
+        plan = plan_chunks(cells, start, matches, chunk_size, store)
+        n_chunks, total = plan.counts()
+        jobs = max(1, min(cpu_count() if jobs == -1 else jobs, n_chunks))
+        if jobs > cpu_count() and backend == "loky":
+            warn(f"{jobs} worker processes on {cpu_count()} cores: no faster than {cpu_count()}, "
+                 "and each worker costs memory (see --jobs)")
+        show = sys.stderr.isatty() if progress is None else progress
+        collected: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
+        bar = tqdm(total=total, unit="match", disable=not show or total == 0, file=sys.stderr,
+                   desc=spec.name, dynamic_ncols=True)
+        tasks = ((spec.name, cell, ms, root_seed) for cell, ms in plan.chunks())
+        try:
+            with contextlib.closing(_results(tasks, jobs, backend, parallel_kwargs)) as results:
+                for tables in results:
+                    if store is not None:
+                        store.write_chunk(tables)
+                    else:
+                        for table, frame in tables.items():
+                            collected[table].append(frame)
+                    bar.update(len(tables["matches"]))
+        finally:
+            bar.close()
+        if store is not None:
+            return load_tables(store.path)
     return assemble(collected)
+
+
+def _results(tasks: Iterator[tuple], jobs: int, backend: str, parallel_kwargs: dict | None):
+    if backend == "dask":
+        # joblib's dask backend must come from parallel_config (the active dask Client);
+        # naming it in Parallel(backend=...) forwards joblib's own kwargs to the tasks.
+        with parallel_config(backend="dask", **(parallel_kwargs or {})):
+            parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
+        return parallel(delayed(play_chunk)(*task) for task in tasks)
+    if jobs == 1 or backend == "sequential":
+        return (play_chunk(*task) for task in tasks)
+    if backend == "loky" and not parallel_kwargs:
+        return _loky_results(tasks, jobs)
+    parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered",
+                        **(parallel_kwargs or {}))
+    return parallel(delayed(play_chunk)(*task) for task in tasks)

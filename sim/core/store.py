@@ -4,21 +4,43 @@ Layout::
 
     DIR/manifest.json                 the run: game, rules of every variant, line-ups, seeds,
                                       package versions; rewritten atomically as the run goes
-    DIR/matches/<part>.parquet        one part per finished chunk, for each table
-    DIR/players/<part>.parquet
-    DIR/rounds/<part>.parquet
-    DIR/events/<part>.parquet
+    DIR/.lock                         present while a run writes: held with flock(2), it names
+                                      the writer (pid, host, command); the kernel releases it
+                                      when the writer dies, so a stale file never blocks
+    DIR/<table>/<cell>_<first>-<last>.parquet
+                                      one part per finished chunk, for each table (matches,
+                                      players, rounds, events): <cell> is 20 hex digits of the
+                                      SHA-256 of the exact (variant, line-up) names, so no two
+                                      cells share a part whatever their names (or their
+                                      length); <first>-<last> are the chunk's match indices
+                                      (contiguous, inclusive, zero-padded to 12 digits)
+    DIR/damaged/<table>/<part>        parts that could not be read, or whose rows do not belong
+                                      to their name, moved aside: their matches are played again
+                                      by the next run
 
 Every file is written to a temporary name and renamed, so a killed run leaves no torn file.
-A chunk's ``matches`` part is written last: a chunk counts as stored only once it exists, and
-readers ignore the other tables' parts of a chunk that never finished.
+A chunk's ``matches`` part is written last: a chunk counts as stored only once it exists (with
+the right number of rows), and readers ignore the other tables' parts of a chunk that never
+finished. Which matches are stored is read from the part names alone (plus each part's Parquet
+footer), so resuming never builds a set of every stored key.
+
+Parts named by an older tablesim (``<variant>~<line-up>~<first>-<last>.parquet``, names
+cleaned of unsafe characters) are still read; a run that writes into such a directory first
+renames them into this layout (splitting a part that holds several cells or a gap).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
 import json
 import os
-from collections.abc import Mapping
+import re
+import socket
+import sys
+import time
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +48,25 @@ import pandas as pd
 
 from .game import TABLES
 
-__all__ = ["ResultStore", "load_tables", "assemble", "KEY_COLUMNS"]
+__all__ = ["ResultStore", "load_tables", "assemble", "KEY_COLUMNS", "StoreError", "StoreLocked",
+           "cell_key", "part_name", "atomic_write_bytes"]
 
 #: Every row of every table is keyed by these columns (then seat / round / event index).
 KEY_COLUMNS = ("variant", "lineup", "match")
 # Within a match: players by seat, rounds by round then seat, events in the order they happened.
 _ROW_ORDER = {"matches": (), "players": ("seat",), "rounds": ("round", "seat"), "events": ("index",)}
+
+_PART = re.compile(r"^([0-9a-f]{20})_(\d+)-(\d+)\.parquet$")
+LOCK_NAME = ".lock"
+DAMAGED = "damaged"
+
+
+class StoreError(Exception):
+    """A results directory that cannot be used as it is; the message is one line."""
+
+
+class StoreLocked(StoreError):
+    """Another process holds the results directory's lock."""
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -50,8 +85,29 @@ def _atomic_write_parquet(path: Path, frame: pd.DataFrame) -> None:
     os.replace(tmp, path)
 
 
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+def cell_key(variant: str, lineup: str) -> str:
+    """The part-name key of a cell: 20 hex digits of the SHA-256 of its exact names."""
+    text = json.dumps([str(variant), str(lineup)], ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+
+
+def part_name(variant: str, lineup: str, first: int, last: int) -> str:
+    """``<cell>_<first>-<last>.parquet`` for matches ``first .. last`` (inclusive) of a cell."""
+    return f"{cell_key(variant, lineup)}_{first:012d}-{last:012d}.parquet"
+
+
+def _parse_part(name: str) -> tuple[str, int, int] | None:
+    found = _PART.match(name)
+    return (found[1], int(found[2]), int(found[3])) if found else None
+
+
+def warn(message: str) -> None:
+    """One ``tablesim: warning:`` line on stderr."""
+    print(f"tablesim: warning: {message}", file=sys.stderr)
+
+
+# Locks held by this process (reentrant: run_experiment → run_cells take the same lock).
+_HELD: dict[str, list] = {}
 
 
 class ResultStore:
@@ -69,35 +125,257 @@ class ResultStore:
         return self.manifest_path.exists()
 
     def read_manifest(self) -> dict[str, Any]:
-        return json.loads(self.manifest_path.read_text(encoding="utf-8"))
+        """The manifest as a dict; a damaged or foreign one raises :class:`StoreError` (one line)."""
+        path = self.manifest_path
+        try:
+            data = json.loads(path.read_bytes().decode("utf-8"))
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+        except (UnicodeDecodeError, ValueError) as exc:
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8 text"
+            raise StoreError(f"{path}: damaged (not valid JSON: {reason}); restore it from a copy, "
+                             "or delete the directory and run again") from None
+        if not isinstance(data, dict):
+            raise StoreError(f"{path}: damaged (expected a JSON object, got {type(data).__name__}); "
+                             "restore it from a copy, or delete the directory and run again")
+        for key in ("kind", "game"):
+            if not isinstance(data.get(key), str) or not data[key]:
+                raise StoreError(f"{path}: not a tablesim manifest (no {key!r}); restore it from a "
+                                 "copy, or delete the directory and run again")
+        return data
 
     def write_manifest(self, manifest: Mapping[str, Any]) -> None:
         self.path.mkdir(parents=True, exist_ok=True)
         text = json.dumps(manifest, indent=2, sort_keys=False, default=str)
         atomic_write_bytes(self.manifest_path, text.encode("utf-8"))
 
+    def check_compatible(self, manifest: Mapping[str, Any], keys: tuple[str, ...],
+                         compared: Mapping[str, tuple[Any, str]] | None = None) -> None:
+        """Refuse (StoreError) to resume into a directory whose manifest differs on ``keys``.
+
+        ``compared[key] = (view, what may change)`` compares only ``view(value)`` of that key.
+        """
+        if not self.exists():
+            return
+        previous = self.read_manifest()
+
+        def canonical(value: Any) -> str:  # tuples read back as lists, NaN as NaN
+            return json.dumps(value, sort_keys=True, default=str)
+
+        for key in keys:
+            view, may_change = (compared or {}).get(key, (lambda value: value, ""))
+            if canonical(view(previous.get(key))) != canonical(view(manifest.get(key))):
+                detail = f": only {may_change} may change" if may_change else ""
+                raise StoreError(f"{self.path}: holds a different run ({key} differs{detail}); "
+                                 "choose another directory or delete it")
+
+    # lock ---------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def lock(self, command: str = "", tidy: bool = True) -> Iterator[ResultStore]:
+        """Hold the directory's exclusive lock (creating the directory) while writing.
+
+        Reentrant within a process. Raises :class:`StoreLocked` naming the holder if another
+        process has it. Directories this call created are removed again if they are left empty
+        (a refused command leaves nothing behind). ``tidy``: on taking the lock, delete the
+        temporary files of killed writers and convert parts of the older layout.
+        """
+        real = os.path.realpath(self.path)
+        if real in _HELD:
+            _HELD[real][1] += 1
+            try:
+                yield self
+            finally:
+                _HELD[real][1] -= 1
+            return
+        created = self._make_dirs()
+        try:
+            fd = self._acquire(command)
+        except BaseException:
+            self._remove_if_empty(created)
+            raise
+        _HELD[real] = [fd, 1]
+        try:
+            if tidy:
+                self._tidy()
+            yield self
+        finally:
+            del _HELD[real]
+            with contextlib.suppress(OSError):
+                os.unlink(self.path / LOCK_NAME)
+            os.close(fd)  # releases the flock
+            self._remove_if_empty(created)
+
+    def holds_lock(self) -> bool:
+        return os.path.realpath(self.path) in _HELD
+
+    def _make_dirs(self) -> list[Path]:
+        created = []
+        probe = self.path
+        while not probe.exists() and probe != probe.parent:
+            created.append(probe)
+            probe = probe.parent
+        self.path.mkdir(parents=True, exist_ok=True)
+        return created
+
+    def _remove_if_empty(self, created: list[Path]) -> None:
+        for folder in created:  # deepest first
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+    def _acquire(self, command: str) -> int:
+        lock_path = self.path / LOCK_NAME
+        for _ in range(100):
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _read_holder(fd)
+                os.close(fd)
+                raise StoreLocked(f"{self.path}: in use by another tablesim run ({holder}); wait "
+                                  "for it to finish, or choose another directory") from None
+            try:  # the holder may have unlinked the file between our open and our flock
+                same = os.fstat(fd).st_ino == os.stat(lock_path).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                info = {"pid": os.getpid(), "host": socket.gethostname(), "command": command,
+                        "since": time.strftime("%Y-%m-%d %H:%M:%S")}
+                os.ftruncate(fd, 0)
+                os.write(fd, json.dumps(info).encode("utf-8"))
+                return fd
+            os.close(fd)
+        raise StoreError(f"{lock_path}: cannot be locked (it keeps being replaced)")
+
+    def _tidy(self) -> None:
+        """Under the lock: drop temporary files of killed writers, convert old part names."""
+        for table in TABLES:
+            for tmp in (self.path / table).glob(".*.tmp-*"):
+                with contextlib.suppress(OSError):
+                    tmp.unlink()
+        for tmp in self.path.glob(".*.tmp-*"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+        _convert_old_parts(self)
+
     # chunks -------------------------------------------------------------------------------
+    def stored_ranges(self) -> dict[str, list[tuple[int, int]]]:
+        """Cell key → sorted ``(first, last)`` match ranges of its stored chunks.
+
+        Read from the part names and each part's Parquet footer (its row count): a part that is
+        damaged, short of rows, missing a table or overlapping another is named on stderr,
+        moved aside (when this process may write here) and left out, so its matches are played
+        again.
+        """
+        ranges: dict[str, list[tuple[int, int]]] = {}
+        for key, first, last, name in self._parts():
+            problem = _footer_problem(self.path, name, last - first + 1)
+            if problem is None and ranges.get(key) and ranges[key][-1][1] >= first:
+                problem = "overlaps another part of the same cell"
+            if problem is not None:
+                self.set_aside(name, problem)
+                continue
+            ranges.setdefault(key, []).append((first, last))
+        return ranges
+
+    def stored_count(self) -> int:
+        """Matches stored (from the part names; no table is read)."""
+        return sum(last - first + 1 for key, first, last, _ in self._parts())
+
     def stored_matches(self) -> set[tuple[str, str, int]]:
-        """The (variant, lineup, match) keys of every stored match."""
+        """The (variant, lineup, match) keys of every stored match (reads the tables)."""
+        matches = load_tables(self.path)["matches"]
+        if not len(matches):
+            return set()
+        return set(zip(matches["variant"], matches["lineup"], matches["match"].astype(int)))
+
+    def _parts(self) -> list[tuple[str, int, int, str]]:
+        """(cell key, first, last, name) of every matches part in the new layout, sorted."""
         folder = self.path / "matches"
-        done: set[tuple[str, str, int]] = set()
-        if not folder.exists():
-            return done
-        for part in sorted(folder.glob("*.parquet")):
-            frame = pd.read_parquet(part, columns=list(KEY_COLUMNS))
-            done.update(zip(frame["variant"], frame["lineup"], frame["match"].astype(int)))
-        return done
+        parts = []
+        for part in folder.glob("*.parquet") if folder.is_dir() else ():
+            parsed = _parse_part(part.name)
+            if parsed is not None:
+                parts.append((*parsed, part.name))
+        return sorted(parts)
 
     def write_chunk(self, tables: Mapping[str, pd.DataFrame]) -> None:
-        """Store one chunk's tables; ``matches`` last, so the chunk is atomic for readers."""
+        """Store one chunk's tables; ``matches`` last, so the chunk is atomic for readers.
+
+        The chunk must hold one cell (one variant and line-up) and contiguous match indices.
+        """
         matches = tables["matches"]
-        first, last = int(matches["match"].min()), int(matches["match"].max())
-        name = (f"{_safe(str(matches['variant'].iloc[0]))}~{_safe(str(matches['lineup'].iloc[0]))}"
-                f"~{first:09d}-{last:09d}.parquet")
+        variants, lineups = matches["variant"].unique(), matches["lineup"].unique()
+        numbers = matches["match"].astype("int64")
+        first, last = int(numbers.min()), int(numbers.max())
+        if len(variants) != 1 or len(lineups) != 1 or len(matches) != last - first + 1 \
+                or numbers.nunique() != len(matches):
+            raise ValueError("a chunk holds one variant and line-up and contiguous match indices")
+        name = part_name(str(variants[0]), str(lineups[0]), first, last)
         for table in (*[t for t in TABLES if t != "matches"], "matches"):
             folder = self.path / table
             folder.mkdir(parents=True, exist_ok=True)
             _atomic_write_parquet(folder / name, tables.get(table, pd.DataFrame()))
+
+    def set_aside(self, name: str, reason: str) -> None:
+        """Name a damaged chunk on stderr and move its parts to ``DIR/damaged/`` if allowed.
+
+        Moving needs the directory's lock: a reader takes it for the move when no run holds it.
+        """
+        shown = self.path / "matches" / name
+        try:
+            with contextlib.ExitStack() as stack:
+                if not self.holds_lock():
+                    stack.enter_context(self.lock("set aside a damaged part", tidy=False))
+                for table in TABLES:
+                    source = self.path / table / name
+                    if source.exists():
+                        target = self.path / DAMAGED / table / name
+                        target.parent.mkdir(parents=True, exist_ok=True)
+                        os.replace(source, _free_name(target))
+        except (StoreError, OSError):
+            warn(f"{shown}: damaged ({reason}); left out of the tables")
+            return
+        warn(f"{shown}: damaged ({reason}); moved to {self.path / DAMAGED}; its matches will be "
+             "played again by the next run")
+
+
+def _free_name(target: Path) -> Path:
+    candidate, n = target, 0
+    while candidate.exists():
+        n += 1
+        candidate = target.with_name(f"{target.name}.{n}")
+    return candidate
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, 4096, 0).decode("utf-8"))
+        return (f"pid {info.get('pid')} on {info.get('host')}, since {info.get('since')}: "
+                f"{info.get('command') or 'no command recorded'}")
+    except (OSError, ValueError, AttributeError):
+        return "holder unknown"
+
+
+def _footer_problem(folder: Path, name: str, rows: int) -> str | None:
+    """Why a chunk's parts cannot be trusted (from the Parquet footers), or None."""
+    import pyarrow.parquet as pq
+
+    for table in TABLES:
+        path = folder / table / name
+        if not path.exists():
+            return f"its {table} part is missing"
+        try:
+            count = pq.read_metadata(path).num_rows
+        except Exception as exc:  # pyarrow raises ArrowInvalid, OSError, ... on a torn file
+            return f"{table} part unreadable: {_reason(exc)}"
+        if table == "matches" and count != rows:
+            return f"holds {count} matches, its name says {rows}"
+    return None
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return (text[0] if text else type(exc).__name__)[:200]
 
 
 def assemble(frames: Mapping[str, list[pd.DataFrame]]) -> dict[str, pd.DataFrame]:
@@ -116,9 +394,124 @@ def assemble(frames: Mapping[str, list[pd.DataFrame]]) -> dict[str, pd.DataFrame
 def load_tables(path: str | Path) -> dict[str, pd.DataFrame]:
     """Read a results directory into one DataFrame per table, sorted by key.
 
-    Only complete chunks are read (those whose ``matches`` part exists).
+    Only complete chunks are read (those whose ``matches`` part exists). A chunk whose parts
+    cannot be read, or whose rows do not belong to its name, is named on stderr, moved to
+    ``DIR/damaged/`` (when no run holds the directory) and left out; the next run plays its
+    matches again.
     """
     path = Path(path)
-    parts = sorted(p.name for p in (path / "matches").glob("*.parquet"))
-    return assemble({table: [pd.read_parquet(path / table / name) for name in parts
-                             if (path / table / name).exists()] for table in TABLES})
+    store = ResultStore(path)
+    frames: dict[str, list[pd.DataFrame]] = {table: [] for table in TABLES}
+    chunks = [(parsed, parsed[3]) for parsed in store._parts()]
+    chunks += [(None, name) for name in _old_part_names(path)]
+    last_of: dict[str, int] = {}
+    for parsed, name in chunks:
+        chunk, problem = _read_chunk(path, name, parsed)
+        if problem is None and parsed is not None:
+            key, first, last, _ = parsed
+            if last_of.get(key, -1) >= first:
+                problem = "overlaps another part of the same cell"
+            else:
+                last_of[key] = last
+        if problem is not None:
+            store.set_aside(name, problem)
+            continue
+        for table in TABLES:
+            frames[table].append(chunk[table])
+    return assemble(frames)
+
+
+def _old_part_names(path: Path) -> list[str]:
+    folder = path / "matches"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.glob("*.parquet") if _PART.match(p.name) is None)
+
+
+def _read_chunk(path: Path, name: str, parsed) -> tuple[dict[str, pd.DataFrame] | None, str | None]:
+    """The tables of one chunk, or the reason it cannot be used."""
+    chunk: dict[str, pd.DataFrame] = {}
+    for table in TABLES:
+        file = path / table / name
+        if not file.exists():
+            if parsed is None and table != "matches":  # older layouts did not insist
+                chunk[table] = pd.DataFrame()
+                continue
+            return None, f"its {table} part is missing"
+        try:
+            chunk[table] = pd.read_parquet(file)
+        except Exception as exc:  # ArrowInvalid, OSError, ... on a torn or foreign file
+            return None, f"{table} part unreadable: {_reason(exc)}"
+    return chunk, _rows_problem(chunk, parsed)
+
+
+def _rows_problem(chunk: Mapping[str, pd.DataFrame], parsed) -> str | None:
+    """Why the rows of a chunk do not belong to its part name (None: they do)."""
+    matches = chunk["matches"]
+    if any(column not in matches.columns for column in KEY_COLUMNS):
+        return "its matches part has no variant, lineup and match columns"
+    if parsed is None:
+        return None
+    key, first, last, _ = parsed
+    if len(matches) != last - first + 1:
+        return f"holds {len(matches)} matches, its name says {last - first + 1}"
+    cells = matches[["variant", "lineup"]].drop_duplicates()
+    if len(cells) != 1 or cell_key(*cells.iloc[0]) != key:
+        return "its rows belong to another variant or line-up than its name says"
+    numbers = matches["match"].astype("int64").sort_values().to_numpy()
+    if numbers[0] != first or numbers[-1] != last or len(set(numbers)) != len(numbers):
+        return f"its match numbers are not {first}..{last}"
+    variant, lineup = cells.iloc[0]
+    for table in TABLES[1:]:
+        frame = chunk[table]
+        if not len(frame):
+            continue
+        if any(column not in frame.columns for column in KEY_COLUMNS):
+            return f"its {table} part has no variant, lineup and match columns"
+        numbers = frame["match"].astype("int64")
+        if (frame["variant"] != variant).any() or (frame["lineup"] != lineup).any() \
+                or numbers.min() < first or numbers.max() > last:
+            return f"its {table} rows belong to other matches than its name says"
+    return None
+
+
+def _convert_old_parts(store: ResultStore) -> None:
+    """Rename parts of the older layout (``variant~lineup~first-last``) into the new one."""
+    converted = 0
+    for name in _old_part_names(store.path):
+        chunk, problem = _read_chunk(store.path, name, None)
+        if problem is not None:
+            store.set_aside(name, problem)
+            continue
+        for piece in _split_cells(chunk):
+            store.write_chunk(piece)
+        for table in TABLES:
+            with contextlib.suppress(FileNotFoundError):
+                (store.path / table / name).unlink()
+        converted += 1
+    if converted:
+        print(f"tablesim: note: {store.path}: {converted} parts of an older tablesim renamed to "
+              "the current layout", file=sys.stderr)
+
+
+def _split_cells(chunk: Mapping[str, pd.DataFrame]) -> Iterator[dict[str, pd.DataFrame]]:
+    """One chunk per (variant, line-up) and contiguous run of match indices."""
+    matches = chunk["matches"]
+    for (variant, lineup), rows in matches.groupby(["variant", "lineup"], sort=False):
+        numbers = sorted(set(rows["match"].astype("int64")))
+        runs, begin = [], numbers[0]
+        for before, after in zip(numbers, numbers[1:]):
+            if after != before + 1:
+                runs.append((begin, before))
+                begin = after
+        runs.append((begin, numbers[-1]))
+        for first, last in runs:
+            piece = {}
+            for table, frame in chunk.items():
+                if len(frame):
+                    keep = ((frame["variant"] == variant) & (frame["lineup"] == lineup)
+                            & frame["match"].astype("int64").between(first, last))
+                    frame = frame[keep].reset_index(drop=True)
+                piece[table] = frame
+            piece["matches"] = piece["matches"].drop_duplicates("match")
+            yield piece

@@ -18,16 +18,16 @@ HERE = Path(__file__).parent
 
 @dataclass(frozen=True)
 class Game:
-    target: int = param(20, min=1, unit="points", doc="points to win")
-    max_rounds: int = param(50, min=1, doc="round cap")
-    delay_s: float = param(0.0, min=0.0, unit="s", doc="sleep per match (to test interruptions)")
+    target: int = param(20, min=1, max=10**6, unit="points", doc="points to win")
+    max_rounds: int = param(50, min=1, max=1000, doc="round cap")
+    delay_s: float = param(0.0, min=0.0, max=0.2, unit="s", doc="sleep per match (to test interruptions)")
     seat0_bonus: float = param(0.0, min=-10.0, max=10.0, unit="points", doc="added to seat 0's rolls")
 
 
 @dataclass(frozen=True)
 class Dice:
-    sides: int = param(6, min=2, doc="faces of the die")
-    faces: tuple[int, ...] = param((), doc="custom face values (empty: 1..sides)")
+    sides: int = param(6, min=2, max=1000, doc="faces of the die")
+    faces: tuple[int, ...] = param((), min=-1000, max=1000, doc="custom face values (empty: 1..sides)")
     mode: Literal["sum", "max"] = "sum"
 
 
@@ -39,6 +39,14 @@ class ToyRules:
     def problems(self):
         if self.dice.faces and len(self.dice.faces) != self.dice.sides:
             yield "dice.faces", f"expected {self.dice.sides} values (one per side), got {len(self.dice.faces)}"
+        top = max(self.dice.faces) if self.dice.faces else self.dice.sides
+        if self.game.target > self.game.max_rounds * top:
+            yield "game.target", (f"got {self.game.target}; allowed: <= {self.game.max_rounds * top} "
+                                  "(reachable within game.max_rounds rounds)")
+
+    def notes(self):
+        if list(self.dice.faces) != sorted(self.dice.faces):
+            yield "dice.faces", "the face values are not in increasing order (allowed; a typo?)"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,181 @@
+"""Issue 15, points 6 and 7: no runaway memory or workers; Ctrl-C stops a run within seconds.
+
+Memory is measured over the whole process tree with psutil: PSS (proportional set size: each
+shared page counted once, shared by the processes mapping it) is the tree's real footprint;
+the sum of RSS counts the shared libraries of every worker again and is shown beside it.
+"""
+
+import itertools
+import os
+import signal
+import time
+import tracemalloc
+
+import psutil
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sim.core import ResultStore, load_tables
+from sim.core.runner import _gaps, plan_chunks
+
+from .reliability import error_lines, parts, pid_alive, popen, run_cli, wait_for
+from .test_runner_store import cell
+
+
+def tree(pid: int) -> list[psutil.Process]:
+    try:
+        root = psutil.Process(pid)
+        return [root, *root.children(recursive=True)]
+    except psutil.NoSuchProcess:
+        return []
+
+
+def tree_memory(processes) -> tuple[int, int]:
+    """(PSS, RSS) summed over the processes, in bytes."""
+    pss = rss = 0
+    for process in processes:
+        try:
+            info = process.memory_full_info()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        pss += getattr(info, "pss", info.rss)
+        rss += info.rss
+    return pss, rss
+
+
+# 6 -------------------------------------------------------------------------------------------
+
+def test_6_a_trillion_matches_are_planned_without_memory():
+    cells = [cell(), cell("other")]
+    tracemalloc.start()
+    plan = plan_chunks(cells, 0, 10**12, 25)
+    assert plan.counts() == (2 * 4 * 10**10, 2 * 10**12)
+    first = list(itertools.islice(plan.chunks(), 3))
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert [list(ms)[:2] for _, ms in first] == [[0, 1], [25, 26], [50, 51]]
+    assert peak < 1_000_000
+
+
+def test_6_resuming_a_huge_run_reads_part_names_not_keys(tmp_path):
+    from sim.core import run_cells
+
+    from .toygame import GAME
+
+    store = ResultStore(tmp_path / "out")
+    run_cells(GAME, [cell()], 30, root_seed=2, chunk_size=10, store=store, progress=False)
+    with store.lock():
+        store.stored_ranges()  # imports pyarrow.parquet once, outside the measure
+        tracemalloc.start()
+        plan = plan_chunks([cell()], 0, 10**12, 10, store)
+        chunks, matches = plan.counts()
+        _, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+    assert matches == 10**12 - 30 and next(plan.chunks())[1] == range(30, 40)
+    assert peak < 2_000_000
+
+
+@settings(max_examples=200, deadline=None)
+@given(ranges=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 15)), max_size=6),
+       start=st.integers(0, 30), stop=st.integers(0, 80), size=st.integers(1, 9))
+def test_6_chunks_cover_exactly_the_matches_not_stored(ranges, start, stop, size):
+    stored = [(first, first + length) for first, length in ranges]
+    covered = {m for first, last in stored for m in range(first, last + 1)}
+    gaps = list(_gaps(stored, start, stop))
+    wanted = [m for m in range(start, stop) if m not in covered]
+    assert [m for a, b in gaps for m in range(a, b)] == wanted
+    from sim.core.runner import ChunkPlan
+    from sim.core.store import cell_key
+
+    c = cell()
+    plan = ChunkPlan((c,), start, stop, size, {cell_key(c.variant, c.lineup): stored})
+    chunks = [ms for _, ms in plan.chunks()]
+    assert [m for ms in chunks for m in ms] == wanted
+    assert all(0 < len(ms) <= size and ms.step == 1 for ms in chunks)
+    assert plan.counts() == (len(chunks), len(wanted))
+
+
+@pytest.mark.slow
+def test_6_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(tmp_path):
+    """Must show 4: peak memory < 500 MB over the first 20 s; SIGINT → stopped within 5 s."""
+    out = tmp_path / "out"
+    proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**9, "--players", "plain,lucky", "--jobs", 2,
+                 "--out", out, "--no-progress")
+    started, peak_pss, peak_rss, workers = time.time(), 0, 0, set()
+    while time.time() - started < 20 and proc.poll() is None:
+        processes = tree(proc.pid)
+        workers |= {p.pid for p in processes[1:]}
+        pss, rss = tree_memory(processes)
+        peak_pss, peak_rss = max(peak_pss, pss), max(peak_rss, rss)
+        time.sleep(0.25)
+    assert proc.poll() is None, proc.communicate()[1]
+    print(f"peak over 20 s: PSS {peak_pss / 2**20:.0f} MB, RSS sum {peak_rss / 2**20:.0f} MB, "
+          f"{len(workers)} child processes")
+    assert peak_pss < 500 * 2**20
+    assert len(parts(out)) > 0  # it was playing, not planning
+    interrupted = time.time()
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
+    _, err = proc.communicate(timeout=30)
+    stopped = time.time() - interrupted
+    assert proc.returncode == 130, err
+    assert stopped < 5, stopped
+    stored = len(load_tables(out)["matches"])
+    assert f"interrupted; {stored} matches are stored in {out}" in err
+    assert "Traceback" not in err
+    assert wait_for(lambda: not any(pid_alive(pid) for pid in workers), timeout=5)
+
+
+# 7 -------------------------------------------------------------------------------------------
+
+def test_7_jobs_1000_on_10_matches_starts_no_pool(capsys, tmp_path):
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    code, out, err = run_cli(capsys, "run", "toy-dice", "--matches", 10, "--players", "plain,lucky",
+                             "--jobs", 1000, "--out", tmp_path / "o", "--no-progress")
+    assert code == 0 and "10 matches" in out, err
+    assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
+    assert "warning" not in err  # one chunk: one worker, which is this process
+
+
+def test_7_more_jobs_than_cores_is_warned(capsys, tmp_path, monkeypatch):
+    import sim.core.runner as runner
+
+    monkeypatch.setattr(runner, "cpu_count", lambda: 1)
+    code, out, err = run_cli(capsys, "run", "toy-dice", "--matches", 20, "--players", "plain,lucky",
+                             "--jobs", 2, "--chunk-size", 5, "--no-progress")
+    assert code == 0, err
+    assert error_lines(err) == ["tablesim: warning: 2 worker processes on 1 cores: no faster than 1, and "
+                                "each worker costs memory (see --jobs)"]
+
+
+@pytest.mark.slow
+def test_7_ctrl_c_at_many_jobs_stops_within_seconds_and_leaves_no_worker(tmp_path):
+    out = tmp_path / "out"
+    proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**6, "--players", "plain,lucky", "--jobs", 6,
+                 "--set", "game.delay_s=0.001", "--out", out, "--no-progress")
+    assert wait_for(lambda: (out / "manifest.json").exists(), timeout=60)
+    assert wait_for(lambda: len(tree(proc.pid)) >= 7, timeout=60)  # six workers (and loky's tracker)
+    time.sleep(1.0)
+    workers = {p.pid for p in tree(proc.pid)[1:]}
+    interrupted = time.time()
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert time.time() - interrupted < 5
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    lines = error_lines(err)
+    assert lines[-1].startswith("tablesim run: interrupted; ") and lines[-1].endswith("rerun the same command to resume")
+    assert wait_for(lambda: not any(pid_alive(pid) for pid in workers), timeout=5)
+
+
+@pytest.mark.slow
+def test_7_workers_exit_when_their_parent_is_killed(tmp_path):
+    out = tmp_path / "out"
+    proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**6, "--players", "plain,lucky", "--jobs", 3,
+                 "--set", "game.delay_s=0.001", "--out", out, "--no-progress")
+    assert wait_for(lambda: len(parts(out)) >= 2, timeout=60)
+    workers = {p.pid for p in tree(proc.pid)[1:]}
+    assert len(workers) >= 3
+    proc.send_signal(signal.SIGKILL)  # the parent only: its workers are orphaned
+    proc.wait(timeout=30)
+    assert wait_for(lambda: not any(pid_alive(pid) for pid in workers), timeout=10)
