@@ -73,6 +73,6 @@ def test_a_game_that_does_not_import_is_skipped(bench, monkeypatch):
 
 
 def test_bench_command_knows_the_group():
-    from sim.bench import GROUPS
+    from sim.cli.bench import GROUPS
 
     assert GROUPS["scaling"] == "bench_scaling.py"

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from sim.cli import main
 from sim.skeleton import SkeletonError, names, write_skeleton
 
 
@@ -17,9 +18,9 @@ from sim.skeleton import SkeletonError, names, write_skeleton
 @pytest.mark.timeout(600)
 def test_the_skeleton_installs_and_passes_the_conformance_suite(tmp_path):
     package = tmp_path / "dice-duel"
-    files = write_skeleton("dice-duel", package)
-    assert {p.name for p in files} >= {"pyproject.toml", "__init__.py", "rules.toml", "match.py",
-                                       "test_tablesim_dice_duel.py"}
+    assert main(["new-game", "dice-duel", str(package)]) == 0
+    files = {p.name for p in package.rglob("*") if p.is_file()}
+    assert files >= {"pyproject.toml", "__init__.py", "rules.toml", "match.py", "test_tablesim_dice_duel.py"}
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-qq", "--no-deps", "--no-build-isolation",
                     "--target", str(site), str(package)], check=True)
@@ -43,3 +44,9 @@ def test_a_non_empty_directory_is_refused_and_left_as_it_was(tmp_path):
     with pytest.raises(SkeletonError, match="exists and is not an empty directory"):
         write_skeleton("dice-duel", tmp_path)
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+def test_the_command_refuses_an_installed_name_and_writes_nothing(tmp_path, capsys):
+    assert main(["new-game", "pig", str(tmp_path / "p")]) == 2
+    assert "already installed" in capsys.readouterr().err
+    assert not (tmp_path / "p").exists()

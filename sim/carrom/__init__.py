@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sim.core.game import GameSpec, register
 
+from .conformance import CONFORMANCE
 from .match import play_match
 from .players import CarromProfile
 from .replay import replay as replay_match   # (keeps ``sim.carrom.replay`` the module)
@@ -40,6 +41,7 @@ GAME = register(GameSpec(
     plots=plots,
     replay=replay_match,
     demo_players=("club", "casual"),
+    conformance=CONFORMANCE,
 ))
 
 __all__ = ["GAME", "CarromRules", "CarromProfile", "play_match"]

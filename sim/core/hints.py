@@ -9,7 +9,7 @@ bounces), and a key that changes only what is shown (a card's display name) says
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -28,15 +28,19 @@ class KeyCase:
         given: rule overrides (``KEY=VALUE``) under which the key acts.
         matches: matches to compare (default: the game's ``Conformance.matches``).
         players: the line-up (presets) to play (default: the game's ``Conformance.lineup``).
-        observe: "tables" (the match tables differ) or "replay" (only the replay's text does:
-            display names and other keys that change what is shown, not what is played).
+        observe: what must differ: "default" (the game's ``Conformance.fingerprint`` if it
+            has one, else the tables of short matches), "tables", or "replay" (only the
+            replay's text: display names and other keys that change what is shown).
+        inert: for a key that cannot change play (drawn only, say), why; the suite then only
+            checks that a changed value is accepted.
     """
 
     value: Any = AUTO
     given: tuple[str, ...] = ()
     matches: int | None = None
     players: tuple[str, ...] | None = None
-    observe: Literal["tables", "replay"] = "tables"
+    observe: Literal["default", "tables", "replay"] = "default"
+    inert: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,9 @@ class Conformance:
         keys: rule key → :class:`KeyCase`, for keys that need a scenario or a given value.
         profile_keys: profile key → :class:`KeyCase` (``given`` are rule overrides; the key is
             changed in the first seat's profile).
+        fingerprint: optional ``(rules) -> comparable``: a cheap, deterministic view of what the
+            rules do (scripted positions, one physics shot...), compared for rule keys instead of
+            short matches — for games whose matches are too slow to play per key.
     """
 
     lineup: tuple[str, ...] = ()
@@ -57,3 +64,4 @@ class Conformance:
     matches: int = 3
     keys: Mapping[str, KeyCase] = field(default_factory=dict)
     profile_keys: Mapping[str, KeyCase] = field(default_factory=dict)
+    fingerprint: Callable[[Any], Any] | None = None

@@ -6,8 +6,12 @@ this command finds it beside the ``sim`` package of an editable install or a clo
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
+import json
 from pathlib import Path
+
+from .common import UsageError
 
 __all__ = ["run_all", "benchmarks_dir"]
 
@@ -15,7 +19,7 @@ GROUPS = {"physics": "bench_physics.py", "games": "bench_games.py", "scaling": "
 
 
 def benchmarks_dir() -> Path:
-    folder = Path(__file__).resolve().parents[1] / "benchmarks"
+    folder = Path(__file__).resolve().parents[2] / "benchmarks"
     if not folder.is_dir():
         raise FileNotFoundError("benchmarks/ not found: run `tablesim bench` from a clone "
                                 "installed with `pip install -e .`")
@@ -34,11 +38,32 @@ def run_all(seconds: float = 2.0, only: str | None = None) -> dict:
     groups = list(GROUPS) if not only else [g.strip() for g in only.split(",")]
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:
-        from .cli import UsageError
-
         raise UsageError(f"--only: unknown group {unknown[0]!r}; allowed: {', '.join(GROUPS)}")
     figures: dict = {}
     for group in groups:
         module = _load(benchmarks_dir() / GROUPS[group])
         figures.update(module.run_benchmarks(seconds))
     return figures
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    if not 0 < args.seconds <= 3600:
+        raise UsageError(f"--seconds: got {args.seconds}; allowed: more than 0, at most 3600")
+    figures = run_all(seconds=args.seconds, only=args.only)
+    if args.format == "json":
+        print(json.dumps(figures, indent=2))
+    else:
+        width = max(len(k) for k in figures)
+        for key, value in figures.items():
+            shown = f"{value:,.1f}" if isinstance(value, float) else str(value)
+            print(f"{key:<{width}}  {shown}")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    """Add ``tablesim bench`` to the parser."""
+    p = sub.add_parser("bench", help="print the performance figures of benchmarks/")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--seconds", type=float, default=2.0, help="time per measured case")
+    p.add_argument("--only", default=None, help="comma-separated groups: physics, games, scaling")
+    p.set_defaults(func=cmd_bench)

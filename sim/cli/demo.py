@@ -8,13 +8,15 @@ stored matches are not replayed.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
 
-from .core.experiment import experiment_manifest, load_experiment, run_experiment
-from .core.game import game_names
-from .core.store import ResultStore
+from ..core.experiment import experiment_manifest, load_experiment, run_experiment
+from ..core.game import game_names
+from ..core.store import ResultStore
+from .common import check_jobs, check_out_dir, command_line
 
 __all__ = ["run_demo", "SHIPPED_GAMES", "EXAMPLES"]
 
@@ -56,3 +58,17 @@ def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] = SHIPPED_GAMES,
         print(f"  {experiment.spec.title}: {time.perf_counter() - started:.1f} s; report: {report}\n")
     print("reports:\n" + "\n".join(f"  {r}" for r in reports))
     return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    check_jobs(args.jobs)
+    check_out_dir("--out", args.out)
+    return run_demo(Path(args.out), jobs=args.jobs, command=command_line(args))
+
+
+def add_parsers(sub) -> None:
+    """Add ``tablesim demo`` to the parser."""
+    p = sub.add_parser("demo", help="the README's main job: a small experiment per game and its HTML report")
+    p.add_argument("--out", default="reports/demo", help="where the results and reports go (default reports/demo)")
+    p.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    p.set_defaults(func=cmd_demo)

@@ -1,0 +1,103 @@
+"""The ``tablesim`` command: the composition root.
+
+Verbs as subcommands, one module per group (``info``: games, rules; ``play``: run, experiment;
+``reports``: report, replay, shot; ``search``: balance, sensitivity; ``demo``; ``bench``);
+results on stdout (text, or JSON with ``--format json``), progress on stderr; bad input → one
+line per problem on stderr, exit status 2, nothing written. Every path the user names is
+checked (kind, extension, writable) before any work; a results directory is locked while a
+command writes into it; notes about legal but suspicious rules go to stderr as
+``tablesim: note: <source>: <key>: <message>``.
+
+This package is the one place in ``sim`` that imports ``analysis`` (lazily, inside the
+commands that summarise or report), and it names no game: games come from their entry points.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+
+from .. import __version__
+from ..core.config import ConfigError, note_handler
+from ..core.store import StoreError
+from . import bench, demo, info, play, reports, search
+from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError
+
+__all__ = ["main", "build_parser", "UsageError", "EXIT_USAGE", "EXIT_INTERRUPTED"]
+
+EXAMPLES = """\
+examples:
+  tablesim games
+  tablesim rules curlastique > my_rules.toml
+  tablesim run curlastique --matches 2000 --players expert,novice --jobs 2 --out results/run1
+  tablesim run curlastique --matches 500 --players club,club,club,club --set game.target_score=1000
+  tablesim shot curlastique --x 0.02 --angle 1.5 --speed 1.38 --plot shot.png
+"""
+
+#: The command groups, in the order ``tablesim --help`` lists them.
+GROUPS = (info, play, reports, search, demo, bench)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(prog="tablesim", description="Monte Carlo analysis and balancing for tabletop games.",
+                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="version", version=f"tablesim {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    for group in GROUPS:
+        group.add_parsers(sub)
+    return parser
+
+
+def _note_printer() -> Callable[[str], None]:
+    seen: set[str] = set()
+
+    def note(line: str) -> None:
+        if line not in seen:
+            seen.add(line)
+            print(f"tablesim: note: {line}", file=sys.stderr)
+
+    return note
+
+
+def _os_error_line(exc: OSError) -> str:
+    where = exc.filename if exc.filename is not None else ""
+    what = exc.strerror or str(exc)
+    return f"{where}: {what}" if where else what
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        with note_handler(_note_printer()):
+            args = parser.parse_args(argv)
+            if args.command is None:
+                parser.print_help()
+                print("tablesim: error: no command given (see tablesim --help)", file=sys.stderr)
+                return EXIT_USAGE
+            args.argv = argv
+            return args.func(args)
+    except UsageError as exc:
+        print(f"tablesim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except ConfigError as exc:
+        for line in dict.fromkeys(exc.problems):
+            print(f"tablesim: error: {line}", file=sys.stderr)
+        return EXIT_USAGE
+    except StoreError as exc:
+        print(f"tablesim: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:  # `tablesim rules x | head`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as exc:  # a disk full, a file vanished: one line naming the path
+        print(f"tablesim: error: {_os_error_line(exc)}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("tablesim: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else 0
+

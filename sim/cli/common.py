@@ -1,0 +1,223 @@
+"""What every ``tablesim`` command shares: one-line usage errors, checks of what the user
+typed (numbers, paths: kind, extension, writable, before any work), the rules and backend
+options, and the results directory's preparation and lock."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shlex
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, NoReturn
+
+from ..core.config import ConfigError
+from ..core.game import GameSpec, get_game
+from ..core.manifest import package_versions
+
+__all__ = ["EXIT_USAGE", "EXIT_INTERRUPTED", "UsageError", "Parser", "package_versions"]
+
+EXIT_USAGE = 2
+
+
+EXIT_INTERRUPTED = 130
+
+
+class UsageError(Exception):
+    """A bad command line: its message is one line per problem."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
+        raise UsageError(f"{message} (see {self.prog} --help)")
+
+
+def positive_int(name: str, value: int, minimum: int = 1, maximum: int | None = None) -> None:
+    if value < minimum or (maximum is not None and value > maximum):
+        allowed = f">= {minimum}" if maximum is None else f"{minimum} to {maximum}"
+        raise UsageError(f"{name}: got {value}; allowed: {allowed}")
+
+
+def check_jobs(jobs: int) -> None:
+    if jobs == 0 or jobs < -1:
+        raise UsageError(f"--jobs: got {jobs}; allowed: >= 1, or -1 for every core")
+
+
+def nearest_existing(path: Path) -> Path:
+    path = Path(os.path.abspath(path))
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return path
+
+
+def probe_writable(flag: str, shown: str, folder: Path) -> None:
+    """Refuse unless a file can be created in ``folder`` (tried, then removed)."""
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {shown}: {folder} is not writable (permission denied)")
+    try:
+        fd, name = tempfile.mkstemp(prefix=".tablesim-probe-", dir=folder)
+    except OSError as exc:
+        raise UsageError(f"{flag} {shown}: cannot write in {folder} ({exc.strerror or exc})") from None
+    os.close(fd)
+    os.unlink(name)
+
+
+def check_path_text(flag: str, text: str) -> Path:
+    if not text or "\0" in text:
+        raise UsageError(f"{flag} {text!r}: not a usable path")
+    return Path(text)
+
+
+def check_out_dir(flag: str, out: str | Path) -> None:
+    """A directory to write results into: an existing directory, or one that can be created."""
+    path = check_path_text(flag, str(out))
+    try:
+        if path.exists():
+            if not path.is_dir():
+                raise UsageError(f"{flag} {out}: exists and is not a directory")
+            probe_writable(flag, str(out), path)
+            return
+        parent = nearest_existing(path)
+        if not parent.is_dir():
+            raise UsageError(f"{flag} {out}: {parent} is a file, not a directory")
+        probe_writable(flag, str(out), parent)
+    except OSError as exc:
+        raise UsageError(f"{flag} {out}: {exc.strerror or exc}") from None
+
+
+def check_out_file(flag: str, out: str | Path, suffixes: tuple[str, ...]) -> None:
+    """A file to write: a known extension, not a directory, in a place that can be written."""
+    path = check_path_text(flag, str(out))
+    try:
+        if path.is_dir():
+            raise UsageError(f"{flag} {out}: is a directory; expected a file name ending in "
+                             + " or ".join(suffixes))
+        if path.suffix.lower() not in suffixes:
+            raise UsageError(f"{flag} {out}: unknown extension {path.suffix or '(none)'!r}; allowed: "
+                             + ", ".join(suffixes))
+        if path.exists() and not path.is_file():
+            raise UsageError(f"{flag} {out}: exists and is not a regular file")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise UsageError(f"{flag} {out}: not writable (permission denied)")
+        parent = nearest_existing(path.parent)
+        if not parent.is_dir():
+            raise UsageError(f"{flag} {out}: {parent} is a file, not a directory")
+        probe_writable(flag, str(out), parent)
+    except OSError as exc:
+        raise UsageError(f"{flag} {out}: {exc.strerror or exc}") from None
+
+
+def check_toml_file(flag: str, path: str | None) -> None:
+    """An input TOML file the user named: readable, a regular file, valid TOML (one line if not)."""
+    from ..core.config import read_toml
+
+    if path is None:
+        return
+    check_path_text(flag, path)
+    try:
+        read_toml(path)
+    except ConfigError as exc:
+        raise ConfigError([f"{flag} {line}" if flag else line for line in exc.problems]) from None
+
+
+def add_rules_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", metavar="FILE", help="a rules TOML file overriding the defaults")
+    parser.add_argument("--set", metavar="KEY=VALUE", action="append", default=[], dest="overrides",
+                        help="override one rule (dotted key of `tablesim rules GAME`, TOML value); repeatable")
+
+
+def add_backend_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--backend", default="loky",
+                        help="loky (default: local processes), dask (a dask.distributed cluster), "
+                             "threading, sequential")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask; "
+                             "without it a LocalCluster of --jobs workers is started)")
+
+
+def find_game(name: str) -> GameSpec:
+    try:
+        return get_game(name)
+    except KeyError as exc:
+        raise UsageError(f"game: {exc.args[0]}") from None
+
+
+def load_user_rules(spec: GameSpec, args: argparse.Namespace) -> Any:
+    from ..core.rules import load_rules
+
+    check_toml_file("--rules", args.rules)
+    return load_rules(spec, args.rules, args.overrides)
+
+
+def command_line(args: argparse.Namespace) -> str:
+    return "tablesim " + shlex.join(getattr(args, "argv", sys.argv[1:]))
+
+
+def check_backend(args: argparse.Namespace) -> None:
+    from ..core.runner import BACKENDS
+
+    allowed = (*BACKENDS, "dask")
+    if args.backend not in allowed:
+        raise UsageError(f"--backend: got {args.backend!r}; allowed: {', '.join(allowed)}")
+    if args.scheduler and args.backend != "dask":
+        raise UsageError("--scheduler: only with --backend dask")
+
+
+def cluster(args: argparse.Namespace):
+    """A dask Client for ``--backend dask`` (connect to --scheduler or start a LocalCluster)."""
+    import contextlib
+
+    if args.backend != "dask":
+        return contextlib.nullcontext()
+    from ..core.cluster import dask_client
+
+    return dask_client(args.scheduler, args.jobs if args.jobs != 1 else 2)
+
+
+RUN_KEYS = ("kind", "game", "seed", "cells")
+
+
+def prepare_out(out: str | Path | None, manifest: dict[str, Any], keys: tuple[str, ...] = RUN_KEYS,
+                 compared: dict[str, tuple[Callable[[Any], Any], str]] | None = None, flag: str = "--out"):
+    """Check ``--out`` before anything is written; return a ResultStore or None.
+
+    A directory holding a run may be reused (resumed) only if its manifest agrees on ``keys``;
+    ``compared[key] = (view, what may change)`` compares only ``view(value)`` of that key.
+    """
+    from ..core.store import ResultStore
+
+    if out is None:
+        return None
+    check_out_dir(flag, out)
+    store = ResultStore(out)
+    path = Path(out)
+    if store.exists():
+        store.check_compatible(manifest, keys, compared)
+    elif path.exists() and any(p.name != ".lock" for p in path.iterdir()):
+        raise UsageError(f"{flag} {out}: exists, is not empty and holds no tablesim results")
+    return store
+
+
+@contextlib.contextmanager
+def writing(store, command: str, manifest: dict[str, Any], keys: tuple[str, ...] = RUN_KEYS,
+             compared: dict | None = None) -> Iterator[None]:
+    """Hold ``store``'s lock (None: nothing to hold); the manifest is checked again under it."""
+    if store is None:
+        yield
+        return
+    with store.lock(command):
+        store.check_compatible(manifest, keys, compared)  # another run may have written meanwhile
+        yield
+
+
+def interrupted(verb: str, store, what: str = "matches") -> int:
+    if store is None:
+        print(f"tablesim {verb}: interrupted; nothing stored (use --out DIR to keep finished "
+              "chunks)", file=sys.stderr)
+    else:
+        print(f"tablesim {verb}: interrupted; {store.stored_count()} {what} are stored in "
+              f"{store.path}; rerun the same command to resume", file=sys.stderr)
+    return EXIT_INTERRUPTED

@@ -1,0 +1,171 @@
+"""``tablesim run`` and ``tablesim experiment``: play matches into a results directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from ..core.config import ConfigError, to_dict
+from ..core.game import GameSpec
+from .common import (
+    add_backend_options,
+    add_rules_options,
+    check_backend,
+    check_jobs,
+    check_toml_file,
+    cluster,
+    command_line,
+    find_game,
+    interrupted,
+    load_user_rules,
+    package_versions,
+    positive_int,
+    prepare_out,
+    writing,
+)
+from .reports import cmd_report
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from ..core.profiles import load_lineup
+    from ..core.runner import MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
+
+    spec = find_game(args.game)
+    positive_int("--matches", args.matches, 1, MAX_MATCHES)
+    positive_int("--chunk-size", args.chunk_size, 1, MAX_CHUNK_SIZE)
+    positive_int("--seed", args.seed, 0)
+    check_jobs(args.jobs)
+    check_backend(args)
+    problems: list[str] = []
+    try:
+        rules = load_user_rules(spec, args)
+    except ConfigError as exc:
+        problems += exc.problems
+        rules = None
+    try:
+        players = load_lineup(spec, args.players.split(","), rules)
+    except ConfigError as exc:
+        problems += exc.problems
+    if problems:
+        raise ConfigError(problems)
+    lineup = args.lineup or ",".join(p.name for p in players)
+    cell = Cell(variant="baseline", lineup=lineup, rules=rules, players=players)
+    command = command_line(args)
+    manifest = {
+        "kind": "run",
+        "game": spec.name,
+        "seed": args.seed,
+        "cells": [{"variant": cell.variant, "lineup": cell.lineup, "rules": to_dict(rules),
+                   "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in players],
+                   "rotate_seats": False}],
+        "matches": args.matches,
+        "chunk_size": args.chunk_size,
+        "command": command,
+        "versions": package_versions(),
+    }
+    store = prepare_out(args.out, manifest)
+    started = time.perf_counter()
+    with writing(store, command, manifest):
+        if store is not None:
+            store.write_manifest({**manifest, "status": "running"})
+        try:
+            with cluster(args):
+                tables = run_cells(spec, [cell], args.matches, args.seed, jobs=args.jobs,
+                                   chunk_size=args.chunk_size, backend=args.backend, store=store,
+                                   progress=args.progress)
+        except KeyboardInterrupt:
+            if store is not None:
+                store.write_manifest({**manifest, "status": "interrupted"})
+            return interrupted("run", store)
+        if store is not None:
+            store.write_manifest({**manifest, "status": "complete",
+                                  "stored_matches": int(len(tables["matches"]))})
+    elapsed = time.perf_counter() - started
+    print_summary(spec, tables, args.format, elapsed)
+    return 0
+
+
+def print_summary(spec: GameSpec, tables, fmt: str, elapsed: float) -> None:
+    from analysis.summary import format_summary, run_summary
+
+    metrics = spec.summary(tables) if spec.summary is not None else None
+    summary = run_summary(tables, metrics)
+    summary["wall_time_s"] = round(elapsed, 3)
+    if fmt == "json":
+        print(json.dumps(summary, indent=2))
+    else:
+        print(format_summary(summary, title=f"{spec.title}: {summary['matches']} matches"))
+        print(f"\nwall time: {elapsed:.1f} s")
+
+
+def cmd_experiment(args: argparse.Namespace) -> int:
+    from ..core.experiment import experiment_manifest, load_experiment, run_experiment
+
+    check_jobs(args.jobs)
+    check_backend(args)
+    check_toml_file("", args.file)
+    experiment = load_experiment(args.file)
+    out = args.out or str(Path("results") / Path(args.file).stem)
+    command = command_line(args)
+    manifest = {**experiment_manifest(experiment, package_versions()), "command": command}
+    store = prepare_out(out, manifest)
+    started = time.perf_counter()
+    with writing(store, command, manifest):
+        try:
+            with cluster(args):
+                tables = run_experiment(experiment, store, jobs=args.jobs, backend=args.backend,
+                                        progress=args.progress, manifest=manifest)
+        except KeyboardInterrupt:
+            store.write_manifest({**manifest, "status": "interrupted"})
+            return interrupted("experiment", store)
+    elapsed = time.perf_counter() - started
+    from analysis.winrates import win_rates
+
+    rates = win_rates(tables["players"], ["lineup", "variant", "seat"])
+    if args.format == "json":
+        print(rates.to_json(orient="records", indent=2))
+    else:
+        print(f"{experiment.spec.title} experiment {Path(args.file).name}: "
+              f"{len(tables['matches'])} matches stored in {out} ({elapsed:.1f} s)")
+        print(rates.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+    if args.report:
+        return cmd_report(argparse.Namespace(dir=out, out=None, markdown=None))
+    print(f"report: tablesim report {out}", file=sys.stderr)
+    return 0
+
+
+def add_parsers(sub) -> None:
+    """Add this module's commands to the ``tablesim`` parser."""
+    p = sub.add_parser("run", help="play N matches and print win rates with CIs",
+                       epilog="example: tablesim run curlastique --matches 2000 --players expert,novice --jobs 2",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("game")
+    p.add_argument("--matches", type=int, required=True, help="number of matches (>= 1)")
+    p.add_argument("--players", required=True,
+                   help="comma-separated profiles by seat: preset names or profile .toml files")
+    add_rules_options(p)
+    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
+    p.add_argument("--chunk-size", type=int, default=25, help="matches per task (default 25)")
+    add_backend_options(p)
+    p.add_argument("--lineup", default=None, help="a name for this line-up in the tables")
+    p.add_argument("--out", default=None, help="results directory (Parquet tables + manifest.json)")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("experiment", help="baseline + variants x line-ups, paired by seed, resumable",
+                       epilog="example: tablesim experiment examples/curlastique_bullseye.toml --jobs 2")
+    p.add_argument("file", help="the experiment TOML file")
+    p.add_argument("--out", default=None, help="results directory (default results/<file stem>)")
+    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
+    add_backend_options(p)
+    p.add_argument("--report", action="store_true", help="write the HTML report when done")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None)
+    p.set_defaults(func=cmd_experiment)
+

@@ -1,0 +1,119 @@
+"""``tablesim report``, ``replay`` and ``shot``: reading results and single matches or shots."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..core.game import game_names, get_game
+from .common import (
+    UsageError,
+    add_rules_options,
+    check_out_file,
+    check_path_text,
+    check_toml_file,
+    find_game,
+    load_user_rules,
+    positive_int,
+)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from analysis.report import build_report
+
+    from ..core.store import ResultStore
+
+    folder = check_path_text("report", args.dir)
+    if not folder.is_dir():
+        raise UsageError(f"{args.dir}: not a directory")
+    if not (folder / "manifest.json").is_file():
+        raise UsageError(f"{args.dir}: not a tablesim results directory (no manifest.json)")
+    kind = ResultStore(folder).read_manifest()["kind"]
+    check_out_file("--out", args.out if args.out is not None else folder / "report.html", (".html", ".htm"))
+    if args.markdown is not None:
+        if kind in ("balance", "sensitivity"):
+            raise UsageError("--markdown: only for experiment and run reports")
+        check_out_file("--markdown", args.markdown, (".md", ".markdown"))
+    try:
+        if kind in ("balance", "sensitivity"):
+            from analysis.balance.report import build_search_report
+
+            print(f"report: {build_search_report(folder, args.out)}")
+            return 0
+        path = build_report(folder, args.out, markdown=args.markdown)
+    except FileNotFoundError as exc:  # no table, or no finished match yet
+        raise UsageError(str(exc).splitlines()[0]) from None
+    print(f"report: {path}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from ..core.profiles import load_lineup
+    from ..core.seeding import MatchSeeds
+
+    spec = find_game(args.game)
+    if spec.replay is None:
+        raise UsageError(f"game: {spec.name} has no replay; allowed: "
+                         + ", ".join(n for n in game_names() if get_game(n).replay is not None))
+    positive_int("--seed", args.seed, 0)
+    positive_int("--match", args.match, 0)
+    rules = load_user_rules(spec, args)
+    references = args.players.split(",") if args.players else list(spec.demo_players)
+    players = load_lineup(spec, references, rules)
+    print(spec.replay(rules, players, MatchSeeds(args.seed, args.match)))
+    return 0
+
+
+def cmd_shot(args: argparse.Namespace) -> int:
+    spec = find_game(args.game)
+    if spec.shot is None:
+        raise UsageError(f"game: {spec.name} is not a dexterity game; `shot` takes one of: "
+                         + ", ".join(n for n in game_names() if get_game(n).shot is not None))
+    if args.plot is not None:
+        check_out_file("--plot", args.plot, (".png", ".svg", ".pdf"))
+    check_toml_file("--state", args.state)
+    rules = load_user_rules(spec, args)
+    outcome = spec.shot(rules, x=args.x, angle_deg=args.angle, speed=args.speed, state=args.state)
+    if args.plot:
+        Path(args.plot).parent.mkdir(parents=True, exist_ok=True)
+        outcome.plot(args.plot)
+    if args.format == "json":
+        print(json.dumps(outcome.as_dict(), indent=2))
+    else:
+        print(outcome.text())
+        if args.plot:
+            print(f"plot: {args.plot}")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    """Add this module's commands to the ``tablesim`` parser."""
+    p = sub.add_parser("report", help="a self-contained HTML design report of a results directory",
+                       epilog="example: tablesim report results/bullseye --out bullseye.html")
+    p.add_argument("dir")
+    p.add_argument("--out", default=None, metavar="FILE.html", help="default: DIR/report.html")
+    p.add_argument("--markdown", default=None, metavar="FILE.md", help="also write a Markdown export")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("replay", help="tell one match turn by turn",
+                       epilog="example: tablesim replay gasterospeed --seed 3")
+    p.add_argument("game")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--match", type=int, default=0, help="match index under that seed")
+    p.add_argument("--players", default=None, help="comma-separated profiles (default: the demo line-up)")
+    add_rules_options(p)
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("shot", help="play and draw one shot of a dexterity game",
+                       epilog="example: tablesim shot curlastique --x 0.0 --angle 0 --speed 1.38 --plot shot.png")
+    p.add_argument("game")
+    p.add_argument("--x", type=float, default=None, help="lateral start position (m)")
+    p.add_argument("--angle", type=float, default=0.0, help="aim angle from straight ahead (degrees)")
+    p.add_argument("--speed", type=float, required=True, help="launch speed (m/s)")
+    p.add_argument("--state", default=None, help="TOML file of discs already on the board")
+    p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the trajectories")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    add_rules_options(p)
+    p.set_defaults(func=cmd_shot)
+
