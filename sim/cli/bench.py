@@ -15,7 +15,8 @@ from .common import UsageError
 
 __all__ = ["run_all", "benchmarks_dir"]
 
-GROUPS = {"physics": "bench_physics.py", "games": "bench_games.py", "scaling": "bench_scaling.py"}
+GROUPS = {"physics": "bench_physics.py", "games": "bench_games.py", "cpu": "bench_match_cpu.py",
+          "scaling": "bench_scaling.py"}
 
 
 def benchmarks_dir() -> Path:
@@ -65,5 +66,5 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("bench", help="print the performance figures of benchmarks/")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measured case")
-    p.add_argument("--only", default=None, help="comma-separated groups: physics, games, scaling")
+    p.add_argument("--only", default=None, help="comma-separated groups: physics, games, cpu (CPU ms per match, engine share), scaling")
     p.set_defaults(func=cmd_bench)
