@@ -47,20 +47,13 @@ BATCH = 1000
 
 
 # ------------------------------------------------------------------------------ pymunk
-def pymunk_simulate(table: Table, physics: Physics, discs: Discs, dt: float = 1e-3,
-                    t_max: float = 30.0) -> tuple[np.ndarray, np.ndarray]:
-    """The same shot in pymunk: returns (final_pos (N, 2), status (N,))."""
-    import pymunk
+DISC_T, POCKET_T, OUT_T = 1, 2, 3  # pymunk collision types
 
-    e = physics.restitution
-    if e <= 0.0 or physics.contact_friction != 0.0:
-        raise ValueError("the pymunk reference supports e > 0 and frictionless contacts only")
-    se = math.sqrt(e)
-    space = pymunk.Space()
-    space.gravity = (0.0, 0.0)
-    space.collision_slop = 1e-6  # metres: Chipmunk's default (0.1) assumes pixels
+
+def _pymunk_static(pymunk, space, table: Table, se: float) -> dict:
+    """The table's static bodies in `space` (walls and posts bounce; out elements and pockets
+    are sensors); returns {pocket shape: (x, y, capture radius)}."""
     static = space.static_body
-    DISC_T, POCKET_T, OUT_T = 1, 2, 3
     for x1, y1, x2, y2, ew in table.walls:
         s = pymunk.Segment(static, (x1, y1), (x2, y2), 0.0)
         s.elasticity, s.friction = ew / se, 0.0
@@ -69,11 +62,11 @@ def pymunk_simulate(table: Table, physics: Physics, discs: Discs, dt: float = 1e
         s = pymunk.Circle(static, rad, (x, y))
         s.elasticity, s.friction = eo / se, 0.0
         space.add(s)
-    for x1, y1, x2, y2 in table.out_segments:
+    for x1, y1, x2, y2 in table.out_segments[:, :4]:
         s = pymunk.Segment(static, (x1, y1), (x2, y2), 0.0)
         s.sensor, s.collision_type = True, OUT_T
         space.add(s)
-    for x, y, rad in table.out_circles:
+    for x, y, rad in table.out_circles[:, :3]:
         s = pymunk.Circle(static, rad, (x, y))
         s.sensor, s.collision_type = True, OUT_T
         space.add(s)
@@ -83,6 +76,23 @@ def pymunk_simulate(table: Table, physics: Physics, discs: Discs, dt: float = 1e
         s.sensor, s.collision_type = True, POCKET_T
         pockets[s] = (x, y, rho)
         space.add(s)
+    return pockets
+
+
+def pymunk_simulate(table: Table, physics: Physics, discs: Discs, dt: float = 1e-3,
+                    t_max: float = 30.0) -> tuple[np.ndarray, np.ndarray]:
+    """The same shot in pymunk: returns (final_pos (N, 2), status (N,))."""
+    import pymunk
+
+    e = physics.restitution
+    if e <= 0.0 or physics.contact_friction != 0.0 or table.out_mode != "remove":
+        raise ValueError("the pymunk reference supports e > 0, frictionless contacts and out "
+                         "elements that remove at contact only")
+    se = math.sqrt(e)
+    space = pymunk.Space()
+    space.gravity = (0.0, 0.0)
+    space.collision_slop = 1e-6  # metres: Chipmunk's default (0.1) assumes pixels
+    pockets = _pymunk_static(pymunk, space, table, se)
 
     n = discs.n
     status = discs.status.copy()

@@ -2,17 +2,20 @@
 
 Discs slide on a board under Coulomb friction (constant deceleration μg, stopping at
 v²/(2μg)), collide with each other (restitution e, optional contact friction), bounce off
-walls (cushions) and round obstacles, leave play on "out" boundaries and fall into pockets.
+walls (cushions) and round obstacles, leave play on "out" boundaries (at once, or bouncing on as LOST discs: `Table.out_mode`)
+and fall into pockets.
 The engine is event-driven: times of impact are solved exactly from the closed-form motion,
 so nothing tunnels or is missed at any speed. Layout (pooltool-style verbs):
 
     table.py    Table, Physics, Discs       inputs, validated at construction
     motion.py   evolve                      closed-form Coulomb motion
+    state.py    the per-disc state matrix   reference of each disc's motion
     detect.py   times of impact             quadratic / robust quartic earliest root
-    resolve.py  impulses                    disc–disc (e, μ_c), walls, obstacles
-    engine.py   the compiled event loop     single shot and batch kernels
-    api.py      simulate, simulate_batch    lazy compilation, result assembly
-    result.py   ShotResult, BatchResult, EVENT_DTYPE
+    resolve.py  one function per event kind disc–disc (e, μ_c), wall, obstacle, out, pocket
+    engine.py   the compiled event loop     next event, dispatch, re-predict; batch kernel
+    api.py      simulate, simulate_batch,   lazy compilation, result assembly;
+                trace                       trace: paths and impact log (debugging, tests)
+    result.py   ShotResult, BatchResult, Trace, EVENT_DTYPE
     shot.py     ExecutionNoise, execute_shots, heading
     scenes.py   reference scenes (Carrom break, Curlastique throw) for tests and benchmarks
 
@@ -27,20 +30,20 @@ the first simulation and cached on disk.
 (1, True)
 """
 
-from .api import simulate, simulate_batch
+from .api import simulate, simulate_batch, trace
 from .constants import (
-    DISC, EVENT_NAMES, FORMATION_GAP_M, GRAVITY, OBSTACLE, OUT, POCKET, STATUS_ON,
-    STATUS_OUT, STATUS_POCKETED, TOUCH_TOL_M, WALL,
+    DISC, EVENT_NAMES, FORMATION_GAP_M, GRAVITY, OBSTACLE, OUT, POCKET, STATUS_LOST,
+    STATUS_ON, STATUS_OUT, STATUS_POCKETED, TOUCH_TOL_M, WALL,
 )
-from .result import EVENT_DTYPE, BatchResult, ShotResult
+from .result import EVENT_DTYPE, IMPACT_COLUMNS, BatchResult, ShotResult, Trace
 from .shot import ExecutionNoise, execute_shots, heading
 from .table import Discs, Physics, Table
 
 __all__ = [
     "DISC", "WALL", "OUT", "POCKET", "OBSTACLE", "EVENT_NAMES",
-    "STATUS_ON", "STATUS_OUT", "STATUS_POCKETED",
+    "STATUS_ON", "STATUS_OUT", "STATUS_POCKETED", "STATUS_LOST",
     "FORMATION_GAP_M", "TOUCH_TOL_M", "GRAVITY",
-    "Table", "Physics", "Discs", "ShotResult", "BatchResult", "EVENT_DTYPE",
-    "simulate", "simulate_batch",
+    "Table", "Physics", "Discs", "ShotResult", "BatchResult", "Trace", "EVENT_DTYPE",
+    "IMPACT_COLUMNS", "simulate", "simulate_batch", "trace",
     "ExecutionNoise", "execute_shots", "heading",
 ]

@@ -1,4 +1,5 @@
-"""Public entry points: `simulate` (one shot) and `simulate_batch` (K shots, one call).
+"""Public entry points: `simulate` (one shot), `simulate_batch` (K shots, one call) and
+`trace` (one shot with every debug record: paths and the impact log).
 
 The compiled engine is imported on first use (importing `sim.physics` does not import numba
 or compile anything); numba caches the machine code on disk (`cache=True`), so only the very
@@ -13,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .result import EVENT_DTYPE, BatchResult, ShotResult
+from .result import EVENT_DTYPE, BatchResult, ShotResult, Trace
 from .table import Discs, Physics, Table
 
-_KERNEL_MODULES = ("constants", "motion", "detect", "resolve", "engine")
+_KERNEL_MODULES = ("constants", "motion", "state", "detect", "resolve", "engine")
 _engine_mod = None
 
 
@@ -78,8 +79,9 @@ def _disc_arrays(discs: Discs):
             _as(discs.status, np.int8, (n,), "status"))
 
 
-def _run_single(table: Table, physics: Physics, discs: Discs, record_paths: bool,
-                max_events: int, log_impacts: bool):
+def _shot(table: Table, physics: Physics, discs: Discs, record_paths: bool,
+          max_events: int, log_impacts: bool) -> tuple[ShotResult, np.ndarray]:
+    """One shot through the compiled kernel: (result, impact log (n_events, 12))."""
     eng = _engine()
     walls, outs, obst, outc, pockets = table.packed
     pos, vel, radius, mass, status_in = _disc_arrays(discs)
@@ -126,7 +128,33 @@ def simulate(table: Table, physics: Physics, discs: Discs, record_paths: bool = 
         >>> round(float(r.final_pos[0, 1]), 6)   # 1² / (2 · 0.1 · 9.81)
         0.509684
     """
-    return _run_single(table, physics, discs, record_paths, max_events, False)[0]
+    return _shot(table, physics, discs, record_paths, max_events, False)[0]
+
+
+def trace(table: Table, physics: Physics, discs: Discs, max_events: int = 10_000) -> Trace:
+    """One shot with every debug record: the result (with paths) and the impact log.
+
+    The result is bit-identical to `simulate(..., record_paths=True)` on the same shot.
+
+    Args:
+        table, physics, discs, max_events: as for `simulate`.
+
+    Returns:
+        A `Trace`: `result` (ShotResult, paths included) and `impacts`, one row per event
+        (columns `IMPACT_COLUMNS`): velocity (m/s) and spin (rad/s) of disc a then disc b
+        before the event, then the same after it (b's columns 0 unless a DISC event).
+
+    Example:
+        >>> from sim.physics import Discs, Physics, Table, trace
+        >>> d = Discs(pos=[[0.0, 0.0], [0.0, 0.1]], vel=[[0.0, 1.0], [0.0, 0.0]], radius=0.02,
+        ...           mass=0.01)
+        >>> tr = trace(Table(), Physics(friction=0.1, restitution=1.0), d)
+        >>> row = tr.impact(0)          # equal masses, e = 1: the velocities swap
+        >>> round(row["a_vy_after"], 9), row["b_vy_after"] == row["a_vy_before"]
+        (0.0, True)
+    """
+    result, impacts = _shot(table, physics, discs, True, max_events, True)
+    return Trace(result=result, impacts=impacts)
 
 
 def simulate_batch(table: Table, physics: Physics, discs: Discs, mover: int,

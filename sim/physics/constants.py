@@ -7,16 +7,25 @@ Event kinds double as the priority used to order events that fall at exactly the
 # Event kinds (ints): also the tie-break priority at equal times, lowest first.
 DISC = 0  #: disc–disc impact; event field b = the other disc's id
 WALL = 1  #: bounce off a straight wall (cushion); b = wall index
-OUT = 2  #: first contact with an out boundary; b = out-segment index, or O + out-circle index
+OUT = 2  #: contact with an out boundary (removal, or a bounce that marks the disc LOST);
+#:          b = out-segment index, or O + out-circle index
 POCKET = 3  #: disc centre entered a pocket's capture circle; b = pocket index
 OBSTACLE = 4  #: bounce off a static round obstacle; b = obstacle index
 
 EVENT_NAMES = {DISC: "disc", WALL: "wall", OUT: "out", POCKET: "pocket", OBSTACLE: "obstacle"}
 
 # Per-disc status. OUT and POCKETED discs are removed from play (no further interaction).
+# A LOST disc touched an out element of a table whose out elements bounce
+# (`Table.out_mode = "bounce"`): it is out of the game but still a physical body (it moves,
+# collides and may touch more out elements) until the shot ends; then it is at rest.
 STATUS_ON = 0
 STATUS_OUT = 1
 STATUS_POCKETED = 2
+STATUS_LOST = 3
+
+#: Restitution stored in the kernel's packed out elements when contact removes the disc
+#: (`Table.out_mode = "remove"`); a value in [0, 1] means: bounce with it and mark LOST.
+REMOVE_AT_CONTACT = -1.0
 
 #: Contact tolerance, metres. Two bodies closer than this (gap <= 1e-9 m, or overlapping by
 #: round-off) count as touching: touching and approaching = contact now; touching and

@@ -25,6 +25,7 @@ import math
 import numpy as np
 from numba import njit
 
+from .constants import OBSTACLE, OUT, POCKET, WALL
 from .motion import reach, travel_time
 
 INF = np.inf
@@ -96,14 +97,13 @@ def segment_hit(px, py, ux, uy, smax, x1, y1, tx, ty, length, r, tol):
 @njit(cache=True, error_model="numpy")
 def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
     """Earliest contact of one disc with the static table. Returns (tau, kind, index): time
-    from now (s), event kind (1 WALL, 2 OUT, 3 POCKET, 4 OBSTACLE) and index (out circles
-    offset by the number of out segments); (inf, -1, -1) if none.
+    from now (s), event kind (WALL, OUT, POCKET or OBSTACLE) and index (out circles offset by
+    the number of out segments); (inf, -1, -1) if none.
 
     Ties at equal arc length keep the lower kind, then the lower index (scan order). Each
     item is first tested against the bounding box of the disc's remaining path.
-    Packed layouts (see `Table.packed`): walls (W, 12) x1 y1 x2 y2 e tx ty L xmin xmax ymin
-    ymax; outs (O, 11) x1 y1 x2 y2 tx ty L xmin xmax ymin ymax; obst (Q, 4) x y radius e;
-    outc (R, 3); pockets (P, 3).
+    Packed layouts (see `Table.packed`): walls and outs (W, 12) x1 y1 x2 y2 e tx ty L xmin
+    xmax ymin ymax; obst (Q, 4) x y radius e; outc (R, 4) x y radius e; pockets (P, 3).
     """
     if sp <= 0.0:
         return INF, -1, -1
@@ -126,18 +126,18 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
                         walls[k, 5], walls[k, 6], walls[k, 7], r, tol)
         if s < best:
             best = s
-            kind = 1
+            kind = WALL
             idx = k
     n_out = outs.shape[0]
     for k in range(n_out):
-        if (outs[k, 7] > bx1 + m or outs[k, 8] < bx0 - m
-                or outs[k, 9] > by1 + m or outs[k, 10] < by0 - m):
+        if (outs[k, 8] > bx1 + m or outs[k, 9] < bx0 - m
+                or outs[k, 10] > by1 + m or outs[k, 11] < by0 - m):
             continue
         s = segment_hit(px, py, ux, uy, smax, outs[k, 0], outs[k, 1],
-                        outs[k, 4], outs[k, 5], outs[k, 6], r, tol)
+                        outs[k, 5], outs[k, 6], outs[k, 7], r, tol)
         if s < best:
             best = s
-            kind = 2
+            kind = OUT
             idx = k
     for k in range(outc.shape[0]):
         rho = r + outc[k, 2] + tol
@@ -147,7 +147,7 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
         s = circle_hit(px, py, ux, uy, smax, outc[k, 0], outc[k, 1], r + outc[k, 2], tol)
         if s < best:
             best = s
-            kind = 2
+            kind = OUT
             idx = n_out + k
     for k in range(pockets.shape[0]):
         rho = pockets[k, 2] + tol
@@ -157,7 +157,7 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
         s = circle_hit(px, py, ux, uy, smax, pockets[k, 0], pockets[k, 1], pockets[k, 2], tol)
         if s < best:
             best = s
-            kind = 3
+            kind = POCKET
             idx = k
     for k in range(obst.shape[0]):
         rho = r + obst[k, 2] + tol
@@ -167,7 +167,7 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
         s = circle_hit(px, py, ux, uy, smax, obst[k, 0], obst[k, 1], r + obst[k, 2], tol)
         if s < best:
             best = s
-            kind = 4
+            kind = OBSTACLE
             idx = k
     if kind < 0:
         return INF, -1, -1

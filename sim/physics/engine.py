@@ -1,14 +1,18 @@
 """The compiled event loop (numba, nopython, cache=True; compiled lazily on first call).
 
-One loop, pooltool-style: **next event → evolve the bodies it involves to its time →
-resolve it → re-predict only for the bodies it touched** (`sim.physics.detect`,
-`sim.physics.motion`, `sim.physics.resolve`). No time steps: between events every disc
-follows its closed-form Coulomb-friction motion from its own reference (t0, position,
-speed, heading), so untouched discs are never updated and their predictions stay valid.
+One loop, pooltool-style: **next event → resolve it (evolving the bodies it involves to its
+time) → re-predict only for the bodies it touched**. The loop only finds and dispatches
+events: times of impact are in `sim.physics.detect`, what each event kind does in
+`sim.physics.resolve` (one function per kind), the closed-form motion in
+`sim.physics.motion` and the state matrix in `sim.physics.state`. No time steps: between
+events every disc follows its closed-form Coulomb-friction motion from its own reference
+(t0, position, speed, heading), so untouched discs are never updated and their predictions
+stay valid.
 
 Predictions are kept in a pair table (absolute contact time of every pair i < j) and one
 static prediction per disc (earliest wall / out / pocket / obstacle contact). Removing a disc
-(OUT, POCKET) just clears its entries.
+(OUT, POCKET) just clears its entries; a LOST disc (an out element that bounces) keeps
+taking part until the shot ends.
 
 **Simultaneous events (deterministic tie-break).** The next event executed is the pending
 one with the smallest (time, kind, a, b): at exactly equal times the lower kind comes first
@@ -25,44 +29,35 @@ packed formation are separate events ordered by geometry when the formation leav
 
 Numeric safeguards: touching = gap ≤ TOUCH_TOL_M (1e-9 m); speeds < REST_SPEED after an
 impact are zeroed; after a disc–disc impact the pair is set KISS_GAP_M = 2e-9 m apart
-(each disc moves ≤ 1e-9 m; see below); a disc left inside a wall or post by round-off is
-pushed out along the normal;
+(each disc moves ≤ 1e-9 m; see `sim.physics.resolve`); a disc left inside a wall or post by
+round-off is pushed out along the normal;
 `max_events` caps runaway shots (flagged as truncated; the discs are then frozen where they
 were at the last event executed, a valid overlap-free state). Runaway shots are in practice
 packed clusters at very low restitution (e ≲ 0.3): pressed-together discs become long trains
 of micro-impacts (inelastic collapse), which an event-driven model can only enumerate.
-"""
 
-import math
+Impact log (debug, `sim.physics.trace`): one row of 12 numbers per event: vx, vy, ω of disc
+a then of disc b before the event, the same after it (b's columns are 0 unless DISC).
+"""
 
 import numpy as np
 from numba import njit
 
-from .constants import (
-    DISC, OBSTACLE, OUT, REST_SPEED, STATUS_ON, STATUS_OUT, STATUS_POCKETED,
-    TOUCH_TOL_M, WALL,
-)
+from .constants import DISC, OBSTACLE, OUT, POCKET, TOUCH_TOL_M, WALL
 from .detect import pair_toi, static_hit
-from .motion import state_at
-from .resolve import bounce, disc_disc, segment_normal, separate_discs
+from .resolve import (  # noqa: F401  (KISS_GAP_M: documented here, defined with the kiss)
+    KISS_GAP_M, resolve_discs, resolve_obstacle, resolve_out, resolve_pocket, resolve_wall,
+)
+from .state import (
+    BX0, BX1, BY0, BY1, MASS, NCOL, RAD, SP, T0, UX, UY, W, X, Y, at, in_play, set_motion,
+)
 
 INF = np.inf
-#: Gap (m) set between two discs right after their impact. Two sliding discs whose friction
-#: decelerations point different ways can be pressed together with zero approach speed (a
-#: "pushing" contact, which straight-line Coulomb motion cannot represent); an impulse at zero
-#: approach speed is zero and the same contact would be found again at the same instant
-#: forever. Separating the pair by 2e-9 m (energy-neutral: positions only) makes every new
-#: contact a genuine crossing with a positive approach speed, so a pushing contact becomes a
-#: short train of small dissipative impacts. Each disc moves by at most 1e-9 m
-#: (= TOUCH_TOL_M), so this never leaves an overlap beyond the contact tolerance.
-KISS_GAP_M = 2.0 * TOUCH_TOL_M
-
-
-# Columns of the per-disc state matrix S (n, NCOL): the reference of the disc's current
-# closed-form motion (time, position, speed, unit heading), spin, radius, mass, and the
-# bounding box of the whole reference path (used to skip pairs that cannot meet).
-T0, X, Y, SP, UX, UY, W, RAD, MASS, BX0, BX1, BY0, BY1 = range(13)
-NCOL = 13
+# The loop's small helpers (next event, records, settling) are inlined into it
+# (inline="always"): as separate compiled functions each would cost its own optimisation
+# and linking pass, seconds of first-call compilation for a few lines of code.
+#: Numbers in an impact-log row (see the module docstring).
+IMPACT_WIDTH = 12
 
 
 @njit(cache=True, error_model="numpy")
@@ -73,42 +68,6 @@ def _grow(buf, need):
     new = np.empty((max(2 * buf.shape[0], need + 1), buf.shape[1]))
     new[:buf.shape[0]] = buf
     return new
-
-
-@njit(cache=True, error_model="numpy")
-def _set_motion(S, i, t, x, y, vx, vy, a):
-    """New reference for disc i: at time t at (x, y) with velocity (vx, vy)."""
-    s = math.sqrt(vx * vx + vy * vy)
-    S[i, T0] = t
-    S[i, X] = x
-    S[i, Y] = y
-    if s < REST_SPEED:
-        S[i, SP] = 0.0
-        S[i, UX] = 0.0
-        S[i, UY] = 0.0
-        S[i, BX0] = x
-        S[i, BX1] = x
-        S[i, BY0] = y
-        S[i, BY1] = y
-        return
-    ux = vx / s
-    uy = vy / s
-    S[i, SP] = s
-    S[i, UX] = ux
-    S[i, UY] = uy
-    d = s * s / (2.0 * a)
-    ex = x + ux * d
-    ey = y + uy * d
-    S[i, BX0] = min(x, ex)
-    S[i, BX1] = max(x, ex)
-    S[i, BY0] = min(y, ey)
-    S[i, BY1] = max(y, ey)
-
-
-@njit(cache=True, error_model="numpy")
-def _at(S, i, t, a):
-    """Position (m) and speed (m/s) of disc i at time t."""
-    return state_at(t, S[i, T0], S[i, X], S[i, Y], S[i, SP], S[i, UX], S[i, UY], a)
 
 
 @njit(cache=True, error_model="numpy")
@@ -136,8 +95,8 @@ def _pair(S, i, k, t, a, tol):
     """Absolute time of the next contact of discs i < k (both in play), from time t."""
     if _far(S, i, k, tol):
         return INF
-    xi, yi, si = _at(S, i, t, a)
-    xk, yk, sk = _at(S, k, t, a)
+    xi, yi, si = at(S, i, t, a)
+    xk, yk, sk = at(S, k, t, a)
     return _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol)
 
 
@@ -169,14 +128,14 @@ def _set_pair(pt, rm_t, rm_j, i, j, n, value):
 @njit(cache=True, error_model="numpy")
 def _predict_row(S, status, pt, rm_t, rm_j, i, skip, t, n, a, tol):
     """Re-predict every pair (i, k), k != skip, from time t."""
-    on = status[i] == STATUS_ON
-    xi, yi, si = _at(S, i, t, a)
+    on = in_play(status, i)
+    xi, yi, si = at(S, i, t, a)
     for k in range(i):
         if k == skip:
             continue
         value = INF
-        if on and status[k] == STATUS_ON and not _far(S, k, i, tol):
-            xk, yk, sk = _at(S, k, t, a)
+        if on and in_play(status, k) and not _far(S, k, i, tol):
+            xk, yk, sk = at(S, k, t, a)
             value = _toi(S, k, i, xk, yk, sk, xi, yi, si, t, a, tol)
         _set_pair(pt, rm_t, rm_j, k, i, n, value)
     base = i * n
@@ -184,8 +143,8 @@ def _predict_row(S, status, pt, rm_t, rm_j, i, skip, t, n, a, tol):
         if k == skip:
             continue
         value = INF
-        if on and status[k] == STATUS_ON and not _far(S, i, k, tol):
-            xk, yk, sk = _at(S, k, t, a)
+        if on and in_play(status, k) and not _far(S, i, k, tol):
+            xk, yk, sk = at(S, k, t, a)
             value = _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol)
         pt[base + k] = value
     _rescan_row(pt, rm_t, rm_j, i, n)
@@ -194,12 +153,12 @@ def _predict_row(S, status, pt, rm_t, rm_j, i, skip, t, n, a, tol):
 @njit(cache=True, error_model="numpy")
 def _predict_static(S, status, i, t, a, tol, walls, outs, obst, outc, pockets, st_t, st_k, st_i):
     """Re-predict disc i's next wall / out / pocket / obstacle contact from time t."""
-    if status[i] != STATUS_ON or S[i, SP] <= 0.0:
+    if not in_play(status, i) or S[i, SP] <= 0.0:
         st_t[i] = INF
         st_k[i] = -1
         st_i[i] = -1
         return
-    x, y, sp = _at(S, i, t, a)
+    x, y, sp = at(S, i, t, a)
     tau, kind, idx = static_hit(x, y, sp, S[i, UX], S[i, UY], S[i, RAD], a,
                                 walls, outs, obst, outc, pockets, tol)
     st_t[i] = t + tau
@@ -214,10 +173,10 @@ def _init_state(S, status, pos, vel, rad, mass, status_in, a):
         S[i, W] = 0.0
         S[i, RAD] = rad[i]
         S[i, MASS] = mass[i]
-        if status[i] == STATUS_ON:
-            _set_motion(S, i, 0.0, pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1], a)
+        if in_play(status, i):
+            set_motion(S, i, 0.0, pos[i, 0], pos[i, 1], vel[i, 0], vel[i, 1], a)
         else:
-            _set_motion(S, i, 0.0, pos[i, 0], pos[i, 1], 0.0, 0.0, a)
+            set_motion(S, i, 0.0, pos[i, 0], pos[i, 1], 0.0, 0.0, a)
 
 
 @njit(cache=True, error_model="numpy")
@@ -230,12 +189,90 @@ def _init_predictions(S, status, n, skip, a, tol, walls, outs, obst, outc, pocke
         if i == skip:
             continue
         for k in range(i + 1, n):
-            if k != skip and status[i] == STATUS_ON and status[k] == STATUS_ON:
+            if k != skip and in_play(status, i) and in_play(status, k):
                 pt[i * n + k] = _pair(S, i, k, 0.0, a, tol)
         _predict_static(S, status, i, 0.0, a, tol, walls, outs, obst, outc, pockets,
                         st_t, st_k, st_i)
     for i in range(n):
         _rescan_row(pt, rm_t, rm_j, i, n)
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _next_event(n, rm_t, rm_j, st_t, st_k, st_i):
+    """The pending event with the smallest (time, kind, a, b): (t, kind, a, b); t = inf if
+    none. Pair rows hold each row's earliest pair (lowest j on ties)."""
+    bt = INF
+    bk = 127
+    ba = -1
+    bb = -1
+    for i in range(n - 1):
+        if rm_t[i] < bt:
+            bt = rm_t[i]
+            ba = i
+            bb = rm_j[i]
+    if bt < INF:
+        bk = DISC
+    for i in range(n):
+        tt = st_t[i]
+        if tt < bt or (tt == bt and tt < INF and st_k[i] < bk):
+            bt = tt
+            bk = st_k[i]
+            ba = i
+            bb = st_i[i]
+    return bt, bk, ba, bb
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _log_velocities(imp, row, col, S, i, t, a):
+    """Impact log: velocity and spin of disc i at time t into imp[row, col:col + 3]."""
+    _, _, sp = at(S, i, t, a)
+    imp[row, col] = sp * S[i, UX]
+    imp[row, col + 1] = sp * S[i, UY]
+    imp[row, col + 2] = S[i, W]
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _add_vertex(pv, npv, i, t, S):
+    """Path record: disc i's reference point at time t as row npv of pv (grown if needed)."""
+    pv = _grow(pv, npv + 1)
+    pv[npv, 0] = i
+    pv[npv, 1] = t
+    pv[npv, 2] = S[i, X]
+    pv[npv, 3] = S[i, Y]
+    return pv, npv + 1
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _add_event(ev, row, t, kind, ia, ib, S):
+    """Event record: (t, kind, a, b, x, y of disc a after the event) as row `row` of ev."""
+    ev = _grow(ev, row + 1)
+    ev[row, 0] = t
+    ev[row, 1] = kind
+    ev[row, 2] = ia
+    ev[row, 3] = ib
+    ev[row, 4] = S[ia, X]
+    ev[row, 5] = S[ia, Y]
+    return ev
+
+
+@njit(cache=True, error_model="numpy", inline="always")
+def _settle(S, status, n, t, a, truncated, rec_paths, pv, npv):
+    """End of the shot: every disc in play slides to its rest point (or, if the event cap cut
+    the shot short, is frozen where it was at time t: a valid, overlap-free state)."""
+    for i in range(n):
+        if in_play(status, i) and S[i, SP] > 0.0:
+            if truncated:
+                tstop = t
+                x, y, _ = at(S, i, t, a)
+            else:
+                tstop = S[i, T0] + S[i, SP] / a
+                d = S[i, SP] * S[i, SP] / (2.0 * a)
+                x = S[i, X] + S[i, UX] * d
+                y = S[i, Y] + S[i, UY] * d
+            set_motion(S, i, tstop, x, y, 0.0, 0.0, a)
+            if rec_paths:
+                pv, npv = _add_vertex(pv, npv, i, tstop, S)
+    return pv, npv
 
 
 @njit(cache=True, error_model="numpy")
@@ -252,159 +289,56 @@ def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
     truncated = False
     t = 0.0
     if rec_paths:
-        pv = _grow(pv, n + 1)
         for i in range(n):
-            pv[npv, 0] = i
-            pv[npv, 1] = 0.0
-            pv[npv, 2] = S[i, X]
-            pv[npv, 3] = S[i, Y]
-            npv += 1
+            pv, npv = _add_vertex(pv, npv, i, 0.0, S)
     while True:
-        # ---- next event: min over (time, kind, a, b)
-        bt = INF
-        bk = 127
-        ba = -1
-        bb = -1
-        for i in range(n - 1):
-            if rm_t[i] < bt:
-                bt = rm_t[i]
-                ba = i
-                bb = rm_j[i]
-        if bt < INF:
-            bk = DISC
-        for i in range(n):
-            tt = st_t[i]
-            if tt < bt or (tt == bt and tt < INF and st_k[i] < bk):
-                bt = tt
-                bk = st_k[i]
-                ba = i
-                bb = st_i[i]
+        bt, bk, ba, bb = _next_event(n, rm_t, rm_j, st_t, st_k, st_i)
         if bt == INF:
             break
         if n_ev >= max_events:
             truncated = True
             break
         t = bt
-        # ---- evolve the involved discs to t, resolve, re-predict what they touch
-        xa, ya, sa = _at(S, ba, t, a)
-        vxa = sa * S[ba, UX]
-        vya = sa * S[ba, UY]
         if log_imp:
             imp = _grow(imp, n_ev + 1)
-            imp[n_ev, 0] = vxa
-            imp[n_ev, 1] = vya
-            imp[n_ev, 2] = S[ba, W]
-            for c in range(3, 12):
-                imp[n_ev, c] = 0.0
+            imp[n_ev, :] = 0.0
+            _log_velocities(imp, n_ev, 0, S, ba, t, a)
+            if bk == DISC:
+                _log_velocities(imp, n_ev, 3, S, bb, t, a)
+        # ---- resolve: one function per kind (sim.physics.resolve)
         if bk == DISC:
-            xb, yb, sb = _at(S, bb, t, a)
-            vxb = sb * S[bb, UX]
-            vyb = sb * S[bb, UY]
-            if log_imp:
-                imp[n_ev, 3] = vxb
-                imp[n_ev, 4] = vyb
-                imp[n_ev, 5] = S[bb, W]
-            vxa, vya, wa, vxb, vyb, wb = disc_disc(
-                xa, ya, vxa, vya, S[ba, W], S[ba, RAD], S[ba, MASS],
-                xb, yb, vxb, vyb, S[bb, W], S[bb, RAD], S[bb, MASS], e, mu_c)
-            xa, ya, xb, yb = separate_discs(xa, ya, S[ba, RAD], xb, yb, S[bb, RAD], KISS_GAP_M)
-            _set_motion(S, ba, t, xa, ya, vxa, vya, a)
-            _set_motion(S, bb, t, xb, yb, vxb, vyb, a)
-            S[ba, W] = wa
-            S[bb, W] = wb
-            if log_imp:
-                imp[n_ev, 9] = S[bb, SP] * S[bb, UX]
-                imp[n_ev, 10] = S[bb, SP] * S[bb, UY]
-                imp[n_ev, 11] = wb
-            if first < 0:
-                if ba == mover:
-                    first = bb
-                elif bb == mover:
-                    first = ba
-            _predict_row(S, status, pt, rm_t, rm_j, ba, -1, t, n, a, tol)
+            resolve_discs(S, ba, bb, t, a, e, mu_c)
+            if first < 0 and (ba == mover or bb == mover):
+                first = bb if ba == mover else ba
+        elif bk == WALL:
+            resolve_wall(S, ba, t, a, walls, bb)
+        elif bk == OBSTACLE:
+            resolve_obstacle(S, ba, t, a, obst, bb)
+        elif bk == OUT:
+            resolve_out(S, status, ba, t, a, outs, outc, bb)
+        else:
+            resolve_pocket(S, status, ba, t, a)
+        # ---- re-predict only what the event touched (the calls stay in this function: a
+        # numba helper would re-optimise the whole detect tree once more at compile time)
+        _predict_row(S, status, pt, rm_t, rm_j, ba, -1, t, n, a, tol)
+        if bk == DISC:
             _predict_row(S, status, pt, rm_t, rm_j, bb, ba, t, n, a, tol)
-            _predict_static(S, status, ba, t, a, tol, walls, outs, obst, outc, pockets,
-                            st_t, st_k, st_i)
+        _predict_static(S, status, ba, t, a, tol, walls, outs, obst, outc, pockets, st_t, st_k, st_i)
+        if bk == DISC:
             _predict_static(S, status, bb, t, a, tol, walls, outs, obst, outc, pockets,
                             st_t, st_k, st_i)
-        else:
-            if bk == WALL or bk == OBSTACLE:
-                r = S[ba, RAD]
-                if bk == WALL:
-                    nx, ny, d = segment_normal(xa, ya, walls[bb, 0], walls[bb, 1],
-                                               walls[bb, 5], walls[bb, 6], walls[bb, 7])
-                    ew = walls[bb, 4]
-                else:
-                    nx = xa - obst[bb, 0]
-                    ny = ya - obst[bb, 1]
-                    d = math.sqrt(nx * nx + ny * ny)
-                    if d > 0.0:
-                        nx /= d
-                        ny /= d
-                    else:  # centre on the post's centre (invalid layout): straight back
-                        nx = -S[ba, UX]
-                        ny = -S[ba, UY]
-                    d -= obst[bb, 2]
-                    ew = obst[bb, 3]
-                vxa, vya = bounce(vxa, vya, nx, ny, ew)
-                if d < r:  # round-off penetration: push out along the normal
-                    push = (r - d) * (1.0 + 1e-12)
-                    xa += push * nx
-                    ya += push * ny
-                _set_motion(S, ba, t, xa, ya, vxa, vya, a)
-            else:  # OUT or POCKET: removed from play at this instant
-                status[ba] = STATUS_OUT if bk == OUT else STATUS_POCKETED
-                _set_motion(S, ba, t, xa, ya, 0.0, 0.0, a)
-            _predict_row(S, status, pt, rm_t, rm_j, ba, -1, t, n, a, tol)
-            _predict_static(S, status, ba, t, a, tol, walls, outs, obst, outc, pockets,
-                            st_t, st_k, st_i)
         if log_imp:
-            imp[n_ev, 6] = S[ba, SP] * S[ba, UX]
-            imp[n_ev, 7] = S[ba, SP] * S[ba, UY]
-            imp[n_ev, 8] = S[ba, W]
-        # ---- record
-        if rec_events:
-            ev = _grow(ev, n_ev + 1)
-            ev[n_ev, 0] = t
-            ev[n_ev, 1] = bk
-            ev[n_ev, 2] = ba
-            ev[n_ev, 3] = bb
-            ev[n_ev, 4] = S[ba, X]
-            ev[n_ev, 5] = S[ba, Y]
-        if rec_paths:
-            pv = _grow(pv, npv + 2)
-            pv[npv, 0] = ba
-            pv[npv, 1] = t
-            pv[npv, 2] = S[ba, X]
-            pv[npv, 3] = S[ba, Y]
-            npv += 1
+            _log_velocities(imp, n_ev, 6, S, ba, t, a)
             if bk == DISC:
-                pv[npv, 0] = bb
-                pv[npv, 1] = t
-                pv[npv, 2] = S[bb, X]
-                pv[npv, 3] = S[bb, Y]
-                npv += 1
+                _log_velocities(imp, n_ev, 9, S, bb, t, a)
+        if rec_events:
+            ev = _add_event(ev, n_ev, t, bk, ba, bb, S)
+        if rec_paths:
+            pv, npv = _add_vertex(pv, npv, ba, t, S)
+            if bk == DISC:
+                pv, npv = _add_vertex(pv, npv, bb, t, S)
         n_ev += 1
-    # ---- every disc still in play slides to its rest point (or, if the event cap cut the
-    # shot short, is frozen where it was at the last event: a valid, overlap-free state)
-    for i in range(n):
-        if status[i] == STATUS_ON and S[i, SP] > 0.0:
-            if truncated:
-                tstop = t
-                x, y, _ = _at(S, i, t, a)
-            else:
-                tstop = S[i, T0] + S[i, SP] / a
-                d = S[i, SP] * S[i, SP] / (2.0 * a)
-                x = S[i, X] + S[i, UX] * d
-                y = S[i, Y] + S[i, UY] * d
-            _set_motion(S, i, tstop, x, y, 0.0, 0.0, a)
-            if rec_paths:
-                pv = _grow(pv, npv + 1)
-                pv[npv, 0] = i
-                pv[npv, 1] = tstop
-                pv[npv, 2] = x
-                pv[npv, 3] = y
-                npv += 1
+    pv, npv = _settle(S, status, n, t, a, truncated, rec_paths, pv, npv)
     return n_ev, npv, first, truncated, ev, pv, imp
 
 
@@ -427,7 +361,7 @@ def simulate_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
     cap = min(max_events, 64 + 8 * n)
     ev = np.empty((cap, 6))
     pv = np.empty((2 * n + 2 * cap if record_paths else 0, 4))
-    imp = np.empty((cap if log_impacts else 0, 12))
+    imp = np.empty((cap if log_impacts else 0, IMPACT_WIDTH))
     _init_state(S, status, pos, vel, rad, mass, status_in, a)
     _init_predictions(S, status, n, -1, a, tol, walls, outs, obst, outc, pockets,
                       pt, rm_t, rm_j, st_t, st_k, st_i)
@@ -474,7 +408,7 @@ def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
                       b_pt, b_rm_t, b_rm_j, b_st_t, b_st_k, b_st_i)
     no_ev = np.empty((0, 6))
     no_pv = np.empty((0, 4))
-    no_imp = np.empty((0, 12))
+    no_imp = np.empty((0, IMPACT_WIDTH))
     final = np.empty((nk, n, 2))
     status_out = np.empty((nk, n), dtype=np.int8)
     first_out = np.empty(nk, dtype=np.int64)
@@ -489,10 +423,10 @@ def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
         st_t[:] = b_st_t
         st_k[:] = b_st_k
         st_i[:] = b_st_i
-        if status[mover] == STATUS_ON:
-            _set_motion(S, mover, 0.0, starts[k, 0], starts[k, 1], vels[k, 0], vels[k, 1], a)
+        if in_play(status, mover):
+            set_motion(S, mover, 0.0, starts[k, 0], starts[k, 1], vels[k, 0], vels[k, 1], a)
         else:
-            _set_motion(S, mover, 0.0, starts[k, 0], starts[k, 1], 0.0, 0.0, a)
+            set_motion(S, mover, 0.0, starts[k, 0], starts[k, 1], 0.0, 0.0, a)
         _predict_row(S, status, pt, rm_t, rm_j, mover, -1, 0.0, n, a, tol)
         _predict_static(S, status, mover, 0.0, a, tol, walls, outs, obst, outc, pockets,
                         st_t, st_k, st_i)

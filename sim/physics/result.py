@@ -19,9 +19,11 @@ EVENT_DTYPE = np.dtype([("time", "f8"), ("kind", "i1"), ("a", "i4"), ("b", "i4")
 class ShotResult:
     """Outcome of one shot.
 
-    final_pos  (N, 2) m: rest point of discs in play; where a disc left play for OUT /
-               POCKETED ones; input position for discs not in play at the start.
-    status     (N,) int8: STATUS_ON / STATUS_OUT / STATUS_POCKETED.
+    final_pos  (N, 2) m: rest point of discs in play and of LOST ones; where a disc left
+               play for OUT / POCKETED ones; input position for discs not in play at the
+               start.
+    status     (N,) int8: STATUS_ON / STATUS_OUT / STATUS_POCKETED / STATUS_LOST (a LOST
+               disc touched a bouncing out element; final_pos is where it came to rest).
     events     structured array (EVENT_DTYPE), time-ordered; ties in the engine's priority
                order (kind, then a, then b).
     paths      per disc a (k, 3) array of (t, x, y) polyline vertices: start, every event
@@ -77,3 +79,29 @@ class BatchResult:
     first_contact: np.ndarray
     n_events: np.ndarray
     truncated: np.ndarray
+
+
+#: Names of the impact-log columns of a `Trace` (one row per event).
+IMPACT_COLUMNS = ("a_vx_before", "a_vy_before", "a_w_before", "b_vx_before", "b_vy_before",
+                  "b_w_before", "a_vx_after", "a_vy_after", "a_w_after", "b_vx_after",
+                  "b_vy_after", "b_w_after")
+
+
+@dataclass(frozen=True, eq=False)  # arrays: compare by identity
+class Trace:
+    """Debug record of one shot (`sim.physics.trace`).
+
+    result   the ShotResult, paths included.
+    impacts  (n_events, 12) float64, one row per event in `result.events` order, columns
+             `IMPACT_COLUMNS`: vx, vy (m/s) and spin ω (rad/s, counterclockwise) of disc a,
+             then of disc b, just before the event, then the same just after it. The b
+             columns are 0 unless the event is DISC. The tests check momentum and energy
+             balances on these rows.
+    """
+
+    result: ShotResult
+    impacts: np.ndarray
+
+    def impact(self, k: int) -> dict[str, float]:
+        """Row k of the impact log by column name."""
+        return {name: float(v) for name, v in zip(IMPACT_COLUMNS, self.impacts[k], strict=True)}

@@ -11,17 +11,22 @@ from functools import cached_property
 
 import numpy as np
 
-from .constants import GRAVITY, STATUS_ON
+from .constants import GRAVITY, REMOVE_AT_CONTACT, STATUS_ON
+
+OUT_MODES = ("remove", "bounce")
 
 
-def _rows(name: str, value, width: int) -> np.ndarray:
+def _rows(name: str, value, width: int, optional_last: bool = False) -> np.ndarray:
+    """(k, width) float64 rows; with optional_last, rows of width - 1 numbers are accepted too."""
     arr = np.ascontiguousarray(np.asarray(value, dtype=np.float64))
+    widths = (width - 1, width) if optional_last else (width,)
     if arr.size == 0:
-        return np.zeros((0, width), dtype=np.float64)
-    if arr.ndim == 1 and arr.shape[0] == width:
-        arr = arr.reshape(1, width)
-    if arr.ndim != 2 or arr.shape[1] != width:
-        raise ValueError(f"Table.{name}: expected rows of {width} numbers, got shape {arr.shape}")
+        return np.zeros((0, widths[0]), dtype=np.float64)
+    if arr.ndim == 1 and arr.shape[0] in widths:
+        arr = arr.reshape(1, arr.shape[0])
+    if arr.ndim != 2 or arr.shape[1] not in widths:
+        expected = " or ".join(str(w) for w in widths)
+        raise ValueError(f"Table.{name}: expected rows of {expected} numbers, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"Table.{name}: values must be finite")
     return arr
@@ -44,15 +49,24 @@ class Table:
 
     walls        (W, 5) x1, y1, x2, y2, restitution: bouncing segments (cushions), hit from
                  either side while approaching; end points act as zero-radius posts.
-    out_segments (O, 4) x1, y1, x2, y2: first contact (disc edge touches while approaching)
-                 puts the disc OUT; a disc that starts touching and moves away is not out.
+    out_segments (O, 4) x1, y1, x2, y2, or (O, 5) with a restitution: out boundaries. A
+                 contact (disc edge touches while approaching) puts the disc out of play as
+                 `out_mode` says; a disc that starts touching and moves away is not out.
     obstacles    (Q, 4) x, y, radius, restitution: static bouncing round posts.
-    out_circles  (R, 3) x, y, radius: static round posts whose contact puts the disc OUT.
-                 In events their index is reported as O + r (offset by len(out_segments)).
+    out_circles  (R, 3) x, y, radius, or (R, 4) with a restitution: static round posts that
+                 put a disc out of play like out segments. In events their index is
+                 reported as O + r (offset by len(out_segments)).
     pockets      (P, 3) x, y, capture_radius: a disc whose CENTRE comes within
-                 capture_radius (while approaching the pocket centre) is POCKETED. (A disc
-                 placed inside a capture circle is only taken once it moves toward the
-                 pocket centre: do not place discs there.)
+                 capture_radius (while approaching the pocket centre) is POCKETED and
+                 removed at once, whatever `out_mode` says. (A disc placed inside a capture
+                 circle is only taken once it moves toward the pocket centre: do not place
+                 discs there.)
+    out_mode     what a contact with an out segment or out circle does:
+                 "remove" (default): the disc is STATUS_OUT and removed at that instant;
+                 "bounce": the disc bounces off with the element's restitution (the last
+                 column, required) and is STATUS_LOST: out of the game, but still a body
+                 that moves, collides and may touch more out elements until the shot ends.
+                 Both modes record an OUT event at every such contact.
     """
 
     walls: np.ndarray = field(default_factory=lambda: np.zeros((0, 5)))
@@ -60,13 +74,25 @@ class Table:
     obstacles: np.ndarray = field(default_factory=lambda: np.zeros((0, 4)))
     out_circles: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
     pockets: np.ndarray = field(default_factory=lambda: np.zeros((0, 3)))
+    out_mode: str = "remove"
 
     def __post_init__(self):
-        for name, width in (("walls", 5), ("out_segments", 4), ("obstacles", 4),
-                            ("out_circles", 3), ("pockets", 3)):
-            object.__setattr__(self, name, _rows(name, getattr(self, name), width))
-        for name, col in (("walls", 4), ("obstacles", 3)):
-            e = getattr(self, name)[:, col]
+        for name, width, optional in (("walls", 5, False), ("out_segments", 5, True),
+                                      ("obstacles", 4, False), ("out_circles", 4, True),
+                                      ("pockets", 3, False)):
+            object.__setattr__(self, name, _rows(name, getattr(self, name), width, optional))
+        if self.out_mode not in OUT_MODES:
+            raise ValueError(f"Table.out_mode: expected one of {', '.join(OUT_MODES)}, got {self.out_mode!r}")
+        for name, width in (("out_segments", 5), ("out_circles", 4)):
+            arr = getattr(self, name)
+            if self.out_mode == "bounce" and len(arr) and arr.shape[1] != width:
+                raise ValueError(f"Table.{name}: out_mode 'bounce' needs a restitution in each row "
+                                 f"({width} numbers), got {arr.shape[1]}")
+        for name, col in (("walls", 4), ("obstacles", 3), ("out_segments", 4), ("out_circles", 3)):
+            arr = getattr(self, name)
+            if arr.shape[1] <= col:
+                continue
+            e = arr[:, col]
             if np.any((e < 0.0) | (e > 1.0)):
                 raise ValueError(f"Table.{name}: restitution must be in [0, 1], got {e.tolist()}")
         _seg_extra(self.walls, "walls")  # rejects zero-length segments early
@@ -77,33 +103,48 @@ class Table:
                 raise ValueError(f"Table.{name}: radius must be > 0, got {r.tolist()}")
 
     @staticmethod
-    def build(walls=(), out_segments=(), obstacles=(), out_circles=(), pockets=()) -> "Table":
+    def build(walls=(), out_segments=(), obstacles=(), out_circles=(), pockets=(),
+              out_mode: str = "remove") -> "Table":
         """Table from lists of tuples, e.g. walls=[(x1, y1, x2, y2, e), ...].
 
         >>> t = Table.build(walls=[(-0.37, 0.37, 0.37, 0.37, 0.7)], pockets=[(0.35, 0.35, 0.02)])
         >>> t.walls.shape, t.out_segments.shape
         ((1, 5), (0, 4))
+        >>> Table.build(out_segments=[(-1, 1, 1, 1, 0.5)], out_mode="bounce").out_mode
+        'bounce'
         """
         return Table(walls=walls, out_segments=out_segments, obstacles=obstacles,
-                     out_circles=out_circles, pockets=pockets)
+                     out_circles=out_circles, pockets=pockets, out_mode=out_mode)
 
     def out_index(self, b: int) -> tuple[str, int]:
         """Decode the `b` field of an OUT event: ("segment", i) or ("circle", i)."""
         n = self.out_segments.shape[0]
         return ("segment", b) if b < n else ("circle", b - n)
 
+    def _out_restitution(self, arr: np.ndarray, col: int) -> np.ndarray:
+        """Kernel restitution of out elements: REMOVE_AT_CONTACT, or the element's own."""
+        if self.out_mode == "remove":
+            return np.full(len(arr), REMOVE_AT_CONTACT)
+        return arr[:, col]
+
     @cached_property
     def packed(self) -> tuple[np.ndarray, ...]:
-        """Kernel layout: walls (W, 12) x1 y1 x2 y2 e tx ty L xmin xmax ymin ymax;
-        outs (O, 11) x1 y1 x2 y2 tx ty L xmin xmax ymin ymax; obstacles (Q, 4);
-        out_circles (R, 3); pockets (P, 3)."""
+        """Kernel layout: walls and outs (W, 12) x1 y1 x2 y2 e tx ty L xmin xmax ymin ymax;
+        obstacles (Q, 4) x y radius e; out_circles (R, 4) x y radius e; pockets (P, 3).
+        An out element's e is REMOVE_AT_CONTACT (-1) in "remove" mode."""
         walls = np.ascontiguousarray(
             np.column_stack([self.walls, _seg_extra(self.walls, "walls")])
             if len(self.walls) else np.zeros((0, 12)))
+        seg = self.out_segments
         outs = np.ascontiguousarray(
-            np.column_stack([self.out_segments, _seg_extra(self.out_segments, "out_segments")])
-            if len(self.out_segments) else np.zeros((0, 11)))
-        return walls, outs, self.obstacles, self.out_circles, self.pockets
+            np.column_stack([seg[:, :4], self._out_restitution(seg, 4),
+                             _seg_extra(seg, "out_segments")])
+            if len(seg) else np.zeros((0, 12)))
+        circ = self.out_circles
+        outc = np.ascontiguousarray(
+            np.column_stack([circ[:, :3], self._out_restitution(circ, 3)])
+            if len(circ) else np.zeros((0, 4)))
+        return walls, outs, self.obstacles, outc, self.pockets
 
 
 @dataclass(frozen=True)
@@ -149,10 +190,6 @@ class Physics:
         """μ·g, m/s²."""
         return self.friction * self.gravity
 
-    def stopping_distance(self, speed):
-        """v²/(2μg), metres."""
-        return np.asarray(speed, dtype=float) ** 2 / (2.0 * self.deceleration)
-
 
 @dataclass(eq=False)  # arrays: compare by identity
 class Discs:
@@ -161,7 +198,8 @@ class Discs:
     meaning: owner / colour; the physics ignores it).
 
     radius and mass may be given as scalars; vel, status and kind default to zeros.
-    Discs that are not STATUS_ON take no part in the shot. The layout must not overlap
+    Discs that are not STATUS_ON take no part in the shot (STATUS_LOST is an outcome only:
+    a game takes lost discs off the board after the shot). The layout must not overlap
     (beyond 1e-9 m).
     """
 

@@ -187,18 +187,18 @@ def test_static_hit_ties_prefer_lower_kind_then_index():
     seg = [-1.0, 1.0, 1.0, 1.0]
     extra = [1.0, 0.0, 2.0, -1.0, 1.0, 1.0, 1.0]
     walls = np.array([seg + [0.8] + extra, seg + [0.8] + extra])
-    outs = np.array([seg + extra])
+    outs = np.array([seg + [-1.0] + extra])  # packed like walls; e = -1: removed at contact
     z3 = np.zeros((0, 3))
     z4 = np.zeros((0, 4))
     args = (0.0, 0.0, 3.0, 0.0, 1.0, r, 0.981)
-    t_w, k_w, i_w = static_hit(*args, walls, outs, z4, z3, z3, TOL)
+    t_w, k_w, i_w = static_hit(*args, walls, outs, z4, z4, z3, TOL)
     assert (k_w, i_w) == (1, 0)
-    t_o, k_o, i_o = static_hit(*args, walls[:0], outs, z4, z3, z3, TOL)
+    t_o, k_o, i_o = static_hit(*args, walls[:0], outs, z4, z4, z3, TOL)
     assert (k_o, i_o) == (2, 0) and t_o == t_w
     rho = 0.03
-    outc = np.array([[0.0, 1.0, rho]])
+    outc = np.array([[0.0, 1.0, rho, -1.0]])
     pockets = np.array([[0.0, 1.0, r + rho]])
     _, k_c, i_c = static_hit(*args, walls[:0], outs[:0], z4, outc, pockets, TOL)
     assert (k_c, i_c) == (2, 0)
-    _, k_p, i_p = static_hit(*args, walls[:0], outs[:0], z4, z3, pockets, TOL)
+    _, k_p, i_p = static_hit(*args, walls[:0], outs[:0], z4, z4, pockets, TOL)
     assert (k_p, i_p) == (3, 0)

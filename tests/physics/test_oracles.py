@@ -7,9 +7,8 @@ import pytest
 
 from sim.physics import (
     DISC, OBSTACLE, OUT, POCKET, STATUS_ON, STATUS_OUT, STATUS_POCKETED, WALL, Discs,
-    Physics, Table, simulate,
+    Physics, Table, simulate, trace,
 )
-from sim.physics.api import _run_single
 
 from .conftest import post_speed
 
@@ -211,8 +210,9 @@ def _impact(mu_c, e, phi_deg, m2=1e4):
     phi = np.deg2rad(phi_deg)
     d = Discs([[0.0, 0.0], [2 * R * np.sin(phi), 0.2]], [[0.0, 2.0], [0.0, 0.0]], R,
               [0.01, m2])
-    res, imp = _run_single(Table(), Physics(0.1, e, contact_friction=mu_c), d, True, 100, True)
-    p = res.paths
+    tr = trace(Table(), Physics(0.1, e, contact_friction=mu_c), d, max_events=100)
+    imp = tr.impacts
+    p = tr.result.paths
     n = p[1][1, 1:] - p[0][1, 1:]
     n /= np.hypot(*n)
     return imp[0], n, np.array([-n[1], n[0]])

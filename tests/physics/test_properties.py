@@ -14,10 +14,9 @@ from hypothesis import strategies as st
 
 from sim.physics import (
     DISC, OBSTACLE, STATUS_ON, STATUS_POCKETED, WALL, Discs, ExecutionNoise, Physics, Table,
-    execute_shots, heading, simulate, simulate_batch,
+    execute_shots, heading, simulate, simulate_batch, trace,
 )
 from sim.physics import scenes as S
-from sim.physics.api import _run_single
 
 from .conftest import PHYSICS, kinetic, max_overlap
 
@@ -77,7 +76,8 @@ def test_random_layouts_invariants(seed, n, board, mu, e, mu_c, fast):
     table, discs, h = _layout(seed, n, board, fast)
     ph = Physics(friction=mu, restitution=e, contact_friction=mu_c)
     before = discs.copy()
-    res, imp = _run_single(table, ph, discs, True, 10_000, True)
+    tr = trace(table, ph, discs)
+    res, imp = tr.result, tr.impacts
     # inputs untouched
     assert np.array_equal(discs.pos, before.pos) and np.array_equal(discs.vel, before.vel)
     # terminates: every disc at rest, out or pocketed
