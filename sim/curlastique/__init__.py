@@ -1,10 +1,10 @@
 """Curlastique: pucks flicked by an elastic into a scoring target (2–4 players or 2 teams of 2).
 
 Modules: ``rules`` (the rules dataclasses; defaults in ``rules.toml``), ``board`` (the physics
-table and throws), ``scoring`` (zone points), ``players`` (profiles, planner, random player;
-presets in ``profiles.toml``), ``match`` (one game → tables), ``summary`` (game metrics),
-``shot`` (``tablesim shot``), ``plot`` (board and trajectories) and ``replay`` (``tablesim
-replay``: one game told throw by throw).
+table and throws), ``scoring`` (zone points), ``situation`` (what a player sees and decides),
+``players`` (profiles, planner, random player; presets in ``profiles.toml``), ``match`` (one
+game → tables), ``summary`` (game metrics), ``shot`` (``tablesim shot``), ``plot`` (board and
+trajectories) and ``replay`` (``tablesim replay``: one game told throw by throw).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from sim.core.game import GameSpec, register
 
+from .conformance import CONFORMANCE
 from .match import play_match
 from .players import CurlastiqueProfile
 from .replay import replay as replay_match   # (keeps ``sim.curlastique.replay`` the module)
@@ -45,6 +46,7 @@ GAME = register(GameSpec(
     plots=plots,
     replay=replay_match,
     demo_players=("club", "casual"),
+    conformance=CONFORMANCE,
 ))
 
 __all__ = ["GAME", "CurlastiqueRules", "CurlastiqueProfile", "play_match"]

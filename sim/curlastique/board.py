@@ -9,8 +9,12 @@ Geometry (metres; x lateral, 0 on the axis; y forward from the near rim):
 * the elastic: a segment across the board at ``y = board.elastic_y`` between the two pegs, at
   ``x = ±(width/2 − peg_inset)``, radius ``board.peg_radius``.
 
-Each element is an out-of-play trigger (first contact → out) when its ``out.*`` switch is on,
-else a bouncing wall with its own restitution. A throw starts with the puck's back edge on the
+Each element is an out-of-play trigger when its ``out.*`` switch is on, else a bouncing wall
+with its own restitution. A puck that touches an out trigger is lost for the round at that
+contact; with ``out.lost_puck = "moves_on"`` (the seed's «même s'il revient ensuite sur la
+surface de jeu») it bounces off with the element's restitution and moves on, knocking other
+pucks, and is removed once the throw is over; with ``"removed"`` it leaves the board at the
+contact. A throw starts with the puck's back edge on the
 elastic (centre at ``y = elastic_y + r``), moving forward: the engine does not count a disc
 that starts touching a segment and moves away as a contact.
 
@@ -60,17 +64,24 @@ def geometry(rules: CurlastiqueRules) -> BoardGeometry:
 
 @lru_cache(maxsize=32)
 def table(rules: CurlastiqueRules):
-    """The :class:`sim.physics.Table` of the rules (cached): out triggers or bouncing walls."""
+    """The :class:`sim.physics.Table` of the rules (cached): out triggers or bouncing walls.
+
+    Every element carries its restitution: a plain wall bounces with it; an out element
+    bounces a puck with it too when ``out.lost_puck = "moves_on"`` (the puck is then LOST:
+    it moves on and knocks pucks until the throw ends), and ignores it when the puck is
+    ``removed`` at the contact."""
     g, b, out = geometry(rules), rules.board, rules.out
     walls, outs, obstacles, out_circles = [], [], [], []
     for segs, is_out, e in ((g.rim, out.rim, b.rim_restitution),
                             (g.corners, out.corners, b.corner_restitution),
                             ((g.elastic,), out.elastic, b.elastic_restitution)):
         for seg in segs:
-            (outs.append(seg) if is_out else walls.append((*seg, e)))
+            (outs if is_out else walls).append((*seg, e))
     for peg in g.pegs:
-        (out_circles.append(peg) if out.pegs else obstacles.append((*peg, b.peg_restitution)))
-    return Table.build(walls=walls, out_segments=outs, obstacles=obstacles, out_circles=out_circles)
+        (out_circles if out.pegs else obstacles).append((*peg, b.peg_restitution))
+    mode = "bounce" if out.lost_puck == "moves_on" else "remove"
+    return Table.build(walls=walls, out_segments=outs, obstacles=obstacles, out_circles=out_circles,
+                       out_mode=mode)
 
 
 def out_element(rules: CurlastiqueRules, b: int) -> str:
@@ -120,8 +131,8 @@ def simulate_throws(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray,
             puck could not be placed: it counts as out and touches nothing.
 
     Returns:
-        ``final_pos`` (K, M+1, 2) m and ``on`` (K, M+1) bool (still in play); the thrown puck
-        is the last column.
+        ``final_pos`` (K, M+1, 2) m and ``on`` (K, M+1) bool (still in play: a lost puck is
+        not, wherever it stopped); the thrown puck is the last column.
     """
     x = np.atleast_1d(np.asarray(x, dtype=float))
     angle_deg, speed = np.atleast_1d(angle_deg), np.atleast_1d(speed)

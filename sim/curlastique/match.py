@@ -9,12 +9,17 @@ The flow follows the rules exactly (see ``games/curlastique.md``):
 * At the end of a round each player scores the zone values of its pucks still on the board
   (wherever collisions left them); pucks out of play score nothing.
 * The game ends after the round in which someone (teams: a team) reaches ``game.target_score``;
-  the highest cumulative score wins. A tie for first is settled by decisive rounds among the
-  tied players (same rules, best round score wins; players tied again play again). Teams: one
-  player of each team plays them (``game.team_decider``). Decisive points are not added to the
-  cumulative scores.
-* ``game.max_rounds`` caps the rounds played (decisive ones included); a capped game is
-  unfinished: winner -1, nobody won.
+  the highest cumulative score wins. A tie for first is settled by decisive rounds (same
+  rules, best round score wins; players tied again play again): between two players, a
+  1-against-1 round; between more, 1-against-1 meetings in seat order, the winner of each
+  meeting the next (``game.tie_break = "one_v_one"``), or one round of all of them
+  (``"together"``). Teams: one player of each team plays them (``game.team_decider``).
+  Decisive points are not added to the cumulative scores.
+* ``game.max_rounds`` caps the rounds played, decisive ones included; a capped game is
+  unfinished: winner -1, nobody won (``finished`` false).
+* A puck put out of play (rim, corner piece, peg, elastic) scores nothing; with
+  ``out.lost_puck = "moves_on"`` it first moves on physically and may knock other pucks,
+  which stay where they stop.
 
 A throw goes: the seat's policy decides an intended shot from a :class:`Situation`, its own
 execution noise perturbs it (draws from ``seeds.seat(seat)`` only), and a *resolver* turns the
@@ -37,7 +42,8 @@ Tables (plain Python ints, floats, bools and strings, the same keys in every row
   family chosen), ``planned_margin`` (the planner's expected margin, points; NaN if not
   planned), ``intended_x`` / ``intended_angle_deg`` / ``intended_speed`` and the same
   ``executed_*`` (m, degrees, m/s), ``final_x`` / ``final_y`` (m: where the thrown puck
-  stopped, or left play), ``zone`` (points of that spot, 0 if out), ``out`` (bool),
+  stopped, lost or not, or where it left the board when removed at contact), ``zone`` (points
+  of that spot, 0 if out), ``out`` (bool: put out of play),
   ``knocked_out`` (pucks at rest put out by this throw) and ``opponents_knocked_out`` (those of
   other sides).
 """
@@ -45,7 +51,6 @@ Tables (plain Python ints, floats, bools and strings, the same keys in every row
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -53,54 +58,13 @@ from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
 
 from .board import physics_resolver
+from .players import make_policy
 from .rules import CurlastiqueRules
 from .scoring import scorer
+from .situation import Shot, Situation, free_launch_x
 
 __all__ = ["Situation", "Shot", "Resolver", "play_match", "starter_of", "throw_order",
            "sides_of", "free_launch_x"]
-
-
-@dataclass(frozen=True)
-class Situation:
-    """What a player sees before a throw.
-
-    Attributes:
-        rules: the rules.
-        seat: the seat about to throw.
-        round: round number (1-based; decisive rounds continue the count).
-        decisive: whether this is a decisive round.
-        pos: centres of the pucks on the board, shape (M, 2) (m).
-        owner: seat owning each of those pucks, shape (M,).
-        side: side of every seat (its team, or the seat itself without teams), shape (n_seats,).
-        order: the round's participants in throwing order.
-        left: pucks each seat still has to throw after this one, shape (n_seats,).
-        cumulative: cumulative score of every seat before this round.
-    """
-
-    rules: CurlastiqueRules
-    seat: int
-    round: int
-    decisive: bool
-    pos: np.ndarray
-    owner: np.ndarray
-    side: np.ndarray
-    order: tuple[int, ...]
-    left: np.ndarray
-    cumulative: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Shot:
-    """An intended throw: lateral start ``x`` (m), aim ``angle_deg`` from straight ahead
-    (degrees, counterclockwise positive, i.e. towards −x), launch ``speed`` (m/s); ``family`` names the shot kind
-    chosen (``draw``, ``takeout``, ...; free text) and ``value`` the planner's expected margin
-    (points; NaN when not planned)."""
-
-    x: float
-    angle_deg: float
-    speed: float
-    family: str = ""
-    value: float = float("nan")
 
 
 #: ``(rules, pos (M,2), owner (M,), seat, x, angle_deg, speed) -> (final_pos (M+1,2), on (M+1,))``:
@@ -133,52 +97,11 @@ def throw_order(participants: Sequence[int], starter: int, pucks: int) -> list[i
     return lap * pucks
 
 
-def free_launch_x(rules: CurlastiqueRules, x: np.ndarray, pos: np.ndarray) -> np.ndarray:
-    """Move start positions off pucks lying on the start line.
-
-    A puck cannot be placed on the elastic where a resting puck sits: an ``x`` whose start
-    disc would overlap one is moved to the nearest free ``x`` in ``±launch.x_max``, or NaN when
-    there is none.
-
-    Args:
-        x: start positions (m), any shape.
-        pos: centres of the pucks on the board, shape (M, 2) (m).
-    """
-    x = np.asarray(x, dtype=float)
-    d = rules.puck.diameter
-    near = pos[np.abs(pos[:, 1] - rules.launch_y) < d] if len(pos) else pos
-    if len(near) == 0:
-        return x
-    # half-width of the forbidden interval around each blocker's x
-    half = np.sqrt(np.maximum(d * d - (near[:, 1] - rules.launch_y) ** 2, 0.0))
-    spans = sorted(zip(near[:, 0] - half, near[:, 0] + half, strict=True))
-    merged: list[list[float]] = []
-    for lo, hi in spans:
-        if merged and lo <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], hi)
-        else:
-            merged.append([lo, hi])
-    x_max = rules.launch.x_max
-    out = x.copy()
-    for lo, hi in merged:
-        inside = (x > lo) & (x < hi)
-        if not inside.any():
-            continue
-        left_ok, right_ok = lo >= -x_max, hi <= x_max
-        to_left = np.where(left_ok & right_ok, (x - lo) <= (hi - x), left_ok)
-        moved = np.where(to_left, lo, hi)
-        moved = np.where(left_ok | right_ok, moved, np.nan)
-        out = np.where(inside, moved, out)
-    return out
-
-
 class _Game:
     """The mutable state of one match (scores, logs) and the round procedure."""
 
     def __init__(self, rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds,
                  resolver: Resolver | None):
-        from .players import make_policy
-
         self.rules = rules
         self.n = len(players)
         self.players = players
@@ -278,22 +201,41 @@ class _Game:
         return self.log(finished, winner_side, decider, regular)
 
     def settle(self, leaders: list[int]) -> tuple[bool, int, int]:
-        """Decisive rounds among the tied sides; returns (finished, winning side, decider seat)."""
+        """Decisive rounds among the tied sides; returns (finished, winning side, decider seat).
+
+        Teams: one player of each team (``game.team_decider``). More than two players tied
+        (``game.tie_break``): ``one_v_one`` plays 1-against-1 meetings in seat order, the
+        winner of each meeting the next tied player; ``together`` plays one decisive round
+        of all of them (then of those tied again)."""
         if len(leaders) == 1:
             return True, leaders[0], -1
         if self.rules.game.teams:
             seats = [self.team_decider(team) for team in leaders]
         else:
             seats = list(leaders)
+        if len(seats) > 2 and self.rules.game.tie_break == "one_v_one":
+            winner = seats[0]
+            for challenger in seats[1:]:
+                winner = self.decide([winner, challenger])
+                if winner < 0:
+                    break
+        else:
+            winner = self.decide(seats)
+        if winner < 0:
+            return False, -1, -1
+        return True, int(self.side[winner]), winner
+
+    def decide(self, seats: list[int]) -> int:
+        """Decisive rounds among ``seats`` until one has the best round score (those tied
+        again play again); the winning seat, or -1 if ``game.max_rounds`` stops it first."""
         while not self.capped():
             points = self.play_round(seats, decisive=True)
             best = max(points.values())
             tied = [s for s in seats if points[s] == best]
             if len(tied) == 1:
-                return True, int(self.side[tied[0]]), tied[0]
-            if not self.rules.game.teams:
-                seats = tied
-        return False, -1, -1
+                return tied[0]
+            seats = tied
+        return -1
 
     def team_decider(self, team: int) -> int:
         """The seat that plays a team's decisive rounds (``game.team_decider``)."""

@@ -30,7 +30,7 @@ from sim.core.config import param
 from sim.physics import ExecutionNoise, execute_shots
 
 from .board import aim_angle, simulate_throws
-from .match import Shot, Situation, free_launch_x
+from .situation import Shot, Situation, free_launch_x
 from .rules import CurlastiqueRules
 from .scoring import scorer
 

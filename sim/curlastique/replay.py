@@ -73,7 +73,7 @@ def _where(e: dict) -> str:
         return "no room on the start line: not played, counts as out"
     at = f"({x:+.3f}, {y:.3f}) m"
     if e["out"]:
-        return f"out of play (left at {at})"
+        return f"out of play (ended at {at}: where it stopped, or left the board if removed at contact)"
     if e["zone"] > 0:
         return f"{e['zone']}-point zone at {at}"
     return f"no zone (0 points) at {at}"

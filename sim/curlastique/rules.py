@@ -17,10 +17,7 @@ from typing import Literal
 from sim.core.config import param
 
 __all__ = ["GameRules", "ZoneRules", "BoardRules", "PuckRules", "PhysicsRules", "LaunchRules",
-           "OutRules", "CurlastiqueRules", "lineup_problems", "TEAM_DECIDERS", "LINE_RULES"]
-
-LINE_RULES = ("lower", "higher", "centre")
-TEAM_DECIDERS = ("higher_scorer", "lower_scorer", "first_seat")
+           "OutRules", "CurlastiqueRules", "lineup_problems"]
 
 
 @dataclass(frozen=True)
@@ -30,10 +27,15 @@ class GameRules:
     target_score: int = param(500, min=0, min_exclusive=True, unit="points",
                               doc="the game ends after the round in which someone reaches it")
     max_rounds: int = param(50, min=1, unit="rounds",
-                            doc="cap on rounds (decisive ones included); then the game is unfinished")
+                            doc="cap on rounds, decisive ones included; a capped game ends unfinished, "
+                                "with no winner")
     teams: bool = param(False, doc="2 teams of 2 (seats 0, 2 vs 1, 3); needs 4 players")
     team_decider: Literal["higher_scorer", "lower_scorer", "first_seat"] = param(
         "higher_scorer", doc="who plays a team's decisive round")
+    tie_break: Literal["one_v_one", "together"] = param(
+        "one_v_one", doc="more than two players tied for first: 1-against-1 decisive rounds in "
+                         "seat order, the winner of each meeting the next tied player "
+                         "(one_v_one), or one decisive round of all of them (together)")
     pucks_per_player: int = param(5, min=1, max=12, unit="pucks", doc="pucks each player throws per round")
 
 
@@ -49,6 +51,14 @@ class ZoneRules:
         "lower", doc="a puck on a line counts: the lower zone, the higher one, or where its centre is")
     centre_y: float = param(0.75, min=0.0, min_exclusive=True, unit="m",
                             doc="distance of the target centre from the near rim (on the axis)")
+
+    def notes(self) -> list[tuple[str, str]]:
+        """Legal but surprising zones, as (key, message): values that grow outward."""
+        v = list(self.values)
+        if any(outer > inner for inner, outer in zip(v, v[1:], strict=False)):
+            return [("values", f"{v} grow outward somewhere (innermost first): an outer ring "
+                               "is worth more than the one inside it")]
+        return []
 
 
 @dataclass(frozen=True)
@@ -104,12 +114,17 @@ class LaunchRules:
 
 @dataclass(frozen=True)
 class OutRules:
-    """Which contacts put a puck out of play for the round (false: it bounces off instead)."""
+    """Which contacts put a puck out of play for the round (false: it bounces off instead),
+    and what a puck put out does next."""
 
     rim: bool = param(True, doc="touching the rim")
     corners: bool = param(True, doc="touching a corner piece")
     pegs: bool = param(True, doc="touching a peg (separator)")
     elastic: bool = param(True, doc="touching the elastic")
+    lost_puck: Literal["moves_on", "removed"] = param(
+        "moves_on", doc="a puck put out bounces off (its element's restitution in [board]) and "
+                        "moves on, knocking pucks, until the throw ends, then is removed "
+                        "(moves_on); or is taken off the board at the contact (removed)")
 
 
 @dataclass(frozen=True)
@@ -149,6 +164,14 @@ class CurlastiqueRules:
         if not b.elastic_y < z.centre_y < b.length:
             out.append(("zones.centre_y", f"got {z.centre_y} m; allowed: between the elastic "
                                           f"({b.elastic_y} m) and the far rim ({b.length} m)"))
+        elif z.radii and z.radii[-1] > (room := min(b.width / 2, b.length - z.centre_y,
+                                                    z.centre_y - b.elastic_y)) + 1e-12:
+            out.append(("zones.radii", f"the outer ring (radius {z.radii[-1]} m) does not fit on the "
+                                       f"board around the target centre; allowed: <= {room:.4g} m "
+                                       "(to the nearest side rim, far rim or elastic)"))
+        if z.values and not any(z.values):
+            out.append(("zones.values", f"got {list(z.values)}; allowed: at least one ring worth "
+                                        "points (no puck could ever score)"))
         if b.elastic_y + 2 * self.puck.diameter >= b.length:
             out.append(("board.elastic_y", f"got {b.elastic_y} m; allowed: < {b.length - 2 * self.puck.diameter:.4g} m "
                                            "(room for a puck in front of the elastic)"))

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from sim.core.config import ConfigError, load_config, param
-from sim.physics import EVENT_NAMES, OUT, STATUS_ON, STATUS_OUT, simulate
+from sim.physics import EVENT_NAMES, OUT, STATUS_LOST, STATUS_ON, STATUS_OUT, simulate
 
 from .board import discs_for, launch_velocity, out_element, physics, table
 from .match import free_launch_x
@@ -95,12 +95,15 @@ class ShotOutcome:
         return scorer(self.rules.zones, self.rules.puck.radius).points(self.final, self.on)
 
     def out_by(self) -> dict[int, str]:
-        """For each puck put out: the element it touched (rim, corner, elastic, peg)."""
+        """For each puck put out: the element it touched first (rim, corner, elastic, peg)."""
         ev = self.events
-        return {int(e["a"]): out_element(self.rules, int(e["b"])) for e in ev[ev["kind"] == OUT]}
+        first: dict[int, str] = {}
+        for e in ev[ev["kind"] == OUT]:
+            first.setdefault(int(e["a"]), out_element(self.rules, int(e["b"])))
+        return first
 
     def as_dict(self) -> dict:
-        names = {STATUS_ON: "rest", STATUS_OUT: "out"}
+        names = {STATUS_ON: "rest", STATUS_OUT: "out", STATUS_LOST: "lost"}
         pts = self.puck_points()
         by_owner: dict[str, int] = {}
         for owner, p in zip(self.owners, pts, strict=True):
@@ -128,6 +131,8 @@ class ShotOutcome:
             where = f"({disc['final_x']:+.4f}, {disc['final_y']:.4f}) m"
             if disc["status"] == "rest":
                 state = f"stops at {where}: {disc['points']} points"
+            elif disc["status"] == "lost":
+                state = f"lost ({disc['out_by']}), moved on and stopped at {where}: 0 points"
             else:
                 state = f"out ({disc['out_by'] or disc['status']}) at {where}"
             lines.append(f"  puck {disc['id']} (seat {disc['owner']}, {tag}): {state}")

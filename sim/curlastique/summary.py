@@ -37,7 +37,9 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
         zone_per_throw: mean zone value where the thrown puck stopped (0 if out).
         mean_rounds, mean_decisive_rounds: per game (decisive rounds included in the first).
         decisive_game_rate: share of games that needed a decisive round.
-        unfinished_rate: share of games stopped by ``game.max_rounds``.
+        unfinished_rate: share of games stopped by ``game.max_rounds`` (decisive rounds
+            count towards the cap; a capped game has no winner).
+        capped_games: number of those games.
         points_per_throw[PROFILE]: round points scored per puck thrown, by profile (all rounds).
         win_rate[PROFILE]: share of seats of that profile that won.
         shot_share[FAMILY]: share of throws of each shot family.
@@ -53,7 +55,9 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
         out["mean_rounds"] = float(matches["rounds"].mean())
         out["mean_decisive_rounds"] = float(matches["decisive_rounds"].mean())
         out["decisive_game_rate"] = float((matches["decisive_rounds"] > 0).mean())
-        out["unfinished_rate"] = float((~matches["finished"].astype(bool)).mean())
+        capped = ~matches["finished"].astype(bool)
+        out["unfinished_rate"] = float(capped.mean())
+        out["capped_games"] = float(capped.sum())
     if rounds is not None and len(rounds) and len(players):
         for profile, value in points_per_throw(tables).dropna().items():
             out[f"points_per_throw[{profile}]"] = float(value)

@@ -23,13 +23,14 @@ CHANGES = {
     "game.max_rounds": ((), 1),
     "game.teams": ((), True),
     "game.team_decider": (("game.teams=true",), "lower_scorer"),   # needs a team tie: scripted
+    "game.tie_break": ((), "together"),                            # needs a 3-way tie: scripted
     "game.pucks_per_player": ((), 3),
     "zones.values": ((), [150, 80, 40, 20]),
     "zones.radii": ((), [0.05, 0.09, 0.14, 0.2]),
     "zones.line_rule": ((), "higher"),
     "zones.centre_y": ((), 0.7),
     "board.width": ((), 0.6),
-    "board.length": ((), 0.9),
+    "board.length": ((), 0.95),
     "board.elastic_y": ((), 0.12),
     "board.peg_inset": (BOUNCY, 0.03),
     "board.peg_radius": (BOUNCY, 0.008),
@@ -52,6 +53,7 @@ CHANGES = {
     "out.corners": ((), False),
     "out.pegs": (BOUNCY[:1] + BOUNCY[2:] + ("out.pegs=true",), False),
     "out.elastic": (("out.rim=false", "board.rim_restitution=1.0"), False),
+    "out.lost_puck": ((), "removed"),
 }
 
 
@@ -61,8 +63,11 @@ def toml(value):
 
 def games(overrides, n_players, scripted=False):
     rules = load_rules(GAME, None, ["game.target_score=150", *overrides])
-    if scripted:  # the two teams tie at 600 after round 1; round 2 is decisive
+    if scripted:  # teams: 600 all after round 1; no teams: seats 0, 1, 3 tie at 400; then decisive rounds
         plan = {(1, 0): 400, (1, 1): 200, (1, 2): 200, (1, 3): 400, (2, 0): 100, (2, 2): 40}
+        if scripted == "three_way":
+            plan = {(1, 0): 400, (1, 1): 400, (1, 2): 200, (1, 3): 400, (2, 0): 100, (2, 1): 40,
+                    (3, 0): 20, (3, 3): 80}
         logs = [play_match(rules, scripted_players(rules, plan, n_players), MatchSeeds(0, 0), resolver=teleport)]
     else:
         players = tuple(Player("random", CurlastiqueProfile(kind="random")) for _ in range(n_players))
@@ -77,8 +82,8 @@ def test_every_key_has_a_change():
 @pytest.mark.parametrize("key", sorted(CHANGES))
 def test_changing_a_key_changes_play(key):
     scenario, value = CHANGES[key]
-    n = 4 if key == "game.teams" or "game.teams=true" in scenario else 2
-    scripted = key == "game.team_decider"
+    n = 4 if key in ("game.teams", "game.tie_break") or "game.teams=true" in scenario else 2
+    scripted = {"game.team_decider": "teams", "game.tie_break": "three_way"}.get(key, "")
     before = games(scenario, n, scripted)
     after = games((*scenario, f"{key}={toml(value)}"), n, scripted)
     assert any(not before[t].equals(after[t]) for t in before), key

@@ -97,15 +97,48 @@ def test_tie_for_first_goes_to_decisive_rounds_until_a_winner():
     assert p.loc[1, "rank"] == 1 and p.loc[0, "rank"] == 2 and p.loc[2, "rank"] == 3
 
 
-def test_three_way_tie_narrows_to_the_players_tied_again():
+def test_three_way_tie_together_narrows_to_the_players_tied_again():
     plan = {(1, 0): 500, (1, 1): 500, (1, 2): 500,
             (2, 0): 100, (2, 1): 100, (2, 2): 40,  # 0 and 1 tied again, 2 eliminated
             (3, 0): 20, (3, 1): 0}
-    log, t = play(plan, 3)
+    log, t = play(plan, 3, "game.tie_break=together")
     dec = t["rounds"][t["rounds"]["decisive"]]
     assert sorted(dec[dec["round"] == 2]["seat"]) == [0, 1, 2]
     assert sorted(dec[dec["round"] == 3]["seat"]) == [0, 1]
     assert log.matches["winner"] == 0 and log.matches["decisive_rounds"] == 2
+
+
+def test_three_way_tie_one_v_one_plays_meetings_in_seat_order():
+    """#14 point 15, the default reading of «manche décisive en 1 contre 1»: seat 0 meets
+    seat 1; the winner meets seat 2; a tied meeting is replayed between the same two."""
+    plan = {(1, 0): 500, (1, 1): 500, (1, 2): 500,
+            (2, 0): 100, (2, 1): 40,               # 0 beats 1
+            (3, 0): 40, (3, 2): 40,                # 0 and 2 tie: replayed
+            (4, 0): 20, (4, 2): 80}                # 2 beats 0
+    log, t = play(plan, 3)
+    dec = t["rounds"][t["rounds"]["decisive"]]
+    meetings = {r: sorted(g["seat"]) for r, g in dec.groupby("round")}
+    assert meetings == {2: [0, 1], 3: [0, 2], 4: [0, 2]}
+    assert t["events"][t["events"]["decisive"]].groupby("round").size().eq(10).all()  # 5 pucks each
+    m = log.matches
+    assert m["finished"] and m["winner"] == 2 and m["decisive_rounds"] == 3
+    assert t["players"].set_index("seat")["won"].tolist() == [False, False, True]
+    # four tied: three meetings, always the latest winner against the next seat
+    plan4 = {(1, s): 500 for s in range(4)} | {(2, 1): 20, (3, 1): 20, (4, 3): 20}
+    log4, t4 = play(plan4, 4)
+    dec4 = t4["rounds"][t4["rounds"]["decisive"]]
+    assert {r: sorted(g["seat"]) for r, g in dec4.groupby("round")} == {2: [0, 1], 3: [1, 2], 4: [1, 3]}
+    assert log4.matches["winner"] == 3
+
+
+def test_round_cap_counts_decisive_rounds_and_a_capped_knockout_has_no_winner():
+    plan = {(1, 0): 500, (1, 1): 500, (1, 2): 500, (2, 0): 100, (2, 1): 40}
+    log, t = play(plan, 3, "game.max_rounds=2")          # the second meeting never starts
+    m = log.matches
+    assert (m["rounds"], m["decisive_rounds"], m["finished"], m["winner"]) == (2, 1, False, -1)
+    assert not t["players"]["won"].any()
+    metrics = GAME.summary(t)
+    assert metrics["capped_games"] == 1.0 and metrics["unfinished_rate"] == 1.0
 
 
 @pytest.mark.parametrize("decider, expected", [("higher_scorer", (0, 3)), ("lower_scorer", (2, 1)),
@@ -162,6 +195,10 @@ def test_cap_also_stops_endless_decisive_rounds():
     log, t = play(plan, 2, "game.max_rounds=4")
     assert log.matches["rounds"] == 4 and log.matches["decisive_rounds"] == 3
     assert not log.matches["finished"] and log.matches["winner"] == -1
+    finished, _ = play({(1, 0): 500}, 2, "game.max_rounds=4")
+    both = {t: pd.concat([pd.DataFrame(a), pd.DataFrame(b)], ignore_index=True)
+            for t, a, b in ((k, log.tables()[k], finished.tables()[k]) for k in log.tables())}
+    assert GAME.summary(both)["capped_games"] == 1.0 and GAME.summary(both)["unfinished_rate"] == 0.5
 
 
 def test_fewer_pucks_per_player_rule():

@@ -59,7 +59,7 @@ def test_a_puck_moved_by_an_opponent_scores_for_its_owner_where_it_stops():
     assert log.matches["winner"] == 0
 
 
-def test_a_puck_touching_the_rim_and_coming_back_is_out_unless_the_rim_bounces():
+def test_a_puck_touching_the_rim_and_coming_back_is_lost_unless_the_rim_bounces():
     # straight at the far rim, fast enough to come back (rim restitution 0.5) to the centre
     back = CY - 0.0                                         # stop on the centre after the bounce
     v_after = math.sqrt(2 * MUG * (1.0 - R - back))
@@ -67,11 +67,15 @@ def test_a_puck_touching_the_rim_and_coming_back_is_out_unless_the_rim_bounces()
     bouncy = shot(rules_with("out.rim=false"), 0.0, 0.0, v_launch, None).as_dict()
     assert bouncy["discs"][0]["status"] == "rest" and bouncy["points"]["thrown"] == 100
     assert [e["kind"] for e in bouncy["events"]] == ["wall"]
-    strict = shot(rules_with(), 0.0, 0.0, v_launch, None).as_dict()
-    assert strict["discs"][0]["status"] == "out" and strict["discs"][0]["out_by"] == "rim"
-    assert strict["points"]["thrown"] == 0
+    # the seed: lost at the contact, even though it comes back onto the board (to the centre)
+    lost = shot(rules_with(), 0.0, 0.0, v_launch, None).as_dict()
+    assert lost["discs"][0]["status"] == "lost" and lost["discs"][0]["out_by"] == "rim"
+    assert lost["discs"][0]["final_y"] == pytest.approx(back, abs=1e-9)   # it did come back
+    assert lost["points"]["thrown"] == 0 and [e["kind"] for e in lost["events"]] == ["out"]
+    removed = shot(rules_with("out.lost_puck=removed"), 0.0, 0.0, v_launch, None).as_dict()
+    assert removed["discs"][0]["status"] == "out" and removed["discs"][0]["final_y"] == pytest.approx(1 - R)
     # the same in a game: one puck each, seat 0 banks off the rim
-    for overrides, points in ((("out.rim=false",), 100), ((), 0)):
+    for overrides, points in ((("out.rim=false",), 100), ((), 0), (("out.lost_puck=removed",), 0)):
         rules = rules_with("game.pucks_per_player=1", "game.max_rounds=1", *overrides)
         players = (Player("a", Fixed(rules, [(0.0, 0.0, v_launch)])),
                    Player("b", Fixed(rules, [(0.0, 0.0, 0.0)])))
@@ -80,8 +84,56 @@ def test_a_puck_touching_the_rim_and_coming_back_is_out_unless_the_rim_bounces()
         assert log.events[0]["out"] is (points == 0)
 
 
+def rim_rebound_shot(push):
+    """A throw at -6° that touches the far rim (restitution 0.5) and comes back head-on onto
+    a puck lying on the target centre, pushing it ``push`` m along its path: (x0, angle,
+    speed, where the pushed puck stops), all from Coulomb motion and the impact laws."""
+    a = math.radians(-6.0)
+    u_in = np.array([-math.sin(a), math.cos(a)])
+    v_ref = np.array([u_in[0], -0.5 * u_in[1]])             # rim: normal part × restitution
+    k = float(np.hypot(*v_ref))
+    u_ref = v_ref / k
+    centre = np.array([0.0, CY])
+    back = (1 - R - CY) / -u_ref[1]                         # rim contact → puck on the centre
+    rim = centre - back * u_ref
+    up = (rim[1] - Y0) / u_in[1]                            # launch → rim contact
+    x0 = rim[0] - up * u_in[0]
+    impact = 2 * math.sqrt(2 * MUG * push) / (1 + 0.85)     # head-on, equal masses, e = 0.85
+    after_rim = math.sqrt(impact ** 2 + 2 * MUG * (back - 2 * R))
+    speed = math.sqrt((after_rim / k) ** 2 + 2 * MUG * up)
+    return x0, -6.0, speed, centre + push * u_ref
+
+
+def test_a_lost_puck_coming_back_from_the_rim_knocks_an_opponent_into_another_zone(tmp_path):
+    """#14 point 14: the puck is lost at the rim but moves on; it knocks the opponent's puck
+    from the 100 zone into the 40 zone, which then counts. Removed at contact, it cannot."""
+    x0, angle, speed, end = rim_rebound_shot(push=0.10)
+    state = tmp_path / "state.toml"
+    state.write_text(f"thrower = 1\n[[pucks]]\nowner = 0\nx = 0.0\ny = {CY}\n")
+    moved = shot(rules_with(), x0, angle, speed, str(state))
+    d = moved.as_dict()
+    assert [e["kind"] for e in d["events"]] == ["out", "disc"]      # the rim first, then the puck
+    assert d["discs"][1]["status"] == "lost" and d["discs"][1]["out_by"] == "rim"
+    assert d["discs"][0]["status"] == "rest"
+    assert (d["discs"][0]["final_x"], d["discs"][0]["final_y"]) == pytest.approx(tuple(end), abs=1e-8)
+    assert d["points"]["by_owner"] == {"0": 40, "1": 0}
+    kept = shot(rules_with("out.lost_puck=removed"), x0, angle, speed, str(state)).as_dict()
+    assert [e["kind"] for e in kept["events"]] == ["out"]
+    assert kept["discs"][1]["status"] == "out" and kept["points"]["by_owner"] == {"0": 100, "1": 0}
+    # in a game: seat 0 draws to the centre, seat 1 throws the rebound; round points follow
+    for overrides, points in (((), 40), (("out.lost_puck=removed",), 100)):
+        rules = rules_with("game.pucks_per_player=1", "game.max_rounds=1", *overrides)
+        players = (Player("a", Fixed(rules, [(0.0, 0.0, draw_speed(CY))])),
+                   Player("b", Fixed(rules, [(x0, angle, speed)])))
+        log = play_match(rules, players, MatchSeeds(0, 0))
+        assert [r["points"] for r in log.rounds] == [points, 0]
+        assert log.events[1]["out"] and log.events[1]["knocked_out"] == 0
+
+
 def test_corner_piece_puts_out_or_bounces():
-    out = shot(rules_with(), 0.0, -13.4, 2.0, None).as_dict()["discs"][0]
+    lost = shot(rules_with(), 0.0, -13.4, 2.0, None).as_dict()["discs"][0]
+    assert lost["status"] == "lost" and lost["out_by"] == "corner"
+    out = shot(rules_with("out.lost_puck=removed"), 0.0, -13.4, 2.0, None).as_dict()["discs"][0]
     assert out["status"] == "out" and out["out_by"] == "corner"
     bounced = shot(rules_with("out.corners=false"), 0.0, -13.4, 2.0, None)
     assert bounced.events[0]["kind"] != OUT and bounced.out_by().get(0) != "corner"
@@ -90,6 +142,8 @@ def test_corner_piece_puts_out_or_bounces():
 def test_elastic_puts_out_a_puck_coming_back_or_bounces_it():
     base = ("out.rim=false", "board.rim_restitution=1.0")
     out = shot(rules_with(*base), 0.0, 0.0, 3.0, None).as_dict()["discs"][0]
+    assert out["status"] == "lost" and out["out_by"] == "elastic"
+    out = shot(rules_with(*base, "out.lost_puck=removed"), 0.0, 0.0, 3.0, None).as_dict()["discs"][0]
     assert out["status"] == "out" and out["out_by"] == "elastic"
     kept = shot(rules_with(*base, "out.elastic=false"), 0.0, 0.0, 3.0, None).as_dict()
     assert kept["discs"][0]["status"] == "rest"

@@ -81,10 +81,38 @@ def test_tablesim_rules_prints_the_commented_file():
     ("zones.centre_y=1.2", "zones.centre_y: got 1.2 m; allowed: between the elastic (0.1 m) and the far rim (1.0 m)"),
     ("out.rim=1", "out.rim: expected true or false, got 1 (int)"),
     ("zones.colour=3", "zones.colour: unknown key; allowed: centre_y, line_rule, radii, values"),
+    ("zones.radii=[0.04, 0.08, 0.13, 0.3]", "zones.radii: the outer ring (radius 0.3 m) does not fit on the "
+     "board around the target centre; allowed: <= 0.25 m (to the nearest side rim, far rim or elastic)"),
+    ("zones.values=[0, 0, 0, 0]", "zones.values: got [0, 0, 0, 0]; allowed: at least one ring worth points "
+     "(no puck could ever score)"),
+    ("game.tie_break=all", "game.tie_break: got 'all'; allowed: 'one_v_one', 'together'"),
+    ("out.lost_puck=gone", "out.lost_puck: got 'gone'; allowed: 'moves_on', 'removed'"),
 ])
 def test_bad_rules_give_one_clear_line(override, message):
     [line] = problems(override)
     assert line.startswith("--set") and line.endswith(": " + message)  # the core names the source
+
+
+def test_a_ring_past_the_board_is_refused_whichever_key_moved_it():
+    """#15 point 12: the default outer ring (0.19 m) no longer fits when the target centre
+    moves to 0.85 m (0.15 m from the far rim) or the board narrows to 0.36 m."""
+    for override in ("zones.centre_y=0.85", "board.width=0.36"):
+        [line] = problems(override)
+        assert override.split("=")[0] in line and "zones.radii" in line   # the core names the user's key
+        assert "the outer ring (radius 0.19 m) does not fit on the board" in line
+    assert load_rules(GAME, None, ["zones.centre_y=0.81"]).zones.centre_y == 0.81   # 0.19 m: fits
+
+
+def test_zone_values_growing_outward_are_allowed_with_a_note():
+    from sim.curlastique.rules import ZoneRules
+
+    assert ZoneRules().notes() == []
+    [(key, message)] = ZoneRules(values=(20, 40, 80, 100)).notes()
+    assert key == "values" and "grow outward" in message and "[20, 40, 80, 100]" in message
+    assert ZoneRules(values=(100, 40, 80, 20)).notes()[0][0] == "values"   # anywhere
+    assert ZoneRules(values=(100, 100, 40, 20)).notes() == []              # equal is not growth
+    rules = load_rules(GAME, None, ["zones.values=[20, 40, 80, 100]"])       # a note, not a refusal
+    assert rules.zones.values == (20, 40, 80, 100)
 
 
 def test_every_problem_of_a_file_is_reported_with_the_file_name(tmp_path):

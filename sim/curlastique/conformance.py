@@ -1,0 +1,111 @@
+"""What Curlastique tells the conformance suite (``sim.testing``).
+
+Rule keys are compared through :func:`fingerprint`: four short games of two random players
+(four players with ``game.teams``) through the physics, plus two scripted games (throws land
+where a plan says, no physics) that reach the decisive rounds: a tie between two teams
+(``game.team_decider``) and a three-way tie (``game.tie_break``). Keys that only act in some
+situations get them in :data:`KEYS` (e.g. a restitution only matters when its element
+bounces), as the game's own test of every key does.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from sim.core.game import Player
+from sim.core.hints import Conformance, KeyCase
+from sim.core.seeding import MatchSeeds
+
+from .match import play_match
+from .players import CurlastiqueProfile, Policy
+from .situation import Shot
+
+__all__ = ["CONFORMANCE", "fingerprint"]
+
+#: distance from the target centre of a puck fully inside each default ring ("lower" rule)
+_ZONE_DISTANCE = {100: 0.0, 80: 0.06, 40: 0.105, 20: 0.16}
+#: (round, seat) -> points: the two teams tie at 600 after round 1; round 2 is decisive
+_TEAM_TIE = {(1, 0): 400, (1, 1): 200, (1, 2): 200, (1, 3): 400, (2, 0): 100, (2, 2): 40}
+#: seats 0, 1 and 3 tie at 400; the decisive rounds differ between the tie_break readings
+_THREE_WAY = {(1, 0): 400, (1, 1): 400, (1, 2): 200, (1, 3): 400, (2, 0): 100, (2, 1): 40,
+              (3, 0): 20, (3, 3): 80}
+
+
+class _Planned(Policy):
+    """Scores ``plan[(round, seat)]`` points in that round: each throw lands (through
+    :func:`_teleport`) on a spot of the zone a decomposition of those points needs."""
+
+    def __init__(self, rules, plan):
+        super().__init__(rules)
+        self.plan = plan
+
+    def decide(self, situation, rng) -> Shot:
+        pucks = self.rules.game.pucks_per_player
+        k = pucks - 1 - int(situation.left[situation.seat])
+        points = self.plan.get((situation.round, situation.seat), 0)
+        value = next(v for v in itertools.combinations_with_replacement((100, 80, 40, 20, 0), pucks)
+                     if sum(v) == points)[k]
+        if value == 0:
+            return Shot(0.0, 0.0, -1.0, "planned")
+        phi = k * 2 * math.pi / 5 + 0.3
+        rho = _ZONE_DISTANCE[value]
+        return Shot(rho * math.sin(phi), 0.0, self.rules.zones.centre_y + rho * math.cos(phi), "planned")
+
+    def execute(self, shot, rng):
+        return shot.x, shot.angle_deg, shot.speed
+
+
+def _teleport(rules, pos, owner, seat, x, angle_deg, speed):
+    """The thrown puck lands at (x, speed), or goes out when speed < 0; nothing else moves."""
+    final = np.vstack([np.reshape(pos, (-1, 2)), [[x, speed]]])
+    on = np.ones(len(final), dtype=bool)
+    on[-1] = speed >= 0
+    return final, on
+
+
+def _tables(log) -> tuple:
+    events = [{k: v for k, v in e.items() if not (isinstance(v, float) and np.isnan(v))} for e in log.events]
+    return (log.matches, log.players, log.rounds, events)
+
+
+def fingerprint(rules) -> tuple:
+    """A deterministic view of what the rules do (compared for every rule key)."""
+    n = 4 if rules.game.teams else 2
+    random = tuple(Player("random", CurlastiqueProfile(kind="random")) for _ in range(n))
+    games = [_tables(play_match(rules, random, MatchSeeds(21, i))) for i in range(4)]
+    plans = (_TEAM_TIE,) if rules.game.teams else (_THREE_WAY,)
+    for plan in plans:
+        seats = tuple(Player(f"planned{s}", _Planned(rules, plan)) for s in range(4))
+        games.append(_tables(play_match(rules, seats, MatchSeeds(0, 0), resolver=_teleport)))
+    return tuple(games)
+
+
+_BOUNCY = ("out.rim=false", "out.corners=false", "out.pegs=false", "out.elastic=false",
+           "board.rim_restitution=1.0", "board.corner_restitution=1.0")
+_QUICK = "game.target_score=150"
+
+KEYS = {
+    "game.max_rounds": KeyCase(value=1),
+    "game.teams": KeyCase(value=True, players=("casual",) * 4),
+    "game.team_decider": KeyCase(value="lower_scorer", given=("game.teams=true",), players=("casual",) * 4),
+    "game.tie_break": KeyCase(value="together"),
+    "zones.centre_y": KeyCase(value=0.7),
+    "zones.radii": KeyCase(value=(0.05, 0.09, 0.14, 0.2)),
+    "board.length": KeyCase(value=0.95),
+    "board.peg_inset": KeyCase(value=0.03, given=_BOUNCY),
+    "board.peg_radius": KeyCase(value=0.008, given=_BOUNCY),
+    "board.rim_restitution": KeyCase(value=0.8, given=("out.rim=false",)),
+    "board.elastic_restitution": KeyCase(value=0.5, given=_BOUNCY),
+    "board.peg_restitution": KeyCase(value=1.0, given=_BOUNCY),
+    "board.corner_restitution": KeyCase(value=0.9, given=("out.corners=false",)),
+    "launch.x_max": KeyCase(value=0.15),
+    "out.pegs": KeyCase(value=False, given=_BOUNCY[:1] + _BOUNCY[3:] + ("out.pegs=true",)),
+    "out.elastic": KeyCase(value=False, given=("out.rim=false", "board.rim_restitution=1.0")),
+}
+
+CONFORMANCE = Conformance(lineup=("casual",), quick=(_QUICK,), matches=2, keys=KEYS,
+                          profile_keys={"families": KeyCase(value=("draw",))},
+                          fingerprint=fingerprint)
