@@ -319,8 +319,16 @@ def _convert(key: str, tp: Any, value: Any, meta: Mapping, found: _Found, base: 
             return ()
         if meta.get("length") is not None and len(value) != meta["length"]:
             found.add(key, f"expected {meta['length']} values, got {len(value)}")
-        return tuple(_convert(f"{key}[{index}]", item_tp, item, meta, found)
-                     for index, item in enumerate(value))
+        before = len(found.items)
+        items = tuple(_convert(f"{key}[{index}]", item_tp, item, meta, found)
+                      for index, item in enumerate(value))
+        refused = found.items[before:]
+        if len(refused) > 1:  # one line for the list, naming the values refused
+            del found.items[before:]
+            where = ", ".join(k[len(key):] for k, _, _ in refused)
+            found.add(key, f"{len(refused)} of {len(value)} values refused ({where}); "
+                           f"first: {refused[0][1]}")
+        return items
     if tp is bool:
         if not isinstance(value, bool):
             found.add(key, f"expected true or false, got {_describe(value)}")

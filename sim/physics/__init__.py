@@ -30,7 +30,7 @@ the first simulation and cached on disk.
 (1, True)
 """
 
-from .api import simulate, simulate_batch, trace
+from .api import engine_seconds, simulate, simulate_batch, trace
 from .constants import (
     DISC, EVENT_NAMES, FORMATION_GAP_M, GRAVITY, OBSTACLE, OUT, POCKET, STATUS_LOST,
     STATUS_ON, STATUS_OUT, STATUS_POCKETED, TOUCH_TOL_M, WALL,
@@ -44,6 +44,6 @@ __all__ = [
     "STATUS_ON", "STATUS_OUT", "STATUS_POCKETED", "STATUS_LOST",
     "FORMATION_GAP_M", "TOUCH_TOL_M", "GRAVITY",
     "Table", "Physics", "Discs", "ShotResult", "BatchResult", "Trace", "EVENT_DTYPE",
-    "IMPACT_COLUMNS", "simulate", "simulate_batch", "trace",
+    "IMPACT_COLUMNS", "simulate", "simulate_batch", "trace", "engine_seconds",
     "ExecutionNoise", "execute_shots", "heading",
 ]

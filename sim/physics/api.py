@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,19 @@ def _drop_stale_cache(cache_dir: str) -> None:
         stamp.write_text(digest.hexdigest())
     except OSError:  # read-only install: nothing to clear, nothing we can stamp
         pass
+
+
+#: CPU seconds spent inside the compiled kernels by this process (see :func:`engine_seconds`).
+_KERNEL_SECONDS = [0.0]
+
+
+def engine_seconds() -> float:
+    """CPU seconds this process has spent inside the compiled kernels so far.
+
+    Two clock reads per kernel call: the benchmarks divide its growth by a match's CPU time to
+    show the share of the time the engine takes (the rest is the game's Python).
+    """
+    return _KERNEL_SECONDS[0]
 
 
 def _engine():
@@ -85,10 +99,12 @@ def _shot(table: Table, physics: Physics, discs: Discs, record_paths: bool,
     eng = _engine()
     walls, outs, obst, outc, pockets = table.packed
     pos, vel, radius, mass, status_in = _disc_arrays(discs)
+    started = time.process_time()
     final, status, n_ev, truncated, ev, npv, pv, imp = eng.simulate_kernel(
         walls, outs, obst, outc, pockets, physics.friction * physics.gravity,
         physics.restitution, physics.contact_friction, pos, vel, radius, mass, status_in,
         _check_max_events(max_events), bool(record_paths), bool(log_impacts))
+    _KERNEL_SECONDS[0] += time.process_time() - started
     ev = ev[:n_ev]
     events = np.empty(n_ev, dtype=EVENT_DTYPE)
     events["time"] = ev[:, 0]
@@ -180,9 +196,11 @@ def simulate_batch(table: Table, physics: Physics, discs: Discs, mover: int,
         raise ValueError("start_positions / velocities: values must be finite")
     walls, outs, obst, outc, pockets = table.packed
     pos, vel, radius, mass, status_in = _disc_arrays(discs)
+    started = time.process_time()
     final, status, first, n_ev, trunc = eng.batch_kernel(
         walls, outs, obst, outc, pockets, physics.friction * physics.gravity,
         physics.restitution, physics.contact_friction, pos, vel, radius, mass, status_in,
         mover, starts, vels, _check_max_events(max_events))
+    _KERNEL_SECONDS[0] += time.process_time() - started
     return BatchResult(final_pos=final, status=status, first_contact=first, n_events=n_ev,
                        truncated=trunc)

@@ -133,3 +133,13 @@ def test_carrom_pocketing_cut_shot():
     pk = r.events[r.events["kind"] == POCKET]
     assert len(pk) >= 1 and pk[0]["a"] == 1 and pk[0]["b"] == pocket
     assert r.touched(0, WALL) or r.status[0] == STATUS_ON
+
+
+def test_engine_seconds_grow_with_every_kernel_call():
+    from sim.physics import Physics, engine_seconds, scenes, simulate
+
+    before = engine_seconds()
+    table, physics, discs = scenes.carrom_table(), Physics(friction=0.1, restitution=0.85), scenes.carrom_break()
+    for _ in range(50):
+        simulate(table, physics, discs)
+    assert engine_seconds() > before
