@@ -1,6 +1,6 @@
 """The seam between a game and the rest of tablesim.
 
-A game registers one :class:`GameSpec`: its rules type (a frozen dataclass tree loaded from
+A game registers one :class:`GameSpec` (the hooks' types are in :mod:`sim.core.protocols`): its rules type (a frozen dataclass tree loaded from
 its default TOML), its player profile type and presets, the player counts it allows, and a
 pure function that plays one match from (rules, line-up, seeds) and returns a
 :class:`MatchLog`. Parallelism, storage, statistics and reports only ever see those.
@@ -8,13 +8,13 @@ pure function that plays one match from (rules, line-up, seeds) and returns a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .hints import Conformance
-from .seeding import MatchSeeds
+from .protocols import (LineupProblems, MetricParts, MetricsFromParts, PlayMatch, Plots, Replay, Shot,
+                        Summary)
 
 __all__ = ["GameSpec", "MatchLog", "Player", "register", "get_game", "game_names", "TABLES", "REQUIRED_COLUMNS"]
 
@@ -113,16 +113,16 @@ class GameSpec:
     default_rules: Path
     profile_type: type
     profiles: Path
-    play_match: Callable[[Any, Sequence[Player], MatchSeeds], MatchLog]
+    play_match: PlayMatch
     player_counts: tuple[int, ...]
-    lineup_problems: Callable[[Any, int], list[str]] | None = None
-    summary: Callable[[Mapping[str, Any]], dict[str, float]] | None = None
-    shot: Callable[..., Any] | None = None
-    plots: Callable[[Mapping[str, Any]], list[tuple[str, Any]]] | None = None
-    replay: Callable[[Any, Sequence[Player], MatchSeeds], str] | None = None
+    lineup_problems: LineupProblems | None = None
+    summary: Summary | None = None
+    shot: Shot | None = None
+    plots: Plots | None = None
+    replay: Replay | None = None
     demo_players: tuple[str, ...] = ()
-    metric_parts: Callable[[Mapping[str, Any]], Any] | None = None
-    metrics_from_parts: Callable[[Any], Any] | None = None
+    metric_parts: MetricParts | None = None
+    metrics_from_parts: MetricsFromParts | None = None
     conformance: Conformance | None = None
 
 
