@@ -3,7 +3,8 @@
 Registered as ``gasterospeed``. Modules: ``rules`` (the rules dataclasses), ``circuit`` (maps,
 distance fields), ``cards`` (the physical deck, dice), ``board`` (public state and movement
 mechanics), ``race`` (one race: phases, reactions, points), ``players`` (simulated players),
-``match`` (a championship, tables, replay), ``metrics`` (the game's summary).
+``match`` (a championship, tables, replay), ``metrics`` (the game's summary),
+``conformance`` (what the conformance suite needs to know).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from sim.core.game import GameSpec, register
 
+from .conformance import CONFORMANCE
 from .match import play_match, replay
 from .metrics import metric_parts, metrics_from_parts, summary
 from .players import Profile
@@ -36,4 +38,5 @@ GAME = register(GameSpec(
     metrics_from_parts=metrics_from_parts,
     replay=replay,
     demo_players=("tactician", "greedy", "casual", "random"),
+    conformance=CONFORMANCE,
 ))

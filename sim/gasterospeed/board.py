@@ -8,7 +8,12 @@ engine and the simulated players evaluate a move by playing it on a copy.
 
 Losses of shell points caused by the board itself (a snail pushed into brambles on a circuit
 with ``obstacle_damage``) are not applied here: they are queued in :attr:`Board.pending` for
-the race engine, which offers reactions before applying them.
+the race engine, which offers reactions before applying them. Likewise a jostle that the
+pushed snail's player may counter is put to :attr:`Board.guard` (set by the engine while a card
+is really played; copies have none, so evaluations assume no counter).
+
+The readings of the rules a board needs (``ko_at_finish``, ``pushed_into_obstacle``,
+``start_slot_taken``, ``domino_line``) come from the race rules it is built with.
 """
 
 from __future__ import annotations
@@ -39,13 +44,21 @@ class Board:
         slot: start-slot square of each snail (-1 until placed).
         arrivals: snails in the order they crossed the finish line.
         pending: ``(snail, amount, cause)`` losses caused by the board, for the engine.
+        rules: the race rules (:class:`~sim.gasterospeed.race.RaceConfig`) whose readings of
+            pushes and lines the board applies.
+        guard: ``guard(t, d, after) -> "none" | "block" | "reverse"``, asked before a running
+            snail ``t`` is pushed in direction ``d`` (``after``: a copy of the board once the
+            push is made); None: no counter. A ``block`` makes the push fail, a ``reverse``
+            too (the engine then pushes the mover back).
     """
 
     __slots__ = ("c", "owner", "pos", "occ", "status", "shells", "max_shells", "slot", "arrivals",
-                 "pending")
+                 "pending", "rules", "guard")
 
-    def __init__(self, circuit: Circuit, owners: list[int], shells: list[int]):
+    def __init__(self, circuit: Circuit, owners: list[int], shells: list[int], rules):
         self.c = circuit
+        self.rules = rules
+        self.guard = None
         n = len(owners)
         self.owner = list(owners)
         self.pos = [-1] * n
@@ -69,6 +82,8 @@ class Board:
         b.slot = self.slot[:]
         b.arrivals = self.arrivals[:]
         b.pending = []
+        b.rules = self.rules
+        b.guard = None
         return b
 
     # -- basics ------------------------------------------------------------------------------
@@ -117,6 +132,12 @@ class Board:
         """Snail ``s`` is KO: it stays where it is, as an obstacle that can still be jostled."""
         self.shells[s] = 0
         self.status[s] = KO
+
+    def evacuate(self, s: int) -> None:
+        """Take KO snail ``s`` off the board; it stays KO (``ko_at_finish = "evacuated"``)."""
+        if self.pos[s] >= 0:
+            self.occ[self.pos[s]] = -1
+        self.pos[s] = -1
 
     def remove(self, s: int) -> None:
         """Take snail ``s`` off the board for the rest of the race (status OUT)."""
@@ -233,23 +254,39 @@ class Board:
     def push(self, t: int, d: int, locked: set[int]) -> bool:
         """Push snail ``t`` one square in direction ``d``; True if it left its square.
 
-        Into an occupied square: that snail is pushed first (chain). Across the finish line: it
-        finishes. Behind the start line: it goes back to its start slot (stays if taken). Into a
-        rail or obstacle: the rail rule (:meth:`rail`). Snails of the chain being resolved
-        (``locked``) cannot be pushed again, so a chain never loops.
+        Into an occupied square: that snail is pushed first (chain). Across the finish line: a
+        running snail finishes; a KO snail never does (``ko_at_finish``: the line is a rail
+        for it, or it is evacuated). Behind the start line: it goes back to its start slot
+        (:meth:`to_slot`). Into a rail: the rail rule (:meth:`rail`); into an obstacle: the rail
+        rule too, or it stays (``pushed_into_obstacle``). Snails of the chain being resolved
+        (``locked``) cannot be pushed again, so a chain never loops. With a :attr:`guard`, the
+        pushed snail's player may counter first (only when the push would succeed).
         """
+        if self.guard is not None and self.status[t] == RUNNING:
+            after = self.copy()
+            if not after.push(t, d, set(locked)):
+                return False
+            if self.guard(t, d, after) != "none":
+                return False
         c = self.c
         p = self.pos[t]
         q = c.nb[p][d]
         k = c.kind[q] if q >= 0 else WALL
         if k == FINISH:
-            self.finish(t)
-            return True
+            if self.status[t] == RUNNING:
+                self.finish(t)
+                return True
+            if self.rules.ko_at_finish == "evacuated":
+                self.evacuate(t)
+                return True
+            return self.rail(t, locked)
         if k == BEHIND:
             return self.to_slot(t)
         if k == WALL or k == OBST:
             if k == OBST and c.obstacle_damage and self.status[t] == RUNNING:
                 self.pending.append((t, c.obstacle_damage, "bramble"))
+            if k == OBST and self.rules.pushed_into_obstacle == "stay":
+                return False
             return self.rail(t, locked)
         u = self.occ[q]
         if u >= 0:
@@ -282,10 +319,19 @@ class Board:
 
     def to_slot(self, t: int) -> bool:
         """Start-line rule: a snail is never pushed behind the start line; it goes back to its
-        start slot (it stays where it is if that slot is taken)."""
+        start slot. If another snail stands there: it stays where it is (``start_slot_taken =
+        "stay"``), or goes to the free start slot nearest its own (``"nearest"``, ties: the
+        lower slot; none free: it stays)."""
         home = self.slot[t]
-        if home < 0 or home == self.pos[t] or self.occ[home] >= 0:
+        if home < 0 or home == self.pos[t]:
             return False
+        if self.occ[home] >= 0:
+            free = [cell for cell in self.c.slots if self.occ[cell] < 0]
+            if self.rules.start_slot_taken != "nearest" or not free:
+                return False
+            width = self.c.width
+            home = min(free, key=lambda cell: (abs(cell % width - home % width) + abs(cell // width - home // width),
+                                               self.c.slots.index(cell)))
         self._relocate(t, home)
         return True
 
@@ -325,14 +371,16 @@ class Board:
         return out
 
     def domino_sides(self, s: int) -> tuple[list[int], list[int]]:
-        """Running snails on the row across the track through ``s`` (dashboard 8 then 4
-        direction), each side ordered outward from ``s``; the row ends at the rails."""
+        """Running snails on the domino's line through ``s``, each side ordered outward from
+        ``s``; the line ends at the rails. ``domino_line = "across"``: the row across the track
+        (dashboard 8 side, then 4 side); ``"along"``: the file along it (front 2, then back 6)."""
         c = self.c
         kind, nb, occ = c.kind, c.nb, self.occ
         p = self.pos[s]
         f = c.front[p]
         sides = []
-        for d in ((f + 6) % 8, (f + 2) % 8):
+        ends = ((f + 6) % 8, (f + 2) % 8) if self.rules.domino_line == "across" else (f, (f + 4) % 8)
+        for d in ends:
             line = []
             cur = p
             while True:

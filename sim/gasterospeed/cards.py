@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .rules import REACTION_SITUATIONS
+
 __all__ = ["SPEED", "ACTION", "REACTION", "KIND_NAMES", "CardInfo", "Deck", "Dice"]
 
 SPEED, ACTION, REACTION = 0, 1, 2
@@ -28,7 +30,9 @@ class CardInfo:
         squares: squares of a speed move (speed cards).
         effects: the action card's :class:`~sim.gasterospeed.rules.Effect` primitives.
         direction_table: dashboard square per face of a direction roll.
-        counter: ``cancel`` or ``reflect`` (reaction cards).
+        counters: reaction cards: what the card does in each situation of
+            :data:`~sim.gasterospeed.rules.REACTION_SITUATIONS` (``shot`` → ``cancel``, ...),
+            situations where it does nothing left out; empty for other cards.
     """
 
     cid: str
@@ -38,11 +42,27 @@ class CardInfo:
     squares: int = 0
     effects: tuple = ()
     direction_table: tuple[int, ...] = ()
-    counter: str = ""
+    counters: tuple[tuple[str, str], ...] = ()
 
     @property
     def label(self) -> str:
         return str(self.number) if self.kind == SPEED else self.name
+
+    def counter(self, situation: str) -> str:
+        """What this card does against ``situation`` (``shot``, ``domino``, ``jostle``, ``loss``):
+        its ``vs_<situation>`` effect, or ``""`` when it cannot counter it."""
+        for what, effect in self.counters:
+            if what == situation:
+                return effect
+        return ""
+
+
+def _counters(card) -> tuple[tuple[str, str], ...]:
+    """The (situation, effect) pairs of a reaction entry, without its ``none`` situations."""
+    if card.kind != "reaction":
+        return ()
+    pairs = ((what, getattr(card, "vs_" + what)) for what in REACTION_SITUATIONS)
+    return tuple((what, effect) for what, effect in pairs if effect != "none")
 
 
 class Deck:
@@ -65,15 +85,18 @@ class Deck:
                                           card.order if card.kind == "action" else 0,
                                           effects=tuple(card.effects),
                                           direction_table=tuple(card.direction_table),
-                                          counter=card.counter if card.kind == "reaction" else ""))
+                                          counters=_counters(card)))
         self.cards: tuple[CardInfo, ...] = tuple(cards)
         self.kind = [c.kind for c in cards]
         self.number = [c.number for c in cards]
         self.squares = [c.squares for c in cards]
         self.cid = [c.cid for c in cards]
         self.ids = tuple(dict.fromkeys(c.cid for c in cards))
-        self.reaction_counts = {"cancel": sum(c.counter == "cancel" for c in cards),
-                                "reflect": sum(c.counter == "reflect" for c in cards)}
+        #: (situation, effect) -> cards of the deck with that counter, e.g. ("shot", "cancel") -> 2
+        self.counter_counts: dict[tuple[str, str], int] = {}
+        for c in cards:
+            for pair in c.counters:
+                self.counter_counts[pair] = self.counter_counts.get(pair, 0) + 1
 
     def __len__(self) -> int:
         return len(self.cards)

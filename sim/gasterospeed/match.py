@@ -30,19 +30,40 @@ def championship_circuits(rules, setup: Dice) -> list[str]:
     return names
 
 
-def _commitments(rules, circuit, policies, reserve, scores, race_no, races_left, upcoming) -> list[int]:
-    """Stable reserve: every seat commits secretly (all decide on the same public state)."""
+def _purses(rules, n: int, per: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Stable reserve: (seat, its snails) of each reserve. One per seat, or with
+    ``reserve_split = "per_snail"`` and two snails, one per snail."""
+    if per == 2 and rules.variants.reserve_split == "per_snail":
+        return [(seat, (2 * seat + k,)) for seat in range(n) for k in (0, 1)]
+    return [(seat, tuple(range(per * seat, per * seat + per))) for seat in range(n)]
+
+
+def _commitments(rules, circuit, policies, purses, reserve, scores, race_no, races_left,
+                 upcoming) -> list[int]:
+    """Stable reserve: every reserve's player commits secretly (all on the same public state)."""
     cap = rules.variants.reserve_max_commit
     out = []
-    for seat, policy in enumerate(policies):
-        high = min(cap, reserve[seat])
+    for (seat, snails), left in zip(purses, reserve):
+        high = min(cap, left)
         low = min(1, high)
-        view = View(seat=seat, snails=(), board=None, hand=(), deck=None, discard=(), draw_sizes=(0, 0),
+        view = View(seat=seat, snails=snails, board=None, hand=(), deck=None, discard=(), draw_sizes=(0, 0),
                     hand_sizes=(), revealed_speed=(), turn=0, race_no=race_no, races_left=races_left,
                     scores=tuple(scores), config=None, circuit=circuit, upcoming=tuple(upcoming))
-        value = policy.commit(view, reserve[seat], low, high) if high > low else high
+        value = policies[seat].commit(view, left, low, high) if high > low else high
         out.append(max(low, min(high, int(value))))
     return out
+
+
+def _reserve_shells(purses, committed: list[int], n_snails: int) -> list[int]:
+    """Starting shells of every snail from the reserves' commitments: a reserve of two snails
+    splits its commitment evenly, the first snail getting the odd shell."""
+    shells = [0] * n_snails
+    for (_, snails), c in zip(purses, committed):
+        if len(snails) == 1:
+            shells[snails[0]] = c
+        else:
+            shells[snails[0]], shells[snails[1]] = (c + 1) // 2, c // 2
+    return shells
 
 
 def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | None,
@@ -57,7 +78,8 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
     names = championship_circuits(rules, setup)
     circuits = [compile_circuit(rules.circuits[name], name) for name in names]
     v = rules.variants
-    reserve = [sum(c.reserve_shells for c in circuits)] * n if v.stable_reserve else [0] * n
+    purses = _purses(rules, n, per)
+    reserve = [sum(c.reserve_shells for c in circuits)] * len(purses)
     points = [0] * n
     shells_sum = [0] * n
     race_wins = [0] * n
@@ -79,13 +101,13 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
             upcoming = circuits[k:]
         committed = [0] * n
         if v.stable_reserve:
-            committed = _commitments(rules, circuit, policies, reserve, points, k + 1, races_left, upcoming)
-            shells = []
-            for seat in range(n):
-                reserve[seat] -= committed[seat]
-                shells += [(committed[seat] + 1) // 2, committed[seat] // 2] if per == 2 else [committed[seat]]
+            by_purse = _commitments(rules, circuit, policies, purses, reserve, points, k + 1, races_left, upcoming)
+            for i, ((seat, _), c) in enumerate(zip(purses, by_purse)):
+                reserve[i] -= c
+                committed[seat] += c
+            shells = _reserve_shells(purses, by_purse, n * per)
         else:
-            shells = [rules.shells] * (n * per)
+            shells = [rules.race_shells(name)] * (n * per)
         if trace is not None:
             trace.append(_header(rules, players, circuit, k + 1, len(names), per))
             if v.stable_reserve:

@@ -1,7 +1,10 @@
 """Gastérospeed's own metrics of a run: a flat dict of floats with prefixed keys.
 
 Keys (``<c>`` a circuit id, ``<k>`` a start slot 1.., ``<id>`` a deck entry id):
-    races, race_turns, race_turns.<c>, turn_capped_rate, championship_tie_rate
+    races, race_turns, race_turns.<c>, championship_tie_rate
+    race_turns_max, race_turns_max.<c>   the longest race (turns), to compare with race.turn_cap
+    turn_capped_rate, turn_capped_rate.<c>     share of races stopped by race.turn_cap
+    turn_capped_races, turn_capped_races.<c>   number of such races
     race_win_rate.slot<k>      share of races won (arrival 1) by the seats that started on slot k
     points.<c>                 mean race points per seat on circuit c
     ko_rate, ko_rate.<c>       share of snail-races ending KO
@@ -39,9 +42,15 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
     races = rounds.drop_duplicates(keys)
     out["races"] = float(len(races))
     out["race_turns"] = float(races["turns"].mean())
+    out["race_turns_max"] = float(races["turns"].max())
+    capped = races["capped"].astype(bool)
+    out["turn_capped_rate"] = float(capped.mean())
+    out["turn_capped_races"] = float(capped.sum())
     for circuit, group in races.groupby("circuit", sort=True):
         out[f"race_turns.{circuit}"] = float(group["turns"].mean())
-    out["turn_capped_rate"] = float(races["capped"].astype(bool).mean())
+        out[f"race_turns_max.{circuit}"] = float(group["turns"].max())
+        out[f"turn_capped_rate.{circuit}"] = float(group["capped"].astype(bool).mean())
+        out[f"turn_capped_races.{circuit}"] = float(group["capped"].astype(bool).sum())
     if matches is not None and not matches.empty and "tie" in matches.columns:
         out["championship_tie_rate"] = float(matches["tie"].astype(bool).mean())
     won = rounds["arrival"] == 1

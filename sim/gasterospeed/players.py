@@ -7,19 +7,21 @@ returning the index of its choice:
 ========================  ===========================================================
 ``place``                 which free start slot
 ``commit``                how many reserve shells to commit (stable-reserve variant)
-``speed_card``            which speed card to play face down
+``speed_card``            which card to place face down: play a speed card, or discard a card
 ``speed_move``            where the speed move ends (or ``SACRIFICE``)
 ``action_card``           which card to place: play an action card, or discard a card
 ``move_choice``           which direction / square within an action card's freedom
 ``target``                which snail to shoot
-``react``                 whether to counter a loss of shells, and with which reaction
+``react``                 whether to counter (a loss of shells, a jostle), and with which reaction
 ``draw_piles``            which piles to draw from (free-draws variant)
 ``discard``               which cards to discard when one of two snails is lost
 ========================  ===========================================================
 
 * ``random``: uniform over the legal options.
-* ``greedy``: the option that leaves its own snail closest to the finish now (ties at random);
-  it counters a loss only when the loss would knock it out.
+* ``greedy``: the option that leaves its own snail closest to the finish now (ties at random;
+  a discard instead of a speed move only when every move would leave it farther); it counters a
+  loss only when the loss would knock it out, and a jostle only when it would push it farther
+  from the finish.
 * ``tactician``: scores every option in "squares" (one square of progress = 1): its own
   distance, opponents' distances (jostles, KOs), shell safety, hand quality. It plans the turn
   (a speed card and the end of its move are chosen with the best action they then allow, e.g.
@@ -30,7 +32,9 @@ returning the index of its choice:
   whose jostling cards would push it ahead (the chance they hold one is inferred from the
   cards not seen yet), shoots or dominoes the snails that matter most (knock-outs of the
   leaders first) weighing the reactions it can infer opponents hold, keeps its reactions for
-  losses that matter, and commits reserve shells by circuit danger.
+  losses and jostles that matter (a counter must be worth more, in squares, than keeping the
+  card), discards instead of a speed move only when every move would leave it farther from the
+  finish, and commits reserve shells by circuit danger.
 * ``temperature`` T > 0 (greedy or tactician) samples ``softmax(score / T)`` instead of taking
   the best: T = 0 plays its best, large T approaches uniform play over the same options.
 
@@ -86,13 +90,14 @@ def _apply_move(board: Board, s: int, eff, d: int) -> Board | None:
     raise ValueError("free moves are handled by their ends")
 
 
-def move_outcomes(board: Board, s: int, info, eff, value) -> list[tuple[float, Board]]:
+def move_outcomes(board: Board, s: int, info, eff, value) -> list[tuple[float, Board | None]]:
     """(probability, board after) of a move effect, the direction chosen by ``value(board)``
-    when the card lets the player choose, rolled on the card's table otherwise."""
+    when the card lets the player choose, rolled on the card's table otherwise. A branch whose
+    move is impossible (or whose condition is not met) has None: the card is lost there."""
     if board.status[s] != RUNNING:
         return [(1.0, board)]
     if eff.condition == "behind" and not board.behind_another(s):
-        return [(1.0, board)]
+        return [(1.0, None)]
     if eff.roll:
         table = info.direction_table
         out = []
@@ -103,12 +108,11 @@ def move_outcomes(board: Board, s: int, info, eff, value) -> list[tuple[float, B
                 after = _best_end(board, s, ends, value)
             else:
                 after = _apply_move(board, s, eff, d)
-            out.append((1.0 / len(table), after if after is not None else board))
+            out.append((1.0 / len(table), after))
         return out
     if eff.path == "free":
         dirs = frozenset(board.abs_dir(s, k) for k in eff.directions)
-        after = _best_end(board, s, board.speed_ends(s, eff.squares, dirs), value)
-        return [(1.0, after if after is not None else board)]
+        return [(1.0, _best_end(board, s, board.speed_ends(s, eff.squares, dirs), value))]
     best, best_v = None, -math.inf
     for d in dict.fromkeys(board.abs_dir(s, k) for k in eff.directions):
         after = _apply_move(board, s, eff, d)
@@ -116,7 +120,7 @@ def move_outcomes(board: Board, s: int, info, eff, value) -> list[tuple[float, B
             v = value(after)
             if v > best_v:
                 best, best_v = after, v
-    return [(1.0, best if best is not None else board)]
+    return [(1.0, best)]
 
 
 def _best_end(board: Board, s: int, ends: list[int], value) -> Board | None:
@@ -149,8 +153,8 @@ class RandomPolicy:
     def commit(self, view: View, reserve: int, low: int, high: int) -> int:
         return low + self.dice.index(high - low + 1)
 
-    def speed_card(self, view: View, s: int, cards: list[int]) -> int:
-        return self.dice.index(len(cards))
+    def speed_card(self, view: View, s: int, options: list[tuple[int, bool]]) -> int:
+        return self.dice.index(len(options))
 
     def speed_move(self, view: View, s: int, uid: int, ends: list[int]) -> int:
         return self.dice.index(len(ends))
@@ -238,19 +242,26 @@ class GreedyPolicy(_Scoring):
         dist = view.circuit.dist
         return self.pick([-dist[c] for c in slots])
 
-    def speed_card(self, view: View, s: int, cards: list[int]) -> int:
+    def speed_card(self, view: View, s: int, options: list[tuple[int, bool]]) -> int:
+        """The card whose move ends nearest the finish; a discard (which card: at random) only
+        when every move would leave the snail farther than it is."""
         board, deck = view.board, view.deck
         dist = board.c.dist
         here = dist[board.pos[s]]
         best_by_squares: dict[int, float] = {}
-        scores = []
-        for u in cards:
+        plays, discards = [], []
+        for i, (u, discard) in enumerate(options):
+            if discard:
+                discards.append(i)
+                continue
             sq = deck.squares[u]
             if sq not in best_by_squares:
                 ends = board.speed_ends(s, sq)
                 best_by_squares[sq] = min((dist[e] for e in ends), default=here)
-            scores.append(-best_by_squares[sq])
-        return self.pick(scores)
+            plays.append((i, -best_by_squares[sq]))
+        if discards and max(score for _, score in plays) < -here:
+            return discards[self.dice.index(len(discards))]
+        return plays[self.pick([score for _, score in plays])][0]
 
     def speed_move(self, view: View, s: int, uid: int, ends: list[int]) -> int:
         dist = view.board.c.dist
@@ -280,7 +291,8 @@ class GreedyPolicy(_Scoring):
         for eff in info.effects:
             if eff.op != "move":
                 continue
-            boards = [(p * q, b2) for p, b in boards for q, b2 in move_outcomes(b, s, info, eff, value)]
+            boards = [(p * q, b2 if b2 is not None else board) for p, b in boards
+                      for q, b2 in move_outcomes(b, s, info, eff, value)]
         return sum(p * self._dist(b, s) for p, b in boards)
 
     def move_choice(self, view: View, s: int, uid: int, options: list) -> int:
@@ -290,6 +302,16 @@ class GreedyPolicy(_Scoring):
         return self.dice.index(len(targets))
 
     def react(self, view: View, s: int, source, cause: str, options: list[int]) -> int:
+        """A loss: counter only when it would knock it out. A jostle: counter only when the push
+        would leave it farther from the finish (the counter that leaves it nearest)."""
+        if cause == "jostle":
+            stakes = view.stakes
+            deck = view.deck
+            taken = self._dist(stakes["none"], s)
+            scores = [-taken] + [-self._dist(stakes[deck.cards[u].counter("jostle")], s) for u in options[1:]]
+            if max(scores[1:]) <= -taken:
+                return 0
+            return 1 + self.pick(scores[1:])
         if view.board.shells[s] <= 1:
             return 1 + self.dice.index(len(options) - 1)
         return 0
@@ -314,6 +336,9 @@ _NEAR = 4.0               # opponents less than this far behind it count fully, 
 _FINISH_RACE = 1.0        # per opponent near the line: bonus for crossing it earlier in the turn
 _TAIL = 0.5               # weight of the expected push ahead by opponents' jostles (tailwind)
 _NO_PUSH = (0.0, 0.0, 0.0, 0.0)
+#: Reaction effects that cancel what they counter / that send it back to the other player.
+_CANCELS = ("cancel", "stop", "block")
+_SENDS_BACK = ("reflect", "return", "reverse")
 
 
 def card_worth(info) -> float:
@@ -483,9 +508,10 @@ class TacticianPolicy(_Scoring):
         self._weights = [0.0 if board.owner[s] == seat else (lam if eff[s] < ref + _NEAR else 0.3 * lam)
                          for s in range(len(eff))]
 
-    def _worth(self, deck, uid: int, hand) -> float:
-        """Worth of keeping ``uid`` in ``hand`` (the last speed cards are kept at all costs)."""
-        if deck.kind[uid] == SPEED:
+    def _worth(self, deck, uid: int, hand, keep_last_speed: bool = True) -> float:
+        """Worth of keeping ``uid`` in ``hand`` (the last speed cards are kept at all costs,
+        unless ``keep_last_speed`` is off: in the speed phase, where playing it is its use)."""
+        if keep_last_speed and deck.kind[uid] == SPEED:
             n_speed = sum(1 for u in hand if deck.kind[u] == SPEED)
             if n_speed <= self._snails:
                 return _LAST_SPEED_WORTH
@@ -501,27 +527,25 @@ class TacticianPolicy(_Scoring):
             self._avg_worth = sum(card_worth(c) for c in deck.cards) / max(1, len(deck.cards))
         return self._avg_worth
 
-    def _p_counter(self, view: View, t: int) -> tuple[float, float]:
-        """Chances that the owner of ``t`` holds a cancel / a reflect reaction, inferred from
-        the cards not yet seen (not in the discard pile nor in this hand)."""
+    def _p_counter(self, view: View, t: int, situation: str) -> tuple[float, float]:
+        """Chances that the owner of ``t`` holds a reaction against ``situation`` (``shot``,
+        ``domino``, ``jostle``) that cancels it (cancel, stop, block) / that sends it back
+        (reflect, return, reverse), inferred from the cards not yet seen (neither in the
+        discard pile nor in this hand)."""
         deck = view.deck
-        seen = {"cancel": 0, "reflect": 0}
-        for u in view.discard:
-            c = deck.cards[u].counter
-            if c:
-                seen[c] += 1
-        for u in view.hand:
-            c = deck.cards[u].counter
-            if c:
-                seen[c] += 1
+        seen: dict[str, int] = {}
+        for u in view.discard + view.hand:
+            effect = deck.cards[u].counter(situation)
+            if effect:
+                seen[effect] = seen.get(effect, 0) + 1
         owner = view.board.owner[t]
         unseen = sum(view.draw_sizes) + sum(h for i, h in enumerate(view.hand_sizes) if i != view.seat)
         h = view.hand_sizes[owner]
         if unseen <= 0 or h <= 0:
             return 0.0, 0.0
         out = []
-        for kind in ("cancel", "reflect"):
-            left = max(0, deck.reaction_counts[kind] - seen[kind])
+        for effects in (_CANCELS, _SENDS_BACK):
+            left = sum(max(0, deck.counter_counts.get((situation, e), 0) - seen.get(e, 0)) for e in effects)
             out.append(1.0 - (1.0 - min(1.0, left / unseen)) ** h)
         return out[0], out[1]
 
@@ -538,7 +562,7 @@ class TacticianPolicy(_Scoring):
         c = board.c
         p_hit = len(c.shot_hits) / c.die
         gain = self._loss_delta(board, view.seat, t, base)
-        p_cancel, p_reflect = self._p_counter(view, t)
+        p_cancel, p_reflect = self._p_counter(view, t, "shot")
         urgent = 1.0 if board.shells[t] <= 1 else 0.5
         p_cancel *= urgent
         p_reflect *= urgent
@@ -550,60 +574,90 @@ class TacticianPolicy(_Scoring):
         total = 0.0
         for t in left + right:
             gain = self._loss_delta(board, view.seat, t, base)
-            p_cancel, p_reflect = self._p_counter(view, t)
+            p_cancel, p_reflect = self._p_counter(view, t, "domino")
             back = self._loss_delta(board, view.seat, s, base)
             total += (1 - p_cancel - p_reflect) * gain + p_reflect * back
         return total
 
     def _play_value(self, view: View, board: Board, s: int, uid: int, base: float) -> float:
-        """Expected change of value if snail ``s`` plays action card ``uid`` on ``board``."""
+        """Expected change of value if snail ``s`` plays action card ``uid`` on ``board``.
+
+        Branches of the card's chance (direction rolls, burns) are (probability, board, alive);
+        a branch where the card becomes impossible goes back to ``board`` and stops (the card
+        is lost: no later effect, no earlier shell change), as in the engine."""
         seat = view.seat
         info = view.deck.cards[uid]
-        boards = [(1.0, board)]
+        boards = [(1.0, board, True)]
         extra = 0.0
 
         def value(b: Board) -> float:
             return self.value(b, seat)
 
         for eff in info.effects:
-            if eff.condition == "behind" and not board.behind_another(s):
-                continue
+            if eff.condition == "behind":
+                boards = [(p, b, True) if a and b.behind_another(s) else (p, board if a else b, False)
+                          for p, b, a in boards]
+            alive = sum(p for p, _, a in boards if a)
+            if alive <= 0:
+                break
             if eff.op == "move":
-                boards = [(p * q, b2) for p, b in boards for q, b2 in move_outcomes(b, s, info, eff, value)]
+                boards = self._move_branches(boards, board, s, info, eff, value)
             elif eff.op == "shell":
-                chance = (sum(1 for f in eff.faces if f <= board.c.die) / board.c.die) if eff.faces else 1.0
-                new = []
-                for p, b in boards:
-                    if b.status[s] != RUNNING:
-                        new.append((p, b))
-                        continue
-                    b2 = b.copy()
-                    if eff.amount > 0:
-                        b2.shells[s] = min(b2.max_shells[s], b2.shells[s] + eff.amount)
-                    else:
-                        b2.shells[s] = max(0, b2.shells[s] + eff.amount)
-                        if b2.shells[s] == 0:
-                            b2.status[s] = 3
-                    if chance < 1.0:
-                        new.append((p * (1 - chance), b))
-                    new.append((p * chance, b2))
-                boards = new
+                boards = self._shell_branches(boards, s, eff, board.c.die)
             elif eff.op == "shoot":
                 targets = board.shot_targets(s, eff.range)
-                extra += max((self._shot_value(view, board, s, t, base) for t in targets), default=0.0)
+                if not targets:
+                    boards = [(p, board if a else b, False) for p, b, a in boards]
+                extra += alive * max((self._shot_value(view, board, s, t, base) for t in targets), default=0.0)
             else:
-                extra += self._domino_value(view, board, s, base)
-        if len(boards) == 1 and boards[0][1] is board:
+                extra += alive * self._domino_value(view, board, s, base)
+        if all(b is board for _, b, _ in boards):
             return extra
         race_bonus = self._threat * _FINISH_RACE * (5 - info.number) / 5.0
         return sum(p * (self.value(b, seat) + (race_bonus if b.status[s] == FINISHED else 0.0))
-                   for p, b in boards) - base + extra
+                   for p, b, _ in boards) - base + extra
 
-    def _action_plan(self, view: View, board: Board, s: int, hand) -> float:
+    @staticmethod
+    def _move_branches(boards, start: Board, s: int, info, eff, value):
+        """The branches after a move effect; an impossible move sends its branch back to ``start``."""
+        out = []
+        for p, b, alive in boards:
+            if not alive:
+                out.append((p, b, False))
+                continue
+            for q, after in move_outcomes(b, s, info, eff, value):
+                out.append((p * q, after, True) if after is not None else (p * q, start, False))
+        return out
+
+    @staticmethod
+    def _shell_branches(boards, s: int, eff, die: int):
+        """The branches after a shell effect (a gain up to the start value, or a loss; with
+        ``faces``, only on those faces of the circuit's die)."""
+        chance = (sum(1 for f in eff.faces if f <= die) / die) if eff.faces else 1.0
+        out = []
+        for p, b, alive in boards:
+            if not alive or b.status[s] != RUNNING:
+                out.append((p, b, alive))
+                continue
+            b2 = b.copy()
+            if eff.amount > 0:
+                b2.shells[s] = min(b2.max_shells[s], b2.shells[s] + eff.amount)
+            else:
+                b2.shells[s] = max(0, b2.shells[s] + eff.amount)
+                if b2.shells[s] == 0:
+                    b2.status[s] = 3
+            if chance < 1.0:
+                out.append((p * (1 - chance), b, True))
+            out.append((p * chance, b2, True))
+        return out
+
+    def _action_plan(self, view: View, board: Board, s: int, hand, values: dict | None = None) -> float:
         """Best score of the coming action phase from ``board`` with ``hand``: play an action
         card (its expected value change, minus the worth it takes out of the hand) or
-        discard the card worth least."""
+        discard the card worth least. ``values``: a cache of the cards' play values on this
+        same board (card id → value), shared by the callers that plan from one board."""
         deck = view.deck
+        values = {} if values is None else values
         base = self.value(board, view.seat)
         avg = self._mean_worth(deck)
         best = -math.inf
@@ -616,7 +670,9 @@ class TacticianPolicy(_Scoring):
             if deck.kind[uid] != ACTION or cid in done:
                 continue
             done.add(cid)
-            score = self._play_value(view, board, s, uid, base) + churn
+            if cid not in values:
+                values[cid] = self._play_value(view, board, s, uid, base)
+            score = values[cid] + churn
             if score > best:
                 best = score
         return 0.0 if best == -math.inf else best
@@ -681,31 +737,49 @@ class TacticianPolicy(_Scoring):
             scores.append(-c.dist[cell] + 0.3 * min(gap, 3) + 0.2 * open_ahead)
         return self.pick(scores)
 
-    def speed_card(self, view: View, s: int, cards: list[int]) -> int:
+    def speed_card(self, view: View, s: int, options: list[tuple[int, bool]]) -> int:
+        """The speed card (and the end of its move) with the best plan for the turn. A discard
+        is weighed only when no speed move it can make ends as near the finish as it stands
+        (its plans see the board before the faster snails move, so they undervalue crowded
+        squares ahead); it is scored as staying put with the action plan of the hand without
+        that card."""
         self._start(view)
         board, deck = view.board, view.deck
+        dist = board.c.dist
+        here = dist[board.pos[s]]
+        reach = {deck.squares[u] for u, discard in options if not discard}
+        if any(dist[e] <= here for sq in reach for e in board.speed_ends(s, sq)):
+            kept = [i for i, (_, discard) in enumerate(options) if not discard]
+        else:
+            kept = list(range(len(options)))
+        options = [options[i] for i in kept]
         plans: dict[int, float] = {}
-        for u in cards:
+        values: dict[str, float] = {}        # action cards' values from the board as it stands
+        for u, discard in options:
             sq = deck.squares[u]
-            if sq in plans:
+            if discard or sq in plans:
                 continue
             hand = [x for x in view.hand if x != u]
             ends = board.speed_ends(s, sq)
             if ends:
                 plans[sq] = max(self._plan_ends(view, s, ends, hand))
             else:
-                plans[sq] = self.value(board, view.seat) + self._action_plan(view, board, s, hand) - 0.5
-        here = board.c.dist[board.pos[s]]
+                plans[sq] = self.value(board, view.seat) + self._action_plan(view, board, s, hand, values) - 0.5
+        mean = self._mean_worth(deck)
         scores = []
-        for u in cards:
-            worth = self._worth(deck, u, view.hand)
+        for u, discard in options:
+            worth = self._worth(deck, u, view.hand, keep_last_speed=False)
+            if discard:
+                hand = [x for x in view.hand if x != u]
+                scores.append(self.value(board, view.seat) + self._action_plan(view, board, s, hand, values)
+                              + self._disc * (mean - worth))
+                continue
             # among equal plans the slowest card: it moves last, blocking those behind and
             # finding the squares ahead vacated; but the fastest when it can cross the line,
             # to arrive before the others finishing in the same phase
             bias = _SLOW_BIAS if deck.squares[u] >= here else -_SLOW_BIAS
-            scores.append(plans[deck.squares[u]] + self._disc * (self._mean_worth(deck) - worth)
-                          + bias * deck.number[u])
-        return self.pick(scores)
+            scores.append(plans[deck.squares[u]] + self._disc * (mean - worth) + bias * deck.number[u])
+        return kept[self.pick(scores)]
 
     @staticmethod
     def _blocking(board: Board, s: int, seat: int) -> int:
@@ -768,21 +842,30 @@ class TacticianPolicy(_Scoring):
         return self.pick([self._shot_value(view, view.board, s, t, base) for t in targets])
 
     def react(self, view: View, s: int, source, cause: str, options: list[int]) -> int:
+        """Counter when what the counter saves (the shell's value, or for a jostle the value of
+        the board without the push, or with the mover pushed back) exceeds the worth of
+        keeping the card; sending a loss back adds the expected value of the other's loss."""
         self._start(view)
         board, deck, seat = view.board, view.deck, view.seat
-        base = self.value(board, seat)
-        loss = -self._loss_delta(board, seat, s, base)
         n_reactions = sum(1 for u in view.hand if deck.kind[u] == REACTION)
         near_end = board.c.dist[board.pos[s]] <= 3
         keep = 0.2 if near_end else (1.2 if n_reactions == 1 else 0.8)
+        if cause == "jostle":
+            taken = self.value(view.stakes["none"], seat)
+            return self.pick([0.0] + [self.value(view.stakes[deck.cards[u].counter("jostle")], seat) - taken - keep
+                                      for u in options[1:]])
+        situation = cause if cause in ("shot", "domino") else "loss"
+        base = self.value(board, seat)
+        loss = -self._loss_delta(board, seat, s, base)
         scores = []
         for uid in options:
             if uid == NO_REACTION:
                 scores.append(0.0)
                 continue
             score = loss - keep
-            if deck.cards[uid].counter == "reflect" and source is not None and board.status[source] == RUNNING:
-                p_cancel, p_reflect = self._p_counter(view, source)
+            if deck.cards[uid].counter(situation) in _SENDS_BACK and source is not None \
+                    and board.status[source] == RUNNING:
+                p_cancel, p_reflect = self._p_counter(view, source, situation)
                 score += (1 - p_cancel - p_reflect) * self._loss_delta(board, seat, source, base)
             scores.append(score)
         return self.pick(scores)

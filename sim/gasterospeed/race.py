@@ -6,7 +6,7 @@ that seat's own hand only, so no player can see another's hand or the draw order
 
 A test sets a position up directly (``tests/gasterospeed/helpers.py`` wraps this)::
 
-    race = Race(circuit, deck, config, policies, dice, shells=3)
+    race = Race(circuit, deck, RaceConfig.from_rules(rules), policies, dice, shells=3)
     race.draw[0] = list(range(len(deck)))     # the deck, in a known order
     race.board.place(0, cell)                 # snails where the test wants them
     u = deck.speed_uid(204)
@@ -16,7 +16,10 @@ A test sets a position up directly (``tests/gasterospeed/helpers.py`` wraps this
 
 Order of resolution (documented priorities): speed cards from the highest number down; action
 cards by order 1→4, equal orders by the higher speed card of this turn (snails without one: 0,
-then by snail index); reactions at the moment a loss of shells is about to happen.
+then by snail index); reactions, in addition to the card placed face down, at the moment they
+counter: a loss of shells about to happen (a shot that hit, a domino, a burn, brambles) or a
+push of the holder's running snail by another seat's card (a jostle). A card made impossible
+(:data:`IMPOSSIBLE`) is lost: the rest of it does not apply.
 """
 
 from __future__ import annotations
@@ -25,47 +28,62 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import FINISHED, KO, RUNNING, Board
-from .cards import ACTION, REACTION, SPEED, Deck, Dice
+from .cards import ACTION, SPEED, Deck, Dice
 from .circuit import Circuit
 
-__all__ = ["Race", "RaceConfig", "View", "SACRIFICE", "NO_REACTION", "snail_labels"]
+__all__ = ["Race", "RaceConfig", "View", "SACRIFICE", "NO_REACTION", "IMPOSSIBLE", "snail_labels"]
 
 #: A speed-move option: stay put and regain shells (sacrifice variant).
 SACRIFICE = -2
 #: A reaction option: take the loss.
 NO_REACTION = -1
+#: Outcomes of an effect that make the rest of its card impossible (the card is lost).
+IMPOSSIBLE = frozenset(("lost", "not_behind", "no_target", "countered"))
 
 
 @dataclass(frozen=True)
 class RaceConfig:
-    """The race rules in the form the engine reads (variants already applied)."""
+    """The race rules in the form the engine reads (variants already applied).
 
-    hand_size: int = 4
-    two_snails: bool = False
-    two_snail_hand: int = 6
-    separate: bool = False
-    free_draws: bool = False
-    radis_sale: bool = False
-    sacrifice: bool = False
-    sacrifice_gain: int = 1
-    all_action_discard: int = 2
-    turn_cap: int = 60
-    placement_die: int = 8
-    points: tuple[int, ...] = (9, 6, 4, 3, 2, 1)
-    ko_points: int = 1
-    last_gets_ko_points: bool = True
-    shell_championship: bool = False
+    Built only by :meth:`from_rules` (no defaults of its own: the rules file is the one source
+    of every value); a test changes a field with ``dataclasses.replace``.
+    """
+
+    hand_size: int
+    two_snails: bool
+    two_snail_hand: int
+    two_snails_placement: str
+    separate: bool
+    free_draws: bool
+    radis_sale: bool
+    sacrifice: bool
+    sacrifice_gain: int
+    all_action_discard: int
+    turn_cap: int
+    placement_die: int
+    points: tuple[int, ...]
+    ko_points: int
+    last_gets_ko_points: bool
+    shell_championship: bool
+    discard_in_speed_phase: bool
+    ko_at_finish: str
+    pushed_into_obstacle: str
+    start_slot_taken: str
+    domino_line: str
 
     @classmethod
     def from_rules(cls, rules) -> RaceConfig:
         v, r = rules.variants, rules.race
         return cls(hand_size=rules.hand_size, two_snails=v.two_snails,
-                   two_snail_hand=v.two_snails_hand_size, separate=rules.separate_decks,
-                   free_draws=v.free_draws, radis_sale=v.radis_sale, sacrifice=v.sacrifice,
-                   sacrifice_gain=v.sacrifice_gain, all_action_discard=r.all_action_discard,
-                   turn_cap=r.turn_cap, placement_die=r.placement_die, points=tuple(r.points),
-                   ko_points=r.ko_points, last_gets_ko_points=r.last_gets_ko_points,
-                   shell_championship=v.shell_championship)
+                   two_snail_hand=v.two_snails_hand_size, two_snails_placement=v.two_snails_placement,
+                   separate=rules.separate_decks, free_draws=v.free_draws, radis_sale=v.radis_sale,
+                   sacrifice=v.sacrifice, sacrifice_gain=v.sacrifice_gain,
+                   all_action_discard=r.all_action_discard, turn_cap=r.turn_cap,
+                   placement_die=r.placement_die, points=tuple(r.points), ko_points=r.ko_points,
+                   last_gets_ko_points=r.last_gets_ko_points, shell_championship=v.shell_championship,
+                   discard_in_speed_phase=r.discard_in_speed_phase, ko_at_finish=r.ko_at_finish,
+                   pushed_into_obstacle=r.pushed_into_obstacle, start_slot_taken=r.start_slot_taken,
+                   domino_line=r.domino_line)
 
     @property
     def snails_per_seat(self) -> int:
@@ -89,11 +107,14 @@ class View:
         config: the race rules; circuit: this race's circuit.
         upcoming: circuits of the races still to come, this one included (experopods: the pool
             they are drawn from).
+        stakes: when a jostle may be countered (``react`` with cause ``jostle``), the board
+            after each answer: ``{"none": pushed, "block": not pushed, "reverse": the mover
+            pushed back}`` (only the answers the seat can give); None otherwise.
     """
 
     __slots__ = ("seat", "snails", "board", "hand", "deck", "discard", "draw_sizes", "hand_sizes",
                  "revealed_speed", "turn", "race_no", "races_left", "scores", "config", "circuit",
-                 "upcoming")
+                 "upcoming", "stakes")
 
     def __init__(self, **fields):
         for name in self.__slots__:
@@ -127,7 +148,7 @@ class Race:
     """
 
     def __init__(self, circuit: Circuit, deck: Deck, config: RaceConfig, policies: Sequence,
-                 chance: Dice, *, shells: int | Sequence[int] = 3, race_no: int = 1,
+                 chance: Dice, *, shells: int | Sequence[int], race_no: int = 1,
                  races_left: int = 0, scores: Sequence[float] | None = None,
                  upcoming: Sequence[Circuit] = (), events: list | None = None,
                  trace: list | None = None):
@@ -140,7 +161,7 @@ class Race:
         owners = [seat for seat in range(n_seats) for _ in range(per)]
         if isinstance(shells, int):
             shells = [shells] * len(owners)
-        self.board = Board(circuit, owners, list(shells))
+        self.board = Board(circuit, owners, list(shells), config)
         for s, sh in enumerate(shells):
             if sh <= 0:
                 self.board.remove(s)
@@ -161,6 +182,7 @@ class Race:
         self.labels = snail_labels(n_seats, per)
         self.capped = False
         self.ko_order: list[int] = []
+        self._countered: tuple[int, str] | None = None
 
     # -- cards -----------------------------------------------------------------------------
     def pile_of(self, uid: int) -> int:
@@ -236,7 +258,8 @@ class Race:
 
     def place_snails(self) -> None:
         """Each seat rolls the placement die; lowest first, each puts its snail on a free start
-        slot of its choice (two snails: everyone's first snail, then the second ones)."""
+        slot of its choice. Two snails: everyone's first snail, then the second ones
+        (``two_snails_placement = "round"``), or each seat both its snails at once (``"both"``)."""
         n_seats = len(self.policies)
         rolls = [self.chance.roll(self.config.placement_die) for _ in range(n_seats)]
         ties = [self.chance.u() for _ in range(n_seats)]
@@ -244,16 +267,20 @@ class Race:
         self._say("Placement rolls (D%d): " % self.config.placement_die
                   + ", ".join(f"{self.labels[self.snails_of[s][0]]} {rolls[s]}" for s in range(n_seats)))
         board = self.board
-        for k in range(self.config.snails_per_seat):
-            for seat in order:
-                s = self.snails_of[seat][k]
-                if board.status[s] != RUNNING:
-                    continue
-                free = [cell for cell in board.c.slots if board.occ[cell] < 0]
-                if not free:
-                    raise ValueError(f"circuit {board.c.name}: not enough start slots")
-                i = self.policies[seat].place(self.view(seat), s, free) if len(free) > 1 else 0
-                board.place(s, free[i])
+        per = range(self.config.snails_per_seat)
+        if self.config.two_snails_placement == "both":
+            turns = [(seat, k) for seat in order for k in per]
+        else:
+            turns = [(seat, k) for k in per for seat in order]
+        for seat, k in turns:
+            s = self.snails_of[seat][k]
+            if board.status[s] != RUNNING:
+                continue
+            free = [cell for cell in board.c.slots if board.occ[cell] < 0]
+            if not free:
+                raise ValueError(f"circuit {board.c.name}: not enough start slots")
+            i = self.policies[seat].place(self.view(seat), s, free) if len(free) > 1 else 0
+            board.place(s, free[i])
 
     def _active(self, seat: int) -> list[int]:
         return [s for s in self.snails_of[seat] if self.board.status[s] == RUNNING]
@@ -364,23 +391,38 @@ class Race:
                 chosen[s] = picked[1]
         return chosen
 
-    def speed_phase(self, chosen: dict[int, int] | None = None) -> None:
-        """Everyone picks a speed card face down (or ``chosen``: snail → uid); moves resolve
-        from the highest number down; a move that cannot be made is lost."""
+    def speed_phase(self, chosen: dict[int, int | tuple[int, bool]] | None = None) -> None:
+        """Everyone places a card face down: a speed card to play, or (``discard_in_speed_phase``)
+        any card announced as a discard, which goes to the discard pile at once and moves
+        nothing. ``chosen``: snail → uid (played) or (uid, discard). Moves resolve from the
+        highest number down; a move that cannot be made is lost. A seat holding no speed card
+        places nothing for that snail."""
         board, deck = self.board, self.deck
         if chosen is None:
             def pick(seat, policy, view, s, taken):
-                cards = [u for u in self.hands[seat] if deck.kind[u] == SPEED and u not in taken]
-                if not cards:
+                hand = [u for u in self.hands[seat] if u not in taken]
+                options = [(u, False) for u in hand if deck.kind[u] == SPEED]
+                if not options:
                     return None
-                uid = cards[policy.speed_card(view, s, cards) if len(cards) > 1 else 0]
-                return uid, uid
+                if self.config.discard_in_speed_phase:
+                    options += [(u, True) for u in hand]
+                choice = options[policy.speed_card(view, s, options) if len(options) > 1 else 0]
+                return choice[0], choice
 
             chosen = self._choose_per_snail(pick)
-        for s, uid in chosen.items():
+        plays = {}
+        for s, choice in chosen.items():
+            uid, discard = choice if isinstance(choice, tuple) else (choice, False)
             self.hands[board.owner[s]].remove(uid)
+            if discard or deck.kind[uid] != SPEED:
+                self.discard_card(uid)
+                self._log("discard", s, uid, "speed_phase")
+                self._say(f"  {self._name(s)} discards {self._card(uid)} instead of moving")
+                continue
             self.in_play.append(uid)
             self.turn_speed[s] = deck.number[uid]
+            plays[s] = uid
+        chosen = plays
         if chosen:
             self._say("Speed: " + ", ".join(f"{self._name(s)} {deck.number[u]}"
                                              for s, u in sorted(chosen.items(), key=lambda x: -deck.number[x[1]])))
@@ -474,27 +516,46 @@ class Race:
 
     # -- action cards --------------------------------------------------------------------------
     def play_card(self, s: int, uid: int) -> str:
-        """Run the effects of action card ``uid`` for snail ``s``; returns the outcome."""
+        """Run the effects of action card ``uid`` for snail ``s``; returns the outcome.
+
+        A card made impossible (a move that cannot be made, a condition not met, no target, a
+        move countered by a reaction) is lost: its later effects do not apply and the shells its
+        earlier ``shell`` effects gave or took from its own snail are taken back (a move, shot
+        or domino already made stays). The outcome is then the reason, e.g. ``lost``.
+        """
         info = self.deck.cards[uid]
         board = self.board
         parts = []
+        own_change = 0
         for eff in info.effects:
             if board.status[s] != RUNNING:
                 break
             if eff.condition == "behind" and not board.behind_another(s):
-                parts.append("not_behind")
-                continue
+                return self._card_lost(s, own_change, "not_behind")
             arrivals = len(board.arrivals)
             if eff.op == "move":
-                parts.append(self._effect_move(s, uid, eff))
+                outcome = self._effect_move(s, uid, eff)
             elif eff.op == "shell":
-                parts.append(self._effect_shell(s, eff))
+                shells = board.shells[s]
+                outcome = self._effect_shell(s, eff)
+                own_change += board.shells[s] - shells
             elif eff.op == "shoot":
-                parts.append(self._effect_shoot(s, uid, eff))
+                outcome = self._effect_shoot(s, uid, eff)
             else:
-                parts.append(self._effect_domino(s))
+                outcome = self._effect_domino(s)
             self._settle(arrivals)
+            if outcome in IMPOSSIBLE:
+                return self._card_lost(s, own_change, outcome)
+            parts.append(outcome)
         return "+".join(parts) if parts else "lost"
+
+    def _card_lost(self, s: int, own_change: int, reason: str) -> str:
+        """The card of ``s`` became impossible: take back its shell effects on ``s``."""
+        board = self.board
+        if own_change and board.status[s] == RUNNING:
+            board.shells[s] = max(1, min(board.max_shells[s], board.shells[s] - own_change))
+            self._say(f"  the card is lost: {self._name(s)} is back to {board.shells[s]} shells")
+        return reason
 
     def _settle(self, arrivals_before: int) -> None:
         """After a move: snails pushed over the line are done; the board's losses are applied."""
@@ -547,10 +608,21 @@ class Race:
                 return "lost"
             i = self.policies[seat].move_choice(self.view(seat), s, uid, options) if len(options) > 1 else 0
             d = options[i][0]
-            if eff.path == "straight":
-                board.straight(s, d, eff.squares, eff.jostle)
-            else:
-                board.leap(s, d, eff.squares, eff.jostle)
+            self._countered = None
+            board.guard = self._jostle_guard(s, d) if eff.jostle else None
+            try:
+                if eff.path == "straight":
+                    board.straight(s, d, eff.squares, eff.jostle)
+                else:
+                    board.leap(s, d, eff.squares, eff.jostle)
+            finally:
+                board.guard = None
+            if self._countered is not None:
+                t, effect = self._countered
+                if effect == "reverse":
+                    board.push(s, (d + 4) % 8, {s})
+                    self._say(f"  {self._name(s)} is pushed back one square by {self._name(t)}'s counter")
+                return "countered"
         if board.status[s] == FINISHED:
             return "finished"
         return f"moved{before - board.distance(s):+d}"
@@ -645,37 +717,75 @@ class Race:
         return losses
 
     # -- losses, reactions, KO, finish ---------------------------------------------------------
+    def _offers(self, seat: int, situation: str) -> dict[str, int]:
+        """Reactions ``seat`` holds against ``situation``: effect → the first such card's uid."""
+        out: dict[str, int] = {}
+        for uid in self.hands[seat]:
+            effect = self.deck.cards[uid].counter(situation)
+            if effect and effect not in out:
+                out[effect] = uid
+        return out
+
+    def _play_reaction(self, seat: int, t: int, uid: int, situation: str, cause: str) -> str:
+        """``seat`` plays reaction ``uid`` for its snail ``t``: to the discard pile; its effect."""
+        self.hands[seat].remove(uid)
+        self.discard_card(uid)
+        effect = self.deck.cards[uid].counter(situation)
+        self._log("reaction", t, uid, f"{effect}_{cause}")
+        self._say(f"  {self._name(t)} plays {self._card(uid)} against the {cause}")
+        return effect
+
+    def _jostle_guard(self, mover: int, d: int):
+        """The :attr:`Board.guard` while ``mover`` makes a jostling move in direction ``d``: the
+        player of a running snail of another seat about to be pushed may counter (``vs_jostle``):
+        ``block`` (not pushed; the move stops) or ``reverse`` (the mover is pushed one square
+        back, against ``d``; the move stops). The push back itself cannot be countered."""
+        def guard(t: int, push_dir: int, after: Board) -> str:
+            board = self.board
+            seat = board.owner[t]
+            if seat == board.owner[mover] or self._countered is not None:
+                return "none"
+            offers = self._offers(seat, "jostle")
+            if not offers:
+                return "none"
+            stakes = {"none": after, "block": board.copy()} if "block" in offers else {"none": after}
+            if "reverse" in offers:
+                back = board.copy()
+                back.push(mover, (d + 4) % 8, {mover})
+                stakes["reverse"] = back
+            view = self.view(seat)
+            view.stakes = stakes
+            options = [NO_REACTION] + list(offers.values())
+            uid = options[self.policies[seat].react(view, t, mover, "jostle", options)]
+            if uid == NO_REACTION:
+                return "none"
+            self._countered = (t, self._play_reaction(seat, t, uid, "jostle", "jostle"))
+            return self._countered[1]
+
+        return guard
+
     def inflict(self, t: int, source: int | None, cause: str, domino: bool = False) -> str:
         """Snail ``t`` is about to lose 1 shell (``cause``: shot, domino, burn, bramble), caused by
-        snail ``source`` (None: by itself or the circuit). Its owner may counter with a
-        reaction from hand: ``cancel`` (Renfort de coquille) or ``reflect`` (Retour de bâton:
-        sent back to ``source``; a domino is turned back by the caller). Returns ``hit``,
-        ``ko``, ``cancelled``, ``reflected`` or ``none`` (not running)."""
+        snail ``source`` (None: by itself or the circuit). Its owner may counter with a reaction
+        from hand (``vs_shot``, ``vs_domino``, or ``vs_loss`` for the other causes): ``cancel``
+        or ``stop`` (no loss; a domino stops there), ``reflect`` (a shot: ``source`` takes the
+        loss, and may counter in turn) or ``return`` (a domino turns back, by the caller).
+        Returns ``hit``, ``ko``, ``cancelled``, ``reflected`` or ``none`` (not running)."""
         board = self.board
         if board.status[t] != RUNNING:
             return "none"
         seat = board.owner[t]
-        hand = self.hands[seat]
-        cancel = reflect = -1
-        can_reflect = source is not None and source != t and (domino or board.status[source] == RUNNING)
-        for uid in hand:
-            card = self.deck.cards[uid]
-            if card.kind != REACTION:
-                continue
-            if card.counter == "cancel" and cancel < 0:
-                cancel = uid
-            elif card.counter == "reflect" and reflect < 0 and can_reflect:
-                reflect = uid
-        if cancel >= 0 or reflect >= 0:
-            options = [NO_REACTION] + [u for u in (cancel, reflect) if u >= 0]
+        situation = cause if cause in ("shot", "domino") else "loss"
+        offers = self._offers(seat, situation)
+        if source is None or source == t or not (domino or board.status[source] == RUNNING):
+            offers.pop("reflect", None)
+            offers.pop("return", None)
+        if offers:
+            options = [NO_REACTION] + list(offers.values())
             uid = options[self.policies[seat].react(self.view(seat), t, source, cause, options)]
             if uid >= 0:
-                hand.remove(uid)
-                self.discard_card(uid)
-                counter = self.deck.cards[uid].counter
-                self._log("reaction", t, uid, f"{counter}_{cause}")
-                self._say(f"  {self._name(t)} plays {self._card(uid)} against the {cause}")
-                if counter == "cancel":
+                effect = self._play_reaction(seat, t, uid, situation, cause)
+                if effect in ("cancel", "stop"):
                     return "cancelled"
                 if not domino:
                     self.inflict(source, t, cause)

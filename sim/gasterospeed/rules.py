@@ -17,10 +17,13 @@ from typing import Literal
 from sim.core.config import param
 
 __all__ = ["Effect", "Card", "CircuitRules", "RaceRules", "ChampionshipRules", "VariantRules",
-           "GasterospeedRules", "lineup_problems", "EFFECT_OPS", "DASHBOARD"]
+           "GasterospeedRules", "lineup_problems", "EFFECT_OPS", "DASHBOARD", "REACTION_SITUATIONS"]
 
 #: The effect primitives an action card is composed of (see :class:`Effect`).
 EFFECT_OPS = ("move", "shell", "shoot", "domino")
+
+#: What a reaction card may counter, one ``vs_<situation>`` field each (see :class:`Card`).
+REACTION_SITUATIONS = ("shot", "domino", "jostle", "loss")
 
 #: Dashboard squares around a snail, numbered as on the players' dashboards (5, 6, 7 = the three
 #: squares behind): 1 front-left, 2 front, 3 front-right, 4 right, 5 back-right, 6 back,
@@ -43,8 +46,11 @@ class Effect:
         (``amount`` < 0) shell points; with ``faces``, only when the circuit's die shows one.
       * ``shoot``: shoot a snail within ``range`` squares in line of sight (the 8 grid lines,
         first snail on each, obstacles and rails block) with the circuit's shot table.
-      * ``domino``: every running snail on the snail's row across the track loses 1 shell,
-        outward from the player, each side in turn (reactions stop or return the wave).
+      * ``domino``: every running snail on the snail's line (``race.domino_line``: the row
+        across the track, or the file along it) loses 1 shell, outward from the player, each
+        side in turn (reactions stop or return the wave).
+    A card whose effect cannot be carried out (a move made impossible, a condition not met, no
+    target, a move countered) is lost: its later effects do not apply.
     ``condition = "behind"``: the effect happens only if the snail stands on one of the three
     squares just behind another running snail (that snail's dashboard squares 5, 6, 7).
     """
@@ -82,7 +88,9 @@ class Card:
     Speed entries stand for ``count`` different cards numbered ``first`` .. ``first+count-1``
     (a higher number is faster), each moving ``squares`` squares. Action entries are ``count``
     identical cards of resolution ``order`` 1–4 composed of ``effects``. Reaction entries are
-    kept in hand and played as counters to a loss of shell points (``counter``).
+    kept in hand and played as counters, in addition to the card placed face down: against a
+    card of another player aimed at the holder's snail (``vs_shot``, ``vs_domino``,
+    ``vs_jostle``) or against any other loss of shell points (``vs_loss``: a burn, brambles).
     """
 
     name: str = param("", doc="display name (accents welcome)")
@@ -94,8 +102,15 @@ class Card:
     effects: tuple[Effect, ...] = param((), doc="action: primitives run in order")
     direction_table: tuple[int, ...] = param((2, 1, 3, 8, 4, 6), min=1, max=8,
                                              doc="dashboard square for each face of a direction roll (D6 = 6 entries)")
-    counter: Literal["cancel", "reflect"] = param(
-        "cancel", doc="reaction: cancel a loss (stops a domino) or send it back (returns a domino)")
+    vs_shot: Literal["cancel", "reflect", "none"] = param(
+        "cancel", doc="reaction against a shot that hit: cancel the loss, send it back to the shooter, or nothing")
+    vs_domino: Literal["stop", "return", "none"] = param(
+        "stop", doc="reaction against a domino: no loss and the wave stops, or turns back to the causer, or nothing")
+    vs_jostle: Literal["block", "reverse", "none"] = param(
+        "none", doc="reaction against a jostle by another player's card: the snail is not pushed and the mover "
+                    "stops (block), or the mover is pushed one square back instead (reverse), or nothing")
+    vs_loss: Literal["cancel", "none"] = param(
+        "cancel", doc="reaction against any other loss of shells (a burn, brambles): cancel it, or nothing")
 
     def problems(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
@@ -108,6 +123,13 @@ class Card:
         if any(e.op == "move" and e.roll for e in self.effects) and len(self.direction_table) < 2:
             out.append(("direction_table", "a direction roll needs at least 2 faces"))
         return out
+
+    @property
+    def counter(self) -> str:
+        """A reaction's counters in one line (display only), e.g. ``shot: cancel, jostle: block``."""
+        if self.kind != "reaction":
+            return ""
+        return ", ".join(f"{what}: {getattr(self, 'vs_' + what)}" for what in REACTION_SITUATIONS)
 
     @property
     def numbers(self) -> range:
@@ -127,6 +149,9 @@ class CircuitRules:
                                 doc="stable-reserve variant: shells this circuit adds to each reserve")
     obstacle_damage: int = param(0, min=0, max=3, unit="shells",
                                  doc="special rule: shells lost by a snail pushed into an obstacle (brambles)")
+    start_shells: int = param(0, min=0, max=12, unit="shells",
+                              doc="special rule: shells of every snail at the start of a race here, outside "
+                                  "the stable reserve (0: race.shells, or the expert variant's)")
 
     def problems(self) -> list[tuple[str, str]]:
         from .circuit import map_problems
@@ -144,7 +169,7 @@ class RaceRules:
 
     hand_size: int = param(4, min=1, max=12, unit="cards", doc="cards in hand after each refill")
     shells: int = param(3, min=1, max=12, unit="shells", doc="shell points of a snail at the start")
-    turn_cap: int = param(60, min=1, max=1000, unit="turns",
+    turn_cap: int = param(60, min=1, max=100000, unit="turns",
                           doc="a race still running after this many turns stops (recorded as capped)")
     points: tuple[int, ...] = param((9, 6, 4, 3, 2, 1), min=0, unit="points",
                                     doc="race points by arrival order (beyond the list: its last value)")
@@ -156,6 +181,19 @@ class RaceRules:
         doc="a hand of only action cards: discard this many at random, draw as many, repeat")
     placement_die: int = param(8, min=2, max=20, unit="faces",
                                doc="die rolled for the placement order (lowest places first)")
+    discard_in_speed_phase: bool = param(
+        True, doc="a card may be discarded instead of played in the speed phase too (always in the action phase)")
+    ko_at_finish: Literal["rail", "evacuated"] = param(
+        "rail", doc="a KO snail pushed over the finish line: the line acts as a rail for it, or it is taken "
+                    "off the board (still KO); it never finishes")
+    pushed_into_obstacle: Literal["rail", "stay"] = param(
+        "rail", doc="a snail pushed into an obstacle: the rail rule (put back one square), or it stays and the "
+                    "push fails")
+    start_slot_taken: Literal["stay", "nearest"] = param(
+        "stay", doc="a snail pushed behind the start line whose start slot is taken: it stays (the push "
+                    "fails), or goes to the nearest free start slot")
+    domino_line: Literal["across", "along"] = param(
+        "across", doc="the domino's line: the row across the track through the player, or the file along it")
 
 
 @dataclass(frozen=True)
@@ -175,6 +213,9 @@ class VariantRules:
 
     two_snails: bool = param(False, doc="two snails per player, one card per snail per phase")
     two_snails_hand_size: int = param(6, min=2, max=12, unit="cards", doc="two_snails: hand while both run")
+    two_snails_placement: Literal["round", "both"] = param(
+        "round", doc="two_snails: every first snail in placement order, then the second ones (round), or each "
+                     "player places both at once (both)")
     separate_decks: bool = param(False, doc="separate speed and action decks, half of the hand each")
     free_draws: bool = param(False, doc="separate decks, start 1 + 1, then draw from the piles of one's choice")
     radis_sale: bool = param(False, doc="no choice may depend on cards drawn during the current refill")
@@ -186,6 +227,9 @@ class VariantRules:
     stable_reserve: bool = param(False, doc="shells pooled per championship, committed secretly per race")
     reserve_max_commit: int = param(6, min=1, max=20, unit="shells",
                                     doc="stable_reserve: most shells committed to one race")
+    reserve_split: Literal["even", "per_snail"] = param(
+        "even", doc="stable_reserve with two_snails: one reserve per player, its commitment split evenly (the "
+                    "first snail gets the odd shell), or one reserve and one commitment per snail")
     sacrifice: bool = param(False, doc="a two-square speed card may be sacrificed: stay put, regain shells")
     sacrifice_gain: int = param(1, min=1, max=3, unit="shells", doc="sacrifice: shells regained")
 
@@ -208,6 +252,12 @@ class GasterospeedRules:
     def shells(self) -> int:
         """Starting shell points of a snail (expert variant applied; the reserve overrides it)."""
         return self.variants.expert_shells if self.variants.expert else self.race.shells
+
+    def race_shells(self, circuit: str) -> int:
+        """Starting shells of a snail on ``circuit`` outside the stable reserve: the circuit's
+        ``start_shells`` when set, else :attr:`shells`."""
+        own = self.circuits[circuit].start_shells
+        return own if own > 0 else self.shells
 
     @property
     def separate_decks(self) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 
 from sim.core.rules import load_rules
 from sim.gasterospeed import GAME
@@ -13,6 +14,13 @@ from sim.gasterospeed.rules import CircuitRules
 
 RULES = load_rules(GAME)
 DECK = Deck(RULES.deck)
+#: The race rules of the default rules file (tests change fields with :func:`config`).
+CONFIG = RaceConfig.from_rules(RULES)
+
+
+def config(**changes) -> RaceConfig:
+    """The default race rules with ``changes`` (field → value)."""
+    return replace(CONFIG, **changes)
 
 #: A 4-wide straight track, finish at the top (row 0), start slots on row 5.
 OPEN = """
@@ -69,10 +77,16 @@ class Loaded:
         return None
 
 
+#: Short names of the reaction cards for :class:`Scripted` answers.
+REACTIONS = {"cancel": "renfort_de_coquille", "reflect": "retour_de_baton"}
+
+
 class Scripted:
     """A player whose answers are queued per decision; an empty queue answers the first
     option (no reaction for ``react``). Answers are option values (a square, a direction, a
-    snail, a card uid, ``"cancel"`` / ``"reflect"``), not indices. Every call is recorded."""
+    snail, a card uid — or a whole ``(uid, discard)`` option —, a reaction card's id or
+    ``"cancel"`` (Renfort de coquille) / ``"reflect"`` (Retour de bâton) / ``"none"``), not
+    indices. Every call is recorded."""
 
     wants_board = True
 
@@ -86,7 +100,7 @@ class Scripted:
             return default
         wanted = queue.popleft()
         for i, option in enumerate(options):
-            value = option[0] if isinstance(option, tuple) else option
+            value = option[0] if isinstance(option, tuple) and not isinstance(wanted, tuple) else option
             if value == wanted:
                 return i
         raise AssertionError(f"{name}: {wanted!r} is not among the options {options!r}")
@@ -129,7 +143,7 @@ class Scripted:
         if wanted == "none":
             return 0
         for i, u in enumerate(options):
-            if u != NO_REACTION and DECK.cards[u].counter == wanted:
+            if u != NO_REACTION and DECK.cid[u] == REACTIONS.get(wanted, wanted):
                 return i
         raise AssertionError(f"react: no {wanted!r} among {options!r}")
 
@@ -143,12 +157,13 @@ class Scripted:
         return list(range(n))
 
 
-def race(c=None, n_seats: int = 2, *, shells=3, policies=None, dice=None, config=None,
+def race(c=None, n_seats: int = 2, *, shells=RULES.shells, policies=None, dice=None, config=None,
          events=None, fill_piles: bool = True) -> Race:
     """A race on circuit ``c`` with empty hands and no snail placed; the rest of the deck in
-    the draw pile (in uid order, so tests can reason about it) unless ``fill_piles`` is off."""
+    the draw pile (in uid order, so tests can reason about it) unless ``fill_piles`` is off.
+    ``config``: the race rules (default: the rules file's)."""
     c = c or circuit()
-    config = config or RaceConfig()
+    config = config or CONFIG
     policies = policies or [Scripted() for _ in range(n_seats)]
     r = Race(c, DECK, config, policies, dice or Loaded(), shells=shells, events=events)
     if fill_piles:

@@ -33,8 +33,10 @@ def test_default_deck_is_46_speed_and_34_action_cards_as_in_the_spec():
     orders = {c.cid: c.number for c in deck.cards if c.kind == ACTION}
     assert orders == {"aspiration": 1, "laitue_bleue": 1, "turbo_petard": 1, "ressort": 2,
                       "kangouroute_aigue": 2, "rouler_bouler": 3, "coup_de_folie": 3, "choc": 4, "tir": 4}
-    assert {c.cid: c.counter for c in deck.cards if c.kind == REACTION} == {
-        "renfort_de_coquille": "cancel", "retour_de_baton": "reflect"}
+    assert {c.cid: dict(c.counters) for c in deck.cards if c.kind == REACTION} == {
+        "renfort_de_coquille": {"shot": "cancel", "domino": "stop", "jostle": "block", "loss": "cancel"},
+        "retour_de_baton": {"shot": "reflect", "domino": "return", "jostle": "reverse", "loss": "cancel"}}
+    assert deck.counter_counts[("jostle", "block")] == 2 and deck.counter_counts[("loss", "cancel")] == 4
 
 
 def test_rule_keys_other_tools_rely_on():

@@ -24,6 +24,21 @@ TIES = ("race.points=[4, 4, 1]", "race.last_gets_ko_points=false")
 
 EXPEROPODS = ("championship.experopod_races=2",)
 HURT = ("deck.tir.count=30", "circuits.ligne_droite.shot_hits=[1, 2, 3, 4, 5, 6]", "race.shells=6")
+#: a 3-wide sprint raced three times: the snails run side by side, jostles and lines are full
+LANE = ('championship.circuits=["ligne_droite", "ligne_droite", "ligne_droite"]',
+        "circuits.ligne_droite.map='''\n#FFF#\n" + "#...#\n" * 9 + "#SSS#\n#===#\n'''")
+REACT = (*LANE, "deck.renfort_de_coquille.count=12", "deck.retour_de_baton.count=12")
+JOSTLES = ("deck.rouler_bouler.count=20", "deck.ressort.count=20")
+#: snails knocked out by their own firecracker three squares ahead, and many jostles forward
+#: to push them over the line
+KO_PUSHED = (*LANE, *JOSTLES, "race.shells=1", "deck.turbo_petard.count=20", "deck.rouler_bouler.count=40",
+             'deck.turbo_petard.effects=[{op="move", squares=3, path="straight", directions=[2]}, '
+             '{op="shell", amount=-1}]', "deck.renfort_de_coquille.count=0", "deck.retour_de_baton.count=0")
+#: start slots in single file and many backward jostles: snails pushed behind the start line
+#: while another snail holds their slot
+QUEUE = ('championship.circuits=["ligne_droite", "ligne_droite", "ligne_droite"]',
+         "circuits.ligne_droite.map='''\n#FFF#\n" + "#...#\n" * 5 + "##S##\n" * 5 + "##=##\n'''",
+         "deck.coup_de_folie.count=30", "deck.coup_de_folie.direction_table=[6, 6, 6, 5, 7, 6]")
 
 # key -> (scenario overrides, new value[, championships to compare])
 CHANGES = {
@@ -35,11 +50,17 @@ CHANGES = {
     "race.last_gets_ko_points": ((), False),
     "race.all_action_discard": ((), 3),
     "race.placement_die": ((), 2, 6),        # only ties change the order (broken at random)
+    "race.discard_in_speed_phase": ((), False),
+    "race.ko_at_finish": (KO_PUSHED, "evacuated", 12),
+    "race.pushed_into_obstacle": (JOSTLES, "stay"),
+    "race.start_slot_taken": (QUEUE, "nearest", 12),
+    "race.domino_line": ((), "along"),
     "championship.circuits": ((), ["goulet"]),
     "championship.tie_break": (TIES, "none"),
     "championship.experopod_races": (("variants.experopods=true",), 1),
     "variants.two_snails": ((), True),
     "variants.two_snails_hand_size": (("variants.two_snails=true",), 8),
+    "variants.two_snails_placement": (("variants.two_snails=true",), "both"),
     "variants.separate_decks": ((), True),
     "variants.free_draws": ((), True),
     "variants.radis_sale": (("variants.free_draws=true",), True, 8),
@@ -50,14 +71,19 @@ CHANGES = {
     "variants.shell_championship": ((), True),
     "variants.stable_reserve": ((), True),
     "variants.reserve_max_commit": (("variants.stable_reserve=true",), 2),
+    "variants.reserve_split": (("variants.stable_reserve=true", "variants.two_snails=true"), "per_snail"),
     "variants.sacrifice": ((), True),
-    "variants.sacrifice_gain": (("variants.sacrifice=true", *HURT), 2, 4),
+    "variants.sacrifice_gain": (("variants.sacrifice=true", *HURT, "race.discard_in_speed_phase=false"), 2, 4),
     # the deck: every field of a card
     "deck.tir.count": ((), 10),
     "deck.tir.order": ((), 1),
     "deck.tir.effects": ((), [{"op": "domino"}]),
     "deck.coup_de_folie.direction_table": ((), [2, 2, 2, 2, 2, 2]),
-    "deck.retour_de_baton.counter": (("deck.retour_de_baton.count=12",), "cancel"),
+    "deck.retour_de_baton.vs_shot": ((*REACT, "deck.tir.count=20", "circuits.ligne_droite.shot_hits=[1, 2, 3, 4, 5, 6]"),
+                                     "cancel", 4),
+    "deck.retour_de_baton.vs_domino": ((*REACT, "deck.choc.count=20"), "stop"),
+    "deck.renfort_de_coquille.vs_jostle": ((*REACT, *JOSTLES), "none", 8),
+    "deck.renfort_de_coquille.vs_loss": ((*REACT, "deck.turbo_petard.count=20"), "none"),
     "deck.vitesse_2.squares": ((), 3),
     "deck.vitesse_2.first": ((), 50),                # the two-square cards now move last
     "deck.vitesse_2.kind": ((), "reaction"),
@@ -66,7 +92,8 @@ CHANGES = {
     "circuits.ligne_droite.die": (("circuits.ligne_droite.shot_hits=[3]",), 3),
     "circuits.ligne_droite.shot_hits": (("deck.tir.count=20",), [6]),
     "circuits.cross_ronces.reserve_shells": (("variants.stable_reserve=true",), 9),
-    "circuits.cross_ronces.obstacle_damage": ((), 0),
+    "circuits.cross_ronces.obstacle_damage": (JOSTLES, 0),
+    "circuits.cross_ronces.start_shells": ((), 5),
 }
 DISPLAY = {"deck.tir.name": "Pan", "circuits.ligne_droite.title": "Le Sprint"}
 

@@ -74,6 +74,13 @@ def test_runner_assembles_the_tables_and_summary_metrics():
                 "card_play_rate.renfort_de_coquille", "card_play_rate.rouler_bouler"):
         assert key in metrics, key
     assert 0 <= metrics["ko_rate"] <= 1 and metrics["race_turns"] > 1
+    # capped races per circuit, and the longest race, for a report to set against race.turn_cap
+    races = tables["rounds"].drop_duplicates(["match", "round"])
+    for circuit, group in races.groupby("circuit"):
+        assert metrics[f"turn_capped_races.{circuit}"] == float(group["capped"].sum())
+        assert metrics[f"turn_capped_rate.{circuit}"] == float(group["capped"].mean())
+        assert metrics[f"race_turns_max.{circuit}"] == float(group["turns"].max())
+    assert metrics["turn_capped_races"] == float(races["capped"].sum())
     # win rate by start slot: a share of the races started on that slot
     rounds = tables["rounds"]
     slot1 = rounds[rounds["start_slot"] == 1]

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from sim.gasterospeed.board import FINISHED, KO, OUT
 from sim.gasterospeed.cards import SPEED
-from sim.gasterospeed.race import SACRIFICE, RaceConfig
+from sim.gasterospeed.race import SACRIFICE
 
-from .helpers import DECK, OPEN, Loaded, Scripted, at, circuit, give, race, speed, uid
+from .helpers import DECK, OPEN, Loaded, Scripted, at, circuit, config, give, race, speed, uid
 
 N, E, S, W = 0, 2, 4, 6
 
@@ -133,7 +133,7 @@ def test_a_speed_move_crossing_the_line_finishes_at_once_and_the_hand_is_discard
 
 def test_sacrifice_variant_stays_put_and_regains_a_shell_not_above_the_start():
     c = circuit()
-    cfg = RaceConfig(sacrifice=True)
+    cfg = config(sacrifice=True)
     r = race(c, 2, config=cfg, policies=[Scripted(speed_move=[SACRIFICE]), Scripted()], events=[])
     r.board.place(0, at(c, 3, 2))
     r.board.shells[0] = 2
@@ -427,7 +427,7 @@ def test_finishing_order_points_9_6_4_3_2_1_ko_and_the_last_get_1():
     b.knock_out(4)
     assert r.ranking() == [3, 0, 5, 1]
     assert r.points() == [6, 1, 1, 9, 1, 4]          # 4 arrivals: 9, 6, 4 and the last gets 1
-    r.config = RaceConfig(last_gets_ko_points=False)
+    r.config = config(last_gets_ko_points=False)
     assert r.points() == [6, 3, 1, 9, 1, 4]
     r6 = race(n_seats=6)
     for s in range(6):
@@ -437,7 +437,7 @@ def test_finishing_order_points_9_6_4_3_2_1_ko_and_the_last_get_1():
 
 def test_a_capped_race_ranks_the_running_snails_by_distance():
     c = circuit()
-    r = race(c, 3, config=RaceConfig(turn_cap=1))
+    r = race(c, 3, config=config(turn_cap=1))
     r.board.place(0, at(c, 4, 1))
     r.board.place(1, at(c, 2, 2))
     r.board.place(2, at(c, 3, 3))
@@ -458,6 +458,6 @@ def test_end_of_turn_refills_to_four_and_an_empty_draw_pile_reshuffles_the_disca
 
 
 def test_turn_cap_is_recorded_as_such():
-    r = race(n_seats=2, config=RaceConfig(turn_cap=2), fill_piles=False)
+    r = race(n_seats=2, config=config(turn_cap=2), fill_piles=False)
     r.run()
     assert r.turn == 2 and r.capped and r.running()

@@ -37,10 +37,12 @@ def test_tactician_wins_at_least_90_percent_against_three_random_players():
     assert ci.low >= 0.90, (k, n, ci)
 
 
-def test_tactician_wins_more_than_40_percent_against_three_greedy_players():
+def test_tactician_wins_more_than_35_percent_against_three_greedy_players():
+    # measured: 44.1 % [41.3, 46.9] (1200 championships, seed 77); at that rate the 95 % CI
+    # of 600 championships clears 0.35 with a probability above 99 % (0.40: about one in two)
     tables = _championships(["tactician", "greedy", "greedy", "greedy"], 600)
     k, n, ci = _wins(tables, "tactician")
-    assert ci.low > 0.40, (k, n, ci)
+    assert ci.low > 0.35, (k, n, ci)
     # no seat decides it: the tactician wins from every seat (rotation) more than chance
     players = tables["players"]
     by_seat = players[players["profile"] == "tactician"].groupby("seat")["won"].mean()

@@ -14,7 +14,7 @@ from sim.gasterospeed.cards import SPEED, Dice
 from sim.gasterospeed.players import Profile, make_policy
 from sim.gasterospeed.race import RaceConfig
 
-from .helpers import DECK, Scripted, at, circuit, give, race, speed, uid
+from .helpers import DECK, Scripted, at, circuit, config, give, race, speed, uid
 
 
 def play(overrides, players=("tactician", "greedy", "random"), seed=3):
@@ -23,7 +23,7 @@ def play(overrides, players=("tactician", "greedy", "random"), seed=3):
 
 
 def test_two_snails_six_cards_one_card_per_snail_and_losing_a_snail_discards_two():
-    cfg = RaceConfig(two_snails=True)
+    cfg = config(two_snails=True)
     r = race(circuit(), 2, config=cfg, fill_piles=True)
     assert r.snails_of == [[0, 1], [2, 3]] and r.hand_target == [6, 6]
     c = r.board.c
@@ -36,7 +36,8 @@ def test_two_snails_six_cards_one_card_per_snail_and_losing_a_snail_discards_two
     r.speed_phase()
     calls = [x for x in r.policies[0].calls if x[0] == "speed_card"]
     assert [call[1][1] for call in calls] == [0, 1]       # one speed card for each snail
-    assert len(calls[1][1][2]) == 2                       # not the card chosen for snail 0
+    plays = [u for u, discard in calls[1][1][2] if not discard]
+    assert len(plays) == 2 and calls[0][1][2][0][0] not in plays   # not the card chosen for snail 0
     assert len(r.hands[0]) == 9 - 2
     r.board.shells[1] = 1
     r.inflict(1, None, "burn")
@@ -52,7 +53,7 @@ def test_two_snails_championship_scores_both_snails():
 
 
 def test_separate_decks_two_speed_two_action_and_two_discard_piles():
-    cfg = RaceConfig(separate=True)
+    cfg = config(separate=True)
     r = race(circuit(), 2, config=cfg, fill_piles=False)
     r.setup()
     for hand in r.hands:
@@ -66,7 +67,7 @@ def test_separate_decks_two_speed_two_action_and_two_discard_piles():
 
 
 def test_free_draws_start_one_plus_one_then_the_player_picks_the_piles():
-    cfg = RaceConfig(separate=True, free_draws=True)
+    cfg = config(separate=True, free_draws=True)
     p = Scripted(draw_piles=[1, 1])
     r = race(circuit(), 1, config=cfg, policies=[p], fill_piles=False)
     r.setup()
@@ -78,7 +79,7 @@ def test_free_draws_start_one_plus_one_then_the_player_picks_the_piles():
 
 
 def test_radis_sale_no_choice_depends_on_cards_drawn_during_the_refill():
-    cfg = RaceConfig(separate=True, free_draws=True, radis_sale=True)
+    cfg = config(separate=True, free_draws=True, radis_sale=True)
     p = Scripted(draw_piles=[0, 1])
     r = race(circuit(), 1, config=cfg, policies=[p], fill_piles=False)
     r.setup()
@@ -87,7 +88,7 @@ def test_radis_sale_no_choice_depends_on_cards_drawn_during_the_refill():
     assert len(calls[0][1][0].hand) == 2                    # seeing only the 1 + 1 dealt before
     # the tactician's choice then differs from its card-by-card choice when a 2-square card comes
     tactician = make_policy(Profile(), Dice(np.random.default_rng(0)))
-    view = race(circuit(), 1, config=RaceConfig(separate=True, free_draws=True, hand_size=6)).view(0)
+    view = race(circuit(), 1, config=config(separate=True, free_draws=True, hand_size=6)).view(0)
     view.hand = (uid("tir"), speed(105))
     view.snails = (0,)
     assert tactician.draw_piles(view, 2) == [0, 0]          # unknown draws count as slow
