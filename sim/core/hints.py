@@ -26,17 +26,20 @@ class KeyCase:
     Attributes:
         value: the changed value (``AUTO``: derived from the key's bounds and type).
         given: rule overrides (``KEY=VALUE``) under which the key acts.
+        with_value: overrides applied with the changed value only (another key that must
+            change with it for the rules to stay valid, e.g. a card's effects with its kind).
         matches: matches to compare (default: the game's ``Conformance.matches``).
         players: the line-up (presets) to play (default: the game's ``Conformance.lineup``).
         observe: what must differ: "default" (the game's ``Conformance.fingerprint`` if it
             has one, else the tables of short matches), "tables", or "replay" (only the
             replay's text: display names and other keys that change what is shown).
-        inert: for a key that cannot change play (drawn only, say), why; the suite then only
-            checks that a changed value is accepted.
+        inert: for a key that cannot change play (drawn only, or meaningful only for other
+            entries of its table), why; the suite then checks only that the defaults load.
     """
 
     value: Any = AUTO
     given: tuple[str, ...] = ()
+    with_value: tuple[str, ...] = ()
     matches: int | None = None
     players: tuple[str, ...] | None = None
     observe: Literal["default", "tables", "replay"] = "default"

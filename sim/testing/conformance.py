@@ -198,12 +198,12 @@ def _differ(before: Any, after: Any) -> bool:
 def check_rule_key_changes_play(spec: GameSpec, case: Case) -> None:
     """Changing this rule key changes the matches played (no silently ignored number)."""
     key, hint = _rule_keys(spec)[case.key], _hints(spec).keys.get(case.key, KeyCase())
-    value = _case_value(key, hint)
     base = _rules(spec, hint.given)
-    changed = _rules(spec, [*hint.given, (case.key, to_dict(value))])
-    assert changed != base, f"{case.key} = {value!r} builds the same rules"
     if hint.inert:
         return
+    value = _case_value(key, hint)
+    changed = _rules(spec, [*hint.given, *hint.with_value, (case.key, to_dict(value))])
+    assert changed != base, f"{case.key} = {value!r} builds the same rules"
     n = _smallest(spec) if hint.players is None else len(hint.players)
     before = _observed(spec, base, _players(spec, base, n, hint.players), hint, True)
     after = _observed(spec, changed, _players(spec, changed, n, hint.players), hint, True)
