@@ -194,8 +194,9 @@ matrix[[c for c in matrix.columns if c not in ("variant", "lineup")]]
 
 # %% [markdown]
 # Race by race: mean points per race of each profile on each circuit, and the game's
-# own metrics. A snail that wanders rather than races keeps the race going until the
-# turn cap (60 turns), which `turn_capped_rate` measures. The win rates above do not
+# own metrics. A snail that wanders rather than races makes a race long (random players'
+# races run hundreds of turns); the turn cap (`race.turn_cap`, 5000 turns) sits far above
+# the longest race measured, and `turn_capped_rate` counts the races it stopped. The win rates above do not
 # add up to 1: a championship tied on points *and* race wins has no champion
 # (`championship_tie_rate`).
 
