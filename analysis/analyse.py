@@ -32,7 +32,8 @@ class Options:
 
     Attributes:
         confidence: coverage of every CI (0.95).
-        alpha: significance level of tests and of each one-sided TOST test (0.05).
+        alpha: significance level of the tests; the family-wise error rate of the fairness
+            verdicts of all cells together and of the adjusted effect intervals (0.05).
         fairness_margin: δ of the fairness band 1/n ± δ, as a proportion (0.02 = ±2 points).
         correction: multiplicity correction of the variant effects, ``holm`` or ``fdr_bh``.
         n_resamples: bootstrap resamples per interval.
@@ -85,12 +86,18 @@ class Analysis:
 
 
 def _fairness_cells(fairness: pd.DataFrame) -> pd.DataFrame:
+    """One row per cell: its family-wise verdict, adjusted p-values and the line-up's matches needed."""
     records = []
+    if fairness.empty:
+        return pd.DataFrame(columns=["variant", "lineup", "unit", "verdict", "p_chi2", "decided", "matches_needed",
+                                     "p_fair_adjusted", "p_bias_adjusted"])
     for (variant, lineup), seats in fairness.groupby(["variant", "lineup"], sort=False):
         records.append({"variant": variant, "lineup": lineup, "unit": seats["unit"].iloc[0],
                         "verdict": cell_verdict(seats), "p_chi2": omnibus_test(seats),
                         "decided": int(seats["decided"].iloc[0]),
-                        "matches_needed": int(seats["matches_needed"].max())})
+                        "matches_needed": int(seats["matches_needed"].max()),
+                        "p_fair_adjusted": float(seats["p_fair_adjusted"].iloc[0]),
+                        "p_bias_adjusted": float(seats["p_bias_adjusted"].iloc[0])})
     return pd.DataFrame.from_records(records)
 
 
@@ -111,14 +118,15 @@ def analyse(results: Results, **options: Any) -> Analysis:
     outcomes = match_outcomes(tables)
     applicable = {(v, x): results.symmetric(x) or results.rotated(x)
                   for v, x in matches[["variant", "lineup"]].drop_duplicates().itertuples(index=False)}
-    fairness = seat_fairness(players, opts.fairness_margin, opts.alpha, conf, applicable=applicable)
+    fairness = seat_fairness(players, opts.fairness_margin, opts.alpha, applicable=applicable)
     km = km_summary(matches, conf)
     medians = {(r.variant, r.lineup): r.median for r in km.itertuples(index=False)}
     notes = list(results.notes)
     baseline_present = BASELINE in set(matches["variant"])
     if len(results.variants) > 1 and not baseline_present:
         notes.append("No variant is named 'baseline': variant effects cannot be computed.")
-    effects = variant_effects(outcomes, BASELINE, conf, opts.correction, n_resamples=boot, seed=seed) \
+    effects = variant_effects(outcomes, BASELINE, conf, opts.correction, n_resamples=boot, seed=seed,
+                              alpha=opts.alpha) \
         if baseline_present and len(results.variants) > 1 else variant_effects(outcomes.iloc[0:0])
     metrics_frame, game_notes = game_metrics(results.spec, tables)
     notes += game_notes

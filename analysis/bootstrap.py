@@ -4,6 +4,8 @@ Matches that share a seed (seat rotations) are resampled together: the statistic
 ratio of cluster sums (Σ values / Σ counts), which equals the plain mean when every cluster
 holds one match. Intervals come from :func:`scipy.stats.bootstrap` (BCa by default, or
 percentile) with a seeded :class:`numpy.random.Generator`, so a report is reproducible.
+The per-cluster sums come from :func:`sim.core.estimators.cluster_sums`, the one place of the
+cluster-aware estimators.
 """
 
 from __future__ import annotations
@@ -13,33 +15,12 @@ from collections.abc import Callable
 import numpy as np
 from scipy import stats
 
+from sim.core.estimators import cluster_sums
+
 __all__ = ["DEFAULT_RESAMPLES", "cluster_sums", "mean_ci", "bootstrap_ci"]
 
 #: Resamples per interval: Monte Carlo error of a 95 % bound about 1 % of the interval width.
 DEFAULT_RESAMPLES = 2000
-
-
-def cluster_sums(values, clusters=None) -> tuple[np.ndarray, np.ndarray]:
-    """Per-cluster sums of ``values`` and cluster sizes, NaN values dropped.
-
-    Args:
-        values: one number per observation.
-        clusters: one label per observation (None: each observation is its own cluster).
-
-    Returns:
-        (sums, sizes) arrays, one entry per non-empty cluster, in order of first appearance.
-    """
-    values = np.asarray(values, dtype=float)
-    keep = ~np.isnan(values)
-    values = values[keep]
-    if clusters is None:
-        return values, np.ones_like(values)
-    labels = np.asarray(clusters)[keep]
-    _, first, inverse = np.unique(labels, return_index=True, return_inverse=True)
-    sums = np.bincount(inverse, weights=values, minlength=first.size)
-    sizes = np.bincount(inverse, minlength=first.size).astype(float)
-    order = np.argsort(first, kind="stable")
-    return sums[order], sizes[order]
 
 
 def _ratio(sums, sizes, axis=-1):

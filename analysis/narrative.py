@@ -56,10 +56,15 @@ def _interval(low: float, high: float, scale: float, digits: int | None) -> str:
 
 
 def effect_sentence(row, correction: str = "holm", with_lineup: bool = True) -> str:
-    """One variant effect (a row of :func:`analysis.effects.variant_effects`) as a sentence."""
+    """One variant effect (a row of :func:`analysis.effects.variant_effects`) as a sentence.
+
+    The interval is the adjusted one, consistent with the adjusted p-value it stands beside.
+    """
     up = row.effect > 0
     magnitude = abs(row.effect)
-    low, high = (row.ci_low, row.ci_high) if up else (-row.ci_high, -row.ci_low)
+    # the interval that matches the adjusted p-value beside it (excludes 0 ⇔ adjusted p < α)
+    first, last = (getattr(row, "ci_low_adjusted", row.ci_low), getattr(row, "ci_high_adjusted", row.ci_high))
+    low, high = (first, last) if up else (-last, -first)
     if row.binary:
         verb = "raises" if up else "lowers"
         amount = f"{100 * magnitude:.1f} percentage points {_interval(low, high, 100, 1)}"
@@ -77,8 +82,12 @@ def effect_sentence(row, correction: str = "holm", with_lineup: bool = True) -> 
             f"{pval(row.p_adjusted)} after {CORRECTION_NAMES.get(correction, correction)}).")
 
 
-def fairness_sentence(seats: pd.DataFrame, verdict: str, lineup: str, variant: str = BASELINE) -> str:
-    """The fairness verdict of one cell (its rows of :func:`analysis.fairness.seat_fairness`)."""
+def fairness_sentence(seats: pd.DataFrame, verdict: str, lineup: str, variant: str = BASELINE,
+                      family: int = 1, alpha: float = 0.05) -> str:
+    """The fairness verdict of one cell (its rows of :func:`analysis.fairness.seat_fairness`).
+
+    ``family`` is the number of cells judged together (the verdicts are family-wise).
+    """
     unit = seats["unit"].iloc[0]
     target, margin = float(seats["target"].iloc[0]), float(seats["margin"].iloc[0])
     band = f"{100 * target:.1f} ± {100 * margin:.0f} points"
@@ -86,9 +95,11 @@ def fairness_sentence(seats: pd.DataFrame, verdict: str, lineup: str, variant: s
     worst_text = (f"{unit} {int(worst['id'])} wins {pct(worst['share'])} "
                   f"[{100 * worst['ci_low']:.1f}, {100 * worst['ci_high']:.1f}] of the decided matches")
     rules = "" if variant == BASELINE else f" under {variant}"
+    control = (f"TOST, α = {alpha:g}" if family <= 1 else
+               f"TOST; α = {alpha:g} family-wise over the {family} line-ups of this report, Holm–Shaffer")
     if verdict == "fair":
         return (f"Line-up {lineup} is fair by {unit}{rules}: every {unit}'s share of the decided "
-                f"matches is shown to lie within {band} (TOST, α = 0.05 per side).")
+                f"matches is shown to lie within {band} ({control}).")
     if verdict == "unfair":
         return f"Line-up {lineup} is not fair{rules}: {worst_text}, outside the fair band {band}."
     if verdict == "small bias":
@@ -100,7 +111,8 @@ def fairness_sentence(seats: pd.DataFrame, verdict: str, lineup: str, variant: s
     needed = int(seats["matches_needed"].max())
     return (f"Line-up {lineup}{rules}: no {unit} is shown to be unfair ({worst_text}), but "
             f"{int(seats['decided'].iloc[0])} decided matches are too few to show fairness within "
-            f"{band}; about {needed:,} would be needed.")
+            f"{band}; about {needed:,} would give an exactly fair line-up an 80 % chance to be shown "
+            f"fair (every {unit} at once).")
 
 
 def _overview(analysis: Analysis) -> str:
@@ -137,9 +149,14 @@ def _length_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) -
 def _skill_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) -> str | None:
     rows = analysis.skill[(analysis.skill["lineup"] == lineup) & (analysis.skill["variant"] == variant)] \
         if not analysis.skill.empty else analysis.skill
-    if rows.empty or rows["share"].isna().all():
+    if rows.empty:
         return None
     top = rows.iloc[0]
+    if not top.get("applicable", True):
+        return (f"{top['profile']} never changes seat in this line-up ({top['note']}): its skill share is "
+                "not applicable; rotate the seats to measure it.")
+    if rows["share"].isna().all():
+        return None
     return (f"The strongest profile, {top['profile']}, wins {pct(top['win_rate'])} "
             f"[{100 * top['ci_low']:.1f}, {100 * top['ci_high']:.1f}] per seat (fair share "
             f"{pct(1 / top['n_seats'])}): a skill share of {top['share']:.2f} "
@@ -172,7 +189,8 @@ def _variant_sentences(analysis: Analysis, lineup: str, variant: str, several_li
         .sort_values(["priority", "p"], kind="stable")
     if significant.empty:
         return [f"{where}{subject} has no detectable effect on any of the {len(rows)} outcomes "
-                f"(all {pval(rows['p_adjusted'].min()).replace('p = ', 'p ≥ ')} after {name})."]
+                f"(all {pval(rows['p_adjusted'].min()).replace('p = ', 'p ≥ ')} after {name})"
+                + _detectable(rows) + "."]
     sentences = [effect_sentence(row, correction, several_lineups)
                  for row in significant.head(MAX_EFFECTS).itertuples(index=False)]
     rest = len(significant) - MAX_EFFECTS
@@ -180,6 +198,25 @@ def _variant_sentences(analysis: Analysis, lineup: str, variant: str, several_li
         sentences.append(f"({rest} more significant effect{'s' if rest > 1 else ''} of {variant} "
                          f"in the effects table.)")
     return sentences
+
+
+def _detectable(rows: pd.DataFrame) -> str:
+    """", though it would have detected ..." — the minimum detectable effects of the main outcomes."""
+    if "mde" not in rows or rows["mde"].isna().all():
+        return ""
+    parts = []
+    rates = rows[rows["binary"] & rows["outcome"].str.contains("_won") & rows["mde"].notna()]
+    if len(rates):
+        parts.append(f"{100 * rates['mde'].max():.1f} percentage points on any win rate")
+    length = rows[(rows["outcome"] == "rounds") & rows["mde"].notna()]
+    if len(length):
+        parts.append(f"{number(float(length['mde'].iloc[0]))} rounds of game length")
+    if not parts:
+        top = rows.dropna(subset=["mde"]).iloc[0]
+        scale = 100 if top["binary"] else 1
+        parts.append(f"{number(scale * float(top['mde']))} {top['unit']} on {top['label']}")
+    return ("; with 80 % power it would have detected a true change of " + " or ".join(parts)
+            + " (minimum detectable effects, after the correction)")
 
 
 def summary_blocks(analysis: Analysis) -> list[tuple[str, list[str]]]:
@@ -200,7 +237,9 @@ def summary_blocks(analysis: Analysis) -> list[tuple[str, list[str]]]:
             verdicts = analysis.fairness_cells
             verdict = verdicts[(verdicts["lineup"] == lineup)
                                & (verdicts["variant"] == reference)]["verdict"].iloc[0]
-            sentences.append(fairness_sentence(cell, verdict, lineup))
+            family = int((verdicts["verdict"] != "not applicable").sum())
+            sentences.append(fairness_sentence(cell, verdict, lineup, family=family,
+                                               alpha=analysis.options.alpha))
         for extra in (_length_sentence(analysis, lineup, reference),
                       _skill_sentence(analysis, lineup, reference)):
             if extra:

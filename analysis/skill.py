@@ -1,11 +1,19 @@
 """Skill versus luck: how much a stronger profile's edge decides matches (stats.md §4).
 
-* **Skill share** of a profile holding m of the n seats of a line-up: its per-seat win rate
-  p rescaled so that 0 = pure luck (p = 1/n, what identical players get) and 1 = that profile
-  always wins (p = 1/m): s = (p − 1/n) / (1/m − 1/n). With m = 1 this is stats.md's
-  normalised skill share (p_strong − 1/n)/(1 − 1/n), the fraction of "skill-decided"
-  matches in a skill-or-coin-flip mixture. Its CI is the Wilson CI of p mapped linearly.
-  Only profiles that win at least their fair share (p ≥ 1/n) get a skill share.
+* **Skill share** of a profile holding m of the n seats of a line-up, from q, the share of
+  the decided matches it wins (any of its seats wins). In a skill-or-coin-flip mixture — a
+  fraction s of the matches is decided by skill, which this profile always wins, the rest by
+  luck, which gives it m/n of them — q = s + (1 − s)·m/n, so s = (q − m/n)/(1 − m/n): 0 is
+  pure luck, 1 means it always wins. The parameter lives on [0, 1]: a profile that wins less
+  than its fair share gets s = 0 (its skill decides no match; any skill at play is the other
+  profiles'), and its interval is the clustered Wilson interval of q mapped through the same
+  formula and clipped to [0, 1] (the intersection of a valid interval with the parameter
+  space keeps its coverage). With m = 1 this is stats.md's normalised skill share
+  (p_strong − 1/n)/(1 − 1/n). The estimate is this restricted maximum likelihood estimate:
+  under pure luck it is 0 in about half of the data sets and its mean is about
+  0.4·SE(q̂)/(1 − m/n) above 0 (the price of staying inside [0, 1]).
+* A profile that **never changes seat** (a mixed line-up without seat rotation) is
+  confounded with its seat: its skill share is "not applicable", as is the fairness verdict.
 * **Win-rate matrix**: for every ordered pair of distinct profiles (A, B) sharing matches,
   P(A finishes ahead of B), counting a tie as half; pairs are all seat pairs (a, b) with
   profiles A and B in one match. Wilson CI, design-effect adjusted over seeds (several pairs
@@ -20,9 +28,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from .winrates import clustered_wilson
+from sim.core.estimators import cluster_counts, clustered_wilson
 
-__all__ = ["skill_share", "profile_matrix", "elo_gap"]
+__all__ = ["skill_share", "share_from_rate", "profile_matrix", "elo_gap"]
 
 
 def elo_gap(p: float) -> float:
@@ -36,6 +44,34 @@ def _clusters(frame: pd.DataFrame) -> str:
     return "seed" if "seed" in frame.columns else "match"
 
 
+def share_from_rate(q, seats: int, n_seats: int):
+    """Skill share s = (q − m/n)/(1 − m/n) of a match win rate q, clipped to [0, 1] (vectorised)."""
+    luck = seats / n_seats
+    return np.clip((np.asarray(q, dtype=float) - luck) / (1.0 - luck), 0.0, 1.0)
+
+
+def _profile_row(cell: pd.DataFrame, profile: str, rows: pd.DataFrame, m: int, n: int,
+                 cluster: str, confidence: float) -> dict:
+    """Per-seat win rate and skill share of one profile in one cell."""
+    per = rows["won"].astype(float).groupby(rows[cluster]).agg(["sum", "size"])
+    p, low, high, _ = clustered_wilson(per["sum"], per["size"], confidence)
+    by_match = cell.groupby("match")
+    decided = by_match["won"].any()
+    won = rows.groupby("match")["won"].any().reindex(decided.index, fill_value=False)[decided]
+    clusters = by_match[cluster].first()[decided] if cluster != "match" else won.index
+    q, q_low, q_high, _ = clustered_wilson(*cluster_counts(won.to_numpy(float), np.asarray(clusters)), confidence)
+    used = np.sort(rows["seat"].unique())
+    applicable = m < n and used.size > m  # it holds m seats per match: more seats overall = it moves
+    share, share_low, share_high = (share_from_rate([q, q_low, q_high], m, n) if applicable and decided.any()
+                                    else (math.nan,) * 3)
+    note = "" if applicable else (f"always in seat{'s' if m > 1 else ''} "
+                                  f"{', '.join(map(str, used))}: seat and skill confounded")
+    return {"profile": profile, "seats": m, "n_seats": n, "games": int(per["size"].sum()), "win_rate": p,
+            "ci_low": low, "ci_high": high, "decided": int(decided.sum()), "match_win_rate": q,
+            "share": float(share), "share_low": float(share_low), "share_high": float(share_high),
+            "applicable": bool(applicable), "note": note}
+
+
 def skill_share(players: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     """Skill share of every profile of every mixed line-up (>= 2 distinct profiles).
 
@@ -45,9 +81,10 @@ def skill_share(players: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame
 
     Returns:
         one row per cell × profile: ``seats`` (m), ``n_seats`` (n), ``games`` (seat
-        appearances), ``win_rate``, ``ci_low``, ``ci_high`` (per seat), ``share``,
-        ``share_low``, ``share_high`` (skill share, 0 = luck, 1 = always wins; NaN below the
-        fair share), sorted by win rate within each cell.
+        appearances), ``win_rate``, ``ci_low``, ``ci_high`` (per seat), ``decided``,
+        ``match_win_rate`` (q), ``share``, ``share_low``, ``share_high`` (on [0, 1]; NaN when
+        not applicable), ``applicable`` (False when the profile never changes seat), ``note``;
+        sorted by win rate within each cell.
     """
     records = []
     cluster = _clusters(players)
@@ -58,15 +95,8 @@ def skill_share(players: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame
         seats_of = cell[cell["match"] == cell["match"].iloc[0]]["profile"].value_counts()
         for profile, rows in cell.groupby("profile", sort=True):
             m = int(seats_of.get(profile, 1))
-            per = rows["won"].astype(float).groupby(rows[cluster]).agg(["sum", "size"])
-            p, low, high, _ = clustered_wilson(per["sum"], per["size"], confidence)
-            scale = 1.0 / m - 1.0 / n
-            stronger = scale > 0 and p >= 1.0 / n
-            to_share = (lambda x: (x - 1.0 / n) / scale) if stronger else (lambda x: math.nan)
-            records.append({"variant": variant, "lineup": lineup, "profile": profile, "seats": m,
-                            "n_seats": n, "games": int(per["size"].sum()), "win_rate": p,
-                            "ci_low": low, "ci_high": high, "share": to_share(p),
-                            "share_low": to_share(low), "share_high": to_share(high)})
+            records.append({"variant": variant, "lineup": lineup,
+                            **_profile_row(cell, profile, rows, m, n, cluster, confidence)})
     table = pd.DataFrame.from_records(records)
     if table.empty:
         return table

@@ -105,13 +105,37 @@ def _targets_figure(trials: pd.DataFrame, validation: list[dict], baseline: dict
         if baseline:
             check = next(c for c in baseline["targets"] if c["target"] == label)
             ax.axhline(check["value"], color="#7f7f7f", linestyle="--", label="baseline (fresh seeds)")
-        ax.plot([], [], "D", color="#d62728", label="validated (fresh seeds, 90 % CI)")
+        ax.plot([], [], "D", color="#d62728", label="validated (fresh seeds, the look's CI)")
         ax.set_title(label, fontsize=10)
         ax.grid(alpha=.3)
     axes[0].legend(fontsize=8, loc="best")
     axes[-1].set_xlabel("trial")
     fig.tight_layout()
     return fig
+
+
+def _looks_blocks(summary: dict, folder: Path) -> list[str]:
+    """The validation looks of the directory and the α each spent (or "looks not recorded")."""
+    looks_path = folder / "looks.json"
+    if not looks_path.exists():
+        return [_p("Looks not recorded: this directory was validated before tablesim recorded its validation "
+                   "looks. Its stored validation was tested at α = 0.05 (90 % intervals inside the bands); "
+                   "whether earlier looks (other validation sizes or rounds) were made on it cannot be told "
+                   "from the files, and if they were, the overall chance of a false 'met' exceeds 5 % "
+                   "(at most 5 % per look, by the union bound).")]
+    data = json.loads(looks_path.read_text())
+    rows = [{"look": x["look"], "validation round": x["validation_round"], "fresh root seed": x["fresh_seed"],
+             "matches": x["matches"], "α spent": x["alpha"],
+             "intervals": f"{100 * x['confidence']:.1f} %", "may claim": "yes" if x["claimable"] else "no (α spent)",
+             "verdict": ("met: trial " + str(x.get("claimed_trial"))) if x.get("meets_all_targets") else "not met",
+             "recorded": "before look records (legacy)" if x.get("legacy") else "yes"} for x in data["looks"]]
+    text = (f"The directory's false-claim budget α = {data['alpha']:g} is split over {data['planned']} planned "
+            f"looks (Bonferroni): each look tests at α/{data['planned']} = {data['alpha'] / data['planned']:.4g} "
+            "(its intervals at 1 − 2·α_look inside every band), a look past the plan claims nothing, so the "
+            f"chance that any look of this directory claims a false 'met' is at most {data['alpha']:g}. A look is "
+            "one (validation round, validation matches) pair; more matches on the same fresh seeds or a new "
+            f"round are new looks. Spent so far: {sum(x['alpha'] for x in data['looks']):.4g}.")
+    return [_p(text), _table(pd.DataFrame(rows))] + [_p(note) for note in data.get("notes", [])]
 
 
 def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
@@ -121,32 +145,38 @@ def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
     trials = pd.read_csv(folder / "trials.csv")
     best = summary.get("best")
     met = bool(summary.get("meets_all_targets"))
+    level = 1 - 2 * float(best.get("alpha", 0.05)) if best else 0.9
     verdict = []
     if best is None:
         verdict.append(_p("No trial completed."))
     else:
         text = (f"Best candidate (trial {best['trial']}): {json.dumps(best['point'])}. Re-run on "
                 f"{best['matches']} matches of fresh seeds (root seed {best['fresh_seed']}): ")
-        text += ("every target is met (equivalence test, 90 % CI inside each band)." if met else
+        text += (f"every target is met (equivalence test, {100 * level:.1f} % CI inside each band)." if met else
                  "not every target is met — the search did not find rules shown to meet the design targets.")
         verdict.append(f'<div class="verdict">{html.escape(text)}</div>')
     rows = []
     for candidate in ([{**baseline, "trial": "baseline", "point": "baseline rules"}] if baseline else []) + validation:
         for check in candidate["targets"]:
             point = candidate["point"] if isinstance(candidate["point"], str) else json.dumps(candidate["point"])
+            shown = 1 - 2 * float(check.get("alpha", candidate.get("alpha", 0.05)))
             rows.append({"trial": candidate["trial"], "point": point, "target": check["target"],
                          "band": f"[{check['band'][0]:.4g}, {check['band'][1]:.4g}]", "value": check["value"],
-                         "90 % CI low": check["ci_low"], "90 % CI high": check["ci_high"],
+                         "CI level": f"{100 * shown:.1f} %", "CI low": check["ci_low"], "CI high": check["ci_high"],
+                         "design effect": check.get("design_effect", float("nan")),
                          "met": "yes" if check["met"] else "no",
                          "counts": "yes" if candidate.get("in_sequence", True) else "no (an earlier candidate missed)"})
     sections = [
         {"title": "Verdict", "blocks": verdict + [_p(
             f"{summary['trials']} trials ({summary['pruned']} pruned) with {summary['optimizer']}; every trial "
             "played the same seeds (common random numbers). The best candidates were replayed on fresh seeds "
-            "(winner's-curse guard); only those results count. Candidates are tested in a fixed order set before "
-            "the fresh seeds are played (the response surface's point first, then trials by in-sample rank) and "
-            "a verdict counts only while every earlier candidate met every target: the chance of any false "
-            "'met' stays at 5 %.")]},
+            "(winner's-curse guard); only those results count. Under seat rotation the matches of a seed are "
+            "one cluster: rates get the seed-clustered Wilson interval (effective sample size n/deff) and "
+            "other metrics a bootstrap over seeds, the intervals of the design report. Candidates are tested in "
+            "a fixed order set before the fresh seeds are played (the response surface's point first, then "
+            "trials by in-sample rank) and a verdict counts only while every earlier candidate met every "
+            "target: within a look the chance of any false 'met' stays at the look's α.")]},
+        {"title": "Validation looks and the α they spend", "blocks": _looks_blocks(summary, folder)},
         {"title": "Validated candidates (fresh seeds)", "blocks": [_table(pd.DataFrame(rows))] if rows else []},
         {"title": "Targets: every trial, the band, the validated candidates",
          "blocks": [_png(figure)] if (figure := _targets_figure(trials, validation, baseline)) else []},
@@ -188,17 +218,31 @@ def _surface_blocks(surface: dict) -> list[str]:
 
 def _sensitivity_sections(folder: Path) -> tuple[str, list[dict], bool]:
     summary = json.loads((folder / "sensitivity.json").read_text())
-    sections = [{"title": "Reading it", "blocks": [_p(
-        "Morris μ* ranks how much each parameter moves each outcome over its range; Sobol's total index ST is "
-        "the share of the outcome's variance the parameter explains with its interactions. The dummy parameter "
-        "changes nothing but the seeds: its index is the noise floor, and a parameter not clearly above it has "
-        "no effect these runs can see."), _p(f"Noise floor per outcome: {json.dumps(summary['noise_floor'])}")]}]
+    sobol_path = folder / "sobol.csv"
+    sobol = pd.read_csv(sobol_path) if sobol_path.exists() else pd.DataFrame()
+    recorded = "verdict" in sobol.columns or (sobol.empty and "intervals" in summary)
+    reading = [_p(
+        "Morris μ* ranks how much each parameter moves each outcome over its range; Sobol's first-order "
+        "index S1 is the share of the outcome's variance the parameter explains alone, the total index ST "
+        "with its interactions. A parameter is an effect only when its index's interval excludes 0; "
+        "otherwise it has no effect these runs can see. Sobol intervals are simultaneous 95 % intervals "
+        "over each output's indices (symmetric studentized bootstrap over the base sample rows, "
+        "Bonferroni), Morris intervals SALib's bootstrap of μ* at the Bonferroni level over the parameters. "
+        "The dummy parameter changes nothing but the seeds: its index is the noise share, the part of the "
+        "variance that the choice of seeds alone explains — a reference, not a threshold."),
+        _p(f"Noise share per outcome (the dummy's indices): {json.dumps(summary['noise_floor'])}")]
+    if not recorded:
+        reading.append(_p("This directory was analysed before the intervals and verdicts above existed: its "
+                          "tables give SALib's normal-bootstrap half-widths (*_conf, 95 % per index, not "
+                          "simultaneous; at small N they cover less than 95 %) and no verdict. Rerun "
+                          "tablesim sensitivity on it to recompute them from the stored points."))
+    sections = [{"title": "Reading it", "blocks": reading}]
     sections.append({"title": f"Morris screening ({summary['morris_points']} points × "
                               f"{summary['matches_per_point']} matches)",
                      "blocks": [_table(pd.read_csv(folder / "morris.csv"))]})
-    if (folder / "sobol.csv").exists():
+    if sobol_path.exists():
         sections.append({"title": f"Sobol indices ({summary.get('sobol_points', 0)} points)",
-                         "blocks": [_table(pd.read_csv(folder / "sobol.csv"))]})
+                         "blocks": [_table(sobol)]})
     if (folder / "sensitivity.png").exists():
         data = base64.b64encode((folder / "sensitivity.png").read_bytes()).decode()
         sections.append({"title": "Plot", "blocks": [f'<img alt="sensitivity" src="data:image/png;base64,{data}">']})

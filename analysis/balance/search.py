@@ -40,6 +40,8 @@ A balance file (TOML)::
     bootstrap = 400                # resamples for the CIs of non-rate metrics
     validate_baseline = true       # the baseline rules on the same fresh seeds (before / after)
     validation_round = 0           # n > 0: an independent, confirmatory fresh seed set
+    alpha = 0.05                   # false-claim rate of the whole results directory...
+    looks = 3                      # ...split over this many planned validation looks
     [surface]                      # optional, see analysis/balance/surface.py
     prefix = "card_win_rate."      # a family of game metrics whose spread is targeted
     bound = 0.15
@@ -49,8 +51,18 @@ only by their rules (common random numbers); it stores its target values and eve
 metric as ``DIR/trials/NNNN.json``, and a killed search resumes from them. The candidates (the
 surface's model optimum if any, then the best trials by in-sample rank) are replayed on a
 fresh seed set (root seed + ``FRESH_SEED_OFFSET`` × (1 + round)) and a candidate is reported as
-meeting a target only if the equivalence test (TOST, α = 0.05) passes on those fresh seeds —
-as a fixed-sequence test: once a candidate misses, later ones are not claimed.
+meeting a target only if the equivalence test (TOST) passes on those fresh seeds — as a
+fixed-sequence test: once a candidate misses, later ones are not claimed.
+
+Every validation is a *look* (:mod:`analysis.balance.looks`): a (``validation_round``,
+``validate_matches``) pair, recorded in ``DIR/looks.json`` with the α it spends. The
+directory's budget ``search.alpha`` is split over ``search.looks`` planned looks (Bonferroni):
+each look's TOSTs run at α/looks, a look past the plan claims nothing, and the chance that any
+look of the directory makes a false "meets every target" stays at most ``search.alpha``.
+
+Under seat rotation (``rotate_seats = true``) the matches of one seed are one cluster: rate
+targets get the seed-clustered Wilson interval and other metrics a bootstrap over seeds
+(:func:`analysis.balance.targets.measure_all`) — the intervals of the report.
 """
 
 from __future__ import annotations
@@ -76,7 +88,8 @@ from .ntbea import NTBEA
 from .problem import Problem, load_problem
 from .space import Parameter, SearchSpace
 from .surface import SurfaceSettings, spread_floor
-from .targets import Target, band_loss, centre_distance, check_target, measure_all, objective, select_lineup
+from .looks import load_ledger
+from .targets import Target, band_loss, centre_distance, check_tables, measure_all, objective, select_lineup
 
 __all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "trial_settings", "FRESH_SEED_OFFSET"]
 
@@ -98,6 +111,10 @@ class SearchSettings:
     validate_baseline: bool = True  # also measure the baseline rules on the fresh seeds (before / after)
     validation_round: int = param(0, min=0, doc="n > 0: validate on the n-th other fresh seed set, "
                                   "independent of earlier validations (a confirmatory re-run)")
+    alpha: float = param(0.05, min=0.0001, max=0.25, doc="false-claim rate of the results directory, over "
+                         "all its validation looks")
+    looks: int = param(3, min=1, doc="validation looks planned: each spends alpha / looks (Bonferroni); "
+                       "a look past the plan claims nothing")
     neighbours: int = param(50, min=1, doc="NTBEA: mutations scored per step")
 
 
@@ -140,7 +157,10 @@ class BalanceFile:
 #: Settings that may change between runs into the same directory: more trials extend the
 #: search, more or larger validations re-check it, the [surface] table re-reads the trials;
 #: nothing else may change (it shapes trials).
-EXTENDABLE = ("trials", "validate_top", "validate_matches", "bootstrap", "validate_baseline", "validation_round")
+#: (``alpha`` and ``looks`` are listed so that directories from before they existed resume; the
+#: look ledger keeps the plan of a directory's first look, see :mod:`analysis.balance.looks`.)
+EXTENDABLE = ("trials", "validate_top", "validate_matches", "bootstrap", "validate_baseline", "validation_round",
+              "alpha", "looks")
 
 
 def trial_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -404,47 +424,63 @@ def _stored_objective(trial: dict) -> float:
 
 
 def _check(balance: Balance, point: dict[str, Any] | None, fresh_seed: int, *, jobs: int,
-           backend: str) -> dict[str, Any]:
-    """Play a point (None: the baseline) on the fresh seeds; each target with its CI and verdict."""
+           backend: str, alpha: float = 0.05) -> dict[str, Any]:
+    """Play a point (None: the baseline) on the fresh seeds; each target's TOST at ``alpha``."""
     search = balance.settings.search
     tables, _ = evaluate(balance, point, root_seed=fresh_seed, matches=search.validate_matches,
                          jobs=jobs, backend=backend)
     placed = [_with_lineup(balance, t) for t in balance.settings.targets]
     spec = balance.spec
     parts = (spec.metric_parts, spec.metrics_from_parts) if spec.metric_parts and spec.metrics_from_parts else None
-    measured = measure_all(placed, tables, spec.summary, bootstrap=search.bootstrap, seed=fresh_seed,
-                           game_parts=parts)
-    checks = [check_target(target, m) for target, m in zip(placed, measured)]
+    checks = check_tables(placed, tables, spec.summary, bootstrap=search.bootstrap, seed=fresh_seed,
+                          alpha=alpha, game_parts=parts)
     values = [c["value"] for c in checks]
     return {"fresh_loss": band_loss(list(balance.settings.targets), values), "matches": search.validate_matches,
-            "fresh_seed": fresh_seed, "targets": checks, "meets_all": all(c["met"] for c in checks)}
+            "fresh_seed": fresh_seed, "alpha": alpha, "targets": checks, "meets_all": all(c["met"] for c in checks)}
+
+
+def _candidates(balance: Balance, trials: list[dict], extra: list[dict]) -> list[dict]:
+    """The candidates in the order of the fixed-sequence test, set before any fresh seed is played.
+
+    The extra points (the response surface's model optimum) first, then trials by in-sample
+    rank; many trials can sit inside every band in sample (loss 0): prefer those nearest the
+    centres.
+    """
+    targets = list(balance.settings.targets)
+    complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
+    complete.sort(key=lambda t: (t["loss"], centre_distance(targets, list(t["values"].values())), t["number"]))
+    seen, candidates, ranked = set(), [], 0
+    for trial in [*extra, *complete]:
+        key = json.dumps(trial["point"], sort_keys=True)
+        if key in seen:
+            continue
+        seen.add(key)
+        candidates.append(trial)
+        ranked += trial not in extra
+        if ranked == balance.settings.search.validate_top:
+            break
+    return candidates
+
+
+def _cached(stored: dict | None, matches: int, fresh_seed: int, alpha: float) -> bool:
+    """Whether a stored validation was made on these seeds, at this size and this α."""
+    return bool(stored) and (stored.get("matches"), stored.get("fresh_seed")) == (matches, fresh_seed) \
+        and abs(float(stored.get("alpha", 0.05)) - alpha) < 1e-12
 
 
 def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, backend: str,
               extra: list[dict] = ()) -> dict[str, Any]:
-    """Winner's-curse guard: replay the best distinct candidates (and ``extra`` points) on fresh seeds."""
+    """Winner's-curse guard: replay the best distinct candidates (and ``extra`` points) on fresh seeds.
+
+    One call is one look (:mod:`analysis.balance.looks`): its α comes from the directory's
+    ledger, and the look is recorded there.
+    """
     settings, search = balance.settings, balance.settings.search
-    complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
-    # many trials can sit inside every band in sample (loss 0): prefer those nearest the centres
     targets = list(settings.targets)
-    complete.sort(key=lambda t: (t["loss"], centre_distance(targets, list(t["values"].values())), t["number"]))
-    # the order of the fixed-sequence test (below) is set here, before any fresh seed is played:
-    # the extra points (the response surface's model optimum) first, then trials by in-sample rank
-    seen, candidates = set(), []
-    for trial in extra:  # e.g. the response surface's best point
-        key = json.dumps(trial["point"], sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            candidates.append(trial)
-    ranked = 0
-    for trial in complete:
-        key = json.dumps(trial["point"], sort_keys=True)
-        if key not in seen:
-            seen.add(key)
-            candidates.append(trial)
-            ranked += 1
-        if ranked == search.validate_top:
-            break
+    candidates = _candidates(balance, trials, list(extra))
+    ledger = load_ledger(out, search.alpha, search.looks, settings.seed, FRESH_SEED_OFFSET)
+    look, alpha, claimable = ledger.alpha_for(search.validation_round, search.validate_matches)
+    level = alpha if claimable else ledger.alpha / ledger.planned  # a look with no α left is shown only
     cached, cached_baseline = {}, None
     if (out / "validation.json").exists():
         previous = json.loads((out / "validation.json").read_text())
@@ -454,23 +490,19 @@ def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, bac
     validated = []
     for trial in candidates:
         key = json.dumps(trial["point"], sort_keys=True)
-        if key in cached and (cached[key].get("matches"), cached[key].get("fresh_seed")) == \
-                (search.validate_matches, fresh_seed):
+        if _cached(cached.get(key), search.validate_matches, fresh_seed, level):
             validated.append(cached[key])
             continue
         validated.append({"trial": trial["number"], "point": trial["point"], "in_sample_loss": trial["loss"],
-                          **_check(balance, trial["point"], fresh_seed, jobs=jobs, backend=backend)})
+                          **_check(balance, trial["point"], fresh_seed, jobs=jobs, backend=backend, alpha=level)})
         _atomic_json(out / "validation.json", {"candidates": validated, "baseline": cached_baseline})
     baseline = None
     if search.validate_baseline:
-        if cached_baseline and (cached_baseline.get("matches"), cached_baseline.get("fresh_seed")) == \
-                (search.validate_matches, fresh_seed):
-            baseline = cached_baseline
-        else:
-            baseline = _check(balance, None, fresh_seed, jobs=jobs, backend=backend)
+        baseline = cached_baseline if _cached(cached_baseline, search.validate_matches, fresh_seed, level) \
+            else _check(balance, None, fresh_seed, jobs=jobs, backend=backend, alpha=level)
     _atomic_json(out / "validation.json", {"candidates": validated, "baseline": baseline})
     # Several candidates tested on the same fresh seeds: a fixed-sequence procedure keeps the chance
-    # of any false "met" at α (5 %) — candidates are tested in the order above and a verdict counts
+    # of any false "met" at the look's α — candidates are tested in the order above and a verdict counts
     # only while every earlier candidate met every target (the sequence stops at the first miss).
     open_sequence = True
     for candidate in validated:
@@ -480,15 +512,24 @@ def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, bac
     best = min(validated, key=lambda c: (not (c["meets_all"] and c["in_sequence"]), c["fresh_loss"],
                                          centre_distance(targets, [t["value"] for t in c["targets"]]))) \
         if validated else None
+    met = bool(best and best["meets_all"] and best["in_sequence"] and claimable)
+    ledger.record({"look": look, "validation_round": search.validation_round, "fresh_seed": fresh_seed,
+                   "matches": search.validate_matches, "alpha": alpha, "confidence": 1 - 2 * level,
+                   "claimable": claimable, "meets_all_targets": met,
+                   "claimed_trial": best["trial"] if met else None,
+                   "candidates": [{"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": c["in_sequence"]}
+                                  for c in validated]})
     summary: dict[str, Any] = {"game": balance.spec.name, "trials": len(trials),
                                "pruned": sum(t["state"] == "pruned" for t in trials),
                                "optimizer": search.optimizer, "fresh_seed": fresh_seed,
-                               "best": best,
-                               "meets_all_targets": bool(best and best["meets_all"] and best["in_sequence"]),
-                               "baseline": baseline}
+                               "best": best, "meets_all_targets": met, "baseline": baseline,
+                               "look": look, "alpha_look": alpha, "alpha_total": ledger.alpha,
+                               "looks_planned": ledger.planned, "looks": ledger.looks, "look_notes": ledger.notes}
     if best is not None:
+        why = "" if claimable else " (no α left: this look claims nothing)"
         (out / "best_rules.toml").write_text(
             f"# tablesim balance: best candidate (trial {best['trial']}), validated on {best['matches']} matches\n"
-            f"# of fresh seeds (root seed {fresh_seed}); meets every target: {summary['meets_all_targets']}\n"
+            f"# of fresh seeds (root seed {fresh_seed}), look {look} at α = {alpha:.4g} of {ledger.alpha:g}; "
+            f"meets every target: {met}{why}\n"
             + to_toml(balance.rules(best["point"])), encoding="utf-8")
     return summary

@@ -23,12 +23,20 @@ A sensitivity file (TOML)::
     samples = 64                 # N (a power of two): N·(D + 2) points
     top = 6                      # Sobol on the Morris top-k parameters (+ the dummy)
 
+The indices and their intervals come from :mod:`analysis.balance.indices` — the same code
+that :func:`analyse_function` runs on any Python function (tested on the Ishigami function,
+whose indices are known). A parameter is an effect only when its index's interval excludes 0
+(Sobol: simultaneous 95 % studentized bootstrap intervals over an output's indices; Morris:
+SALib's bootstrap interval of μ*); otherwise it has "no effect the run can see".
+
 The dummy parameter changes nothing in the rules, only the seed set: every point plays the
 same seeds (common random numbers) except that the dummy's value picks a different block of
-seeds. Its index is therefore the Monte Carlo noise floor — a parameter whose index is not
-clearly above the dummy's has no effect the run can see (research/stats.md §5). (With common
-random numbers alone a dummy would score exactly 0 and show no noise at all.) Every sample point is a variant of one stored run (``DIR/morris``,
-``DIR/sobol``), so a killed analysis resumes chunk by chunk.
+seeds. Its index is therefore the *noise share*: the part of the output's variance that the
+choice of seeds alone explains (with common random numbers alone a dummy would score exactly
+0 and show no noise at all). It is reported as that reference, not as a threshold: an index
+below the dummy's can still be a real effect if its interval excludes 0, and an index above it
+is no effect if its interval includes 0. Every sample point is a variant of one stored run
+(``DIR/morris``, ``DIR/sobol``), so a killed analysis resumes chunk by chunk.
 """
 
 from __future__ import annotations
@@ -46,11 +54,12 @@ from sim.core.experiment import Lineup, RulesChange
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
 from sim.core.store import ResultStore
 
+from .indices import morris_indices, sobol_indices
 from .problem import Problem, load_problem
 from .space import Parameter
 from .targets import Target, measure
 
-__all__ = ["load_sensitivity", "run_sensitivity", "DUMMY"]
+__all__ = ["load_sensitivity", "run_sensitivity", "analyse_function", "DUMMY"]
 
 DUMMY = "dummy (noise floor)"
 #: The dummy's range [0, 1] maps to this many + 1 distinct blocks of seeds.
@@ -151,17 +160,51 @@ def _evaluate(problem: Problem, X: np.ndarray, folder: Path, jobs: int, backend:
     return Y
 
 
+def analyse_function(func, settings, parameters: list[Parameter], labels: list[str],
+                     dummy: str | None = DUMMY) -> tuple[pd.DataFrame, pd.DataFrame, int, int]:
+    """Morris on every parameter, then Sobol on the top ``settings.sobol.top`` (+ the dummy).
+
+    What ``tablesim sensitivity`` does, for any function: ``func(X, stage)`` maps sample points
+    (rows × parameters, the dummy's column last if ``dummy``) to outputs (rows × labels);
+    ``stage`` is ``"morris"`` or ``"sobol"``. Parameters left out of the Sobol stage sit at
+    the middle of their range. ``settings`` needs ``seed``, ``morris.trajectories``,
+    ``morris.levels``, ``sobol.samples``, ``sobol.top`` and ``sobol.enabled``.
+
+    Returns:
+        (Morris table, Sobol table (empty if disabled), Morris points, Sobol points).
+    """
+    names = [p.name for p in parameters]
+    bounds = [[p.low, p.high] for p in parameters]
+    problem = {"num_vars": len(names), "names": names, "bounds": bounds}
+    morris = morris_indices(lambda X: func(X, "morris"), problem, settings.morris.trajectories,
+                            settings.morris.levels, settings.seed, labels=labels, reference=dummy)
+    morris_points = settings.morris.trajectories * (len(names) + 1)
+    if not settings.sobol.enabled:
+        return morris, pd.DataFrame(), morris_points, 0
+    # keep the parameters ranked highest by mu* (scaled per output) for Sobol, plus the dummy
+    scaled = morris.assign(rank=morris.groupby("output")["mu_star"].transform(lambda s: s / (s.max() or 1)))
+    ranking = (scaled[scaled["parameter"] != dummy].groupby("parameter")["rank"].max()
+               .sort_values(ascending=False))
+    keep = list(ranking.index[: settings.sobol.top]) + ([dummy] if dummy in names else [])
+    keep_idx = [names.index(n) for n in keep]
+    sub_problem = {"num_vars": len(keep), "names": keep, "bounds": [bounds[i] for i in keep_idx]}
+
+    def sobol_func(Xs: np.ndarray) -> np.ndarray:
+        full = np.array([[np.mean(bounds[i]) for i in range(len(names))]] * len(Xs))
+        full[:, keep_idx] = Xs
+        return func(full, "sobol")
+
+    sobol = sobol_indices(sobol_func, sub_problem, settings.sobol.samples, settings.seed, labels=labels,
+                          reference=dummy)
+    return morris, sobol, morris_points, settings.sobol.samples * (len(keep) + 2)
+
+
 def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
                     progress: bool | None = None) -> dict[str, Any]:
     """Morris on every parameter (+ dummy), then Sobol on the top ones (+ dummy).
 
     Writes ``morris.csv``, ``sobol.csv``, ``sensitivity.json`` and ``sensitivity.png``.
     """
-    from SALib.analyze import morris as morris_analyze
-    from SALib.analyze import sobol as sobol_analyze
-    from SALib.sample import morris as morris_sample
-    from SALib.sample import sobol as sobol_sample
-
     problem = load_sensitivity(path)
     path, spec, settings = problem.path, problem.spec, problem.settings
     out = Path(out)
@@ -170,65 +213,29 @@ def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend
                                                    "sensitivity_file": str(path), "settings": to_dict(settings)},
                                                   indent=2, default=str), encoding="utf-8")
     params = list(settings.parameters)
-    names = [p.name for p in params]
-    bounds = [[p.low, p.high] for p in params]
     if settings.dummy:
-        names.append(DUMMY)
-        bounds.append([0.0, 1.0])
         params.append(Parameter(key=DUMMY, kind="float", low=0.0, high=1.0))
     first = settings.lineups[0].name
     labels = [_output(o, first).label for o in settings.outputs]
 
-    def evaluate(X: np.ndarray, folder: str) -> np.ndarray:
+    def evaluate(X: np.ndarray, stage: str) -> np.ndarray:
         offsets = None
         if settings.dummy:  # the dummy picks a block of fresh seeds: the noise floor
-            seeds_per_point = settings.matches
-            offsets = np.round(X[:, names.index(DUMMY)] * DUMMY_SEED_BLOCKS).astype(int) * seeds_per_point
+            offsets = np.round(X[:, -1] * DUMMY_SEED_BLOCKS).astype(int) * settings.matches
         # the rule parameters are the first columns (the dummy, if any, is the last)
-        return _evaluate(problem, X[:, :len(settings.parameters)], out / folder, jobs, backend, progress, offsets)
+        return _evaluate(problem, X[:, :len(settings.parameters)], out / stage, jobs, backend, progress, offsets)
 
-    salib = {"num_vars": len(names), "names": names, "bounds": bounds}
-    X = morris_sample.sample(salib, N=settings.morris.trajectories, num_levels=settings.morris.levels,
-                             seed=settings.seed)
-    Y = evaluate(X, "morris")
-    morris_rows = []
-    for k, label in enumerate(labels):
-        result = morris_analyze.analyze(salib, X, Y[:, k], num_levels=settings.morris.levels, seed=settings.seed)
-        for i, name in enumerate(names):
-            morris_rows.append({"output": label, "parameter": name, "mu_star": float(result["mu_star"][i]),
-                                "mu_star_conf": float(result["mu_star_conf"][i]), "sigma": float(result["sigma"][i])})
-    morris = pd.DataFrame(morris_rows)
+    morris, sobol, morris_points, sobol_points = analyse_function(
+        evaluate, settings, params, labels, DUMMY if settings.dummy else None)
     morris.to_csv(out / "morris.csv", index=False)
-    summary: dict[str, Any] = {"game": spec.name, "outputs": labels, "parameters": names,
-                               "morris_points": int(len(X)), "matches_per_point": settings.matches,
-                               "settings": to_dict(settings)}
-    sobol = pd.DataFrame()
-    if settings.sobol.enabled:
-        # keep the parameters ranked highest by mu* (scaled per output) for Sobol, plus the dummy
-        scaled = morris.assign(rank=morris.groupby("output")["mu_star"].transform(lambda s: s / (s.max() or 1)))
-        ranking = (scaled[scaled["parameter"] != DUMMY].groupby("parameter")["rank"].max()
-                   .sort_values(ascending=False))
-        keep = list(ranking.index[: settings.sobol.top]) + ([DUMMY] if settings.dummy else [])
-        keep_idx = [names.index(n) for n in keep]
-        sub_problem = {"num_vars": len(keep), "names": keep, "bounds": [bounds[i] for i in keep_idx]}
-        Xs = sobol_sample.sample(sub_problem, settings.sobol.samples, calc_second_order=False, seed=settings.seed)
-        full = np.array([[np.mean(bounds[i]) for i in range(len(names))]] * len(Xs))
-        full[:, keep_idx] = Xs
-        Ys = evaluate(full, "sobol")
-        rows = []
-        for k, label in enumerate(labels):
-            if np.allclose(Ys[:, k], Ys[0, k]):
-                result = {"S1": np.zeros(len(keep)), "S1_conf": np.zeros(len(keep)),
-                          "ST": np.zeros(len(keep)), "ST_conf": np.zeros(len(keep))}
-            else:
-                result = sobol_analyze.analyze(sub_problem, Ys[:, k], calc_second_order=False, seed=settings.seed)
-            for i, name in enumerate(keep):
-                rows.append({"output": label, "parameter": name, "S1": float(result["S1"][i]),
-                             "S1_conf": float(result["S1_conf"][i]), "ST": float(result["ST"][i]),
-                             "ST_conf": float(result["ST_conf"][i])})
-        sobol = pd.DataFrame(rows)
+    summary: dict[str, Any] = {"game": spec.name, "outputs": labels, "parameters": [p.name for p in params],
+                               "morris_points": int(morris_points), "matches_per_point": settings.matches,
+                               "settings": to_dict(settings),
+                               "intervals": "Sobol: simultaneous 95 % studentized bootstrap over each output's "
+                                            "indices; Morris: SALib bootstrap of mu*, Bonferroni over parameters"}
+    if len(sobol):
         sobol.to_csv(out / "sobol.csv", index=False)
-        summary["sobol_points"] = int(len(Xs))
+        summary["sobol_points"] = int(sobol_points)
     summary["morris"] = morris.to_dict("records")
     summary["sobol"] = sobol.to_dict("records")
     summary["noise_floor"] = _noise_floor(morris, sobol)
@@ -246,12 +253,12 @@ def _noise_floor(morris: pd.DataFrame, sobol: pd.DataFrame) -> dict[str, dict[st
         for output, group in sobol.groupby("output"):
             dummy = group[group["parameter"] == DUMMY]
             if len(dummy):
-                floor.setdefault(output, {})["ST"] = float(dummy["ST"].iloc[0])
+                floor.setdefault(output, {}).update(ST=float(dummy["ST"].iloc[0]), S1=float(dummy["S1"].iloc[0]))
     return floor
 
 
 def plot_sensitivity(morris: pd.DataFrame, sobol: pd.DataFrame, path: Path) -> None:
-    """Bars of Morris μ* and Sobol ST per output, the dummy's level drawn as the noise floor."""
+    """Bars of Morris μ* and Sobol ST per output with their intervals; the dummy's level is the noise share."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -268,10 +275,15 @@ def plot_sensitivity(morris: pd.DataFrame, sobol: pd.DataFrame, path: Path) -> N
             ax = axes[row][col]
             group = frame[frame["output"] == output].iloc[::-1]
             colours = ["#999999" if p == DUMMY else "#1f77b4" for p in group["parameter"]]
-            ax.barh(group["parameter"], group[value], xerr=group[conf], color=colours, capsize=3)
+            if f"{value}_low" in group:  # asymmetric after clipping to [0, 1]
+                error = [group[value] - group[f"{value}_low"], group[f"{value}_high"] - group[value]]
+            else:
+                error = group[conf]
+            ax.barh(group["parameter"], group[value], xerr=np.clip(np.asarray(error, float), 0, None),
+                    color=colours, capsize=3)
             dummy = group[group["parameter"] == DUMMY]
             if len(dummy):
-                ax.axvline(float(dummy[value].iloc[0]), color="#d62728", linestyle="--", label="noise floor (dummy)")
+                ax.axvline(float(dummy[value].iloc[0]), color="#d62728", linestyle="--", label="noise share (dummy)")
                 ax.legend(fontsize=9, loc="lower right")
             ax.set_title(f"{title}: {output}", fontsize=11)
             ax.tick_params(labelsize=9)

@@ -28,9 +28,10 @@ import pandas as pd
 from scipy.stats import norm
 
 from sim.core.config import param
+from sim.core.estimators import cluster_counts, cluster_index, clustered_wilson
 
 __all__ = ["Target", "MatchResampler", "measure", "measure_all", "band_loss", "centre_distance", "objective",
-           "check_target", "select_lineup"]
+           "check_target", "check_tables", "select_lineup", "RATES"]
 
 
 @dataclass(frozen=True)
@@ -110,24 +111,61 @@ def _value(target: Target, tables: Mapping[str, pd.DataFrame],
 
 def measure(target: Target, tables: Mapping[str, pd.DataFrame], game_summary=None,
             bootstrap: int = 0, seed: int = 0, confidence: float = 0.90) -> dict[str, Any]:
-    """The metric's value on the tables, optionally with a bootstrap CI over matches.
-
-    Returns ``{"value", "n", "ci_low", "ci_high"}``; rates use the Wilson interval instead of
-    the bootstrap (exact enough and free).
-    """
+    """The metric's value on the tables, optionally with a CI (see :func:`measure_all`)."""
     return measure_all([target], tables, game_summary, bootstrap, seed, confidence)[0]
+
+
+RATES = ("seat_win_rate", "profile_win_rate", "completion")
+
+
+def _clusters(matches: pd.DataFrame) -> np.ndarray:
+    """Cluster label of every match: its seed when seeds hold several matches, else the match."""
+    if "seed" in matches.columns and matches["seed"].duplicated().any():
+        return matches["seed"].to_numpy()
+    return np.arange(len(matches))
+
+
+def _rate(target: Target, tables: Mapping[str, pd.DataFrame], confidence: float) -> dict[str, Any]:
+    """A rate target with the seed-clustered Wilson interval (the report's interval)."""
+    matches, players = tables["matches"], tables["players"]
+    if target.metric == "completion":
+        outcome, clusters = matches["finished"].astype(float).to_numpy(), _clusters(matches)
+    else:
+        rows = players[players["seat"] == target.seat] if target.metric == "seat_win_rate" \
+            else players[players["profile"] == target.profile]
+        clustered = "seed" in players.columns and "seed" in matches.columns and matches["seed"].duplicated().any()
+        outcome = rows["won"].astype(float).to_numpy()
+        clusters = rows["seed"].to_numpy() if clustered else np.arange(len(rows))
+    k, m = cluster_counts(outcome, clusters)
+    value, low, high, deff = clustered_wilson(k, m, confidence)
+    return {"value": value, "n": int(m.sum()), "ci_low": low, "ci_high": high, "design_effect": deff,
+            "clusters": int(m.size)}
 
 
 def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_summary=None,
                 bootstrap: int = 0, seed: int = 0, confidence: float = 0.90,
                 game_parts: tuple[Callable, Callable] | None = None) -> list[dict[str, Any]]:
-    """:func:`measure` for several targets: the game's summary is computed once per table set.
+    """Each target's value on the tables and, with ``bootstrap`` > 0, its CI.
 
-    Targets on the same line-up share their bootstrap resamples (one summary per resample
-    serves every ``game`` metric), so validating two game metrics costs one bootstrap. With
+    Matches that share a seed (seat rotation) are one cluster, as in the report:
+
+    * rates (``seat_win_rate``, ``profile_win_rate``, ``completion``) get the Wilson interval
+      on the effective sample size n/deff, deff the seed design effect (the very interval of
+      :func:`analysis.winrates.profile_win_rates` and ``seat_win_rates(simultaneous=False)``),
+      whatever ``bootstrap`` is;
+    * every other metric gets a percentile bootstrap over seeds (whole seeds are drawn, with
+      all their rotations; without rotation a seed is a match).
+
+    The game's summary is computed once per table set, and targets on the same line-up share
+    their resamples (one summary per resample serves every ``game`` metric). With
     ``game_parts = (metric_parts, metrics_from_parts)`` (a game's optional hooks) and only game
     metrics those hooks compute, a resample reweights per-match parts instead of re-running the
     summary — the same draws and the same intervals, in milliseconds instead of minutes.
+    Built-in length metrics are resampled from per-seed sums in the same way.
+
+    Returns:
+        one dict per target: ``value``, ``n``, ``ci_low``, ``ci_high`` (and for rates
+        ``design_effect`` and ``clusters``).
     """
     results: list[dict[str, Any] | None] = [None] * len(targets)
     by_lineup: dict[str, list[int]] = {}
@@ -140,29 +178,16 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
         resampled = []
         for index in indices:
             target = targets[index]
-            value = _value(target, selected, summary)
-            out = {"value": value, "n": n, "ci_low": float("nan"), "ci_high": float("nan")}
-            if target.metric in ("seat_win_rate", "profile_win_rate", "completion"):
-                from ..winrates import wilson_interval
-
-                players = selected["players"]
-                trials = {"seat_win_rate": int((players["seat"] == target.seat).sum()),
-                          "profile_win_rate": int((players["profile"] == target.profile).sum()),
-                          "completion": n}[target.metric]
-                low, high = wilson_interval(round(value * trials), trials, confidence)
-                out.update(ci_low=float(low), ci_high=float(high), n=trials)
-            elif bootstrap:
+            if target.metric in RATES:
+                results[index] = _rate(target, selected, confidence)
+                continue
+            results[index] = {"value": _value(target, selected, summary), "n": n,
+                              "ci_low": float("nan"), "ci_high": float("nan")}
+            if bootstrap:
                 resampled.append(index)
-            results[index] = out
         if resampled:
-            draws = _parts_draws([targets[i] for i in resampled], selected, game_parts, bootstrap, seed)
-            if draws is None:
-                resample = MatchResampler(selected)
-                rng = np.random.default_rng(seed)
-                draws = np.empty((bootstrap, len(resampled)))
-                for row in range(bootstrap):
-                    sample, summary = resample(rng), _once(game_summary)
-                    draws[row] = [_value(targets[index], sample, summary) for index in resampled]
+            draws = _bootstrap_draws([targets[i] for i in resampled], selected, game_summary, game_parts,
+                                     bootstrap, seed)
             alpha = 1 - confidence
             for column, index in enumerate(resampled):
                 results[index].update(ci_low=float(np.quantile(draws[:, column], alpha / 2)),
@@ -170,12 +195,58 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
     return results  # type: ignore[return-value]
 
 
-def _parts_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_parts, bootstrap: int,
-                 seed: int) -> np.ndarray | None:
+def _bootstrap_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_summary, game_parts,
+                     bootstrap: int, seed: int) -> np.ndarray:
+    """Bootstrap values (resamples × targets): whole seeds drawn, one set of draws for all."""
+    clusters = _clusters(tables["matches"])
+    index, groups = cluster_index(clusters)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, groups, (bootstrap, groups))  # the same draws as one call per resample
+    counts = np.bincount((picks + groups * np.arange(bootstrap)[:, None]).ravel(),
+                         minlength=bootstrap * groups).reshape(bootstrap, groups)
+    weights = counts[:, index]  # resamples × matches: copies of each match in each resample
+    draws = np.full((bootstrap, len(targets)), np.nan)
+    builtin = [i for i, t in enumerate(targets) if t.metric in ("rounds_mean", "rounds_quantile")]
+    rounds = tables["matches"]["rounds"].to_numpy(float)
+    for column in builtin:
+        draws[:, column] = _weighted_rounds(targets[column], rounds, weights)
+    game = [i for i in range(len(targets)) if i not in builtin]
+    if not game:
+        return draws
+    parts = _parts_draws([targets[i] for i in game], tables, game_parts, weights)
+    if parts is None:
+        resample = MatchResampler(tables)
+        parts = np.empty((bootstrap, len(game)))
+        for row, pick in enumerate(picks):
+            sample, summary = resample.take(pick), _once(game_summary)
+            parts[row] = [_value(targets[i], sample, summary) for i in game]
+    draws[:, game] = parts
+    return draws
+
+
+def _weighted_rounds(target: Target, rounds: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Mean or quantile of the rounds in each weighted resample (weights: resamples × matches)."""
+    if target.metric == "rounds_mean":
+        return (weights @ rounds) / weights.sum(axis=1)
+    order = np.argsort(rounds, kind="stable")
+    cumulative = np.cumsum(weights[:, order], axis=1)
+    totals = cumulative[:, -1]
+    # the empirical quantile as numpy's default ("linear") method on the resample's sorted values
+    position = target.quantile * (totals - 1)
+    below, frac = np.floor(position), position - np.floor(position)
+    sorted_rounds = rounds[order]
+    lower = sorted_rounds[np.argmax(cumulative > below[:, None], axis=1)]
+    upper = sorted_rounds[np.argmax(cumulative > below[:, None] + 1, axis=1)]
+    return lower + frac * (upper - lower)
+
+
+def _parts_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_parts,
+                 weights: np.ndarray) -> np.ndarray | None:
     """Bootstrap draws from per-match parts (None when the game has no parts for these targets).
 
-    The match draws are those of :class:`MatchResampler` with the same seed (one
-    ``rng.integers(0, n, n)`` per resample), so both paths give identical intervals.
+    ``weights`` (resamples × matches) are the copies of each match in each resample — the
+    draws of :class:`MatchResampler` with the same picks, so both paths give identical
+    intervals.
     """
     if game_parts is None or any(t.metric != "game" for t in targets):
         return None
@@ -185,11 +256,7 @@ def _parts_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], game
     probe = metrics_from_parts(parts.sum().to_frame().T)
     if len(parts) != n or any(t.name not in probe.columns for t in targets):
         return None
-    values = parts.to_numpy(float)
-    rng = np.random.default_rng(seed)
-    sums = np.empty((bootstrap, values.shape[1]))
-    for row in range(bootstrap):
-        sums[row] = np.bincount(rng.integers(0, n, n), minlength=n) @ values
+    sums = weights @ parts.to_numpy(float)
     metrics = metrics_from_parts(pd.DataFrame(sums, columns=parts.columns))
     return metrics[[t.name for t in targets]].to_numpy(float)
 
@@ -209,12 +276,14 @@ def _once(game_summary):
 
 
 class MatchResampler:
-    """Draw bootstrap resamples of whole matches from a run's tables, fast.
+    """Draw bootstrap resamples of whole seeds (or matches) from a run's tables, fast.
 
-    Every table's rows are grouped once by match (``variant, lineup, match``); a resample draws
-    ``n`` matches with replacement and gathers their rows with one ``iloc`` per table. Each
-    drawn copy gets its own ``match`` number (its position in the resample), so a match drawn
-    twice counts twice in the game's group-bys instead of collapsing into one.
+    Matches that share a seed (seat rotation) form one cluster and are drawn together; without
+    a ``seed`` column, or when every seed holds one match, a cluster is a match. Every table's
+    rows are grouped once by match (``variant, lineup, match``); a resample draws clusters
+    with replacement and gathers their matches' rows with one ``iloc`` per table. Each drawn
+    copy of a match gets its own ``match`` number (its position in the resample), so a match
+    drawn twice counts twice in the game's group-bys instead of collapsing into one.
     """
 
     KEYS = ("variant", "lineup", "match")
@@ -223,7 +292,11 @@ class MatchResampler:
         matches = tables["matches"]
         keys = [k for k in self.KEYS if k in matches.columns]
         index = pd.MultiIndex.from_frame(matches[keys])
-        self.n = len(matches)
+        self.matches = len(matches)
+        cluster, self.n = cluster_index(_clusters(matches))
+        self._members = np.argsort(cluster, kind="stable")  # matches ordered by cluster
+        self._sizes = np.bincount(cluster, minlength=self.n)
+        self._first = np.concatenate([[0], np.cumsum(self._sizes)[:-1]])
         self._tables: dict[str, tuple[pd.DataFrame, np.ndarray | None, np.ndarray, np.ndarray]] = {}
         for name, frame in tables.items():
             if not len(frame) or not set(keys) <= set(frame.columns):
@@ -231,23 +304,30 @@ class MatchResampler:
                 continue
             position = index.get_indexer(pd.MultiIndex.from_frame(frame[keys]))
             order = np.argsort(position, kind="stable")
-            counts = np.bincount(position[position >= 0], minlength=self.n)
+            counts = np.bincount(position[position >= 0], minlength=self.matches)
             starts = np.concatenate([[0], np.cumsum(counts)[:-1]]) + int((position < 0).sum())
             self._tables[name] = (frame, order, starts, counts)
 
     def __call__(self, rng: np.random.Generator) -> dict[str, pd.DataFrame]:
-        pick = rng.integers(0, self.n, self.n)
+        return self.take(rng.integers(0, self.n, self.n))
+
+    def take(self, pick: np.ndarray) -> dict[str, pd.DataFrame]:
+        """The tables of the clusters ``pick`` (cluster numbers, repeats allowed)."""
+        sizes = self._sizes[pick]
+        offsets = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        matches = self._members[np.repeat(self._first[pick], sizes) + offsets]
+        total_matches = matches.size
         sample = {}
         for name, (frame, order, starts, counts) in self._tables.items():
             if order is None:
                 sample[name] = frame
                 continue
-            lengths = counts[pick]
+            lengths = counts[matches]
             total = int(lengths.sum())
-            first = np.repeat(starts[pick] - (np.cumsum(lengths) - lengths), lengths)
+            first = np.repeat(starts[matches] - (np.cumsum(lengths) - lengths), lengths)
             rows = order[first + np.arange(total)]
             part = frame.iloc[rows].reset_index(drop=True)
-            part["match"] = np.repeat(np.arange(self.n), lengths)
+            part["match"] = np.repeat(np.arange(total_matches), lengths)
             sample[name] = part
         return sample
 
@@ -283,17 +363,32 @@ def objective(targets: list[Target], values: list[float]) -> float:
 
 
 def check_target(target: Target, measured: Mapping[str, Any], alpha: float = 0.05) -> dict[str, Any]:
-    """Equivalence test (TOST) that the true metric lies inside the band.
+    """Equivalence test (TOST) that the true metric lies inside the band, at level ``alpha``.
 
-    With a (1 − 2α) CI from :func:`measure` (``confidence = 0.90`` for α = 0.05), the two
-    one-sided tests both reject exactly when the CI lies inside the band. For rates the
-    p-value is computed with the normal approximation.
+    With a (1 − 2α) CI from :func:`measure_all`, the two one-sided tests both reject exactly
+    when the CI lies inside the band. For rates the TOST p-value is that of the two one-sided
+    score tests on the effective sample size n/deff — the tests the clustered Wilson interval
+    inverts, so ``p_tost < alpha`` ⇔ ``met``.
     """
     low, high = target.band
     inside_ci = measured["ci_low"] >= low and measured["ci_high"] <= high
-    result = {"target": target.label, "band": [low, high], **measured, "met": bool(inside_ci)}
-    if target.metric in ("seat_win_rate", "profile_win_rate", "completion") and measured["n"]:
-        p, n = measured["value"], measured["n"]
-        se = max(np.sqrt(p * (1 - p) / n), 1e-12)
-        result["p_tost"] = float(max(norm.sf((p - low) / se), norm.cdf((p - high) / se)))
+    result = {"target": target.label, "band": [low, high], **measured, "met": bool(inside_ci), "alpha": alpha}
+    if target.metric in RATES and measured["n"]:
+        p, n = measured["value"], measured["n"] / measured.get("design_effect", 1.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            p_low = norm.sf((p - low) / np.sqrt(low * (1 - low) / n)) if 0 < low < 1 else 0.0
+            p_high = norm.cdf((p - high) / np.sqrt(high * (1 - high) / n)) if 0 < high < 1 else 0.0
+        result["p_tost"] = float(max(p_low, p_high))
     return result
+
+
+def check_tables(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_summary=None,
+                 bootstrap: int = 0, seed: int = 0, alpha: float = 0.05,
+                 game_parts: tuple[Callable, Callable] | None = None) -> list[dict[str, Any]]:
+    """Every target measured with its (1 − 2α) CI and checked by TOST at ``alpha``.
+
+    What balance validation applies to a candidate's fresh-seed tables (one look spends
+    ``alpha``, see :mod:`analysis.balance.looks`).
+    """
+    measured = measure_all(targets, tables, game_summary, bootstrap, seed, 1 - 2 * alpha, game_parts)
+    return [check_target(target, m, alpha) for target, m in zip(targets, measured)]

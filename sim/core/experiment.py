@@ -35,11 +35,12 @@ from typing import Any
 
 import pandas as pd
 
-from .config import ConfigError, build, flatten, param, read_toml, to_dict
+from .config import ConfigError, build, flatten, notes_prefixed, param, read_toml, to_dict
 from .game import GameSpec, get_game
+from .manifest import package_versions
 from .profiles import load_lineup
 from .rules import load_rules
-from .runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
+from .runner import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
 from .store import ResultStore
 
 __all__ = ["Experiment", "load_experiment", "run_experiment", "experiment_manifest",
@@ -72,17 +73,17 @@ class Lineup:
 @dataclass(frozen=True)
 class Precision:
     half_width: float = param(0.0, min=0.0, max=0.5, doc="target 95 % CI half-width (0 = off)")
-    max_matches: int = param(20000, min=1, doc="cap on matches per variant and line-up")
-    step: int = param(0, min=0, doc="matches added per check (0 = the experiment's `matches`)")
+    max_matches: int = param(20000, min=1, max=MAX_MATCHES, doc="cap on matches per variant and line-up")
+    step: int = param(0, min=0, max=MAX_MATCHES, doc="matches added per check (0 = the experiment's `matches`)")
 
 
 @dataclass(frozen=True)
 class ExperimentFile:
     game: str = param("", doc="the game's name")
-    matches: int = param(0, min=1, doc="matches per variant and line-up")
+    matches: int = param(0, min=1, max=MAX_MATCHES, doc="matches per variant and line-up")
     seed: int = param(0, min=0, doc="root seed")
     rotate_seats: bool = False
-    chunk_size: int = param(DEFAULT_CHUNK_SIZE, min=1, doc="matches per task")
+    chunk_size: int = param(DEFAULT_CHUNK_SIZE, min=1, max=MAX_CHUNK_SIZE, doc="matches per task")
     baseline: RulesChange = RulesChange()
     variants: tuple[Variant, ...] = ()
     lineups: tuple[Lineup, ...] = ()
@@ -154,7 +155,8 @@ def load_experiment(path: str | Path) -> Experiment:
     for label, changes in [(BASELINE, [(BASELINE, settings.baseline)]),
                            *[(v.name, [(BASELINE, settings.baseline), (v.name, v)]) for v in settings.variants]]:
         try:
-            rules_by_variant[label] = _rules_for(spec, path.parent, changes)
+            with notes_prefixed(f"{path}: variant {label!r}: "):
+                rules_by_variant[label] = _rules_for(spec, path.parent, changes)
         except ConfigError as exc:
             problems += [f"{path}: variant {label!r}: {line}" for line in exc.problems]
     cells = []
@@ -196,20 +198,26 @@ def experiment_manifest(experiment: Experiment, versions: dict[str, str] | None 
                    "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in c.players],
                    "rotate_seats": c.rotate_seats} for c in experiment.cells],
         "precision": to_dict(settings.precision),
-        "versions": versions or {},
+        "versions": versions or package_versions(),
     }
 
 
 def seat_half_width(players: pd.DataFrame) -> float:
-    """The widest 95 % Wilson half-width of any seat's win rate in any cell (proportion)."""
-    from scipy.stats import norm
+    """The widest 95 % half-width of any seat's win rate in any cell (proportion).
 
-    z = norm.ppf(0.975)
+    The interval is the report's (:func:`sim.core.estimators.clustered_wilson`): Wilson on
+    the effective sample size n/deff, where the matches of one seed (its rotations) are one
+    cluster — so a precision target is reached on the evidence the report will show, not on
+    the number of matches. Half of the interval's width is taken (it is not symmetric).
+    """
+    from .estimators import cluster_counts, clustered_wilson
+
+    clustered = "seed" in players.columns
     widest = 0.0
     for _, group in players.groupby(["variant", "lineup", "seat"]):
-        n, p = len(group), group["won"].mean()
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        widest = max(widest, half)
+        clusters = group["seed"].to_numpy() if clustered else None
+        _, low, high, _ = clustered_wilson(*cluster_counts(group["won"].to_numpy(float), clusters), 0.95)
+        widest = max(widest, (high - low) / 2)
     return widest
 
 
@@ -218,17 +226,23 @@ def run_experiment(experiment: Experiment, store: ResultStore, *, jobs: int = 1,
                    manifest: dict | None = None) -> dict[str, pd.DataFrame]:
     """Play every cell (resuming from the store) and, with a precision target, play on.
 
-    Writes the manifest (``manifest`` or :func:`experiment_manifest`) first with status
-    "running", then "complete" with ``matches_played``. Returns the tables as stored.
+    Holds the store's lock throughout; writes the manifest (``manifest`` or
+    :func:`experiment_manifest`) first with status "running", then "complete" with
+    ``matches_played``. Returns the tables as stored.
     """
     manifest = dict(manifest or experiment_manifest(experiment))
+    with store.lock(str(manifest.get("command", ""))):
+        return _run_locked(experiment, store, manifest, jobs=jobs, backend=backend,
+                           progress=progress, parallel_kwargs=parallel_kwargs)
+
+
+def _run_locked(experiment: Experiment, store: ResultStore, manifest: dict, **options) -> dict[str, pd.DataFrame]:
     store.write_manifest({**manifest, "status": "running"})
     settings = experiment.settings
     matches = settings.matches
     while True:
-        tables = run_cells(experiment.spec, experiment.cells, matches, settings.seed, jobs=jobs,
-                           chunk_size=settings.chunk_size, backend=backend, store=store,
-                           progress=progress, parallel_kwargs=parallel_kwargs)
+        tables = run_cells(experiment.spec, experiment.cells, matches, settings.seed,
+                           chunk_size=settings.chunk_size, store=store, **options)
         target = settings.precision
         if target.half_width <= 0 or matches >= target.max_matches:
             break

@@ -34,7 +34,7 @@ optimizer = "{optimizer}"
 trials = {trials}
 blocks = 2
 validate_top = 2
-validate_matches = 1500
+validate_matches = 6000
 """
 
 
@@ -52,13 +52,16 @@ def test_planted_first_seat_bonus_is_found_and_validated(tmp_path, optimizer):
     assert summary["meets_all_targets"], best["targets"]
     check = best["targets"][0]
     assert check["ci_low"] >= 0.47 and check["ci_high"] <= 0.53
+    # the first of the three planned looks: a 1 − 2·(0.05/3) interval inside the band
+    assert summary["look"] == 1 and summary["alpha_look"] == pytest.approx(0.05 / 3)
+    assert check["alpha"] == pytest.approx(0.05 / 3)
     rules = (tmp_path / "out" / "best_rules.toml").read_text()
     assert "seat0_bonus" in rules
 
 
 def test_a_target_missed_on_fresh_seeds_is_not_reported_as_met(tmp_path):
     path = write(tmp_path, "random", trials=4, matches=60)
-    # an impossible band: 0.5 ± 0.001 cannot be shown on 1,500 fresh matches
+    # an impossible band: 0.5 ± 0.001 cannot be shown on 6,000 fresh matches
     path.write_text(path.read_text().replace("tolerance = 0.03", "tolerance = 0.001"))
     summary = run_balance(load_balance(path), tmp_path / "out", progress=False)
     assert not summary["meets_all_targets"]
@@ -192,19 +195,19 @@ def test_cli_refuses_to_resume_a_search_whose_file_changed(tmp_path, capsys):
     capsys.readouterr()
     assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and f"--out {out}: holds a different run (balance differs" in err[0]
+    assert len(err) == 1 and f"{out}: holds a different run (balance differs" in err[0]
     assert sorted(p.name for p in (out / "trials").iterdir()) == before
     # the unchanged file resumes: nothing to play, same trials
     path.write_text(path.read_text().replace("matches = 30", "matches = 20"))
     assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
     assert sorted(p.name for p in (out / "trials").iterdir()) == before
     # more trials and a larger validation extend the same search
-    path.write_text(path.read_text().replace("trials = 2", "trials = 3").replace("validate_matches = 1500",
-                                                                               "validate_matches = 1600"))
+    path.write_text(path.read_text().replace("trials = 2", "trials = 3").replace("validate_matches = 6000",
+                                                                               "validate_matches = 6400"))
     assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
     assert len(list((out / "trials").iterdir())) == 3
     validation = json.loads((out / "validation.json").read_text())
-    assert {c["matches"] for c in validation["candidates"]} == {1600} and validation["baseline"]["matches"] == 1600
+    assert {c["matches"] for c in validation["candidates"]} == {6400} and validation["baseline"]["matches"] == 6400
     # a confirmatory round re-validates everything on seeds no earlier validation used
     path.write_text(path.read_text() + "validation_round = 1\n")
     assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
@@ -213,6 +216,21 @@ def test_cli_refuses_to_resume_a_search_whose_file_changed(tmp_path, capsys):
     assert again["baseline"]["fresh_seed"] == 3 + 2 * 1_000_003
     assert [c["targets"][0]["value"] for c in again["candidates"]] != \
         [c["targets"][0]["value"] for c in validation["candidates"]]
+    # three looks, each recorded with the α it spent: 0.05 over the three planned looks
+    looks = json.loads((out / "looks.json").read_text())
+    assert [(x["look"], x["validation_round"], x["matches"]) for x in looks["looks"]] == \
+        [(1, 0, 6000), (2, 0, 6400), (3, 1, 6400)]
+    assert [x["alpha"] for x in looks["looks"]] == pytest.approx([0.05 / 3] * 3)
+    assert all(x["claimable"] for x in looks["looks"])
+    # a fourth look has no α left: it is measured and shown, but it cannot claim anything
+    path.write_text(path.read_text().replace("validation_round = 1", "validation_round = 2"))
+    assert main(["balance", str(path), "--out", str(out), "--no-progress", "--format", "json"]) == 0
+    fourth = json.loads((out / "looks.json").read_text())["looks"][-1]
+    assert (fourth["look"], fourth["alpha"], fourth["claimable"], fourth["meets_all_targets"]) == (4, 0.0, False, False)
+    assert "no α left" in (out / "best_rules.toml").read_text()
+    assert main(["report", str(out)]) == 0
+    report = (out / "report.html").read_text()
+    assert "Validation looks and the α they spend" in report and "no (α spent)" in report
 
 
 def _validate_stored(tmp_path, candidates, in_sample):
@@ -226,9 +244,9 @@ def _validate_stored(tmp_path, candidates, in_sample):
     stored = []
     for number, bonus, value, met in candidates:
         check = {"target": "seat_win_rate(seat 0) @plain-vs-lucky", "band": [0.47, 0.53], "value": value,
-                 "n": 1500, "ci_low": value - 0.01, "ci_high": value + 0.01, "met": met}
+                 "n": 6000, "ci_low": value - 0.01, "ci_high": value + 0.01, "met": met}
         stored.append({"trial": number, "point": {"game.seat0_bonus": bonus}, "in_sample_loss": 0.0,
-                       "fresh_loss": 0.0 if met else 1.0, "matches": 1500, "fresh_seed": 3 + 1_000_003,
+                       "fresh_loss": 0.0 if met else 1.0, "matches": 6000, "fresh_seed": 3 + 1_000_003,
                        "targets": [check], "meets_all": met})
     (out / "validation.json").write_text(json.dumps({"candidates": stored, "baseline": None}))
     trials = [{"number": c["trial"], "state": "complete", "loss": 0.0, "point": c["point"],

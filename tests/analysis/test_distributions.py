@@ -12,6 +12,8 @@ from analysis.distributions import describe, length_distribution, score_distribu
 from analysis.skill import elo_gap, profile_matrix, skill_share
 from analysis.winrates import wilson_interval
 
+from .toydata import rotation_tables
+
 
 @pytest.mark.parametrize("method", ["BCa", "percentile"])
 def test_mean_ci_is_scipy_bootstrap_with_the_same_generator(method):
@@ -66,26 +68,34 @@ def test_length_and_score_tables():
     assert describe(players, "score", ["profile"], cluster=None, n_resamples=300)["n"].tolist() == [2, 1]
 
 
-def _mixed(outcomes):
-    """Players of an expert-vs-2-novices line-up: ``outcomes`` = winning seat per match (-1 none)."""
+def _mixed(outcomes, rotate=False):
+    """Players of an expert-vs-2-novices line-up: ``outcomes`` = winning slot per match (-1 none).
+
+    ``rotate``: the line-up's slots move one seat per match (each match its own seed).
+    """
     rows = []
     for match, winner in enumerate(outcomes):
-        for seat, profile in enumerate(["expert", "novice", "novice"]):
-            rank = 1 if seat == winner else (2 if winner >= 0 else 1)
+        for slot, profile in enumerate(["expert", "novice", "novice"]):
+            seat = (slot + match) % 3 if rotate else slot
+            rank = 1 if slot == winner else (2 if winner >= 0 else 1)
             rows.append({"variant": "baseline", "lineup": "e-n-n", "match": match, "seed": match,
-                         "seat": seat, "profile": profile, "won": seat == winner, "rank": rank})
+                         "seat": seat, "profile": profile, "won": slot == winner, "rank": rank})
     return pd.DataFrame(rows)
 
 
-def test_skill_share_and_its_interval_are_the_wilson_interval_mapped_linearly():
-    players = _mixed([0] * 60 + [1] * 20 + [2] * 20)
+def test_skill_share_and_its_interval_are_the_wilson_interval_mapped_and_clipped():
+    players = _mixed([0] * 60 + [1] * 20 + [2] * 20, rotate=True)
     row = skill_share(players).set_index("profile").loc["expert"]
     assert row["win_rate"] == 0.6 and row["share"] == pytest.approx((0.6 - 1 / 3) / (1 - 1 / 3))
     low, high = wilson_interval(60, 100)
     assert row["share_low"] == pytest.approx((float(low) - 1 / 3) / (2 / 3))
     assert row["share_high"] == pytest.approx((float(high) - 1 / 3) / (2 / 3))
     novices = skill_share(players).set_index("profile").loc["novice"]
-    assert novices["seats"] == 2 and math.isnan(novices["share"])  # below its fair share
+    # below its fair share (40 % of the matches for 2 of 3 seats): share 0, interval inside [0, 1]
+    assert novices["seats"] == 2 and novices["share"] == 0.0
+    assert 0.0 == novices["share_low"] <= novices["share_high"] <= 1.0
+    fixed = skill_share(_mixed([0] * 60 + [1] * 20 + [2] * 20)).set_index("profile")
+    assert not fixed["applicable"].any() and fixed["share"].isna().all()  # seat and skill confounded
 
 
 def test_head_to_head_counts_ties_as_half():
@@ -98,3 +108,55 @@ def test_head_to_head_counts_ties_as_half():
     assert matrix.loc[("novice", "expert"), "p_ahead"] == pytest.approx(1 - expert["p_ahead"])
     assert elo_gap(0.75) == pytest.approx(400 * math.log10(3))
     assert math.isnan(elo_gap(1.0))
+
+
+def _two_of_four(matches: int, winner_profile: str = "a") -> pd.DataFrame:
+    """4 seats, profiles a, a, b, b rotated one seat per match (4 rotations per seed)."""
+    rows = []
+    for match in range(matches):
+        seed, rotation = divmod(match, 4)
+        profiles = ["a", "a", "b", "b"]
+        profiles = profiles[rotation:] + profiles[:rotation]
+        winner = profiles.index(winner_profile)
+        for seat, profile in enumerate(profiles):
+            rows.append({"variant": "baseline", "lineup": "2v2", "match": match, "seed": seed, "seat": seat,
+                         "profile": profile, "won": seat == winner, "rank": 1 if seat == winner else 2})
+    return pd.DataFrame(rows)
+
+
+def test_skill_share_of_a_profile_that_wins_every_match_from_two_seats_stays_in_0_1():
+    """Must show 6: 40/40 with two seats (before: [0.572, 1.428])."""
+    row = skill_share(_two_of_four(40)).set_index("profile").loc["a"]
+    assert row["seats"] == 2 and row["share"] == 1.0
+    assert 0.0 <= row["share_low"] < 1.0 == row["share_high"]
+
+
+@pytest.mark.slow
+def test_skill_share_is_about_zero_under_pure_luck():
+    """Must show 6: 1,000 data sets of a 1-vs-1 line-up, 1,000 seeds × 2 rotations, pure luck.
+
+    The result of a seed is the same in both rotations (design effect 2). The share is defined
+    in every data set (before: NaN whenever the profile won less than half) and its mean is
+    about 0.4·SE(q̂)/(1 − m/n) ≈ 0.013 here; every interval lies in [0, 1].
+    """
+    rng = np.random.default_rng(6)
+    reps = 1000
+    tables = pd.concat([rotation_tables(1000, 2, 0.5, rng, lineup=f"r{i}")["players"] for i in range(reps)],
+                       ignore_index=True)
+    shares = skill_share(tables)
+    focal = shares[shares["profile"] == "focal"]
+    assert len(focal) == reps and focal["share"].notna().all()
+    assert abs(focal["share"].mean()) < 0.02, focal["share"].mean()
+    assert 0.4 < (focal["share"] == 0).mean() < 0.6
+    assert ((0 <= focal["share_low"]) & (focal["share_low"] <= focal["share"])
+            & (focal["share"] <= focal["share_high"]) & (focal["share_high"] <= 1)).all()
+    # coverage of the true share 0 by the clipped interval
+    assert (focal["share_low"] == 0).mean() >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / reps)
+
+
+def test_a_profile_fixed_in_one_seat_has_no_skill_share():
+    """Must show 6: without rotation the profile never changes seat: "not applicable"."""
+    players = _mixed([0] * 30 + [1] * 10 + [2] * 10)
+    table = skill_share(players)
+    assert not table["applicable"].any() and table["share"].isna().all()
+    assert table.set_index("profile").loc["expert", "note"].startswith("always in seat 0")

@@ -7,7 +7,11 @@ import re
 from html.parser import HTMLParser
 from types import SimpleNamespace
 
+from pathlib import Path
+
 import matplotlib.image as mpimg
+import numpy as np
+import pandas as pd
 import pytest
 from matplotlib.figure import Figure
 
@@ -170,3 +174,65 @@ def test_team_game_without_rounds_table_and_unknown_game(tmp_path):
     assert "is not available here" in html  # no GameSpec: no game metrics, the rest still works
     summary = html[html.index('id="summary"'):html.index('id="win-rates"')]
     assert "Variant team0-up raises team 0&#39;s win rate" in summary
+
+
+def _text(html: str) -> str:
+    """The visible text of an HTML report (tags dropped, entities decoded)."""
+    import html as html_module
+
+    return html_module.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<img[^>]*>", "", html)))
+
+
+def test_method_notes_describe_the_methods_as_they_are(experiment_report):
+    """Must show 10: the report's method notes name the methods in use, and nothing is called
+    "conservative" (the log-rank under rotation was not; every remaining method is described
+    by what it guarantees)."""
+    _, html_path = experiment_report
+    text = _text(html_path.read_text(encoding="utf-8"))
+    assert "conservative" not in text.lower()
+    for phrase in ("Bonferroni–Clopper–Pearson", "effective sample size n/deff", "family", "Shaffer",
+                   "score test", "Tango", "adjusted interval", "minimum detectable effect",
+                   "seed-clustered", "paired", "Brookmeyer–Crowley", "clipped to [0, 1]",
+                   "not applicable", "80 %"):
+        assert phrase in text, phrase
+    for gone in ("Goodman", "McNemar's test (exact below 25", "BCa bootstrap interval over seeds and paired t"):
+        assert gone not in text, gone
+
+
+def test_no_detectable_effect_comes_with_the_smallest_effect_the_run_could_detect():
+    from types import SimpleNamespace
+
+    from analysis.effects import variant_effects
+    from analysis.narrative import _variant_sentences
+
+    rng = np.random.default_rng(3)
+    base = (rng.random(400) < 0.5).astype(float)
+    variant = np.where(rng.random(400) < 0.1, 1 - base, base)  # no true effect
+    rounds = rng.integers(3, 9, 400).astype(float)
+    outcomes = pd.DataFrame({"variant": ["baseline"] * 400 + ["tweak"] * 400, "lineup": "x",
+                             "match": np.tile(np.arange(400), 2), "seed": np.tile(np.arange(400), 2),
+                             "seat0_won": np.r_[base, variant], "seat1_won": 1 - np.r_[base, variant],
+                             "rounds": np.r_[rounds, rounds + rng.integers(-1, 2, 400)]})
+    effects = variant_effects(outcomes)
+    assert effects["mde"].notna().all() and (effects["p_adjusted"] >= 0.05).all()
+    analysis = SimpleNamespace(effects=effects, options=SimpleNamespace(correction="holm", alpha=0.05))
+    sentence = _variant_sentences(analysis, "x", "tweak", several_lineups=False)[0]
+    assert "no detectable effect" in sentence and "with 80 % power it would have detected" in sentence
+    mde = 100 * effects.loc[effects["outcome"] == "seat0_won", "mde"].iloc[0]
+    assert f"{mde:.1f} percentage points" in sentence and "rounds of game length" in sentence
+
+
+@pytest.mark.parametrize("name, needle", [("curlastique_balance", "Looks not recorded"),
+                                          ("gasterospeed_balance", "Looks not recorded"),
+                                          ("curlastique_sensitivity", "analysed before the intervals")])
+def test_stored_example_directories_still_report(tmp_path, name, needle):
+    """Directories written before look records and index intervals still give a report that says so."""
+    import shutil
+
+    from analysis.balance.report import build_search_report
+
+    stored = Path(__file__).resolve().parents[2] / "reports" / "examples" / name
+    copy = tmp_path / name
+    shutil.copytree(stored, copy)
+    text = _text(build_search_report(copy).read_text(encoding="utf-8"))
+    assert needle in text

@@ -8,8 +8,11 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint
 
+from analysis.winrates import simultaneous_intervals
+
 from analysis.winrates import (clustered_wilson, design_effect, profile_win_rates, seat_win_rates,
                                team_win_rates, wilson_interval)
+from sim.core import estimators
 
 from .toydata import bernoulli_players, one_winner
 
@@ -22,27 +25,26 @@ def test_wilson_matches_scipy_binomtest(k, n):
     assert high == pytest.approx(ci.high, abs=1e-12)
 
 
-def test_seat_rates_are_goodman_when_each_match_has_one_winner():
+def test_seat_rates_are_bonferroni_clopper_pearson():
     wins = one_winner(900, [0.4, 0.35, 0.25], np.random.default_rng(1))
     table = seat_win_rates(bernoulli_players(wins), confidence=0.95)
-    expected = multinomial_proportions_confint(wins.sum(axis=0), alpha=0.05, method="goodman")
-    np.testing.assert_allclose(table[["ci_low", "ci_high"]].to_numpy(), expected, atol=1e-12)
-    assert (table["method"] == "Goodman").all()
+    expected = [stats.binomtest(int(k), 900).proportion_ci(confidence_level=1 - 0.05 / 3, method="exact")
+                for k in wins.sum(axis=0)]
+    np.testing.assert_allclose(table["ci_low"], [ci.low for ci in expected], atol=1e-10)
+    np.testing.assert_allclose(table["ci_high"], [ci.high for ci in expected], atol=1e-10)
+    assert (table["method"] == "Bonferroni–Clopper–Pearson").all()
     assert table["wins"].tolist() == wins.sum(axis=0).tolist()
     assert table["win_rate"].to_numpy() == pytest.approx(wins.mean(axis=0))
 
 
-def test_seat_rates_with_draws_are_wilson_at_alpha_over_n():
+def test_per_seat_rates_are_wilson():
     rng = np.random.default_rng(2)
     wins = one_winner(500, [0.5, 0.3, 0.2], rng)
-    wins[rng.random(500) < 0.1] = 0  # 10 % of matches without a winner: not one multinomial
-    table = seat_win_rates(bernoulli_players(wins), confidence=0.95)
-    low, high = proportion_confint(wins.sum(axis=0), 500, alpha=0.05 / 3, method="wilson")
-    np.testing.assert_allclose(table["ci_low"], low, atol=1e-12)
-    np.testing.assert_allclose(table["ci_high"], high, atol=1e-12)
+    wins[rng.random(500) < 0.1] = 0  # draws: the same intervals
     per_seat = seat_win_rates(bernoulli_players(wins), simultaneous=False)
     low, high = proportion_confint(wins.sum(axis=0), 500, alpha=0.05, method="wilson")
     np.testing.assert_allclose(per_seat["ci_low"], low, atol=1e-12)
+    np.testing.assert_allclose(per_seat["ci_high"], high, atol=1e-12)
 
 
 def test_design_effect_of_perfectly_correlated_clusters_is_exact():
@@ -100,18 +102,6 @@ def test_coverage_of_95_percent_wilson_at_one_third():
     assert 0.93 <= coverage <= 0.97
 
 
-def test_coverage_of_simultaneous_goodman_intervals():
-    """1000 repeated experiments of 240 fair 3-seat matches, one cell (line-up) each."""
-    rng = np.random.default_rng(7)
-    players = pd.concat([bernoulli_players(one_winner(240, [1 / 3] * 3, rng)).assign(lineup=f"r{i}")
-                         for i in range(1000)], ignore_index=True)
-    table = seat_win_rates(players)
-    assert (table["method"] == "Goodman").all()
-    covered = ((table["ci_low"] <= 1 / 3) & (1 / 3 <= table["ci_high"])).groupby(table["lineup"]).all()
-    assert len(covered) == 1000
-    assert 0.93 <= covered.mean() <= 0.98  # simultaneous: at least nominal, Bonferroni a bit above
-
-
 def test_coverage_of_clustered_wilson_under_seat_rotation():
     """Seeds of 3 correlated matches (half share one outcome): the design effect restores 95 %."""
     rng = np.random.default_rng(5)
@@ -125,3 +115,48 @@ def test_coverage_of_clustered_wilson_under_seat_rotation():
         naive += n_low <= p <= n_high
     assert 0.93 <= covered / 2000 <= 0.97
     assert naive / 2000 < 0.90  # ignoring the seeds under-covers: why the adjustment exists
+
+
+def _compositions(n: int, k: int):
+    """Every vector of k non-negative counts summing to n (all multinomial outcomes)."""
+    if k == 1:
+        yield (n,)
+        return
+    for first in range(n + 1):
+        for rest in _compositions(n - first, k - 1):
+            yield (first, *rest)
+
+
+@pytest.mark.parametrize("probabilities", [[0.25] * 4, [0.4, 0.3, 0.2, 0.1]])
+@pytest.mark.parametrize("n", [10, 20, 40])
+def test_exact_joint_coverage_of_the_simultaneous_intervals_at_small_n(n, probabilities):
+    """Issue 13, must show 5: every multinomial outcome enumerated, so the coverage is exact.
+
+    Goodman's intervals (the previous method) fall below 95 % with four equal seats
+    (0.921 at n = 10, 0.935 at n = 20, 0.940 at n = 40); Bonferroni–Clopper–Pearson never does.
+    """
+    outcomes = np.array(list(_compositions(n, 4)))
+    weight = stats.multinomial.pmf(outcomes, n, probabilities)
+    assert weight.sum() == pytest.approx(1.0)
+    low, high = simultaneous_intervals(outcomes, n, 4, 0.95)
+    covered = ((low <= probabilities) & (np.asarray(probabilities) <= high)).all(axis=1)
+    assert float(weight @ covered) >= 0.95
+    if probabilities == [0.25] * 4 and n in (10, 20):  # the failure this replaces
+        goodman = np.array([multinomial_proportions_confint(o, 0.05, "goodman") for o in outcomes])
+        old = ((goodman[:, :, 0] <= 0.25) & (0.25 <= goodman[:, :, 1])).all(axis=1)
+        assert float(weight @ old) < 0.94
+    # the report's table uses exactly these bounds
+    table = seat_win_rates(bernoulli_players(one_winner(n, probabilities, np.random.default_rng(n))))
+    counts = table["wins"].to_numpy()
+    expected = simultaneous_intervals(counts, n, 4, 0.95)
+    np.testing.assert_allclose(table[["ci_low", "ci_high"]].to_numpy().T, np.vstack(expected), atol=1e-12)
+
+
+def test_exact_interval_and_tails_agree_with_scipy():
+    for k, n in [(0, 10), (3, 10), (50, 100), (311, 1000), (1000, 1000)]:
+        low, high = estimators.exact_interval(k, n, 0.9)
+        ci = stats.binomtest(k, n).proportion_ci(confidence_level=0.9, method="exact")
+        assert (float(low), float(high)) == pytest.approx((ci.low, ci.high), abs=1e-10)
+    upper, lower = estimators.exact_tails(7, 20, 0.3)
+    assert float(upper) == pytest.approx(stats.binom.sf(6, 20, 0.3))
+    assert float(lower) == pytest.approx(stats.binom.cdf(7, 20, 0.3))

@@ -99,3 +99,63 @@ def write_team_results(folder: Path, matches: int = 200) -> Path:
                           "variants": [{"name": "team0-up", "set": {"rules.x": 1}}],
                           "lineups": [{"name": "2v2", "players": ["club"] * 4}], "status": "complete"})
     return folder
+
+
+def rotation_tables(seeds: int, seats: int, p_focal: float, rng: np.random.Generator, *,
+                    first_seed: int = 0, extra_rounds: float = 4.0, lineup: str = "duel",
+                    variant: str = "trial") -> dict[str, pd.DataFrame]:
+    """Tables of a line-up played under seat rotation, with a known truth.
+
+    Slot 0 holds profile ``focal``, the other slots ``field``. Each seed is played once per
+    rotation (match = seed × seats + rotation; seat s gets slot (s + rotation) % seats, as the
+    runner does) and its result is identical across its rotations, the worst case for
+    independence: the focal profile wins the seed with probability ``p_focal`` (else a uniform
+    other slot wins) and the game lasts 2 + Poisson(``extra_rounds``) rounds. True values:
+    focal's win rate ``p_focal``, mean length 2 + ``extra_rounds``; design effect ``seats``.
+    """
+    seed = np.arange(first_seed, first_seed + seeds)
+    others = rng.integers(1, seats, seeds) if seats > 1 else np.zeros(seeds, int)
+    winner_slot = np.where(rng.random(seeds) < p_focal, 0, others)
+    rounds = 2 + rng.poisson(extra_rounds, seeds)
+    rotation = np.tile(np.arange(seats), seeds)
+    seed_of = np.repeat(seed, seats)
+    match = (seed_of - first_seed) * seats + rotation + first_seed * seats
+    winner_seat = (np.repeat(winner_slot, seats) - rotation) % seats
+    matches = pd.DataFrame({"variant": variant, "lineup": lineup, "match": match, "seed": seed_of,
+                            "rotation": rotation, "winner": winner_seat, "winning_team": -1,
+                            "rounds": np.repeat(rounds, seats), "finished": True})
+    seat = np.tile(np.arange(seats), len(matches))
+    slot = (seat + np.repeat(rotation, seats)) % seats
+    won = seat == np.repeat(winner_seat, seats)
+    players = pd.DataFrame({"variant": variant, "lineup": lineup, "match": np.repeat(match, seats), "seat": seat,
+                            "profile": np.where(slot == 0, "focal", "field"), "team": -1,
+                            "score": won.astype(float), "rank": np.where(won, 1, 2), "won": won,
+                            "seed": np.repeat(seed_of, seats), "slot": slot})
+    return {"matches": matches, "players": players, "rounds": pd.DataFrame(), "events": pd.DataFrame()}
+
+
+def shared_seed_lengths(seeds: int, rotations: int, rng: np.random.Generator, *, effect: float = 0.0,
+                        paired: bool = True, cap: int = 12, p_end: float = 0.2) -> pd.DataFrame:
+    """A matches table of a baseline and a variant ``slower`` under seat rotation.
+
+    Every match of a seed has the same length (its rotations), geometric with end probability
+    ``p_end`` per round and capped at ``cap`` (censored). ``paired``: the variant replays the
+    baseline's seeds (common random numbers): its length is the baseline's scaled by
+    1 + ``effect`` (rounded) plus a ±1 round jitter; otherwise it draws its own lengths from the
+    same distribution stretched by 1 + ``effect``. ``effect = 0`` is no true effect.
+    """
+    base = rng.geometric(p_end, seeds).astype(float)
+    if paired:
+        variant = np.maximum(1.0, np.round(base * (1 + effect)) + rng.integers(-1, 2, seeds))
+        base = np.maximum(1.0, base + rng.integers(-1, 2, seeds))
+    else:
+        variant = np.round(rng.geometric(p_end, seeds) * (1 + effect)).astype(float)
+    frames = []
+    for name, lengths in (("baseline", base), ("slower", variant)):
+        seed = np.repeat(np.arange(seeds), rotations)
+        raw = np.repeat(lengths, rotations)
+        frames.append(pd.DataFrame({"variant": name, "lineup": "x", "match": np.arange(seeds * rotations),
+                                    "seed": seed if paired or name == "baseline" else seed + seeds,
+                                    "rotation": np.tile(np.arange(rotations), seeds),
+                                    "rounds": np.minimum(raw, cap), "finished": raw < cap}))
+    return pd.concat(frames, ignore_index=True)
