@@ -105,6 +105,8 @@ class GameSpec:
             reweight matches instead of re-running ``summary`` on resampled tables.
         conformance: optional :class:`~sim.core.hints.Conformance`: the line-up, short-match
             overrides and per-key scenarios the conformance suite (``sim.testing``) uses.
+        skill_path: presets in increasing skill (same policy): the continuous skill axis of
+            :mod:`sim.core.skill`, which calibration fits and skill sweeps vary.
     """
 
     name: str
@@ -124,6 +126,7 @@ class GameSpec:
     metric_parts: MetricParts | None = None
     metrics_from_parts: MetricsFromParts | None = None
     conformance: Conformance | None = None
+    skill_path: tuple[str, ...] = ()
 
 
 #: The entry-point group through which every game, shipped or not, makes itself known. Each

@@ -126,6 +126,7 @@ GAME = register(GameSpec(
     name="pig", title="Pig", rules_type=PigRules, default_rules=HERE / "rules.toml",
     profile_type=PigProfile, profiles=HERE / "profiles.toml", play_match=play_match,
     player_counts=(2, 3, 4), summary=summary, replay=replay, demo_players=("standard", "bold"),
+    skill_path=("cautious", "standard", "bold"),
     # a round cap only acts when games reach it
     conformance=Conformance(lineup=("standard", "bold"), keys={"game.max_rounds": KeyCase(value=2)}),
 ))
