@@ -137,13 +137,46 @@ def _overview(analysis: Analysis) -> str:
 
 
 def _length_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) -> str | None:
-    rows = analysis.lengths[(analysis.lengths["lineup"] == lineup) & (analysis.lengths["variant"] == variant)]
+    """The game's declared length (``GameSpec.length``) in one sentence; a constant said as one."""
+    from .length import constant_length, constant_sentence, length_of, length_table
+
+    results = analysis.results
+    constant = constant_length(results, lineup, variant)
+    if constant is not None:
+        return constant_sentence(results, constant)
+    lengths = length_table(analysis)
+    rows = lengths[(lengths["lineup"] == lineup) & (lengths["variant"] == variant)]
     if rows.empty:
         return None
     row = rows.iloc[0]
-    capped = f"{pct(row['capped'])} were stopped by the round cap" if row["capped"] > 0 else "none hit the round cap"
-    return (f"Matches last {number(row['mean'])} rounds on average "
+    length = length_of(results)
+    capped = f"{pct(row['capped'])} were stopped by the cap" if row["capped"] > 0 else "none hit the cap"
+    subject = "Matches last" if length.column == "rounds" else f"The {length.label} is"
+    return (f"{subject} {number(row['mean'])} {length.unit} on average "
             f"[{number(row['ci_low'])}, {number(row['ci_high'])}] (median {number(row['median'])}); {capped}.")
+
+
+def _game_effect_sentences(analysis: Analysis, lineup: str, variant: str) -> list[str]:
+    """The variant's significant effects on the game's own metrics (strongest evidence first)."""
+    from .game_effects import game_metric_effects
+
+    effects = getattr(analysis, "_game_effects", None)
+    if effects is None:
+        effects = game_metric_effects(analysis)
+        analysis._game_effects = effects
+    rows = effects[(effects["lineup"] == lineup) & (effects["variant"] == variant)
+                   & (effects["p_adjusted"] < analysis.options.alpha)].sort_values("p", kind="stable")
+    name = CORRECTION_NAMES.get(analysis.options.correction, analysis.options.correction)
+    out = []
+    for row in rows.head(MAX_EFFECTS).itertuples(index=False):
+        up = row.effect > 0
+        low, high = (row.ci_low_adjusted, row.ci_high_adjusted) if up else (-row.ci_high_adjusted, -row.ci_low_adjusted)
+        digits = digits_for(abs(row.effect))
+        out.append(f"Variant {variant} {'raises' if up else 'lowers'} the game's {row.metric} by "
+                   f"{number(abs(row.effect), digits)} {_interval(low, high, 1, digits)} "
+                   f"({number(row.base)} → {number(row.value)}; {pval(row.p_adjusted)} after {name}, "
+                   "paired jackknife over seeds).")
+    return out
 
 
 def _skill_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) -> str | None:
@@ -231,8 +264,9 @@ def summary_blocks(analysis: Analysis) -> list[tuple[str, list[str]]]:
     reference = results.variants[0] if results.variants else BASELINE
     for lineup in results.lineups:
         sentences = []
-        cell = analysis.fairness[(analysis.fairness["lineup"] == lineup)
-                                 & (analysis.fairness["variant"] == reference)]
+        fairness = analysis.fairness
+        cell = fairness if fairness.empty else fairness[(fairness["lineup"] == lineup)
+                                                        & (fairness["variant"] == reference)]
         if not cell.empty:
             verdicts = analysis.fairness_cells
             verdict = verdicts[(verdicts["lineup"] == lineup)
@@ -247,6 +281,7 @@ def summary_blocks(analysis: Analysis) -> list[tuple[str, list[str]]]:
         for variant in results.variants:
             if variant != BASELINE:
                 sentences += _variant_sentences(analysis, lineup, variant, several_lineups=False)
+                sentences += _game_effect_sentences(analysis, lineup, variant)
         players = results.tables["players"]
         rows = players[players["lineup"] == lineup]
         first = rows[rows["match"] == rows["match"].min()].drop_duplicates("seat").sort_values("seat")

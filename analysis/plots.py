@@ -192,18 +192,29 @@ def _continuous_forest(cell: pd.DataFrame, variants: list[str], lineup: str, alp
     return fig
 
 
-def length_plot(matches: pd.DataFrame, lineup: str, variants: Sequence[str]) -> Figure:
-    """Distribution of the game length (rounds) per variant for one line-up; the cap marked."""
+def length_plot(matches: pd.DataFrame, lineup: str, variants: Sequence[str], unit: str = "rounds") -> Figure:
+    """Distribution of the game length (column ``rounds``, in ``unit``) per variant for one
+    line-up; the cap marked. Non-integer lengths are binned."""
     with matplotlib.rc_context(STYLE):
         fig = new_figure(4.0)
         ax = fig.add_subplot()
         cell = matches[matches["lineup"] == lineup]
         shown = [v for v in variants if v in set(cell["variant"])]
-        width = 0.8 / max(1, len(shown))
+        values = cell["rounds"].to_numpy(float)
+        integers = bool(len(values)) and np.all(values == np.round(values)) and np.ptp(values) <= 80
+        edges = None if integers else np.histogram_bin_edges(values, bins=min(30, max(5, np.unique(values).size)))
+        step = 1.0 if integers else float(edges[1] - edges[0])
+        width = 0.8 * step / max(1, len(shown))
         for i, variant in enumerate(shown):
             rows = cell[cell["variant"] == variant]
-            counts = rows["rounds"].value_counts(normalize=True).sort_index()
-            x = counts.index.to_numpy(float) + (i - (len(shown) - 1) / 2) * width
+            if integers:
+                counts = rows["rounds"].value_counts(normalize=True).sort_index()
+                centres = counts.index.to_numpy(float)
+            else:
+                share, _ = np.histogram(rows["rounds"].to_numpy(float), bins=edges)
+                counts = pd.Series(share / max(1, len(rows)))
+                centres = (edges[:-1] + edges[1:]) / 2
+            x = centres + (i - (len(shown) - 1) / 2) * width
             style = _style(i)
             ax.bar(x, 100 * counts.to_numpy(), width=width, color=style["color"], label=variant,
                    hatch=["", "//", "..", "xx", "\\\\", "++"][i % 6], edgecolor="white")
@@ -211,7 +222,7 @@ def length_plot(matches: pd.DataFrame, lineup: str, variants: Sequence[str]) -> 
             if len(capped):
                 ax.axvline(capped["rounds"].max(), color=style["color"], ls=":", lw=1.5)
         any_capped = (~cell["finished"].astype(bool)).any()
-        ax.set_xlabel("game length (rounds)" + ("; dotted line: round cap reached" if any_capped else ""))
+        ax.set_xlabel(f"game length ({unit})" + ("; dotted line: cap reached" if any_capped else ""))
         ax.set_ylabel("share of matches (%)")
         ax.set_title(f"Game length — {lineup}")
         _legend(fig, ax)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+import numpy as np
 import pandas as pd
 import tomli_w
 
@@ -36,6 +37,7 @@ from .hooks import game_plots
 from .metrics import METRICS
 from .narrative import CORRECTION_NAMES, digits_for, number, pct, pval, summary_blocks
 from .results import BASELINE, Results, flatten, load_results, overrides_by_variant, rules_by_variant
+from .sweep import sweep_sections
 
 __all__ = ["build_report", "render_html", "render_markdown", "report_sections", "SECTIONS"]
 
@@ -337,31 +339,46 @@ def _effects(analysis: Analysis, figures: _Figures) -> Section:
 
 
 def _distributions(analysis: Analysis, figures: _Figures) -> Section:
+    from .length import constant_length, constant_sentence, length_column, length_of, length_table
+
     level = f"{100 * analysis.options.confidence:.0f} %"
+    results = analysis.results
+    length = length_of(results)
     section = Section("distributions", "Scores and game length")
     section.paragraphs = [
         f"Means with {level} BCa bootstrap intervals (seeds resampled as clusters under seat "
         "rotation); quantiles without interval, since a bootstrap interval of the median of "
-        "integer lengths collapses to a point. A match stopped by the round cap counts at the cap "
-        "here; the survival section treats it as censored."]
-    section.items.append(_table(
-        "Game length (rounds)", analysis.lengths,
-        {"variant": "variant", "line-up": "lineup", "matches": "n",
-         f"mean [{level} CI]": lambda r: _value_ci(r["mean"], r["ci_low"], r["ci_high"]),
-         "SD": lambda r: number(r["sd"]), "10 %": "p10", "median": "median", "90 %": "p90",
-         "min–max": lambda r: f"{_plain(r['min'])}–{_plain(r['max'])}", "stopped by cap": lambda r: pct(r["capped"])}))
+        "integer lengths collapses to a point. A match stopped by the cap counts at the cap "
+        "here; the survival section treats it as censored."
+        + ("" if length.column == "rounds" else
+           f" The game measures its length as {length.label} ({length.unit}, column {length.column}).")]
+    lengths = length_table(analysis)
+    varying = lengths[[constant_length(results, r.lineup, r.variant) is None
+                       for r in lengths.itertuples(index=False)]] if not lengths.empty else lengths
+    if not varying.empty:
+        section.items.append(_table(
+            f"{length.label[:1].upper() + length.label[1:]} ({length.unit})", varying,
+            {"variant": "variant", "line-up": "lineup", "matches": "n",
+             f"mean [{level} CI]": lambda r: _value_ci(r["mean"], r["ci_low"], r["ci_high"]),
+             "SD": lambda r: number(r["sd"]), "10 %": "p10", "median": "median", "90 %": "p90",
+             "min–max": lambda r: f"{_plain(r['min'])}–{_plain(r['max'])}", "stopped by cap": lambda r: pct(r["capped"])}))
     section.items.append(_table(
         "Final score by profile (points)", analysis.scores,
         {"variant": "variant", "line-up": "lineup", "profile": "profile", "players": "n",
          f"mean [{level} CI]": lambda r: _value_ci(r["mean"], r["ci_low"], r["ci_high"]),
          "SD": lambda r: number(r["sd"]), "10 %": "p10", "median": "median", "90 %": "p90"}))
-    for lineup in analysis.results.lineups:
-        section.items.append(figures.make(
-            f"Game length distribution, line-up {lineup}",
-            plots.length_plot(analysis.results.tables["matches"], lineup, analysis.results.variants)))
+    matches = results.tables["matches"].assign(rounds=length_column(results))
+    for lineup in results.lineups:
+        constant = constant_length(results, lineup)
+        if constant is not None:
+            section.notes.append(f"Line-up {lineup}: {constant_sentence(results, constant)}")
+        else:
+            section.items.append(figures.make(
+                f"{length.label[:1].upper() + length.label[1:]} distribution, line-up {lineup}",
+                plots.length_plot(matches, lineup, results.variants, length.unit)))
         section.items.append(figures.make(
             f"Final score distribution, line-up {lineup}",
-            plots.score_plot(analysis.results.tables["players"], lineup, analysis.results.variants)))
+            plots.score_plot(results.tables["players"], lineup, results.variants)))
     return section
 
 
@@ -391,7 +408,13 @@ def _survival(analysis: Analysis, figures: _Figures) -> Section:
             {"line-up": "lineup", "variant": "variant", "statistic": lambda r: number(r["statistic"], 2),
              "p": lambda r: pval(r["p"]), "p (corrected)": lambda r: pval(r["p_adjusted"]),
              "test": lambda r: r.get("test", "log-rank")}))
+    matches = analysis.results.tables["matches"]
     for lineup in analysis.results.lineups:
+        rounds = matches.loc[matches["lineup"] == lineup, "rounds"]
+        if rounds.nunique() == 1:
+            section.notes.append(f"Line-up {lineup}: every match lasts exactly {_plain(float(rounds.iloc[0]))} "
+                                 "rounds, so there is no survival curve to draw.")
+            continue
         section.items.append(figures.make(
             f"Survival of the game length, line-up {lineup}",
             plots.survival_plot(analysis.km_curves, lineup, analysis.results.variants, opts.confidence)))
@@ -401,7 +424,8 @@ def _survival(analysis: Analysis, figures: _Figures) -> Section:
 def _design_metrics(analysis: Analysis) -> Section:
     section = Section("design-metrics", "Design metrics")
     section.paragraphs = [
-        "Ludii-style design metrics (Browne & Maire 2010; research/stats.md §6) computed per match "
+        "Ludii-style design metrics (Browne & Maire 2010; definitions in the table and in the "
+        "docstring of tablesim's analysis.metrics) computed per match "
         "from the cumulative scores after every round, then averaged, with intervals from a "
         "bootstrap over seeds (Wilson for rates). The in-game evaluation of a seat is its "
         "cumulative score divided by the match's largest score."]
@@ -411,10 +435,15 @@ def _design_metrics(analysis: Analysis) -> Section:
         cell = metrics[metrics["lineup"] == lineup]
         if cell.empty:
             continue
-        rows = []
+        rows, constants = [], []
+        matches = analysis.results.tables["matches"]
         for metric, (label, unit, definition) in METRICS.items():
             values = cell[cell["metric"] == metric]
             if values.empty:
+                continue
+            fixed = matches.loc[matches["lineup"] == lineup, "rounds"].nunique() == 1
+            if _constant_metric(values, fixed and metric.startswith("duration")):
+                constants.append(f"{label} {_plain(float(values['value'].iloc[0]))} {unit}")
                 continue
             row = [label, unit, definition]
             for variant in variants:
@@ -427,8 +456,9 @@ def _design_metrics(analysis: Analysis) -> Section:
                 row.append(_rate(v["value"], v["ci_low"], v["ci_high"]) if share and not math.isnan(v["ci_low"])
                            else _value_ci(v["value"], v["ci_low"], v["ci_high"]))
             rows.append(row)
+        note = (f"The same in every variant, with no spread: {', '.join(constants)}." if constants else "")
         section.items.append(Table(f"Design metrics, line-up {lineup}",
-                                   ["metric", "unit", "definition", *variants], rows))
+                                   ["metric", "unit", "definition", *variants], rows, note))
     confounded = [x for x in analysis.results.lineups
                   if not analysis.results.symmetric(x) and not analysis.results.rotated(x)]
     if confounded:
@@ -436,6 +466,18 @@ def _design_metrics(analysis: Analysis) -> Section:
                              f"{'' if len(confounded) > 1 else 'es'} profiles without seat rotation: there, "
                              "balance and the advantage of seat 0 measure the profiles as much as the seats.")
     return section
+
+
+def _constant_metric(values: pd.DataFrame, length_fixed: bool = False) -> bool:
+    """One value in every variant and a degenerate interval (or, for the duration metrics that
+    have no interval, a length that never varies): a constant of the rules."""
+    value = values["value"].to_numpy(float)
+    if np.isnan(value).any() or np.unique(value).size != 1:
+        return False
+    bounds = values[["ci_low", "ci_high"]].to_numpy(float)
+    if np.isnan(bounds).any():
+        return length_fixed
+    return bool(np.all(bounds == value[0]))
 
 
 def _skill(analysis: Analysis, figures: _Figures) -> Section:
@@ -487,22 +529,82 @@ def _skill(analysis: Analysis, figures: _Figures) -> Section:
 
 
 def _game(analysis: Analysis, figures: _Figures) -> Section:
+    from .game_effects import METHOD, game_metric_effects, game_metric_levels
+
     results = analysis.results
+    opts = analysis.options
+    level = f"{100 * opts.confidence:.0f} %"
     section = Section("game", "The game's own metrics")
-    frame = analysis.game_metrics
-    if not frame.empty:
-        section.paragraphs = [f"Metrics defined by {results.title} itself (its summary hook), per "
-                              "variant / line-up."]
-        rows = [[str(index), *[_plain(v) for v in values]] for index, values in frame.iterrows()]
-        section.items.append(Table("Game metrics", ["metric", *map(str, frame.columns)], rows))
+    levels = _ordered(game_metric_levels(analysis), results)
+    if not levels.empty:
+        section.paragraphs = [
+            f"Metrics defined by {results.title} itself (its summary hook), per variant and line-up, with "
+            f"{level} intervals from a {METHOD}: the seeds are dealt into up to 20 groups (a seed's "
+            "rotations stay together), the metric is recomputed with each group left out, and the "
+            "pseudo-values give a t interval. Variant effects are paired the same way (variant and "
+            "baseline share their seeds and groups); their p-values are corrected together "
+            f"({CORRECTION_NAMES.get(opts.correction)}, a family of their own beside the core outcomes'), "
+            f"with adjusted intervals that exclude 0 exactly when the adjusted p < {opts.alpha}."]
+        section.items += _game_level_tables(levels, results)
+        effects = game_metric_effects(analysis)
+        if not effects.empty:
+            section.items.append(_game_effects_table(effects, opts, level))
+    else:
+        frame = analysis.game_metrics
+        if not frame.empty:
+            section.paragraphs = [f"Metrics defined by {results.title} itself (its summary hook), per "
+                                  "variant / line-up."]
+            rows = [[str(index), *[_plain(v) for v in values]] for index, values in frame.iterrows()]
+            section.items.append(Table("Game metrics", ["metric", *map(str, frame.columns)], rows))
     notes = [n for n in analysis.notes if "game-specific" in n or "summary failed" in n]
     figures_list, plot_notes = game_plots(results.spec, results.tables)
     for title, figure in figures_list:
         section.items.append(figures.make(title, figure))
     section.notes = notes + plot_notes
-    if frame.empty and not figures_list and not section.notes:
+    if levels.empty and analysis.game_metrics.empty and not figures_list and not section.notes:
         section.notes = ["The game provides no metrics or plots of its own."]
     return section
+
+
+def _game_level_tables(levels: pd.DataFrame, results: Results) -> list[Table]:
+    """One table per line-up (metric × variant), constants said once in a note."""
+    tables = []
+    for lineup in results.lineups:
+        cell = levels[levels["lineup"] == lineup]
+        if cell.empty:
+            continue
+        variants = [v for v in results.variants if v in set(cell["variant"])]
+        rows, constants = [], []
+        for metric, group in cell.groupby("metric", sort=False):
+            values = group.set_index("variant")
+            if group["value"].nunique() == 1 and (group["se"].fillna(0) == 0).all():
+                constants.append(f"{metric} = {_plain(float(group['value'].iloc[0]))}")
+                continue
+            rows.append([metric, *[_value_ci(values.loc[v, "value"], values.loc[v, "ci_low"], values.loc[v, "ci_high"])
+                                   if v in values.index else "—" for v in variants]])
+        note = (f"The same in every match and variant (no interval): {', '.join(constants)}." if constants else "")
+        if rows or note:
+            tables.append(Table(f"Game metrics, line-up {lineup} (value [CI])", ["metric", *variants], rows, note))
+    return tables
+
+
+def _game_effects_table(effects: pd.DataFrame, opts, level: str) -> Table:
+    name = CORRECTION_NAMES.get(opts.correction, opts.correction)
+
+    def interval(r, low="ci_low", high="ci_high"):
+        digits = digits_for(max(abs(r["effect"]), abs(r[low]) if r[low] == r[low] else 0))
+        return f"{number(r['effect'], digits)} [{number(r[low], digits)}, {number(r[high], digits)}]"
+
+    return _table(
+        "Effect of each variant on the game's metrics (variant − baseline, paired by seed)", effects,
+        {"line-up": "lineup", "variant": "variant", "metric": "metric",
+         "baseline → variant": lambda r: f"{number(r['base'])} → {number(r['value'])}",
+         f"effect [{level} CI]": interval, "p": lambda r: _p(r["p"]),
+         f"{name}-adjusted CI": lambda r: interval(r, "ci_low_adjusted", "ci_high_adjusted"),
+         f"p {name}": lambda r: _p(r["p_adjusted"]),
+         "sig.": lambda r: "yes" if r["p_adjusted"] < opts.alpha else ""},
+        note="Paired delete-a-group jackknife t-test over seed groups; a metric the variant never changed "
+             "shows 0 [0, 0].")
 
 
 def _toml(data: Any) -> str:
@@ -613,11 +715,14 @@ def report_sections(analysis: Analysis) -> list[Section]:
     frames = {f.name: _ordered(getattr(analysis, f.name), analysis.results)
               for f in dataclasses.fields(analysis) if isinstance(getattr(analysis, f.name), pd.DataFrame)
               and f.name != "outcomes"}
+    cached = {k: v for k, v in vars(analysis).items() if k.startswith("_game")}
     analysis = dataclasses.replace(analysis, **frames)
+    vars(analysis).update(cached)  # the game metrics' jackknife, computed once
     figures = _Figures()
     return [_summary(analysis), _win_rates(analysis, figures), _fairness(analysis),
             _effects(analysis, figures), _distributions(analysis, figures), _survival(analysis, figures),
             _design_metrics(analysis), _skill(analysis, figures), _game(analysis, figures),
+            *sweep_sections(analysis, figures.make, Section, Table),  # a [sweep] experiment only (analysis/sweep.py)
             _reproduce(analysis)]
 
 

@@ -31,7 +31,7 @@
 # those fresh seeds shows it inside its band. That last step guards against the
 # winner's curse — the best of many noisy trials is usually luckier than it is good.
 #
-# The full search of `sim/examples/curlastique_balance.toml` (its trials of a few hundred
+# The full search of `sim/curlastique/examples/curlastique_balance.toml` (its trials of a few hundred
 # matches each, then the validation of the best candidates on thousands of fresh
 # matches) takes a quarter of an hour or more on two cores. This notebook
 #
@@ -63,16 +63,16 @@ from _notebook import cleanup, workspace
 WORK = workspace("tablesim-balancing-")  # every file this notebook writes goes here
 
 # %% [markdown]
-# The example files live in the repository (`sim/examples/`), and the stored results
+# The example files live in the repository (`sim/curlastique/examples/`), and the stored results
 # under `reports/examples/`. The notebook runs from `notebooks/`, so the repository is
-# the first parent folder holding `sim/examples/`.
+# the first parent folder holding `sim/curlastique/examples/`.
 
 # %%
 import sim
 
 candidates = [Path.cwd(), *Path.cwd().parents, Path(sim.__file__).resolve().parent.parent]
-ROOT = next(p for p in candidates if (p / "sim" / "examples" / "curlastique_balance.toml").exists())
-EXAMPLE = ROOT / "sim" / "examples" / "curlastique_balance.toml"
+ROOT = next(p for p in candidates if (p / "sim" / "curlastique" / "examples" / "curlastique_balance.toml").exists())
+EXAMPLE = ROOT / "sim" / "curlastique" / "examples" / "curlastique_balance.toml"
 STORED_BALANCE = ROOT / "reports" / "examples" / "curlastique_balance"
 STORED_SENSITIVITY = ROOT / "reports" / "examples" / "curlastique_sensitivity"
 print("repository:", ROOT)
@@ -239,10 +239,18 @@ def convergence(trials: pd.DataFrame, title: str) -> Figure:
     return figure
 
 
+def level(check: dict) -> str:
+    """The CI of a validation check: 1 − 2α, α the error its look spends (Bonferroni over the
+    search's planned looks of search.alpha: 90 % for one look at α = 0.05)."""
+    return f"{100 * (1 - 2 * check.get('alpha', 0.05)):.3g} % CI"
+
+
 def verdict(check: dict) -> str:
     low, high = check["band"]
+    # TOST at the look's α: met exactly when the (1 − 2α) CI lies inside the band
+    assert check["met"] == (low <= check["ci_low"] and check["ci_high"] <= high)
     if check["met"]:
-        return "met (90 % CI inside the band)"
+        return f"met ({level(check)} inside the band)"
     if check["ci_high"] < low or check["ci_low"] > high:
         return "missed (CI outside the band)"
     if check["ci_high"] - check["ci_low"] > high - low:
@@ -251,7 +259,7 @@ def verdict(check: dict) -> str:
 
 
 def validation_table(candidates: list) -> pd.DataFrame:
-    """One row per validated candidate × target: fresh-seed value, 90 % CI, TOST."""
+    """One row per validated candidate × target: fresh-seed value, its (1 − 2α) CI, TOST."""
     rows = []
     for c in candidates:
         for check in c["targets"]:
@@ -260,7 +268,8 @@ def validation_table(candidates: list) -> pd.DataFrame:
                          "in-sample loss": c["in_sample_loss"], "fresh loss": c["fresh_loss"],
                          "matches": c["matches"], "target": check["target"],
                          "band": f"[{check['band'][0]:g}, {check['band'][1]:g}]",
-                         "value": check["value"], "ci_low": check["ci_low"], "ci_high": check["ci_high"],
+                         "value": check["value"], "CI": level(check), "ci_low": check["ci_low"],
+                         "ci_high": check["ci_high"],
                          "TOST p": check.get("p_tost", np.nan), "verdict": verdict(check)})
     return pd.DataFrame(rows)
 
@@ -273,7 +282,7 @@ def conclusion(search: dict) -> str:
     lines = [f"Best candidate: trial {best['trial']}, {json.dumps(best['point'])}, replayed on "
              f"{best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']})."]
     for check in best["targets"]:
-        lines.append(f"  {check['target']}: {check['value']:.3g}, 90 % CI [{check['ci_low']:.3g}, "
+        lines.append(f"  {check['target']}: {check['value']:.3g}, {level(check)} [{check['ci_low']:.3g}, "
                      f"{check['ci_high']:.3g}], band [{check['band'][0]:g}, {check['band'][1]:g}] -> "
                      f"{verdict(check)}")
     met = summary["meets_all_targets"]
@@ -294,9 +303,11 @@ print(conclusion(search))
 # the ±2-point band — "undecided" is the honest answer.
 #
 # **How many validation matches can confirm the seat-0 target at all?** TOST passes
-# when the 90 % CI lies inside 25 % ± 2 points. Even if a candidate is *exactly* fair,
-# its CI half-width 1.645 · √(0.25 · 0.75 / n) must be below 0.02, and to pass with 80 %
-# probability it needs more still (`analysis.fairness.matches_for_equivalence`):
+# when the (1 − 2α) CI lies inside 25 % ± 2 points, α the share of `search.alpha` the look
+# spends (Bonferroni over the planned looks; with one look at α = 0.05 it is the 90 % CI used
+# below). Even if a candidate is *exactly* fair, its CI half-width 1.645 · √(0.25 · 0.75 / n)
+# must be below 0.02, and to pass with 80 % probability it needs more still
+# (`analysis.fairness.matches_for_equivalence`):
 
 # %%
 from scipy.stats import norm
@@ -324,7 +335,7 @@ if planned < at_all:
 # %% [markdown]
 # ## 4. The stored full search
 #
-# The full run (`tablesim balance sim/examples/curlastique_balance.toml --out
+# The full run (`tablesim balance sim/curlastique/examples/curlastique_balance.toml --out
 # reports/examples/curlastique_balance --jobs 2`) is stored in the repository. If it is
 # present, the same helpers present it.
 
@@ -332,7 +343,7 @@ if planned < at_all:
 full = read_search(STORED_BALANCE) if STORED_BALANCE.is_dir() else None
 if full is None or full["trials"].empty:
     print(f"No stored search in {STORED_BALANCE}.\nTo produce it (a quarter of an hour or more on 2 cores), "
-          f"from the repository:\n  tablesim balance sim/examples/curlastique_balance.toml "
+          f"from the repository:\n  tablesim balance sim/curlastique/examples/curlastique_balance.toml "
           f"--out reports/examples/curlastique_balance --jobs 2")
 else:
     manifest = full["manifest"]
@@ -346,8 +357,8 @@ else:
 
 # %% [markdown]
 # The validated candidates: each replayed on fresh seeds; each target's value with its
-# 90 % CI (the TOST interval: both one-sided tests at α = 0.05 pass exactly when it lies
-# inside the band) and the verdict.
+# (1 − 2α) CI, α the error the look spends (the TOST interval: both one-sided tests at α pass
+# exactly when it lies inside the band; `verdict` asserts it) and the verdict.
 
 # %%
 if full is not None and full["candidates"]:
@@ -378,7 +389,7 @@ else:
 # **Did we ask the right question?** The target was seat 0's win rate. Every seat
 # matters to a player: below, the best rules (if stored) play 160 four-player club
 # games (one worker, about half a minute), and every seat's win rate is shown with its
-# 95 % CI.
+# 95 % simultaneous CI (Bonferroni–Clopper–Pearson over the four seats).
 
 # %%
 from sim.core import get_game
@@ -413,11 +424,12 @@ else:
 # ## 5. The stored sensitivity analysis
 #
 # Before searching, a designer may ask *which* rules matter. `tablesim sensitivity`
-# (`sim/examples/curlastique_sensitivity.toml`: the four zone values and the friction,
+# (`sim/curlastique/examples/curlastique_sensitivity.toml`: the four zone values and the friction,
 # 4-player club games to 500 points) screens every parameter with **Morris** elementary effects, then
-# measures **Sobol** indices of the strongest ones. A dummy parameter that changes
-# nothing is included as the reference: a parameter not clearly above it has no effect
-# the run can see (the output below checks whether the dummy really measures noise).
+# measures **Sobol** indices of the strongest ones. A parameter counts as an effect when
+# the interval of its index excludes 0; a dummy parameter that changes nothing is shown
+# beside it for the scale of pure noise (the output below checks whether the dummy really
+# measures noise).
 #
 # * Morris μ*: mean absolute change of the output when the parameter moves across its
 #   range (output units per full range), over the trajectories; σ: how much that change
@@ -426,15 +438,16 @@ else:
 #   included (0–1, noisy with few samples).
 
 # %%
-def above_floor(frame: pd.DataFrame, value: str, conf: str) -> pd.DataFrame:
-    """Flag parameters whose index minus its CI half-width exceeds the dummy's index plus its own."""
+def effects(frame: pd.DataFrame, value: str, conf: str) -> pd.DataFrame:
+    """Flag parameters whose index's interval excludes 0 (index − half-width > 0), beside the
+    dummy parameter's index for scale."""
     from analysis.balance.sensitivity import DUMMY
 
     rows = []
     for output, group in frame.groupby("output", sort=False):
         dummy = group[group["parameter"] == DUMMY]
-        floor = float((dummy[value] + dummy[conf]).iloc[0]) if len(dummy) else 0.0
-        rows.append(group.assign(noise_floor=floor, above_floor=(group[value] - group[conf]) > floor)
+        rows.append(group.assign(dummy_index=float(dummy[value].iloc[0]) if len(dummy) else np.nan,
+                                 excludes_0=(group[value] - group[conf]) > 0)
                     .sort_values(value, ascending=False))
     return pd.concat(rows, ignore_index=True)
 
@@ -442,24 +455,23 @@ def above_floor(frame: pd.DataFrame, value: str, conf: str) -> pd.DataFrame:
 morris_csv, sobol_csv = STORED_SENSITIVITY / "morris.csv", STORED_SENSITIVITY / "sobol.csv"
 if not morris_csv.exists():
     print(f"No stored sensitivity analysis in {STORED_SENSITIVITY}.\nTo produce it, from the "
-          f"repository:\n  tablesim sensitivity sim/examples/curlastique_sensitivity.toml "
+          f"repository:\n  tablesim sensitivity sim/curlastique/examples/curlastique_sensitivity.toml "
           f"--out reports/examples/curlastique_sensitivity --jobs 2")
 else:
-    morris = above_floor(pd.read_csv(morris_csv), "mu_star", "mu_star_conf")
+    morris = effects(pd.read_csv(morris_csv), "mu_star", "mu_star_conf")
     display(morris)
     if sobol_csv.exists():
-        display(above_floor(pd.read_csv(sobol_csv), "ST", "ST_conf"))
+        display(effects(pd.read_csv(sobol_csv), "ST", "ST_conf"))
     for output, group in morris.groupby("output", sort=False):
-        clear = [p for p in group.loc[group["above_floor"], "parameter"]]
-        print(f"{output}: clearly above the noise floor (Morris): {', '.join(clear) or 'none'}")
+        clear = [p for p in group.loc[group["excludes_0"], "parameter"]]
+        print(f"{output}: index interval excludes 0 (Morris): {', '.join(clear) or 'none'}")
     from analysis.balance.sensitivity import DUMMY
 
     if (morris.loc[morris["parameter"] == DUMMY, "mu_star"] == 0).all():
-        print("\nCaution: the dummy's index is exactly 0. Every sample point replays the same seeds "
+        print("\nNote: the dummy's index is exactly 0. Every sample point replays the same seeds "
               "(common random numbers), so a parameter that changes nothing reproduces the tables "
-              "exactly and the dummy measures no Monte Carlo noise at all. Any real rule change, "
-              "however irrelevant, reshuffles the noisy outcomes, so here 'above the floor' only "
-              "means 'the CI of the index excludes 0'; small indices may be noise (see the next check).")
+              "exactly; any real rule change, however irrelevant, reshuffles the noisy outcomes, so an "
+              "interval that excludes 0 does not make a small index important (see the next check).")
     if (STORED_SENSITIVITY / "sensitivity.png").exists():
         display(Image(filename=str(STORED_SENSITIVITY / "sensitivity.png"), width=760))
 
@@ -536,10 +548,10 @@ else:
 #   optimistic by construction (the winner's curse). The matches a ±2-point band needs
 #   — thousands — are the real cost of a balancing claim, and the notebook computes
 #   them before anyone runs the search.
-# * Sensitivity analysis with a dummy parameter tells which rules are worth searching
-#   at all: everything not above the noise floor can stay as it is — provided the
-#   floor really measures the noise; the run's own size gives a second, independent
-#   floor, and an index below it is a question the run was too small to answer.
+# * Sensitivity analysis tells which rules are worth searching at all: a parameter counts
+#   as an effect when its index's interval excludes 0 (the dummy parameter's index shows
+#   the scale of pure noise); the run's own size gives a Monte Carlo floor, and an index
+#   below it is a question the run was too small to answer.
 
 # %% [markdown]
 # The temporary folder holds every file written above. It is removed below; set

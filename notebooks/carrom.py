@@ -198,8 +198,9 @@ gm.loc[[k for k in keys if k in gm.index]]
 # Strokes per board differ between the rule sets more than anything in the effects
 # table. That is not one of the standard outcomes, but any per-match quantity can be
 # compared the same way: pair match *i* of the variant with match *i* of the baseline
-# and bootstrap the mean difference over seeds (`analysis.effects.paired_mean_effect`,
-# the function behind the effects table).
+# and take the mean paired difference with a paired t interval and test clustered by seed
+# (the matches of one seed, its rotations, are one cluster; `analysis.effects.paired_mean_effect`,
+# the function behind the effects table; the interval inverts the very test beside it).
 
 # %%
 from analysis.effects import paired_mean_effect
@@ -210,7 +211,9 @@ wide = per_match.pivot(index=["match", "seed"], columns="variant", values="strok
 effect = paired_mean_effect(wide["icf"], wide["baseline"], clusters=wide["seed"], n_resamples=2000, rng=0)
 print(f"strokes per board: family {effect['base_mean']:.1f}, ICF {effect['variant_mean']:.1f}; "
       f"ICF - family = {effect['effect']:+.1f} strokes [{effect['ci_low']:+.1f}, {effect['ci_high']:+.1f}] "
-      f"(95 % BCa bootstrap over seeds; paired t p = {effect['p']:.2g}, {effect['n']} pairs)")
+      f"(95 % CI, {effect['test']}; p = {effect['p']:.2g}, {effect['n']} pairs)")
+assert effect["test"].startswith("paired t")  # the method the text names
+assert (effect["ci_low"] > 0 or effect["ci_high"] < 0) == (effect["p"] < 0.05)  # one test behind both
 
 # %% [markdown]
 # The same counts straight from the tables: per stroke, `events` records the foul (an

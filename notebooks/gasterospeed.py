@@ -249,9 +249,9 @@ print(f"{len(experiment.cells)} cells x {experiment.settings.matches} championsh
 # **The KO-rate effect.** The KO rate of a championship is its KO snails over its
 # snail-races (6 races × 4 snails = 24). Championship *i* of the variant replays the
 # seeds of championship *i* of the baseline, so the effect is the mean paired
-# difference, with a BCa bootstrap CI over seeds and a paired t-test — the method of
-# the report's effects table, applied to an outcome of this game
-# (`analysis.effects.paired_mean_effect`).
+# difference, with a paired t interval and t-test clustered by seed (one test behind both:
+# the interval excludes 0 exactly when p < 0.05) — the method of the report's effects
+# table, applied to an outcome of this game (`analysis.effects.paired_mean_effect`).
 
 # %%
 from analysis.effects import paired_mean_effect
@@ -267,6 +267,8 @@ ko = paired_mean_effect(wide["tir-10"], wide["baseline"], clusters=wide["seed"],
 print(f"KO rate per snail-race: baseline {ko['base_mean']:.3f}, tir-10 {ko['variant_mean']:.3f}")
 print(f"effect (tir-10 - baseline): {ko['effect']:+.3f} [{ko['ci_low']:+.3f}, {ko['ci_high']:+.3f}] "
       f"(95 % CI; {ko['test']}; p = {ko['p']:.2g}; {ko['n']} paired championships)")
+assert ko["test"].startswith("paired t")  # the method the text names
+assert (ko["ci_low"] > 0 or ko["ci_high"] < 0) == (ko["p"] < 0.05)
 
 # %% [markdown]
 # The game's own metrics per variant (`analysis.game_metrics`): KO rate overall and by

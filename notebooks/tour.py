@@ -134,10 +134,11 @@ for player in players:
 # Match *i* of every cell is played from the same seeds (common random numbers), so
 # variants can be compared match by match. With `rotate_seats=True` each seed is played
 # under every rotation of the line-up, so nobody keeps the first-player advantage:
-# 100 matches of a 2-player line-up = 50 seeds × 2 seatings. (Rotation is for *mixed*
-# line-ups: each seat draws its execution noise from its own random stream, so with
-# identical profiles every rotation of a seed replays the very same match — play more
-# seeds instead.)
+# 100 matches of a 2-player line-up = 50 seeds × 2 seatings. Each *player* draws its
+# execution noise from its own random stream, which follows it from seat to seat; so the
+# rotations of one seed are different matches even when every profile is the same (the
+# cell after the run checks it), but they share the seed's other draws and are correlated:
+# the analysis treats the matches of one seed as one cluster.
 #
 # `run_cells` returns the tables in memory (pass `store=ResultStore(dir)` to keep them
 # on disk; `jobs=2` would use two worker processes and give the *same* tables).
@@ -152,7 +153,30 @@ cell = Cell(variant="baseline", lineup="club-vs-casual", rules=rules, players=pl
 started = time.perf_counter()
 tables = run_cells(spec, [cell], matches=100, root_seed=7, jobs=1, progress=False)
 print(f"played 100 matches in {time.perf_counter() - started:.1f} s")
+assert tables["matches"]["seed"].nunique() == 50 and set(tables["matches"]["rotation"]) == {0, 1}
+again = run_cells(spec, [cell], matches=10, root_seed=7, jobs=2, chunk_size=3, progress=False)
+first10 = tables["players"][tables["players"]["match"] < 10].reset_index(drop=True)
+assert again["players"].reset_index(drop=True).equals(first10)  # two workers: the same tables
 {name: frame.shape for name, frame in tables.items()}
+
+# %% [markdown]
+# Identical profiles under rotation: do the two seatings of a seed replay one match? No —
+# each player keeps its own stream, so the throws of the two seatings differ in every seed
+# (here: two `club` players, 20 seeds); their final scores may still coincide by chance.
+
+# %%
+twins = load_lineup(spec, ["club", "club"], rules)
+same = run_cells(spec, [Cell("baseline", "club-vs-club", rules, twins, rotate_seats=True)],
+                 matches=40, root_seed=7, jobs=1, progress=False)
+match_throws = same["events"].groupby("match")["executed_x"].agg(tuple)  # every throw of a match, in order
+seeds = same["matches"].set_index("match")["seed"]
+throws_differ = match_throws.groupby(seeds.reindex(match_throws.index)).nunique() == 2
+scores = same["players"].assign(rotation=same["players"]["match"] % 2).pivot_table(
+    index=["seed", "seat"], columns="rotation", values="score")
+scores_differ = (scores[0] != scores[1]).groupby(level="seed").any()
+print(f"seeds whose two seatings throw differently: {throws_differ.mean():.0%}; "
+      f"end on different scores: {scores_differ.mean():.0%} of {len(throws_differ)}")
+assert throws_differ.all()  # never the very same match
 
 # %% [markdown]
 # ## 3. The tidy tables
@@ -196,8 +220,10 @@ throws.groupby("profile").agg(throws=("zone", "size"), mean_zone_points=("zone",
 #
 # Every rate comes with its uncertainty. `win_rates` gives Wilson 95 % intervals per
 # group; `seat_win_rates` gives *simultaneous* intervals over all seats of a line-up
-# (they cover every seat at once), widened for the correlation between the two seatings
-# of one seed (the `design_effect` column; 1 = as good as independent matches).
+# (Bonferroni–Clopper–Pearson: each seat's exact interval at level 1 − α/n, so they cover
+# every seat at once with probability at least 95 %), computed on the effective sample
+# size n/deff for the correlation between the two seatings of one seed (the
+# `design_effect` column; 1 = as good as independent matches).
 
 # %%
 from analysis.winrates import seat_win_rates, win_rates
@@ -205,8 +231,11 @@ from analysis.winrates import seat_win_rates, win_rates
 win_rates(tables["players"], "profile")
 
 # %%
-seat_win_rates(tables["players"])[["lineup", "seat", "games", "wins", "win_rate", "ci_low",
-                                    "ci_high", "design_effect", "method"]]
+by_seat = seat_win_rates(tables["players"])
+assert by_seat["method"].str.startswith("Bonferroni–Clopper–Pearson").all()
+half_width = float(((by_seat["ci_high"] - by_seat["ci_low"]) / 2).mean())
+assert 0.05 < half_width < 0.2, half_width  # "about ± 10 percentage points", checked below
+by_seat[["lineup", "seat", "games", "wins", "win_rate", "ci_low", "ci_high", "design_effect", "method"]]
 
 # %% [markdown]
 # With 100 matches the intervals are wide (about ± 10 percentage points): enough to see
@@ -262,6 +291,9 @@ started = time.perf_counter()
 stored = run_experiment(experiment, ResultStore(results_dir), jobs=1, progress=False)
 print(f"played {len(stored['matches'])} matches in {time.perf_counter() - started:.1f} s")
 print(sorted(p.name for p in results_dir.iterdir()))
+parts = {p: p.stat().st_mtime_ns for p in results_dir.glob("*/*.parquet")}
+run_experiment(experiment, ResultStore(results_dir), jobs=1, progress=False)  # a rerun resumes...
+assert {p: p.stat().st_mtime_ns for p in results_dir.glob("*/*.parquet")} == parts  # ...and plays nothing
 
 # %% [markdown]
 # ## 6. The analysis API: variant effects with paired CIs and corrected p-values
@@ -273,8 +305,11 @@ print(sorted(p.name for p in results_dir.iterdir()))
 # corrected for testing many outcomes at once (Holm). Win rates are in proportions,
 # game length in rounds, scores in points.
 #
-# `n_resamples` sets the bootstrap resamples of the continuous effects; 500 keeps this
-# notebook fast (the report's default is 2,000).
+# The effects are tests with the intervals that invert them (score tests for rates, paired
+# t-tests clustered by seed for means), so an interval excludes 0 exactly when its p-value
+# is below 0.05. `n_resamples` sets the bootstrap resamples of the report's other intervals
+# (means of scores and lengths, design metrics); 500 keeps this notebook fast (the report's
+# default is 2,000).
 
 # %%
 from analysis.analyse import analyse
@@ -283,6 +318,8 @@ from analysis.results import load_results
 results = load_results(results_dir)
 analysis = analyse(results, n_resamples=500, seed=0)
 effects = analysis.effects
+tested = effects[effects["test"] != "identical outcomes"]
+assert (((tested["ci_low"] > 0) | (tested["ci_high"] < 0)) == (tested["p"] < 0.05)).all()
 effects[["variant", "label", "unit", "base", "value", "effect", "ci_low", "ci_high", "p",
          "p_adjusted"]]
 
@@ -298,6 +335,7 @@ for sentence in summary_sentences(analysis):
 print()
 length = effects[effects["outcome"] == "rounds"].iloc[0]
 print("game length:", effect_sentence(length))
+assert length["effect"] < 0  # the bigger bullseye shortens the game (checked, as said below)
 
 # %% [markdown]
 # A bigger bullseye makes the target score reachable sooner, so games get shorter; with

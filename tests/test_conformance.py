@@ -16,11 +16,11 @@ import pytest
 
 from sim.cli import main
 from sim.core import get_game, load_tables
-from sim.core.game import game_names
+from sim.core.game import installed_game_names
 from sim.testing import conformance_cases, run_case
 from sim.testing.conformance import _lineup_refs
 
-GAMES = game_names()
+GAMES = installed_game_names()
 
 
 @pytest.mark.parametrize("case", conformance_cases(GAMES), ids=str)

@@ -20,7 +20,7 @@ import pytest
 
 from sim.cli import main
 from sim.core import get_game
-from sim.core.game import game_names
+from sim.core.game import installed_game_names
 
 SEEDS = Path(os.environ.get("TABLESIM_SEEDS", Path(__file__).resolve().parents[2] / "shared" / "seeds"))
 KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*=")
@@ -76,7 +76,7 @@ def _rules_text(game: str) -> str:
     return Path(get_game(game).default_rules).read_text(encoding="utf-8")
 
 
-GAMES = game_names()
+GAMES = installed_game_names()
 
 
 @pytest.mark.parametrize("game", GAMES)

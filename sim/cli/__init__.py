@@ -1,7 +1,8 @@
 """The ``tablesim`` command: the composition root.
 
-Verbs as subcommands, one module per group (``info``: games, rules; ``play``: run, experiment;
-``reports``: report, replay, shot; ``search``: balance, sensitivity; ``demo``; ``bench``);
+Verbs as subcommands, one module per group (``info``: games, rules, profiles, new-game; ``play``:
+run, experiment; ``reports``: report, shot; ``replay``; ``export``; ``search``: balance,
+sensitivity; ``examples``; ``demo``; ``bench``);
 results on stdout (text, or JSON with ``--format json``), progress on stderr; bad input → one
 line per problem on stderr, exit status 2, nothing written. Every path the user names is
 checked (kind, extension, writable) before any work; a results directory is locked while a
@@ -22,7 +23,7 @@ from collections.abc import Callable, Sequence
 from .. import __version__
 from ..core.config import ConfigError, note_handler
 from ..core.store import StoreError
-from . import bench, demo, info, play, reports, search
+from . import bench, calibrate, demo, examples, export, info, play, replay, reports, search
 from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError
 
 __all__ = ["main", "build_parser", "UsageError", "EXIT_USAGE", "EXIT_INTERRUPTED"]
@@ -34,10 +35,15 @@ examples:
   tablesim run curlastique --matches 2000 --players expert,novice --jobs 2 --out results/run1
   tablesim run curlastique --matches 500 --players club,club,club,club --set game.target_score=1000
   tablesim shot curlastique --x 0.02 --angle 1.5 --speed 1.38 --plot shot.png
+  tablesim profiles curlastique
+  tablesim examples --copy examples
+  tablesim experiment examples/curlastique_demo.toml --jobs 2
+  tablesim replay results/curlastique_demo --match 17 --variant bullseye-150
+  tablesim export results/curlastique_demo --format xlsx
 """
 
 #: The command groups, in the order ``tablesim --help`` lists them.
-GROUPS = (info, play, reports, search, demo, bench)
+GROUPS = (info, play, reports, replay, export, search, calibrate, examples, demo, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

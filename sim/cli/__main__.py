@@ -4,4 +4,5 @@ import sys
 
 from . import main
 
-sys.exit(main())
+if __name__ == "__main__":  # importing this module (e.g. to check that it imports) runs nothing
+    sys.exit(main())

@@ -221,3 +221,18 @@ def interrupted(verb: str, store, what: str = "matches") -> int:
         print(f"tablesim {verb}: interrupted; {store.stored_count()} {what} are stored in "
               f"{store.path}; rerun the same command to resume", file=sys.stderr)
     return EXIT_INTERRUPTED
+
+
+def say_resumed(verb: str, store, cells, matches: int) -> None:
+    """``tablesim VERB: resumed: N of M matches already stored in DIR`` (stderr), if any are."""
+    from ..core.store import cell_key
+
+    if store is None or not store.exists():
+        return
+    ranges = store.stored_ranges()
+    stored = sum(max(0, min(last, matches - 1) - first + 1)
+                 for cell in cells for first, last in ranges.get(cell_key(cell.variant, cell.lineup), ()))
+    total = matches * len(cells)
+    if stored:
+        print(f"tablesim {verb}: resumed: {stored} of {total} matches already stored in {store.path}",
+              file=sys.stderr)

@@ -1,9 +1,10 @@
 """`tablesim demo`: the README's main job — a small experiment per game and its design report.
 
-For each shipped game, the experiment ``sim/examples/<game>_demo.toml`` (a baseline, one
-variant, seat rotation) is played into ``OUT/<game>/`` (Parquet tables + manifest.json) and
-its self-contained HTML report is written to ``OUT/<game>/report.html``. Rerunning resumes:
-stored matches are not replayed.
+For every installed game that ships a demo experiment among its examples (``*_demo.toml`` in
+the folder of ``GameSpec.examples``: a baseline, one variant, seat rotation), the experiment is
+played into ``OUT/<game>/`` (Parquet tables + manifest.json) and its self-contained HTML report
+is written to ``OUT/<game>/report.html``. Rerunning resumes: stored matches are not replayed.
+No game is named here: the games come from their entry points.
 """
 
 from __future__ import annotations
@@ -14,27 +15,26 @@ import time
 from pathlib import Path
 
 from ..core.experiment import experiment_manifest, load_experiment, run_experiment
-from ..core.game import game_names
+from ..core.game import game_names, get_game
 from ..core.store import ResultStore
 from .common import check_jobs, check_out_dir, command_line
+from .examples import demo_file
 
-__all__ = ["run_demo", "SHIPPED_GAMES", "EXAMPLES"]
-
-SHIPPED_GAMES = ("curlastique", "carrom", "gasterospeed")
-EXAMPLES = Path(__file__).parent / "examples"
+__all__ = ["run_demo"]
 
 
-def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] = SHIPPED_GAMES,
+def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] | None = None,
              command: str = "tablesim demo") -> int:
+    """Play every installed game's demo (or those of ``games``) and write their reports."""
     from analysis.analyse import analyse
     from analysis.narrative import summary_sentences
     from analysis.report import build_report
     from analysis.results import load_results
 
     planned = []
-    for name in [g for g in games if g in game_names()]:  # check every folder before any play
-        path = EXAMPLES / f"{name}_demo.toml"
-        if not path.exists():
+    for name in [g for g in game_names() if games is None or g in games]:  # check every folder first
+        path = demo_file(get_game(name))
+        if path is None:
             continue
         experiment = load_experiment(path)
         store = ResultStore(out / name)

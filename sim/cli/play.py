@@ -24,9 +24,17 @@ from .common import (
     package_versions,
     positive_int,
     prepare_out,
+    say_resumed,
     writing,
 )
 from .reports import cmd_report
+
+
+def _whole_rotations(matches: int, seats: int, rotate: bool) -> int:
+    """``matches`` rounded up to whole rotations of the seats."""
+    if not rotate or matches % seats == 0:
+        return matches
+    return matches + seats - matches % seats
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -52,7 +60,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     if problems:
         raise ConfigError(problems)
     lineup = args.lineup or ",".join(p.name for p in players)
-    cell = Cell(variant="baseline", lineup=lineup, rules=rules, players=players)
+    rotate = args.rotate and len(players) > 1
+    matches = _whole_rotations(args.matches, len(players), rotate)
+    cell = Cell(variant="baseline", lineup=lineup, rules=rules, players=players, rotate_seats=rotate)
     command = command_line(args)
     manifest = {
         "kind": "run",
@@ -60,20 +70,25 @@ def cmd_run(args: argparse.Namespace) -> int:
         "seed": args.seed,
         "cells": [{"variant": cell.variant, "lineup": cell.lineup, "rules": to_dict(rules),
                    "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in players],
-                   "rotate_seats": False}],
-        "matches": args.matches,
+                   "rotate_seats": rotate}],
+        "rotate_seats": rotate,
+        "matches": matches,
         "chunk_size": args.chunk_size,
         "command": command,
         "versions": package_versions(),
     }
     store = prepare_out(args.out, manifest)
+    if matches != args.matches:  # said once the input is known to be good
+        print(f"tablesim run: --matches {args.matches} rounded up to {matches}: with seat rotation every "
+              f"seed is played under all {len(players)} rotations of the line-up", file=sys.stderr)
     started = time.perf_counter()
     with writing(store, command, manifest):
         if store is not None:
+            say_resumed("run", store, [cell], matches)
             store.write_manifest({**manifest, "status": "running"})
         try:
             with cluster(args):
-                tables = run_cells(spec, [cell], args.matches, args.seed, jobs=args.jobs,
+                tables = run_cells(spec, [cell], matches, args.seed, jobs=args.jobs,
                                    chunk_size=args.chunk_size, backend=args.backend, store=store,
                                    progress=args.progress)
         except KeyboardInterrupt:
@@ -84,16 +99,29 @@ def cmd_run(args: argparse.Namespace) -> int:
             store.write_manifest({**manifest, "status": "complete",
                                   "stored_matches": int(len(tables["matches"]))})
     elapsed = time.perf_counter() - started
-    print_summary(spec, tables, args.format, elapsed)
+    print_summary(spec, tables, args.format, elapsed, rotation_line(rotate, len(players), matches))
     return 0
 
 
-def print_summary(spec: GameSpec, tables, fmt: str, elapsed: float) -> None:
+def rotation_line(rotate: bool, seats: int, matches: int) -> str:
+    """What the summary says about seat order."""
+    if rotate:
+        return (f"seats rotated: each of the {matches // seats} seeds is played under all {seats} "
+                "rotations of the line-up, so a profile's rate is not a seat effect (--no-rotate "
+                "keeps the seats fixed)")
+    if seats > 1:
+        return "seats fixed (--no-rotate): a profile's rate includes the advantage of its seat"
+    return ""
+
+
+def print_summary(spec: GameSpec, tables, fmt: str, elapsed: float, seating: str = "") -> None:
     from analysis.summary import format_summary, run_summary
 
     metrics = spec.summary(tables) if spec.summary is not None else None
-    summary = run_summary(tables, metrics)
+    summary = run_summary(tables, metrics, length=spec.length)
     summary["wall_time_s"] = round(elapsed, 3)
+    if seating:
+        summary["seating"] = seating
     if fmt == "json":
         print(json.dumps(summary, indent=2))
     else:
@@ -102,18 +130,27 @@ def print_summary(spec: GameSpec, tables, fmt: str, elapsed: float) -> None:
 
 
 def cmd_experiment(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from ..core.experiment import experiment_manifest, load_experiment, run_experiment
+    from ..core.runner import MAX_MATCHES
 
     check_jobs(args.jobs)
     check_backend(args)
     check_toml_file("", args.file)
+    if args.matches is not None:
+        positive_int("--matches", args.matches, 1, MAX_MATCHES)
     experiment = load_experiment(args.file)
+    if args.matches is not None:  # a smaller (or larger) run of the same file
+        experiment = dataclasses.replace(
+            experiment, settings=dataclasses.replace(experiment.settings, matches=args.matches))
     out = args.out or str(Path("results") / Path(args.file).stem)
     command = command_line(args)
     manifest = {**experiment_manifest(experiment, package_versions()), "command": command}
     store = prepare_out(out, manifest)
     started = time.perf_counter()
     with writing(store, command, manifest):
+        say_resumed("experiment", store, experiment.cells, experiment.settings.matches)
         try:
             with cluster(args):
                 tables = run_experiment(experiment, store, jobs=args.jobs, backend=args.backend,
@@ -130,16 +167,28 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     else:
         print(f"{experiment.spec.title} experiment {Path(args.file).name}: "
               f"{len(tables['matches'])} matches stored in {out} ({elapsed:.1f} s)")
-        print(rates.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
+        print_sentences(out)
     if args.report:
         return cmd_report(argparse.Namespace(dir=out, out=None, markdown=None))
     print(f"report: tablesim report {out}", file=sys.stderr)
     return 0
 
 
+def print_sentences(out: str | Path) -> None:
+    """The report's summary, sentence by sentence, under its headings (as ``tablesim demo``)."""
+    from analysis.analyse import analyse
+    from analysis.narrative import summary_blocks
+    from analysis.results import load_results
+
+    for heading, sentences in summary_blocks(analyse(load_results(out))):
+        print(f"\n{heading}")
+        for sentence in sentences:
+            print(f"  - {sentence}")
+
+
 def add_parsers(sub) -> None:
     """Add this module's commands to the ``tablesim`` parser."""
-    p = sub.add_parser("run", help="play N matches and print win rates with CIs",
+    p = sub.add_parser("run", help="play N matches (seats rotated) and print win rates with CIs",
                        epilog="example: tablesim run curlastique --matches 2000 --players expert,novice --jobs 2",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("game")
@@ -152,6 +201,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--chunk-size", type=int, default=25, help="matches per task (default 25)")
     add_backend_options(p)
     p.add_argument("--lineup", default=None, help="a name for this line-up in the tables")
+    p.add_argument("--rotate", action=argparse.BooleanOptionalAction, default=True,
+                   help="play each seed under every rotation of the seats (default; --no-rotate keeps "
+                        "the seats as given, so a profile's rate includes its seat's advantage)")
     p.add_argument("--out", default=None, help="results directory (Parquet tables + manifest.json)")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -159,8 +211,13 @@ def add_parsers(sub) -> None:
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("experiment", help="baseline + variants x line-ups, paired by seed, resumable",
-                       epilog="example: tablesim experiment examples/curlastique_bullseye.toml --jobs 2")
+                       epilog="example: tablesim examples --copy examples && "
+                              "tablesim experiment examples/curlastique_demo.toml --jobs 2\n"
+                              "(`tablesim examples` lists every installed game's example files)",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", help="the experiment TOML file")
+    p.add_argument("--matches", type=int, default=None,
+                   help="matches per variant and line-up instead of the file's `matches` (a quick look)")
     p.add_argument("--out", default=None, help="results directory (default results/<file stem>)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
     add_backend_options(p)

@@ -1,4 +1,4 @@
-"""``tablesim report``, ``replay`` and ``shot``: reading results and single matches or shots."""
+"""``tablesim report`` and ``shot``: reading results, and one shot of a dexterity game."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from .common import (
     check_toml_file,
     find_game,
     load_user_rules,
-    positive_int,
 )
 
 
@@ -48,23 +47,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_replay(args: argparse.Namespace) -> int:
-    from ..core.profiles import load_lineup
-    from ..core.seeding import MatchSeeds
-
-    spec = find_game(args.game)
-    if spec.replay is None:
-        raise UsageError(f"game: {spec.name} has no replay; allowed: "
-                         + ", ".join(n for n in game_names() if get_game(n).replay is not None))
-    positive_int("--seed", args.seed, 0)
-    positive_int("--match", args.match, 0)
-    rules = load_user_rules(spec, args)
-    references = args.players.split(",") if args.players else list(spec.demo_players)
-    players = load_lineup(spec, references, rules)
-    print(spec.replay(rules, players, MatchSeeds(args.seed, args.match)))
-    return 0
-
-
 def cmd_shot(args: argparse.Namespace) -> int:
     spec = find_game(args.game)
     if spec.shot is None:
@@ -90,20 +72,11 @@ def cmd_shot(args: argparse.Namespace) -> int:
 def add_parsers(sub) -> None:
     """Add this module's commands to the ``tablesim`` parser."""
     p = sub.add_parser("report", help="a self-contained HTML design report of a results directory",
-                       epilog="example: tablesim report results/bullseye --out bullseye.html")
+                       epilog="example: tablesim report results/curlastique_demo --out curlastique_demo.html")
     p.add_argument("dir")
     p.add_argument("--out", default=None, metavar="FILE.html", help="default: DIR/report.html")
     p.add_argument("--markdown", default=None, metavar="FILE.md", help="also write a Markdown export")
     p.set_defaults(func=cmd_report)
-
-    p = sub.add_parser("replay", help="tell one match turn by turn",
-                       epilog="example: tablesim replay gasterospeed --seed 3")
-    p.add_argument("game")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--match", type=int, default=0, help="match index under that seed")
-    p.add_argument("--players", default=None, help="comma-separated profiles (default: the demo line-up)")
-    add_rules_options(p)
-    p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("shot", help="play and draw one shot of a dexterity game",
                        epilog="example: tablesim shot curlastique --x 0.0 --angle 0 --speed 1.38 --plot shot.png")

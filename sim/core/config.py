@@ -38,8 +38,10 @@ import contextlib
 import contextvars
 import dataclasses
 import difflib
+import json
 import math
 import os
+import re
 import stat
 import tomllib
 import typing
@@ -62,6 +64,7 @@ __all__ = [
     "field_docs",
     "note_handler",
     "notes_prefixed",
+    "commented_toml",
 ]
 
 
@@ -604,3 +607,203 @@ def field_docs(cls: type, prefix: str = "") -> dict[str, dict]:
         default = fld.default if fld.default is not dataclasses.MISSING else None
         out[key] = {"type": _type_name(tp), "default": to_dict(default), **meta}
     return out
+
+
+# --------------------------------------------------------------------------------------------
+# Writing back into the commented default file (``tablesim rules GAME --set ...``)
+# --------------------------------------------------------------------------------------------
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]#]+?)\s*(\]\]?)\s*(#.*)?$")
+_KEY = re.compile(r"^(\s*)([A-Za-z0-9_\-]+(?:\s*\.\s*[A-Za-z0-9_\-]+)*)(\s*=\s*)")
+
+
+def _value_end(text: str, start: int) -> int:
+    """Index just past the TOML value that starts at ``text[start]`` (arrays may span lines)."""
+    depth, i, quote = 0, start, ""
+    while i < len(text):
+        char = text[i]
+        if quote:
+            if char == "\\" and quote == '"':
+                i += 2
+                continue
+            if text.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+        elif text.startswith(('"""', "'''"), i):
+            quote = text[i:i + 3]
+            i += 3
+            continue
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "#":
+            if depth == 0:
+                return i
+            i = text.find("\n", i)  # a comment inside a multi-line array
+            i = len(text) if i < 0 else i
+            continue
+        elif char == "\n" and depth == 0:
+            return i
+        i += 1
+    return i
+
+
+def _inline(value: Any) -> str:
+    """One TOML value on one line (tables as inline tables)."""
+    if isinstance(value, Mapping):
+        return "{ " + ", ".join(f"{_bare(k)} = {_inline(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_inline(v) for v in value) + "]"
+    return tomli_w.dumps({"v": value}).split("=", 1)[1].strip()
+
+
+def _bare(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_\-]+", key) else json.dumps(key)
+
+
+def _leaves(data: Any, prefix: str = "") -> dict[str, Any]:
+    """Dotted key → value (lists, including lists of tables, are values)."""
+    out: dict[str, Any] = {}
+    if isinstance(data, Mapping) and data:
+        for key, value in data.items():
+            out.update(_leaves(value, f"{prefix}{key}."))
+        return out
+    return {prefix[:-1]: data}
+
+
+_MISSING = object()
+
+
+def _get(tree: Any, key: str) -> Any:
+    """The value at a dotted key whose parts may index a list (``cards[1].name``)."""
+    node = tree
+    for part in key.split("."):
+        name, _, index = part.partition("[")
+        if not isinstance(node, Mapping) or name not in node:
+            return _MISSING
+        node = node[name]
+        if index:
+            position = int(index.rstrip("]"))
+            if not isinstance(node, list) or position >= len(node):
+                return _MISSING
+            node = node[position]
+    return node
+
+
+def _reads_back(result: str, values: Any) -> bool:
+    """Whether the TOML ``result`` builds into exactly ``values``."""
+    try:
+        data = tomllib.loads(result)
+    except tomllib.TOMLDecodeError:
+        return False
+    if dataclasses.is_dataclass(values):
+        found = _Found()
+        built = _build(type(values), data, "", found)
+        return not found.items and to_dict(built) == to_dict(values)
+    return _leaves(data) == _leaves(to_dict(values))
+
+
+def _comment_for(key: str, old: Any, new: Any, resolved: Mapping[str, Any], changed: bool) -> str:
+    parts = []
+    if changed:
+        parts.append(f"changed; default {_inline(old)}")
+    if key in resolved and resolved[key] != new:
+        parts.append(f"resolves to {_inline(resolved[key])}")
+    return "; ".join(parts)
+
+
+def commented_toml(text: str, values: Any, defaults: Any, resolved: Mapping[str, Any] | None = None) -> str:
+    """The commented default file ``text`` with ``values`` written in place, comments kept.
+
+    Args:
+        text: the default TOML file as shipped (its comments are the keys' documentation).
+        values: the effective rules (a dataclass tree or nested dict).
+        defaults: the rules ``text`` holds (the same type), to find what changed.
+        resolved: ``{dotted key: value}`` of derived values (a rules object's ``resolved()``),
+            shown as a comment beside the key (e.g. ``dues = "auto"  # resolves to true``).
+
+    Every changed key gets ``# changed; default <old value>`` before its own comment; keys the
+    file does not list are added at the end of their table. If the result would not read back
+    as ``values`` (a layout this writer does not handle), the plain TOML of ``values`` is
+    returned under a one-line note instead.
+    """
+    tree, base = to_dict(values), to_dict(defaults)
+    new, old = _leaves(tree), _leaves(base)
+    resolved = dict(resolved or {})
+    lines = text.splitlines(keepends=True)
+    out: list[str] = []
+    table, counters, seen = "", {}, set()
+    last_line_of: dict[str, int] = {"": -1}
+    body = "".join(lines)
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line))
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        header = _HEADER.match(line)
+        key_match = None if header else _KEY.match(line)
+        if header:
+            name = re.sub(r"\s*\.\s*", ".", header[2])
+            if header[1] == "[[":
+                seen.add(name)
+                counters[name] = counters.get(name, -1) + 1
+                name = f"{name}[{counters[name]}]"
+            table = name
+            out.append(line)
+            last_line_of[table] = len(out) - 1
+            index += 1
+            continue
+        if key_match is None:
+            out.append(line)
+            index += 1
+            continue
+        key = (f"{table}." if table else "") + re.sub(r"\s*\.\s*", ".", key_match[2])
+        start = offsets[index] + key_match.end()
+        end = _value_end(body, start)
+        stop = index
+        while stop + 1 < len(lines) and offsets[stop + 1] < end:
+            stop += 1
+        seen.add(key)
+        value, default = _get(tree, key), _get(base, key)
+        changed = value is not _MISSING and default is not _MISSING and value != default
+        note = _comment_for(key, default, value, resolved, changed) if value is not _MISSING else ""
+        if not changed and not note:
+            out.extend(lines[index:stop + 1])
+        else:
+            value_text = _inline(value) if changed else body[start:end].rstrip()
+            comment = body[end:offsets[stop + 1]].strip()
+            start_text = f"{key_match[1]}{key_match[2]}{key_match[3]}{value_text}"
+            column = end - offsets[index] if stop == index and body[end:end + 1] == "#" else 0
+            pad = max(2, column - len(start_text))
+            suffix = f"# {note}" + (f"; {comment.lstrip('#').strip()}" if comment else "")
+            out.append(f"{start_text}{' ' * pad}{suffix}\n")
+        last_line_of[table] = len(out) - 1
+        index = stop + 1
+    _add_missing(out, new, seen, last_line_of, old)
+    result = "".join(out)
+    if _reads_back(result, values):
+        return result
+    return "# (the comments of the default file could not be kept for these values)\n" + to_toml(values)
+
+
+def _add_missing(out: list[str], new: Mapping[str, Any], seen: set[str], last_line_of: dict[str, int],
+                 old: Mapping[str, Any]) -> None:
+    """Insert the keys of ``new`` the file does not list, at the end of their table."""
+    inserts: dict[int, list[str]] = {}
+    for key, value in new.items():
+        if key in seen or value is None or any(key.startswith(s + ".") for s in seen) \
+                or (key in old and old[key] == value):
+            continue
+        tables = [t for t in last_line_of if t and key.startswith(t + ".")]
+        table = max(tables, key=len) if tables else ""
+        rest = key[len(table) + 1:] if table else key
+        note = "added" if key not in old else "changed; not in the default file"
+        line = f"{'.'.join(_bare(p) for p in rest.split('.'))} = {_inline(value)}  # {note}\n"
+        inserts.setdefault(last_line_of.get(table, -1), []).append(line)
+    for position in sorted(inserts, reverse=True):
+        out[position + 1:position + 1] = inserts[position]

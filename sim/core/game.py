@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from .hints import Conformance
-from .protocols import (LineupProblems, MetricParts, MetricsFromParts, PlayMatch, Plots, Replay, Shot,
-                        Summary)
+from .protocols import Frames, LineupProblems, MetricParts, MetricsFromParts, PlayMatch, Plots, Replay, Shot, Summary
 
-__all__ = ["GameSpec", "MatchLog", "Player", "register", "get_game", "game_names", "TABLES", "REQUIRED_COLUMNS"]
+__all__ = ["GameSpec", "GameLength", "MatchLog", "Player", "register", "get_game", "game_names",
+           "installed_game_names", "TABLES",
+           "REQUIRED_COLUMNS"]
 
 #: The tidy tables every game fills (``events`` may stay empty).
 TABLES = ("matches", "players", "rounds", "events")
@@ -74,6 +75,21 @@ class MatchLog:
 
 
 @dataclass(frozen=True)
+class GameLength:
+    """What a game's "length" is in reports: a numeric column of the ``matches`` table.
+
+    Attributes:
+        column: the column (default ``rounds``; a game may add its own, e.g. turns per race).
+        unit: its unit, plural (``rounds``, ``turns per race``).
+        label: what it measures, for headings and sentences (``game length``).
+    """
+
+    column: str = "rounds"
+    unit: str = "rounds"
+    label: str = "game length"
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything the game-independent layers need to know about a game.
 
@@ -107,6 +123,14 @@ class GameSpec:
             overrides and per-key scenarios the conformance suite (``sim.testing``) uses.
         skill_path: presets in increasing skill (same policy): the continuous skill axis of
             :mod:`sim.core.skill`, which calibration fits and skill sweeps vary.
+        frames: optional ``(rules, players, seeds) -> dict``: one match as JSON-able drawing
+            frames (board primitives, per-turn states and trajectories, scores) for the
+            animated page of ``tablesim replay --html`` (:class:`~sim.core.protocols.Frames`).
+        examples: optional folder of the game's example files (experiment, balance, profile
+            TOML) that ``tablesim examples`` lists and copies; ``*_demo.toml`` (or
+            ``demo.toml``) there is what ``tablesim demo`` plays.
+        length: what the reports call the game's length (:class:`GameLength`; default the
+            ``rounds`` column of ``matches``).
     """
 
     name: str
@@ -127,6 +151,9 @@ class GameSpec:
     metrics_from_parts: MetricsFromParts | None = None
     conformance: Conformance | None = None
     skill_path: tuple[str, ...] = ()
+    frames: Frames | None = None
+    examples: Path | None = None
+    length: GameLength = GameLength()
 
 
 #: The entry-point group through which every game, shipped or not, makes itself known. Each
@@ -152,6 +179,12 @@ def _entry_points() -> dict[str, Any]:
 def game_names() -> list[str]:
     """Every game installed (entry points) or registered in this process, sorted."""
     return sorted(set(_entry_points()) | set(_REGISTRY))
+
+
+def installed_game_names() -> list[str]:
+    """The games installed through the ``tablesim.games`` entry point, sorted: not the ones a
+    process registered by importing a module (a test's toy game), which no user can run."""
+    return sorted(_entry_points())
 
 
 def get_game(name: str) -> GameSpec:

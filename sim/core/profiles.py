@@ -6,6 +6,10 @@ name (``club``) or the path of a TOML file (``my_player.toml``) holding a custom
     name = "steady-hand"      # optional: the name shown in tables (default: the file's stem)
     base = "club"             # optional: start from a preset, then change some numbers
     angle_sigma_deg = 0.8
+
+A file that sets nothing (no ``base`` and no key) is refused; one without ``base`` takes the
+profile type's defaults for the keys it does not set, and a note says so. ``tablesim profiles
+GAME`` lists the presets and every key with its unit, bounds and meaning.
 """
 
 from __future__ import annotations
@@ -13,14 +17,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from .config import ConfigError, build, read_toml
+from .config import ConfigError, _emit_notes, build, read_toml
 from .game import GameSpec, Player
 
-__all__ = ["preset_names", "load_profile", "load_lineup"]
+__all__ = ["preset_names", "presets", "load_profile", "load_lineup"]
 
 
 def _presets(spec: GameSpec) -> dict:
     return read_toml(spec.profiles)
+
+
+def presets(spec: GameSpec) -> dict[str, dict]:
+    """Every preset of a game as its TOML table (name → keys), in file order."""
+    return _presets(spec)
 
 
 def preset_names(spec: GameSpec) -> list[str]:
@@ -44,6 +53,13 @@ def load_profile(spec: GameSpec, reference: str) -> Player:
     base = data.pop("base", None)
     if not isinstance(name, str) or not name.strip():
         raise ConfigError([f"{path}: name: expected a non-empty string, got {name!r}"])
+    if base is None and not data:
+        raise ConfigError([f"{path}: an empty profile (no base and no key); start it from a preset with "
+                           f"base = \"NAME\" (one of: {', '.join(presets)}) and set the keys to change "
+                           f"(`tablesim profiles {spec.name}` lists them)"])
+    if base is None:
+        _emit_notes([("base", f"none given: the keys it does not set take the defaults of "
+                              f"`tablesim profiles {spec.name}`")], {"base": str(path)}, str(path))
     merged: dict = {}
     if base is not None:
         if not isinstance(base, str) or base not in presets:

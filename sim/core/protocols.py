@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .seeding import MatchSeeds
 
 __all__ = ["PlayMatch", "LineupProblems", "Summary", "Plots", "Replay", "ShotOutcome", "Shot",
-           "MetricParts", "MetricsFromParts"]
+           "MetricParts", "MetricsFromParts", "Frames", "ResolvedRules"]
 
 Tables = Mapping[str, "pd.DataFrame"]
 
@@ -78,3 +78,49 @@ class MetricsFromParts(Protocol):
     """The summary metrics of each row of summed parts (vectorised)."""
 
     def __call__(self, sums: pd.DataFrame) -> pd.DataFrame: ...
+
+
+class Frames(Protocol):
+    """One match as drawing frames for the animated page of ``tablesim replay --html``.
+
+    Pure, like ``play_match`` (same rules, players and seeds, same frames); its final scores
+    are the match's ``players.score`` by seat. The dict is JSON-able (numbers, strings, lists,
+    dicts only) and drawn by one game-independent renderer (:mod:`analysis.replay_page`)::
+
+        {"title": str,                                  # one line above the board
+         "board": {"extent": [xmin, ymin, xmax, ymax],  # board units (m, grid cells, ...); y up
+                   "background": "#f4efe1",             # optional CSS colour
+                   "shapes": [SHAPE, ...]},             # drawn under every frame (rings, pockets, map)
+         "seats": [{"name": str, "colour": str}, ...],  # one per seat, in seat order
+         "frames": [{"label": str,                      # "round 3 · seat 1 (bold): throw 2"
+                     "scores": [number, ...],           # every seat's score after this frame
+                     "shapes": [SHAPE, ...],            # the state at the frame's end (discs at rest)
+                     "paths": [PATH, ...],              # optional: trajectories animated in the frame
+                     "text": str}, ...],                # optional: one line of detail
+         "final_scores": [number, ...]}                 # the match's final scores by seat
+
+        SHAPE = {"kind": "circle", "x", "y", "r", "fill"?, "stroke"?, "label"?, "id"?}
+              | {"kind": "rect", "x", "y", "w", "h", "fill"?, "stroke"?, "id"?}   # (x, y) lower left
+              | {"kind": "line", "points": [[x, y], ...], "stroke"?, "width"?, "closed"?, "fill"?}
+              | {"kind": "text", "x", "y", "text", "size"?, "fill"?, "anchor"?}  # start|middle|end
+        PATH  = {"id"?: str, "points": [[t, x, y], ...], "r": float, "fill"?: str}
+                # t in s from the frame's start: the engine's polyline vertices (straight
+                # motion between them), e.g. sim.physics.simulate(..., record_paths=True).paths
+
+    Lengths (x, y, r, w, h) are in board units; ``width`` (a line's stroke) and ``size`` (a
+    text's height) in screen pixels. While a frame's paths play, the shapes of the frame
+    before are drawn except those whose ``id`` a path of this frame carries (the discs that
+    move); then this frame's ``shapes`` are drawn.
+    """
+
+    def __call__(self, rules: Any, players: Sequence[Player], seeds: MatchSeeds) -> dict[str, Any]: ...
+
+
+class ResolvedRules(Protocol):
+    """Optional method of a rules object: the values its derived keys take.
+
+    ``rules.resolved() -> {dotted key: value}``: e.g. Carrom's ``rules.dues = "auto"``
+    resolves to the ruleset's value; ``tablesim rules`` shows it beside the key as a comment.
+    """
+
+    def resolved(self) -> Mapping[str, Any]: ...

@@ -117,14 +117,14 @@ def test_markdown_export_has_the_sections_and_its_figures_beside_it(experiment_r
 
 def test_report_of_a_plain_run_via_the_cli(tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["run", "toy-dice", "--matches", "40", "--players", "plain,plain,plain", "--out", str(out),
+    assert main(["run", "toy-dice", "--matches", "42", "--players", "plain,plain,plain", "--out", str(out),
                  "--seed", "4"]) == 0
     assert main(["report", str(out), "--out", str(tmp_path / "r.html")]) == 0
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     parser = parse(html)
     assert parser.errors == [] and {s for s, _ in SECTIONS} <= parser.ids
     summary = html[html.index('id="summary"'):html.index('id="win-rates"')]
-    assert "40 matches of line-up plain,plain,plain" in summary
+    assert "42 matches of line-up plain,plain,plain" in summary
     assert "too few to show fairness within 33.3 ± 2 points" in summary
     assert "no variant to compare" in html.lower() or "holds no variant" in html
 

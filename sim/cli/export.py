@@ -1,0 +1,48 @@
+"""``tablesim export DIR --format csv|xlsx``: the tidy tables and the report's headline figures
+for a spreadsheet (a folder of CSV files, or one workbook)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .common import UsageError, check_out_dir, check_out_file, check_path_text
+
+__all__ = ["add_parsers"]
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    folder = check_path_text("export", args.dir)
+    if not folder.is_dir() or not (folder / "manifest.json").is_file():
+        raise UsageError(f"{args.dir}: not a tablesim results directory (no manifest.json)")
+    from ..core.store import ResultStore
+
+    kind = ResultStore(folder).read_manifest()["kind"]
+    if kind not in ("run", "experiment"):
+        raise UsageError(f"{args.dir}: a {kind} directory; export reads run and experiment results")
+    if args.format == "xlsx":
+        out = Path(args.out) if args.out else folder / "results.xlsx"
+        check_out_file("--out", out, (".xlsx",))
+    else:
+        out = Path(args.out) if args.out else folder / "export"
+        check_out_dir("--out", out)
+    from analysis.export import export
+
+    try:
+        files = export(folder, out, args.format)
+    except FileNotFoundError as exc:  # no finished match yet
+        raise UsageError(str(exc).splitlines()[0]) from None
+    for path in files:
+        print(f"wrote {path}")
+    return 0
+
+
+def add_parsers(sub) -> None:
+    """Add ``tablesim export`` to the parser."""
+    p = sub.add_parser("export", help="the tables and the report's headline figures as CSV files or an xlsx workbook",
+                       epilog="example: tablesim export results/curlastique_demo --format xlsx --out demo.xlsx")
+    p.add_argument("dir", help="a results directory (run or experiment)")
+    p.add_argument("--format", choices=("csv", "xlsx"), default="csv")
+    p.add_argument("--out", default=None, help="csv: a folder (default DIR/export); xlsx: a file "
+                                               "(default DIR/results.xlsx)")
+    p.set_defaults(func=cmd_export)

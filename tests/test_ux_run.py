@@ -1,0 +1,69 @@
+"""Issue #16 points 1 and 13: `tablesim run` rotates the seats by default and prints the
+report's seed-clustered intervals; a rerun says how many matches were already stored."""
+
+import json
+
+from sim.cli import main
+from tests.core import toygame  # noqa: F401  (registers toy-dice)
+
+# seat 0 gets +3 points per roll: a strong seat effect, as Curlastique's starting rule has
+SEAT_EFFECT = ["--set", "game.seat0_bonus=3"]
+
+
+def _profiles(capsys, players, *extra):
+    assert main(["run", "toy-dice", "--matches", "600", "--players", players, "--seed", "5",
+                 "--format", "json", *SEAT_EFFECT, *extra]) == 0
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    return {row["profile"]: row for row in summary["win_rate_by_profile"]}, summary, err
+
+
+def test_swapping_the_line_up_moves_each_profile_by_less_than_its_interval(capsys):
+    first, summary, _ = _profiles(capsys, "plain,lucky")
+    second, _, _ = _profiles(capsys, "lucky,plain")
+    assert "seats rotated" in summary["seating"] and summary["seeds"] == 300
+    for name in ("plain", "lucky"):
+        a, b = first[name], second[name]
+        change = abs(a["win_rate"] - b["win_rate"])
+        assert change < a["ci_high"] - a["ci_low"] and change < b["ci_high"] - b["ci_low"], (name, a, b)
+        assert "clustered by seed" in a["method"]
+    # without rotation the same swap is a seat effect: the profiles' rates move far beyond their CIs
+    fixed_a, _, _ = _profiles(capsys, "plain,lucky", "--no-rotate")
+    fixed_b, _, _ = _profiles(capsys, "lucky,plain", "--no-rotate")
+    moved = abs(fixed_a["lucky"]["win_rate"] - fixed_b["lucky"]["win_rate"])
+    assert moved > 3 * (fixed_a["lucky"]["ci_high"] - fixed_a["lucky"]["ci_low"])
+
+
+def test_text_summary_says_seats_are_rotated_and_names_the_intervals(capsys):
+    assert main(["run", "toy-dice", "--matches", "41", "--players", "plain,lucky", "--seed", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "--matches 41 rounded up to 42" in err
+    assert "seats rotated: each of the 21 seeds is played under all 2 rotations" in out
+    assert "win rate by seat (95 % simultaneous CI: Bonferroni–Clopper–Pearson" in out
+    assert "win rate by profile (95 % CI: Wilson, clustered by seed)" in out
+    assert main(["run", "toy-dice", "--matches", "41", "--players", "plain,lucky", "--no-rotate"]) == 0
+    out, err = capsys.readouterr()
+    assert "rounded" not in err and "seats fixed (--no-rotate)" in out and "41 matches" in out
+
+
+def test_a_rerun_says_how_many_matches_were_already_stored(capsys, tmp_path):
+    argv = ["run", "toy-dice", "--matches", "20", "--players", "plain,lucky", "--out", str(tmp_path / "r")]
+    assert main(argv) == 0
+    assert "resumed" not in capsys.readouterr().err
+    assert main(argv[:3] + ["30"] + argv[4:]) == 0
+    assert "tablesim run: resumed: 20 of 30 matches already stored" in capsys.readouterr().err
+    manifest = json.loads((tmp_path / "r" / "manifest.json").read_text())
+    assert manifest["cells"][0]["rotate_seats"] is True and manifest["matches"] == 30
+
+
+def test_an_experiment_rerun_says_resumed(capsys, tmp_path):
+    from tests.analysis.toydata import EXPERIMENT
+
+    path = tmp_path / "e.toml"
+    path.write_text(EXPERIMENT.format(matches=6))
+    out = str(tmp_path / "res")
+    assert main(["experiment", str(path), "--out", out]) == 0
+    capsys.readouterr()
+    assert main(["experiment", str(path), "--out", out, "--matches", "9"]) == 0
+    err = capsys.readouterr().err
+    assert "tablesim experiment: resumed: 48 of 72 matches already stored" in err  # 8 cells x 6 of 9
