@@ -5,7 +5,7 @@ Modules: ``rules`` (the rules dataclasses and the ruleset switches; defaults in
 ``rules.toml``), ``board`` (ICF board geometry, seat frames, break formation, striker
 placement, a stroke through the physics), ``flow`` (one board as a state machine: the rules),
 ``aim`` (compiled shot geometry), ``players`` (profiles, planner, random player; presets in
-``profiles.toml``), ``match`` (one match → tables), ``report`` (metrics and plots),
+``profiles.toml``), ``match`` (one match → tables), ``metrics`` (metrics and plots),
 ``shot`` (``tablesim shot``), ``practice`` (solo practice: strokes to clear a board) and
 ``replay`` (``tablesim replay``: one match told stroke by stroke).
 """
@@ -17,10 +17,11 @@ from pathlib import Path
 from sim.core.game import GameSpec, register
 
 from .conformance import CONFORMANCE
+from .frames import frames
 from .match import play_match
 from .players import CarromProfile
 from .replay import replay as replay_match   # (keeps ``sim.carrom.replay`` the module)
-from .report import plots, summary
+from .metrics import plots, summary
 from .rules import CarromRules, lineup_problems
 from .shot import shot
 
@@ -42,6 +43,9 @@ GAME = register(GameSpec(
     replay=replay_match,
     demo_players=("club", "casual"),
     conformance=CONFORMANCE,
+    skill_path=("beginner", "casual", "club", "champion"),
+    examples=HERE / "examples",
+    frames=frames,
 ))
 
 __all__ = ["GAME", "CarromRules", "CarromProfile", "play_match"]

@@ -13,16 +13,18 @@ striker is id 19 (``STRIKER``).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from sim.physics import (
-    FORMATION_GAP_M, POCKET, STATUS_ON, STATUS_POCKETED, TOUCH_TOL_M, Discs, Physics, Table, heading,
+    FORMATION_GAP_M, POCKET, STATUS_ON, STATUS_POCKETED, TOUCH_TOL_M, Discs, Physics, Table,
     simulate,
 )
 
+from .aim import clamp_many, free_spans
 from .rules import CarromRules
 
 __all__ = ["WHITE", "BLACK", "QUEEN", "COLOUR_NAMES", "N_COINS", "STRIKER", "POCKET_NAMES",
@@ -52,6 +54,15 @@ def side_quarter(n_seats: int, seat: int) -> int:
 def _rotation(quarter: int) -> np.ndarray:
     c, s = [(1, 0), (0, 1), (-1, 0), (0, -1)][quarter % 4]
     return np.array([[c, -s], [s, c]], dtype=float)
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.setflags(write=False)
+    return a
+
+
+#: The four seat rotations, built once (read-only).
+_ROTATIONS = tuple(_frozen(_rotation(q)) for q in range(4))
 
 
 @dataclass(frozen=True)
@@ -141,10 +152,15 @@ class Geometry:
     def masses(self) -> np.ndarray:
         return np.r_[np.full(N_COINS, self.mc), self.ms]
 
+    @cached_property
+    def discs(self) -> Discs:
+        """The buffer :func:`stroke_discs` refills for every stroke (radii and masses set once)."""
+        return Discs(np.zeros((N_COINS + 1, 2)), None, self.radii, self.masses)
+
     # ---------------------------------------------------------------- frames
     def rotation(self, n_seats: int, seat: int) -> np.ndarray:
-        """2×2 matrix taking a seat's local coordinates to board coordinates."""
-        return _rotation(side_quarter(n_seats, seat))
+        """2×2 matrix taking a seat's local coordinates to board coordinates (read-only)."""
+        return _ROTATIONS[side_quarter(n_seats, seat)]
 
     def to_board(self, n_seats: int, seat: int, xy) -> np.ndarray:
         return np.asarray(xy, dtype=float) @ self.rotation(n_seats, seat).T
@@ -163,31 +179,12 @@ class Geometry:
         Args:
             coins_local: (M, 2) centres of the coins on the board, in the shooter's frame.
         """
-        y = self.striker_y
-        reach = self.rs + self.rc
-        blocks = []
-        for cx, cy in coins_local:
-            dy = cy - y
-            if abs(dy) < reach:
-                half = np.sqrt(reach * reach - dy * dy) + 1e-7
-                blocks.append((cx - half, cx + half))
-        blocks.sort()
-        out: list[tuple[float, float]] = []
-        for lo, hi in self.legal:
-            pieces = [(lo, hi)]
-            for blo, bhi in blocks:
-                nxt = []
-                for plo, phi in pieces:
-                    if bhi <= plo or blo >= phi:
-                        nxt.append((plo, phi))
-                        continue
-                    if blo > plo:
-                        nxt.append((plo, blo))
-                    if bhi < phi:
-                        nxt.append((bhi, phi))
-                pieces = nxt
-            out.extend(p for p in pieces if p[1] >= p[0])
-        return out
+        return [(float(lo), float(hi)) for lo, hi in self.free_spans(coins_local)]
+
+    def free_spans(self, coins_local: np.ndarray) -> np.ndarray:
+        """:meth:`free_intervals` as a (k, 2) array (compiled: :func:`sim.carrom.aim.free_spans`)."""
+        coins = np.ascontiguousarray(coins_local, dtype=np.float64).reshape(-1, 2)
+        return free_spans(coins, self.legal, self.striker_y, self.rs + self.rc)
 
     def place_striker(self, x: float, coins_local: np.ndarray) -> float | None:
         """The legal, free striker position nearest to ``x`` (local, m); None if none exists.
@@ -195,13 +192,10 @@ class Geometry:
         A player places the striker where it means to; execution noise may push it off a
         legal spot, and the player then places it at the nearest legal one.
         """
-        best, best_d = None, np.inf
-        for lo, hi in self.free_intervals(coins_local):
-            cand = min(max(x, lo), hi)
-            d = abs(cand - x)
-            if d < best_d:
-                best, best_d = cand, d
-        return None if best is None else float(best)
+        spans = self.free_spans(coins_local)
+        if len(spans) == 0:
+            return None
+        return float(clamp_many(np.array([float(x)]), spans)[0])
 
     def striker_is_legal(self, x: float, coins_local: np.ndarray, tol: float = 1e-9) -> bool:
         """Whether a striker centred at local (x, striker_y) is legally placed and free."""
@@ -388,12 +382,24 @@ class StrokeOutcome:
 
 
 def stroke_discs(geo: Geometry, pos: np.ndarray, on: np.ndarray, striker_xy, velocity) -> Discs:
-    """The 20 discs of a stroke (coins 0..18, striker 19); coins off the board are inactive."""
-    all_pos = np.vstack([pos, np.asarray(striker_xy, dtype=float)[None, :]])
-    vel = np.zeros_like(all_pos)
-    vel[STRIKER] = velocity
-    status = np.where(np.r_[on, True], STATUS_ON, STATUS_POCKETED).astype(np.int8)
-    return Discs(all_pos, vel, geo.radii, geo.masses, status)
+    """The 20 discs of a stroke (coins 0..18, striker 19); coins off the board are inactive.
+
+    The :class:`~sim.physics.Discs` returned is the geometry's own buffer (:attr:`Geometry.discs`),
+    refilled at every call (a stroke's set-up without re-validating radii and masses): use it
+    for one simulation and do not keep it.
+    """
+    sx, sy = float(striker_xy[0]), float(striker_xy[1])
+    vx, vy = float(velocity[0]), float(velocity[1])
+    if not all(map(math.isfinite, (sx, sy, vx, vy))):
+        raise ValueError(f"striker position and velocity must be finite, got ({sx}, {sy}) and ({vx}, {vy})")
+    discs = geo.discs
+    discs.pos[:N_COINS] = pos
+    discs.pos[STRIKER] = sx, sy
+    discs.vel[:] = 0.0
+    discs.vel[STRIKER] = vx, vy
+    discs.status[:N_COINS] = np.where(on, STATUS_ON, STATUS_POCKETED)
+    discs.status[STRIKER] = STATUS_ON
+    return discs
 
 
 def physics_stroke(rules: CarromRules, pos: np.ndarray, on: np.ndarray, striker_xy,
@@ -407,13 +413,13 @@ def physics_stroke(rules: CarromRules, pos: np.ndarray, on: np.ndarray, striker_
         speed: m/s.
     """
     geo = geometry(rules)
-    vel = speed * heading(angle_board_deg)
-    discs = stroke_discs(geo, pos, on, striker_xy, vel)
+    a = math.radians(float(angle_board_deg))  # sim.physics.heading, for one stroke
+    discs = stroke_discs(geo, pos, on, striker_xy, (speed * -math.sin(a), speed * math.cos(a)))
     result = simulate(geo.table, geo.physics, discs, record_paths=record_paths)
     ev = result.events
-    falls = ev[ev["kind"] == POCKET]
-    pocketed = tuple(int(a) for a in falls["a"] if a != STRIKER)
-    pockets = tuple(int(b) for a, b in zip(falls["a"], falls["b"], strict=True) if a != STRIKER)
+    falls = [(int(e["a"]), int(e["b"])) for e in ev[ev["kind"] == POCKET]]
+    pocketed = tuple(a for a, _ in falls if a != STRIKER)
+    pockets = tuple(b for a, b in falls if a != STRIKER)
     return StrokeOutcome(pocketed=pocketed, pockets=pockets,
                          striker_pocketed=bool(result.status[STRIKER] == STATUS_POCKETED),
                          touched=result.first_contact(STRIKER) >= 0,

@@ -107,5 +107,36 @@ KEYS = {
     **{f"rules.{name}": KeyCase(value=not family) for name, (family, _icf, _doc) in SWITCHES.items()},
 }
 
+#: Profile keys: the suite's small changes (x 1.25) rarely alter two short casual matches, so
+#: each key gets a value that changes the plan, and the line-up where it acts: beginner and
+#: casual give the next seat's pot no weight (safety keys on club players); coin values differ
+#: only with three players (the ranking worths); random_* act on the random player.
+_CLUB, _THREE, _RANDOM = ("club", "club"), ("casual",) * 3, ("random", "random")
+#: longer matches, for the last coins before the queen (rare in the quick ones)
+_LONG = ("game.target_points=25", "game.max_boards=4")
+PROFILE_KEYS = {
+    "safety": KeyCase(players=_CLUB),
+    "value_opponent_queen": KeyCase(value=100.0, players=_CLUB, given=("ruleset=icf", *_LONG), matches=3),
+    "value_practice_due": KeyCase(inert="solo practice only (sim.carrom.practice): no rules, no match"),
+    "finalists": KeyCase(inert="acts only when screen_samples < samples (no preset screens: the default)"),
+    "screen_samples": KeyCase(value=1),
+    "pot_min_prior": KeyCase(value=0.9),
+    "rank_worth_floor": KeyCase(value=10.0, players=_THREE),
+    "rank_cover_factor": KeyCase(value=0.0, players=_THREE),
+    "rank_last_coin_unlocks": KeyCase(value=10.0),
+    "rank_last_coin_waits": KeyCase(value=10.0, given=("last_coin.before_queen=end_turn", *_LONG), matches=3),
+    "rebound_pocket_clearance": KeyCase(value=10.0),
+    "value_opponent_coin": KeyCase(value=5.0),
+    "value_queen_wasted": KeyCase(value=5.0),
+    "value_due": KeyCase(value=10.0),
+    "value_last_coin_penalty": KeyCase(value=100.0, given=("ruleset=icf", *_LONG), matches=3),
+    "value_last_coin_returned": KeyCase(value=100.0, given=("last_coin.before_queen=end_turn", *_LONG),
+                                        matches=3),
+    "position_good_enough": KeyCase(value=0.0),
+    "random_max_angle_deg": KeyCase(value=10.0, players=_RANDOM),
+    "random_min_speed": KeyCase(value=2.0, players=_RANDOM),
+    "random_max_speed_share": KeyCase(value=0.2, players=_RANDOM),
+}
+
 CONFORMANCE = Conformance(lineup=("casual",), quick=("game.target_points=9", "game.max_boards=2"), matches=2,
-                          keys=KEYS, fingerprint=fingerprint)
+                          keys=KEYS, profile_keys=PROFILE_KEYS, fingerprint=fingerprint)

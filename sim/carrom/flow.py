@@ -173,15 +173,15 @@ class BoardState:
     def coins_left(self, side: int) -> int:
         """Own coins of a side still on the board (three players: all coins but the queen)."""
         if self.three:
-            return int(np.sum(self.on & (self.colour != QUEEN)))
-        return int(np.sum(self.on & (self.colour == self.colour_of_side(side))))
+            return int(np.count_nonzero(self.on & (self.colour != QUEEN)))
+        return int(np.count_nonzero(self.on & (self.colour == self.colour_of_side(side))))
 
     def own_down(self, seat: int) -> int:
         """Own coins already pocketed (ICF "own C/m down"); three players: coins this seat
         has pocketed and kept."""
         if self.three:
-            return int(np.sum(~self.on & (self.credit == seat) & (self.colour != QUEEN)))
-        return int(np.sum(~self.on & self.own_mask(seat)))
+            return int(np.count_nonzero(~self.on & (self.credit == seat) & (self.colour != QUEEN)))
+        return int(np.count_nonzero(~self.on & self.own_mask(seat)))
 
     def coin_value(self, coin: int) -> int:
         """Points of a coin with three players."""
@@ -208,7 +208,7 @@ class BoardState:
             and self.coins_left(self.side_of[seat]) == 0
 
     def only_queen_left(self) -> bool:
-        return bool(self.on[QUEEN_ID] and self.on.sum() == 1)
+        return bool(self.on[QUEEN_ID] and np.count_nonzero(self.on) == 1)
 
     def next_seat(self, seat: int) -> int:
         """The seat on the right (anticlockwise), who plays when the turn passes."""

@@ -38,14 +38,16 @@ import numpy as np
 
 from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
+from sim.dexterity import ShotParams, Turn, play_turn
 
 from .board import (
     COLOUR_NAMES, N_COINS, POCKET_NAMES, QUEEN, WHITE, StrokeOutcome, geometry,
     physics_stroke, side_quarter,
 )
 from .flow import BoardState, StrokeReport, sides_for
-from .players import PlanView, Stroke, make_policy
+from .players import make_policy
 from .rules import CarromRules
+from .view import PlanView, Stroke
 
 __all__ = ["Resolver", "play_match", "plan_view", "physics_resolver"]
 
@@ -92,9 +94,10 @@ def plan_view(state: BoardState, seat: int) -> PlanView:
         next_queen_allowed=state.queen_allowed(nxt))
 
 
-def _event_row(state: BoardState, rep: StrokeReport, stroke: Stroke, executed, placed,
-               start_board, board_stroke: int) -> dict:
+def _event_row(state: BoardState, rep: StrokeReport, turn: Turn[Stroke, StrokeOutcome], start_board,
+               board_stroke: int) -> dict:
     geo = state.geo
+    stroke, executed = turn.intent, turn.executed
     row = {
         "board_stroke": board_stroke, "seat": rep.seat, "side": rep.side,
         "is_break": rep.is_break, "kind": stroke.kind, "target": int(stroke.target),
@@ -102,10 +105,10 @@ def _event_row(state: BoardState, rep: StrokeReport, stroke: Stroke, executed, p
         "planned_value": float(stroke.value),
         "intended_x": float(stroke.x), "intended_angle_deg": float(stroke.angle_deg),
         "intended_speed": float(stroke.speed),
-        "executed_x": float(executed[0]), "executed_angle_deg": float(executed[1]),
-        "executed_speed": float(executed[2]),
+        "executed_x": float(executed.x), "executed_angle_deg": float(executed.angle_deg),
+        "executed_speed": float(executed.speed),
         "striker_x": float(start_board[0]), "striker_y": float(start_board[1]),
-        "placed_x": float(placed),
+        "placed_x": float(turn.placed),
         "whites": rep.whites, "blacks": rep.blacks, "queen": rep.queen,
     }
     counts = {f"{c}_{p}": 0 for c in COLOUR_NAMES for p in POCKET_NAMES}
@@ -148,6 +151,22 @@ class _Match:
         self.stuck = 0
         self.queens = [0, 0]  # pocketed, covered (boards)
 
+    def take_turn(self, state: BoardState, seat: int) -> Turn[Stroke, StrokeOutcome]:
+        """One stroke of ``seat`` (:func:`sim.dexterity.play_turn`): its policy decides from its
+        view, the noise perturbs it, the striker goes to the nearest legal free spot, the
+        resolver plays it; no legal spot: the stroke is lost (nothing touched)."""
+        local = state.geo.to_local(self.n, seat, state.pos[state.on])
+
+        def place(x: float) -> float:
+            placed = self.geo.place_striker(x, local)
+            return np.nan if placed is None else placed
+
+        def resolve(shot: ShotParams) -> StrokeOutcome:
+            return self.resolver(state, seat, shot.x, shot.angle_deg, shot.speed)
+
+        return play_turn(self.policies[seat], plan_view(state, seat), self.rngs[seat], place, resolve,
+                         lambda: StrokeOutcome(touched=False))
+
     @property
     def target(self) -> int:
         return self.rules.three_players.target_points if self.n == 3 else self.rules.game.target_points
@@ -157,21 +176,14 @@ class _Match:
         state = BoardState(self.rules, self.n, self.breaker, scores, self.chance)
         while not state.over:
             seat = state.turn
-            policy, rng = self.policies[seat], self.rngs[seat]
-            stroke = policy.decide(plan_view(state, seat), rng)
-            executed = policy.execute(stroke, rng) if np.isfinite(stroke.x) else (np.nan, 0.0, 0.0)
-            local = state.geo.to_local(self.n, seat, state.pos[state.on])
-            placed = self.geo.place_striker(executed[0], local) if np.isfinite(executed[0]) else None
-            if placed is None:  # no legal spot: the stroke is lost
-                outcome = StrokeOutcome(touched=False)
+            turn = self.take_turn(state, seat)
+            if np.isfinite(turn.placed):
+                start = self.geo.to_board(self.n, seat, (turn.placed, self.geo.striker_y))
+            else:  # no legal spot: the stroke is lost
                 start = (np.nan, np.nan)
-                placed = np.nan
-            else:
-                outcome = self.resolver(state, seat, placed, executed[1], executed[2])
-                start = self.geo.to_board(self.n, seat, (placed, self.geo.striker_y))
             before = state.strokes
-            rep = state.apply(outcome)
-            row = _event_row(state, rep, stroke, executed, placed, start, before + 1)
+            rep = state.apply(turn.outcome)
+            row = _event_row(state, rep, turn, start, before + 1)
             row.update({"index": len(self.events), "game": game, "round": self.board_no,
                         "team": self.side_of[seat] if self.n == 4 else -1})
             self.events.append(row)

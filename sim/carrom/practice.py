@@ -18,10 +18,12 @@ import numpy as np
 
 from sim.core.game import Player
 from sim.core.seeding import MatchSeeds
+from sim.dexterity import ShotParams, Turn, play_turn
 
-from .board import N_COINS, formation, geometry, physics_stroke
-from .players import PlanView, make_policy
+from .board import N_COINS, StrokeOutcome, formation, geometry, physics_stroke
+from .players import make_policy
 from .rules import CarromRules
+from .view import PlanView
 
 __all__ = ["PracticeResult", "solo_practice", "practice_table"]
 
@@ -35,6 +37,21 @@ class PracticeResult:
     cleared: bool
     coins_left: int
     striker_pocketed: int
+
+
+def _practice_turn(rules: CarromRules, policy, view: PlanView, rng: np.random.Generator) -> Turn:
+    """One practice stroke from seat 0's side (outcome None: no legal spot, the stroke is lost)."""
+    geo = view.geo
+    local = view.pos[view.on]
+
+    def place(x: float) -> float:
+        placed = geo.place_striker(x, local)
+        return np.nan if placed is None else placed
+
+    def resolve(shot: ShotParams) -> StrokeOutcome:
+        return physics_stroke(rules, view.pos, view.on, (shot.x, geo.striker_y), shot.angle_deg, shot.speed)
+
+    return play_turn(policy, view, rng, place, resolve, lambda: None)
 
 
 def solo_practice(rules: CarromRules, player: Player, seeds: MatchSeeds,
@@ -57,15 +74,11 @@ def solo_practice(rules: CarromRules, player: Player, seeds: MatchSeeds,
                         queen_on=bool(on[0]), queen_allowed=True, queen_prior=True,
                         queen_pending=False, queen_settled=False, queen_value=1.0,
                         own_left=int(on.sum()), opp_left=0, is_break=first, solo=True)
-        stroke = policy.decide(view, rng)
+        turn = _practice_turn(rules, policy, view, rng)
         strokes += 1
-        if not np.isfinite(stroke.x):
+        out = turn.outcome
+        if out is None:  # no legal spot: the stroke is lost
             continue
-        x, a, v = policy.execute(stroke, rng)
-        placed = geo.place_striker(x, pos[on])
-        if placed is None:
-            continue
-        out = physics_stroke(rules, pos, on, (placed, geo.striker_y), a, v)
         pos = np.where(on[:, None], out.final_pos, pos)
         for c in out.pocketed:
             on[c] = False

@@ -331,6 +331,13 @@ class CarromRules:
         """The effective switches (``ruleset`` + overrides)."""
         return self.rules.resolve(self.ruleset)
 
+    def resolved(self) -> dict[str, bool]:
+        """The value every ``rules.*`` switch left at ``"auto"`` takes under ``ruleset``
+        (:class:`sim.core.protocols.ResolvedRules`; ``tablesim rules carrom`` shows it)."""
+        effective = self.switches
+        return {f"rules.{name}": getattr(effective, name) for name in SWITCHES
+                if getattr(self.rules, name) == "auto"}
+
     def problems(self) -> list[tuple[str, str]]:
         """Cross-key checks: rules that make the game impossible or meaningless are refused
         (issue #15 point 12), one line each, naming the key."""

@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections import deque
 
 from sim.core.game import Player
+from sim.dexterity import ShotParams
 
 from .board import StrokeOutcome
-from .players import Stroke
+from .view import Stroke
 
 __all__ = ["QUEEN_ID", "MISS", "hit", "ScriptedPlayer", "scripted_players", "QueueResolver",
            "clearing_resolver", "never_touches", "last_coins_first"]
@@ -31,7 +32,7 @@ class ScriptedPlayer:
         return Stroke(0.0, 0.0, 1.0, "scripted")
 
     def execute(self, stroke, rng):
-        return stroke.x, stroke.angle_deg, stroke.speed
+        return ShotParams(stroke.x, stroke.angle_deg, stroke.speed)
 
 
 def scripted_players(n: int) -> tuple[Player, ...]:

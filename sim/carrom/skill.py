@@ -16,65 +16,29 @@ import argparse
 import os
 import sys
 import time
-from dataclasses import dataclass
 
 from sim.core.game import get_game
+from sim.core.headtohead import HeadToHead
+from sim.core.headtohead import head_to_head as core_head_to_head
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
-from sim.core.runner import Cell, run_cells
 from sim.core.seeding import MatchSeeds
 
-__all__ = ["HeadToHead", "head_to_head", "speed", "main"]
-
-
-@dataclass(frozen=True)
-class HeadToHead:
-    """``games`` games of ``a`` against ``b``: a's wins with a 95 % Wilson CI; draws, stuck
-    boards, games decided by the 8-board cap, unfinished (capped) matches."""
-
-    a: str
-    b: str
-    games: int
-    a_wins: int
-    ci_low: float
-    ci_high: float
-    draws: int
-    stuck_boards: int
-    boards: int
-    capped_games: int
-    unfinished: int
-    seconds: float
-
-    @property
-    def a_rate(self) -> float:
-        return self.a_wins / self.games
-
-    def line(self) -> str:
-        return (f"{self.a} vs {self.b}: {self.a_wins}/{self.games} = {self.a_rate:.3f} "
-                f"[{self.ci_low:.3f}, {self.ci_high:.3f}]; draws {self.draws}, stuck boards "
-                f"{self.stuck_boards}/{self.boards}, board-capped games {self.capped_games}, "
-                f"unfinished {self.unfinished} ({self.seconds:.0f} s)")
+__all__ = ["HeadToHead", "head_to_head", "board_line", "speed", "main"]
 
 
 def head_to_head(a: str, b: str, games: int, seed: int = 1, jobs: int = 1,
                  overrides: tuple[str, ...] = ()) -> HeadToHead:
-    """Play ``games`` 2-player games of ``a`` vs ``b``, seats rotated."""
-    from scipy.stats import binomtest
+    """Play ``games`` 2-player games of ``a`` vs ``b``, seats rotated, through the one
+    head-to-head measurement of :mod:`sim.core.headtohead` (seed-clustered interval)."""
+    return core_head_to_head("carrom", a, b, games, seed, jobs, overrides)
 
-    spec = get_game("carrom")
-    rules = load_rules(spec, None, overrides)
-    players = load_lineup(spec, [a, b], rules)
-    cell = Cell("baseline", f"{a}-{b}", rules, players, rotate_seats=True)
-    started = time.perf_counter()
-    tables = run_cells(spec, [cell], games, seed, jobs=jobs, progress=False)
-    elapsed = time.perf_counter() - started
-    m = tables["matches"]
-    wins = int(tables["players"].query("profile == @a")["won"].astype(bool).sum()) if a != b else \
-        int((m["winner"] == 0).sum())
-    ci = binomtest(wins, games).proportion_ci(method="wilson")
-    return HeadToHead(a, b, games, wins, float(ci.low), float(ci.high), int(m["draw"].sum()),
-                      int(m["stuck_boards"].sum()), int(m["rounds"].sum()),
-                      int(m["capped_games"].sum()), int((~m["finished"].astype(bool)).sum()), elapsed)
+
+def board_line(h: HeadToHead) -> str:
+    """Carrom's figures of a head-to-head run: draws, stuck boards, board-capped games."""
+    m = h.tables["matches"]
+    return (f"draws {int(m['draw'].sum())}, stuck boards {int(m['stuck_boards'].sum())}/{int(m['rounds'].sum())}, "
+            f"board-capped games {int(m['capped_games'].sum())}")
 
 
 def speed(games: int, overrides: tuple[str, ...] = (), lineup=("club", "club"), seed: int = 3) -> dict:
@@ -117,7 +81,8 @@ def main(argv=None) -> int:
         return 0
     for pair in args.pairs.split(","):
         a, b = pair.split("-")
-        print(head_to_head(a, b, args.games, args.seed, args.jobs, overrides).line(), flush=True)
+        h = head_to_head(a, b, args.games, args.seed, args.jobs, overrides)
+        print(f"{h.line()}; {board_line(h)}", flush=True)
     return 0
 
 

@@ -26,15 +26,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from sim.physics import STATUS_ON, Discs, Physics, Table, heading, simulate_batch
 
+from .flight import board_edges, free_flights
 from .rules import CurlastiqueRules
 
 __all__ = ["BoardGeometry", "geometry", "table", "physics", "aim_angle", "launch_velocity",
-           "simulate_throws", "physics_resolver", "discs_for"]
+           "Landing", "Arena", "arena", "simulate_throws", "physics_resolver", "discs_for"]
 
 
 @dataclass(frozen=True)
@@ -120,9 +123,115 @@ def discs_for(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat:
                  kind=np.append(np.asarray(owner, dtype=np.int64), seat))
 
 
+class Landing(NamedTuple):
+    """Where every puck stopped after a throw (or after each of K throws: a leading K axis):
+    ``final`` (M+1, 2) m, the thrown puck last, and ``on`` (M+1,) bool, still in play (a lost
+    puck is not, wherever it stopped)."""
+
+    final: np.ndarray
+    on: np.ndarray
+
+
+@njit(cache=True, error_model="numpy")
+def _assemble(pos, free, rest, starts, engine_final, engine_status):
+    """(K, M+1, 2) positions and (K, M+1) in-play flags: free throws from ``rest``, the others
+    (in order) from the engine's; a thrown puck that could not be placed (NaN start) is not
+    in play."""
+    nk, m = free.shape[0], pos.shape[0]
+    final = np.empty((nk, m + 1, 2))
+    on = np.empty((nk, m + 1), dtype=np.bool_)
+    j = 0
+    for k in range(nk):
+        if free[k]:
+            final[k, :m] = pos
+            on[k, :m] = True
+            final[k, m, 0], final[k, m, 1] = rest[k, 0], rest[k, 1]
+            on[k, m] = np.isfinite(starts[k, 0])
+        else:
+            final[k] = engine_final[j]
+            for i in range(m + 1):
+                on[k, i] = engine_status[j, i] == STATUS_ON
+            j += 1
+    return final, on
+
+
+class Arena:
+    """The physics of one rules set, built once and reused for every throw.
+
+    It holds the :class:`~sim.physics.Table` and :class:`~sim.physics.Physics`, the elements of
+    the broad phase (:mod:`sim.curlastique.flight`) and one :class:`~sim.physics.Discs` per
+    number of pucks on the board, reused for every board state of that size: rows ``0..M-1``
+    the pucks at rest, the last row the thrown puck (parked behind the elastic until a shot
+    places it). A throw that touches nothing is settled by the broad phase; the others by
+    :func:`sim.physics.simulate_batch`, all of a batch in one call.
+    """
+
+    def __init__(self, rules: CurlastiqueRules):
+        g = geometry(rules)
+        self.rules = rules
+        self.table, self.physics = table(rules), physics(rules)
+        self.deceleration = self.physics.deceleration
+        self.radius, self.launch_y = rules.puck.radius, rules.launch_y
+        self.edges = board_edges(np.array(g.rim + g.corners, dtype=float).reshape(-1, 4),
+                                 (0.0, rules.board.length / 2))
+        self.circles = np.array(g.pegs, dtype=float).reshape(-1, 3)
+        self.parked = np.array([0.0, rules.board.elastic_y / 2])
+        self._discs: dict[int, Discs] = {}
+
+    def load(self, pos: np.ndarray, owner: np.ndarray, seat: int) -> Discs:
+        """The reused Discs of ``len(pos)`` pucks at rest, set to ``pos`` (M, 2) of ``owner``
+        (M,) and the thrown puck of ``seat`` parked (last row)."""
+        m = len(pos)
+        discs = self._discs.get(m)
+        if discs is None:
+            discs = self._discs[m] = discs_for(self.rules, pos, owner, seat)
+            return discs
+        discs.pos[:m] = pos
+        discs.kind[:m] = owner
+        discs.kind[m] = seat
+        return discs
+
+    def settle(self, pos: np.ndarray, owner: np.ndarray, seat: int, starts: np.ndarray,
+               vel: np.ndarray) -> Landing:
+        """K throws from one board state: the broad phase, then the engine for the rest.
+
+        Args:
+            pos, owner: the pucks at rest (M, 2) m (float64, C order) and their seats (M,).
+            seat: the thrower.
+            starts: (K, 2) m, the thrown puck's start (a NaN x: it could not be placed: it
+                counts as out and touches nothing); vel: (K, 2) m/s.
+
+        Returns:
+            a :class:`Landing` with a leading K axis.
+        """
+        free, rest, hit_starts, hit_vel = free_flights(pos, starts, vel, self.deceleration, self.radius,
+                                                       self.edges, self.circles, self.parked)
+        engine_final, engine_status = self.engine(pos, owner, seat, hit_starts, hit_vel)
+        return Landing(*_assemble(pos, free, rest, starts, engine_final, engine_status))
+
+    def engine(self, pos: np.ndarray, owner: np.ndarray, seat: int, starts: np.ndarray,
+               vel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """E throws through :func:`sim.physics.simulate_batch` (none: no call): final positions
+        (E, M+1, 2) and statuses (E, M+1), the thrown puck last."""
+        if not len(starts):
+            return _NO_FINAL, _NO_STATUS
+        res = simulate_batch(self.table, self.physics, self.load(pos, owner, seat), len(pos), starts, vel)
+        return res.final_pos, res.status
+
+
+_NO_FINAL = np.zeros((0, 1, 2))
+_NO_STATUS = np.zeros((0, 1), dtype=np.int8)
+
+
+@lru_cache(maxsize=32)
+def arena(rules: CurlastiqueRules) -> Arena:
+    """The :class:`Arena` of the rules (cached: built once per process and rules)."""
+    return Arena(rules)
+
+
 def simulate_throws(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int,
                     x, angle_deg, speed) -> tuple[np.ndarray, np.ndarray]:
-    """K throws from one board state in one compiled call.
+    """K throws from one board state (the broad phase, then one compiled engine call).
 
     Args:
         pos, owner: the pucks at rest (M, 2) m and their seats (M,).
@@ -136,20 +245,14 @@ def simulate_throws(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray,
     """
     x = np.atleast_1d(np.asarray(x, dtype=float))
     angle_deg, speed = np.atleast_1d(angle_deg), np.atleast_1d(speed)
-    blocked = ~np.isfinite(x)
-    discs = discs_for(rules, pos, owner, seat)
-    mover = discs.n - 1
-    starts = np.column_stack([np.where(blocked, discs.pos[mover, 0], x),
-                              np.where(blocked, discs.pos[mover, 1], rules.launch_y)])
-    vel = launch_velocity(angle_deg, np.where(blocked, 0.0, speed))
-    result = simulate_batch(table(rules), physics(rules), discs, mover, starts, vel)
-    on = result.status == STATUS_ON
-    on[blocked, mover] = False
-    return result.final_pos, on
+    starts = np.column_stack([x, np.full(len(x), rules.launch_y)])
+    vel = launch_velocity(angle_deg, np.where(np.isfinite(x), speed, 0.0))
+    pos = np.ascontiguousarray(np.asarray(pos, dtype=float).reshape(-1, 2))
+    return tuple(arena(rules).settle(pos, np.asarray(owner, dtype=np.int64), seat, starts, vel))
 
 
 def physics_resolver(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int,
-                     x: float, angle_deg: float, speed: float) -> tuple[np.ndarray, np.ndarray]:
+                     x: float, angle_deg: float, speed: float) -> Landing:
     """The default resolver of :func:`sim.curlastique.match.play_match`: one real throw."""
     final, on = simulate_throws(rules, pos, owner, seat, [x], [angle_deg], [speed])
-    return final[0], on[0]
+    return Landing(final[0], on[0])

@@ -22,10 +22,11 @@ The flow follows the rules exactly (see ``games/curlastique.md``):
   which stay where they stop.
 
 A throw goes: the seat's policy decides an intended shot from a :class:`Situation`, its own
-execution noise perturbs it (draws from ``seeds.seat(seat)`` only), and a *resolver* turns the
-executed shot into where every puck stops. The default resolver is the physics engine
-(:func:`sim.curlastique.board.physics_resolver`); tests inject scripted resolvers and
-policies (a ``Player`` whose ``profile`` has a ``decide`` method is used as its own policy).
+execution noise perturbs it (draws from ``seeds.seat(seat)`` only), it is placed on the start
+line, and it is resolved into where every puck stops — by default on the rules'
+:class:`~sim.curlastique.board.Arena` (the physics engine, built once), or by an injected
+:class:`Resolver` (tests inject scripted resolvers and policies: a ``Player`` whose
+``profile`` is a :class:`~sim.curlastique.players.Policy` is used as its own policy).
 
 Tables (plain Python ints, floats, bools and strings, the same keys in every row):
 
@@ -50,28 +51,57 @@ Tables (plain Python ints, floats, bools and strings, the same keys in every row
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple, Protocol
 
 import numpy as np
+from numba import njit
 
 from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
 
-from .board import physics_resolver
+from .board import Landing, arena
+from .flight import launch_velocity_of
 from .players import make_policy
+from .throwing import ExecutedShot
 from .rules import CurlastiqueRules
 from .scoring import scorer
-from .situation import Shot, Situation, free_launch_x
+from .situation import Shot, Situation, free_launch_x, off_spans, start_line_spans
 
 __all__ = ["Situation", "Shot", "Resolver", "play_match", "starter_of", "throw_order",
            "sides_of", "free_launch_x"]
 
 
-#: ``(rules, pos (M,2), owner (M,), seat, x, angle_deg, speed) -> (final_pos (M+1,2), on (M+1,))``:
-#: where every puck stops after the throw (the thrown puck is the last row) and which are
-#: still in play.
-Resolver = Callable[[CurlastiqueRules, np.ndarray, np.ndarray, int, float, float, float],
-                    tuple[np.ndarray, np.ndarray]]
+class Resolver(Protocol):
+    """Where every puck stops after a throw: ``(rules, pos (M, 2), owner (M,), seat, x,
+    angle_deg, speed)`` → :class:`~sim.curlastique.board.Landing` (``final`` (M+1, 2), the
+    thrown puck last, and ``on`` (M+1,): still in play). Tests inject scripted ones."""
+
+    def __call__(self, rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int,
+                 x: float, angle_deg: float, speed: float) -> Landing: ...
+
+
+@njit(cache=True, error_model="numpy")
+def _in_play(final, on, owner, seat):
+    """The pucks still in play after a throw: positions (M', 2) and owners (the thrown one
+    last, owned by ``seat``)."""
+    keep = np.flatnonzero(on)
+    pos = np.empty((keep.shape[0], 2))
+    owners = np.empty(keep.shape[0], dtype=np.int64)
+    for q in range(keep.shape[0]):
+        i = keep[q]
+        pos[q, 0], pos[q, 1] = final[i, 0], final[i, 1]
+        owners[q] = owner[i] if i < owner.shape[0] else seat
+    return pos, owners
+
+
+class Settlement(NamedTuple):
+    """How a game ended: ``finished`` (False when capped), the winning ``side`` and the seat
+    that won the decisive rounds (``decider``; -1 when none were needed)."""
+
+    finished: bool
+    side: int
+    decider: int
 
 
 def sides_of(rules: CurlastiqueRules, n_seats: int) -> np.ndarray:
@@ -106,9 +136,10 @@ class _Game:
         self.n = len(players)
         self.players = players
         self.side = sides_of(rules, self.n)
-        self.policies = [make_policy(p.profile, rules) for p in players]
+        self.arena = arena(rules)  # the physics, built once for the rules
+        self.policies = [make_policy(p.profile, rules, self.arena) for p in players]
         self.rngs = [seeds.seat(s) for s in range(self.n)]
-        self.resolver = physics_resolver if resolver is None else resolver
+        self.resolver = resolver
         self.scorer = scorer(rules.zones, rules.puck.radius)
         self.cumulative = [0] * self.n
         self.round = 0
@@ -116,6 +147,48 @@ class _Game:
         self.events: list[dict] = []
         self.throws = [0] * self.n
         self.pucks_out = [0] * self.n
+
+    def place(self, executed: ExecutedShot, pos: np.ndarray) -> float:
+        """The start x actually used: off pucks lying on the start line (NaN: no room)."""
+        spans = start_line_spans(pos, self.rules.launch_y, self.rules.puck.diameter)
+        return float(off_spans(executed.x, spans, self.rules.launch.x_max) if len(spans) else executed.x)
+
+    def resolve(self, pos: np.ndarray, owner: np.ndarray, seat: int, x: float, executed: ExecutedShot) -> Landing:
+        """Where every puck stops (the thrown one last) and which are still in play."""
+        if not np.isfinite(x):  # no room on the start line: the puck cannot be played, it counts as out
+            return Landing(np.vstack([pos, [[np.nan, np.nan]]]), np.append(np.ones(len(pos), dtype=bool), False))
+        if self.resolver is not None:
+            final, on = self.resolver(self.rules, pos, owner, seat, x, executed.angle_deg, executed.speed)
+            return Landing(np.asarray(final, dtype=float), np.asarray(on, dtype=bool))
+        vel = np.array([launch_velocity_of(executed.angle_deg, executed.speed)])
+        final, on = self.arena.settle(pos, owner, seat, np.array([[x, self.rules.launch_y]]), vel)
+        return Landing(final[0], on[0])
+
+    def log_throw(self, turn: int, seat: int, puck: int, decisive: bool, shot: Shot, executed: ExecutedShot,
+                  x: float, landing: Landing, owner: np.ndarray) -> None:
+        """One row of the ``events`` table; counts the seat's throw and every side's pucks out."""
+        final, on = landing
+        in_play, owners, sides = on.tolist(), owner.tolist(), self.side.tolist()
+        knocked = [owners[i] for i in range(len(owners)) if not in_play[i]]
+        thrown_on = in_play[-1]
+        fx, fy = final[-1].tolist()
+        self.events.append({
+            "index": len(self.events), "round": self.round, "decisive": decisive,
+            "turn": turn, "seat": seat, "puck": puck,
+            "family": shot.family, "planned_margin": float(shot.value),
+            "intended_x": float(shot.x), "intended_angle_deg": float(shot.angle_deg),
+            "intended_speed": float(shot.speed),
+            "executed_x": x, "executed_angle_deg": float(executed.angle_deg),
+            "executed_speed": float(executed.speed),
+            "final_x": fx, "final_y": fy,
+            "zone": self.scorer.zone_value(fx, fy) if thrown_on else 0,
+            "out": not thrown_on,
+            "knocked_out": len(knocked),
+            "opponents_knocked_out": sum(1 for s in knocked if sides[s] != sides[seat]),
+        })
+        self.throws[seat] += 1
+        for s in knocked if thrown_on else [*knocked, seat]:
+            self.pucks_out[s] += 1
 
     def play_round(self, participants: Sequence[int], decisive: bool) -> dict[int, int]:
         """Play one round; return the points of each participant (and log it)."""
@@ -133,35 +206,13 @@ class _Game:
             situation = Situation(rules, seat, self.round, decisive, pos, owner, self.side, lap,
                                   left.copy(), tuple(self.cumulative))
             rng = self.rngs[seat]
-            shot = self.policies[seat].decide(situation, rng)
-            ex, ea, es = self.policies[seat].execute(shot, rng)
-            ex = float(free_launch_x(rules, np.array(ex), pos))
-            if np.isfinite(ex):
-                final, on = self.resolver(rules, pos, owner, seat, ex, ea, es)
-                final, on = np.asarray(final, dtype=float), np.asarray(on, dtype=bool)
-            else:  # no room on the start line: the puck cannot be played, it counts as out
-                final = np.vstack([pos, [[np.nan, np.nan]]])
-                on = np.append(np.ones(len(pos), dtype=bool), False)
-            knocked = ~on[:-1]
-            opp = knocked & (self.side[owner] != self.side[seat])
-            thrown_on = bool(on[-1])
-            self.events.append({
-                "index": len(self.events), "round": self.round, "decisive": decisive,
-                "turn": turn, "seat": seat, "puck": rules.game.pucks_per_player - int(left[seat]),
-                "family": shot.family, "planned_margin": float(shot.value),
-                "intended_x": float(shot.x), "intended_angle_deg": float(shot.angle_deg),
-                "intended_speed": float(shot.speed),
-                "executed_x": ex, "executed_angle_deg": float(ea), "executed_speed": float(es),
-                "final_x": float(final[-1, 0]), "final_y": float(final[-1, 1]),
-                "zone": self.scorer.zone_value(*final[-1]) if thrown_on else 0,
-                "out": not thrown_on,
-                "knocked_out": int(knocked.sum()), "opponents_knocked_out": int(opp.sum()),
-            })
-            self.throws[seat] += 1
-            all_owner = np.append(owner, seat)
-            for s in all_owner[~on]:
-                self.pucks_out[int(s)] += 1
-            pos, owner = final[on], all_owner[on]
+            shot = self.policies[seat].decide(situation, rng)          # decide
+            executed = self.policies[seat].execute(shot, rng)          # add the seat's noise
+            x = self.place(executed, pos)                              # place on the start line
+            landing = self.resolve(pos, owner, seat, x, executed)      # resolve
+            self.log_throw(turn, seat, rules.game.pucks_per_player - int(left[seat]), decisive, shot,
+                           executed, x, landing, owner)                # log
+            pos, owner = _in_play(landing.final, landing.on, owner, seat)
         pts = self.scorer.points(pos)
         points = {s: int(pts[owner == s].sum()) for s in participants}
         for s in sorted(participants):
@@ -187,7 +238,7 @@ class _Game:
 
     def play(self) -> MatchLog:
         g = self.rules.game
-        finished, winner_side, decider = False, -1, -1
+        outcome = Settlement(False, -1, -1)
         regular = 0
         while not self.capped():
             self.play_round(range(self.n), decisive=False)
@@ -196,19 +247,19 @@ class _Game:
             best = max(totals.values())
             if best >= g.target_score:
                 leaders = sorted(side for side, t in totals.items() if t == best)
-                finished, winner_side, decider = self.settle(leaders)
+                outcome = self.settle(leaders)
                 break
-        return self.log(finished, winner_side, decider, regular)
+        return self.log(outcome, regular)
 
-    def settle(self, leaders: list[int]) -> tuple[bool, int, int]:
-        """Decisive rounds among the tied sides; returns (finished, winning side, decider seat).
+    def settle(self, leaders: list[int]) -> Settlement:
+        """Decisive rounds among the tied sides.
 
         Teams: one player of each team (``game.team_decider``). More than two players tied
         (``game.tie_break``): ``one_v_one`` plays 1-against-1 meetings in seat order, the
         winner of each meeting the next tied player; ``together`` plays one decisive round
         of all of them (then of those tied again)."""
         if len(leaders) == 1:
-            return True, leaders[0], -1
+            return Settlement(True, leaders[0], -1)
         if self.rules.game.teams:
             seats = [self.team_decider(team) for team in leaders]
         else:
@@ -222,8 +273,8 @@ class _Game:
         else:
             winner = self.decide(seats)
         if winner < 0:
-            return False, -1, -1
-        return True, int(self.side[winner]), winner
+            return Settlement(False, -1, -1)
+        return Settlement(True, int(self.side[winner]), winner)
 
     def decide(self, seats: list[int]) -> int:
         """Decisive rounds among ``seats`` until one has the best round score (those tied
@@ -247,7 +298,8 @@ class _Game:
             return min(members, key=lambda s: (self.cumulative[s], s))
         return min(members)
 
-    def log(self, finished: bool, winner_side: int, decider: int, regular: int) -> MatchLog:
+    def log(self, outcome: Settlement, regular: int) -> MatchLog:
+        finished, winner_side, decider = outcome
         teams = self.rules.game.teams
         side_score = self.totals()
         if not finished:

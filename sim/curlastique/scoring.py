@@ -19,13 +19,58 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 from .rules import ZoneRules
 
-__all__ = ["Scorer", "scorer", "EDGE_TOL"]
+__all__ = ["Scorer", "scorer", "EDGE_TOL", "LINE_RULE_CODES", "zone_points"]
 
 #: Distances within this tolerance (m) of a ring's radius count as exactly on it.
 EDGE_TOL = 1e-9
+
+#: ``zones.line_rule`` as the integer the compiled :func:`zone_points` takes.
+LINE_RULE_CODES = {"lower": 0, "higher": 1, "centre": 2}
+
+
+@njit(cache=True, error_model="numpy")
+def zone_points(x, y, cx, cy, radii, values, rule, radius, decreasing):
+    """Points of one puck centred at ``(x, y)`` (m) (compiled: :meth:`Scorer.points` and the
+    planner's inner loops call it).
+
+    ``radii`` (R,) m innermost first, ``values`` (R + 1,) with 0 appended (outside), ``rule``
+    a :data:`LINE_RULE_CODES` value, ``radius`` the puck's (m), ``decreasing`` whether the
+    values never grow outward."""
+    d = np.hypot(x - cx, y - cy)
+    n = radii.shape[0]
+    if rule == 2:
+        lo_key, hi_key = d - EDGE_TOL, d + EDGE_TOL
+    else:
+        lo_key, hi_key = d - radius + EDGE_TOL, d + radius - EDGE_TOL
+    inner, outer = 0, 0   # (radii increase) centre: rings with R < d and R <= d; else R <= d - r and R < d + r
+    for i in range(n):
+        if radii[i] < lo_key or (rule != 2 and radii[i] == lo_key):
+            inner += 1
+        if radii[i] < hi_key or (rule == 2 and radii[i] == hi_key):
+            outer += 1
+    take_low = rule != 1
+    if decreasing:
+        return values[outer] if take_low else values[inner]
+    if inner > outer:  # overlaps no zone (a puck thinner than the tolerance): as the reduction
+        return np.iinfo(np.int64).max if take_low else np.iinfo(np.int64).min
+    best = values[inner]
+    for i in range(inner, min(outer, n) + 1):
+        if (values[i] < best) if take_low else (values[i] > best):
+            best = values[i]
+    return best
+
+
+@njit(cache=True, error_model="numpy")
+def _points_of(xy, cx, cy, radii, values, rule, radius, decreasing):
+    """:func:`zone_points` of every row of ``xy`` (N, 2)."""
+    out = np.empty(xy.shape[0], dtype=np.int64)
+    for i in range(xy.shape[0]):
+        out[i] = zone_points(xy[i, 0], xy[i, 1], cx, cy, radii, values, rule, radius, decreasing)
+    return out
 
 
 class Scorer:
@@ -50,19 +95,14 @@ class Scorer:
         self.radii = np.asarray(zones.radii, dtype=float)
         self.values = np.append(np.asarray(zones.values, dtype=np.int64), 0)  # last: outside
         self._decreasing = bool(np.all(np.diff(self.values) <= 0))
+        self.rule_code = LINE_RULE_CODES[self.rule]
 
-    def zone_range(self, pos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Innermost and outermost zone index each puck counts among (``len(radii)`` = outside)."""
-        d = np.hypot(pos[..., 0] - self.centre[0], pos[..., 1] - self.centre[1])
-        radii = self.radii
-        if self.rule == "centre":
-            inner = np.searchsorted(radii, d - EDGE_TOL, side="left")   # rings with R < d
-            outer = np.searchsorted(radii, d + EDGE_TOL, side="right")  # rings with R <= d
-            return inner, outer
-        r = self.radius
-        inner = np.searchsorted(radii, d - r + EDGE_TOL, side="right")  # rings with R <= d - r
-        outer = np.searchsorted(radii, d + r - EDGE_TOL, side="left")   # rings with R < d + r
-        return inner, outer
+    @property
+    def kernel_args(self) -> tuple:
+        """The trailing arguments of :func:`zone_points` for these zones:
+        ``(cx, cy, radii, values, rule, radius, decreasing)``."""
+        return (float(self.centre[0]), float(self.centre[1]), self.radii, self.values, self.rule_code,
+                self.radius, self._decreasing)
 
     def points(self, pos: np.ndarray, on_board: np.ndarray | None = None) -> np.ndarray:
         """Points of each puck (int64, shape ``pos.shape[:-1]``); pucks not on the board score 0.
@@ -72,24 +112,15 @@ class Scorer:
             on_board: optional boolean mask of the same leading shape (False = out of play).
         """
         pos = np.asarray(pos, dtype=float)
-        inner, outer = self.zone_range(pos)
-        take_low = self.rule in ("lower", "centre")
-        if self._decreasing:
-            pts = self.values[outer if take_low else inner]
-        else:  # arbitrary values: reduce over the overlapped zones
-            idx = np.arange(len(self.values))
-            mask = (idx >= inner[..., None]) & (idx <= outer[..., None])
-            if take_low:
-                pts = np.where(mask, self.values, np.iinfo(np.int64).max).min(axis=-1)
-            else:
-                pts = np.where(mask, self.values, np.iinfo(np.int64).min).max(axis=-1)
+        flat = np.ascontiguousarray(pos.reshape(-1, 2))
+        pts = _points_of(flat, *self.kernel_args).reshape(pos.shape[:-1])
         if on_board is not None:
             pts = np.where(on_board, pts, 0)
         return pts
 
     def zone_value(self, x: float, y: float) -> int:
         """Points of one puck at ``(x, y)`` (a plain int)."""
-        return int(self.points(np.array([x, y]))[()])
+        return int(zone_points(float(x), float(y), *self.kernel_args))
 
 
 @lru_cache(maxsize=64)

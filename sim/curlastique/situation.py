@@ -7,18 +7,18 @@ each other's module.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
+from numba import njit
 
 from .rules import CurlastiqueRules
 
-__all__ = ["Situation", "Shot", "free_launch_x"]
+__all__ = ["Situation", "Shot", "free_launch_x", "free_starts"]
 
 
-@dataclass(frozen=True)
-class Situation:
-    """What a player sees before a throw.
+class Situation(NamedTuple):
+    """What a player sees before a throw (a NamedTuple: built once per throw, cheaply).
 
     Attributes:
         rules: the rules.
@@ -45,8 +45,7 @@ class Situation:
     cumulative: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class Shot:
+class Shot(NamedTuple):
     """An intended throw: lateral start ``x`` (m), aim ``angle_deg`` from straight ahead
     (degrees, counterclockwise positive, i.e. towards −x), launch ``speed`` (m/s); ``family`` names the shot kind
     chosen (``draw``, ``takeout``, ...; free text) and ``value`` the planner's expected margin
@@ -57,6 +56,65 @@ class Shot:
     speed: float
     family: str = ""
     value: float = float("nan")
+
+
+@njit(cache=True, error_model="numpy")
+def start_line_spans(pos, launch_y, d):
+    """The stretches of the start line covered by resting pucks, merged and sorted: (S, 2)
+    rows ``(lo, hi)`` of x (m) where a start disc would overlap one (centres closer than ``d``)."""
+    m = 0
+    for i in range(pos.shape[0]):
+        if abs(pos[i, 1] - launch_y) < d:
+            m += 1
+    spans = np.empty((m, 2))
+    k = 0
+    for i in range(pos.shape[0]):
+        dy = pos[i, 1] - launch_y
+        if abs(dy) < d:
+            half = np.sqrt(max(d * d - dy * dy, 0.0))
+            spans[k, 0], spans[k, 1] = pos[i, 0] - half, pos[i, 0] + half
+            k += 1
+    for i in range(1, m):  # insertion sort on (lo, hi)
+        lo, hi, j = spans[i, 0], spans[i, 1], i - 1
+        while j >= 0 and (spans[j, 0] > lo or (spans[j, 0] == lo and spans[j, 1] > hi)):
+            spans[j + 1, 0], spans[j + 1, 1] = spans[j, 0], spans[j, 1]
+            j -= 1
+        spans[j + 1, 0], spans[j + 1, 1] = lo, hi
+    merged = np.empty((m, 2))
+    n = 0
+    for i in range(m):
+        if n > 0 and spans[i, 0] <= merged[n - 1, 1]:
+            merged[n - 1, 1] = max(merged[n - 1, 1], spans[i, 1])
+        else:
+            merged[n, 0], merged[n, 1] = spans[i, 0], spans[i, 1]
+            n += 1
+    return merged[:n]
+
+
+@njit(cache=True, error_model="numpy")
+def off_spans(x, spans, x_max):
+    """``x`` moved to the nearer free end of the span it lies in (NaN when neither end is
+    within ``±x_max``); unchanged outside every span."""
+    for i in range(spans.shape[0]):
+        lo, hi = spans[i, 0], spans[i, 1]
+        if lo < x < hi:
+            left_ok, right_ok = lo >= -x_max, hi <= x_max
+            if not (left_ok or right_ok):
+                return np.nan
+            to_left = (x - lo) <= (hi - x) if (left_ok and right_ok) else left_ok
+            return lo if to_left else hi
+    return x
+
+
+@njit(cache=True, error_model="numpy")
+def free_starts(x, pos, launch_y, d, x_max):
+    """:func:`off_spans` of every start in ``x`` (N,) for the pucks at ``pos`` (M, 2)."""
+    spans = start_line_spans(pos, launch_y, d)
+    out = x.copy()
+    if spans.shape[0]:
+        for k in range(x.shape[0]):
+            out[k] = off_spans(x[k], spans, x_max)
+    return out
 
 
 def free_launch_x(rules: CurlastiqueRules, x: np.ndarray, pos: np.ndarray) -> np.ndarray:
@@ -71,28 +129,7 @@ def free_launch_x(rules: CurlastiqueRules, x: np.ndarray, pos: np.ndarray) -> np
         pos: centres of the pucks on the board, shape (M, 2) (m).
     """
     x = np.asarray(x, dtype=float)
-    d = rules.puck.diameter
-    near = pos[np.abs(pos[:, 1] - rules.launch_y) < d] if len(pos) else pos
-    if len(near) == 0:
-        return x
-    # half-width of the forbidden interval around each blocker's x
-    half = np.sqrt(np.maximum(d * d - (near[:, 1] - rules.launch_y) ** 2, 0.0))
-    spans = sorted(zip(near[:, 0] - half, near[:, 0] + half, strict=True))
-    merged: list[list[float]] = []
-    for lo, hi in spans:
-        if merged and lo <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], hi)
-        else:
-            merged.append([lo, hi])
-    x_max = rules.launch.x_max
-    out = x.copy()
-    for lo, hi in merged:
-        inside = (x > lo) & (x < hi)
-        if not inside.any():
-            continue
-        left_ok, right_ok = lo >= -x_max, hi <= x_max
-        to_left = np.where(left_ok & right_ok, (x - lo) <= (hi - x), left_ok)
-        moved = np.where(to_left, lo, hi)
-        moved = np.where(left_ok | right_ok, moved, np.nan)
-        out = np.where(inside, moved, out)
-    return out
+    flat = np.ascontiguousarray(x.reshape(-1))
+    pos = np.ascontiguousarray(np.asarray(pos, dtype=float).reshape(-1, 2))
+    out = free_starts(flat, pos, rules.launch_y, rules.puck.diameter, rules.launch.x_max)
+    return out.reshape(x.shape)

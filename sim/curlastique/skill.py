@@ -1,4 +1,4 @@
-"""Skill check of the presets: head-to-head win rates with Wilson CIs, points per throw.
+"""Skill check of the presets: head-to-head win rates with seed-clustered CIs, points per throw.
 
 Run ``python -m sim.curlastique.skill --games 2000 --jobs 2 [--reference club] [--speed 500]`` (2-player
 games on the default rules, seats rotated: each seed is played with both seatings). The slow test
@@ -11,53 +11,25 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from sim.core.game import get_game
+from sim.core.headtohead import HeadToHead
+from sim.core.headtohead import head_to_head as core_head_to_head
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
-from sim.core.runner import Cell, run_cells
 
-from .summary import points_per_throw, seat_points
+from .metrics import points_per_throw, seat_points
 
 __all__ = ["HeadToHead", "head_to_head", "points_per_throw", "points_per_throw_ci", "one_core_speed", "main"]
 
 
-@dataclass(frozen=True)
-class HeadToHead:
-    """Result of ``games`` games of profile ``a`` against ``b`` (seats rotated)."""
-
-    a: str
-    b: str
-    games: int
-    a_wins: int
-    unfinished: int
-    ci_low: float
-    ci_high: float
-    tables: dict
-
-    @property
-    def a_rate(self) -> float:
-        return self.a_wins / self.games
-
-
 def head_to_head(a: str, b: str, games: int, seed: int = 1, jobs: int = 1,
                  overrides: tuple[str, ...] = ()) -> HeadToHead:
-    """Play ``games`` 2-player games of ``a`` vs ``b`` (even ``games``: both seatings per seed)."""
-    from scipy.stats import binomtest
-
-    spec = get_game("curlastique")
-    rules = load_rules(spec, None, overrides)
-    players = load_lineup(spec, [a, b], rules)
-    cell = Cell("baseline", f"{a}-{b}", rules, players, rotate_seats=True)
-    tables = run_cells(spec, [cell], games, seed, jobs=jobs, progress=False)
-    won = tables["players"].query("profile == @a")["won"].astype(bool)
-    wins = int(won.sum())
-    ci = binomtest(wins, games).proportion_ci(method="wilson")
-    unfinished = int((~tables["matches"]["finished"].astype(bool)).sum())
-    return HeadToHead(a, b, games, wins, unfinished, float(ci.low), float(ci.high), tables)
+    """Play ``games`` 2-player games of ``a`` vs ``b`` (even ``games``: both seatings per seed),
+    through the one head-to-head measurement of :mod:`sim.core.headtohead`."""
+    return core_head_to_head("curlastique", a, b, games, seed, jobs, overrides)
 
 
 def points_per_throw_ci(tables: dict, profile: str, resamples: int = 2000, seed: int = 0) -> tuple[float, float, float]:
@@ -109,7 +81,7 @@ def main(argv=None) -> int:
         h = head_to_head(a, b, args.games, args.seed, args.jobs)
         report[f"{a} beats {b}"] = {
             "games": h.games, "wins": h.a_wins, "rate": round(h.a_rate, 4),
-            "wilson95": [round(h.ci_low, 4), round(h.ci_high, 4)], "unfinished": h.unfinished,
+            "wilson95_seed_clustered": [round(h.ci_low, 4), round(h.ci_high, 4)], "unfinished": h.unfinished,
             "points_per_throw": {k: round(float(v), 2) for k, v in points_per_throw(h.tables).items()},
             "seconds": round(time.perf_counter() - start, 1)}
         print(json.dumps({pair: report[f"{a} beats {b}"]}), file=sys.stderr, flush=True)

@@ -1,16 +1,18 @@
 """The public state of a race and its movement mechanics (no cards, no dice, no players).
 
 A :class:`Board` holds what every player sees: where each snail stands, its status and shell
-points. Its methods are the physical rules: speed moves, straight / leap / free moves, jostles
-(bousculade) with chains, the rails, the start line, finishing, lines of sight and domino
-lines, and the removal of KO snails blocking the only passage. It is cheap to copy, so the
-engine and the simulated players evaluate a move by playing it on a copy.
+points, in one int64 array (:attr:`Board.state`, laid out in :mod:`.kernels.layout`), so a
+copy is one array copy. Its methods are the physical rules, compiled once in
+:mod:`.kernels.moves`: speed moves, straight / leap / free moves, jostles (bousculade) with
+chains, the rails, the start line, finishing, lines of sight and domino lines, and the removal
+of KO snails blocking the only passage. The engine and the simulated players evaluate a move
+by playing it on a copy.
 
 Losses of shell points caused by the board itself (a snail pushed into brambles on a circuit
-with ``obstacle_damage``) are not applied here: they are queued in :attr:`Board.pending` for
-the race engine, which offers reactions before applying them. Likewise a jostle that the
-pushed snail's player may counter is put to :attr:`Board.guard` (set by the engine while a card
-is really played; copies have none, so evaluations assume no counter).
+with ``obstacle_damage``) are not applied here: they are queued (:attr:`Board.pending`) for the
+race engine, which offers reactions before applying them. Likewise a jostle that the pushed
+snail's player may counter is put to :attr:`Board.guard` (set by the engine while a card is
+really played; copies have none, so evaluations assume no counter).
 
 The readings of the rules a board needs (``ko_at_finish``, ``pushed_into_obstacle``,
 ``start_slot_taken``, ``domino_line``) come from the race rules it is built with.
@@ -18,78 +20,148 @@ The readings of the rules a board needs (``ko_at_finish``, ``pushed_into_obstacl
 
 from __future__ import annotations
 
-from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
 
-from .circuit import ARROW, BEHIND, FINISH, INF, MUD, OBST, TRACK, WALL, Circuit
+import numpy as np
 
-__all__ = ["Board", "RUNNING", "FINISHED", "KO", "OUT", "STATUS_NAMES"]
+from .circuit import ARROW, INF, MUD, TRACK, Circuit
+from .kernels import moves as _moves
+from .kernels.layout import (
+    FINISHED,
+    HEAD,
+    KO,
+    MAX_SHELLS,
+    N_ARRIVED,
+    N_PENDING,
+    OUT,
+    POS,
+    RUNNING,
+    SHELLS,
+    SLOT,
+    STATUS,
+    new_state,
+    world_array,
+)
 
-RUNNING, FINISHED, KO, OUT = 0, 1, 2, 3
+__all__ = ["Board", "Guard", "Loss", "RUNNING", "FINISHED", "KO", "OUT", "STATUS_NAMES"]
+
 #: ``OUT``: a KO snail removed from the board (it blocked the only passage) or a snail that
 #: never started (no shell committed in the stable-reserve variant).
 STATUS_NAMES = ("running", "finished", "ko", "out")
 _ON_TRACK = (TRACK, MUD, ARROW)
+_ALL = _moves.ALL_DIRECTIONS
+
+
+class Loss(NamedTuple):
+    """A loss of shells the board caused, for the engine to apply (reactions first)."""
+
+    snail: int
+    amount: int
+    cause: str
+
+
+@dataclass(frozen=True)
+class Guard:
+    """Who may counter a push during a card really played, and how to ask.
+
+    Attributes:
+        may_counter: per snail, whether its player could counter a push at all (holds such a
+            reaction, is not the mover's player, has not countered yet).
+        answer: ``answer(t, d, after) -> "none" | "block" | "reverse"``, asked before running
+            snail ``t`` is pushed in direction ``d`` (``after``: a copy of the board once the
+            push is made); any answer but ``"none"`` makes the push fail.
+    """
+
+    may_counter: Sequence[bool]
+    answer: Callable[[int, int, Board], str]
+
+
+def _world(circuit: Circuit, rules) -> np.ndarray:
+    key = (rules.ko_at_finish == "evacuated", rules.pushed_into_obstacle == "stay",
+           rules.start_slot_taken == "nearest", rules.domino_line == "along")
+    world = circuit.worlds.get(key)
+    if world is None:
+        world = circuit.worlds[key] = world_array(circuit, *key)
+    return world
 
 
 class Board:
     """Snails on a circuit.
 
     Attributes:
-        c: the compiled :class:`~sim.gasterospeed.circuit.Circuit`.
+        c: the compiled :class:`~sim.gasterospeed.circuit.Circuit`; world: its array form.
         owner: seat of each snail.
+        state: the whole state (see :mod:`.kernels.layout`); ``pos``, ``occ``, ``status``,
+            ``shells``, ``max_shells``, ``slot`` are numpy views into it:
         pos: square of each snail (-1 when off the board: not placed, finished or removed).
         occ: snail on each square (-1 if free).
         status: RUNNING, FINISHED, KO or OUT per snail.
         shells, max_shells: shell points now and at the start of the race (the cap of gains).
         slot: start-slot square of each snail (-1 until placed).
-        arrivals: snails in the order they crossed the finish line.
-        pending: ``(snail, amount, cause)`` losses caused by the board, for the engine.
         rules: the race rules (:class:`~sim.gasterospeed.race.RaceConfig`) whose readings of
             pushes and lines the board applies.
-        guard: ``guard(t, d, after) -> "none" | "block" | "reverse"``, asked before a running
-            snail ``t`` is pushed in direction ``d`` (``after``: a copy of the board once the
-            push is made); None: no counter. A ``block`` makes the push fail, a ``reverse``
-            too (the engine then pushes the mover back).
+        guard: the :class:`Guard` of a jostle being played (None: no counter).
     """
 
-    __slots__ = ("c", "owner", "pos", "occ", "status", "shells", "max_shells", "slot", "arrivals",
-                 "pending", "rules", "guard")
+    __slots__ = ("c", "world", "owner", "state", "pos", "occ", "status", "shells", "max_shells", "slot",
+                 "rules", "guard")
 
-    def __init__(self, circuit: Circuit, owners: list[int], shells: list[int], rules):
+    def __init__(self, circuit: Circuit, owners: Sequence[int], shells: Sequence[int], rules):
         self.c = circuit
         self.rules = rules
+        self.world = _world(circuit, rules)
+        self.owner = tuple(int(o) for o in owners)
+        self.state = new_state(self.owner, list(shells), circuit.width * circuit.height)
         self.guard = None
-        n = len(owners)
-        self.owner = list(owners)
-        self.pos = [-1] * n
-        self.occ = [-1] * (circuit.width * circuit.height)
-        self.status = [RUNNING] * n
-        self.shells = list(shells)
-        self.max_shells = list(shells)
-        self.slot = [-1] * n
-        self.arrivals: list[int] = []
-        self.pending: list[tuple[int, int, str]] = []
+        self._bind()
+
+    def _bind(self) -> None:
+        st, n = self.state, len(self.owner)
+        self.pos = st[HEAD + POS * n:HEAD + (POS + 1) * n]
+        self.status = st[HEAD + STATUS * n:HEAD + (STATUS + 1) * n]
+        self.shells = st[HEAD + SHELLS * n:HEAD + (SHELLS + 1) * n]
+        self.max_shells = st[HEAD + MAX_SHELLS * n:HEAD + (MAX_SHELLS + 1) * n]
+        self.slot = st[HEAD + SLOT * n:HEAD + (SLOT + 1) * n]
+        self.occ = st[len(st) - self.c.width * self.c.height:]
 
     def copy(self) -> Board:
+        """An independent copy (no pending losses, no guard)."""
+        return self.with_state(self.state.copy())
+
+    def with_state(self, state: np.ndarray) -> Board:
+        """A board of the same race holding ``state`` (not copied); no pending losses, no guard."""
         b = Board.__new__(Board)
-        b.c = self.c
-        b.owner = self.owner
-        b.pos = self.pos[:]
-        b.occ = self.occ[:]
-        b.status = self.status[:]
-        b.shells = self.shells[:]
-        b.max_shells = self.max_shells[:]
-        b.slot = self.slot[:]
-        b.arrivals = self.arrivals[:]
-        b.pending = []
-        b.rules = self.rules
-        b.guard = None
+        b.c, b.world, b.owner, b.rules, b.guard = self.c, self.world, self.owner, self.rules, None
+        b.state = state
+        state[N_PENDING] = 0
+        b._bind()
         return b
 
     # -- basics ------------------------------------------------------------------------------
     @property
     def n(self) -> int:
         return len(self.owner)
+
+    @property
+    def arrivals(self) -> list[int]:
+        """Snails in the order they crossed the finish line."""
+        start = HEAD + 6 * self.n
+        return self.state[start:start + self.state[N_ARRIVED]].tolist()
+
+    @property
+    def pending(self) -> list[Loss]:
+        """Losses caused by the board (brambles), oldest first, not yet taken by the engine."""
+        start = HEAD + 7 * self.n
+        return [Loss(s, self.c.obstacle_damage, "bramble")
+                for s in self.state[start:start + self.state[N_PENDING]].tolist()]
+
+    def take_pending(self) -> list[Loss]:
+        """The pending losses, which the board forgets."""
+        out = self.pending
+        self.state[N_PENDING] = 0
+        return out
 
     def place(self, s: int, cell: int, start_slot: bool = True) -> None:
         """Put snail ``s`` on ``cell`` (a free track square); it becomes its start slot."""
@@ -103,7 +175,7 @@ class Board:
             self.slot[s] = cell
 
     def running(self) -> list[int]:
-        return [s for s, st in enumerate(self.status) if st == RUNNING]
+        return np.flatnonzero(self.status == RUNNING).tolist()
 
     def distance(self, s: int) -> int:
         """Steps to the finish of snail ``s`` (0 once finished, INF if KO or out)."""
@@ -116,17 +188,9 @@ class Board:
         """Absolute direction (0..7) of dashboard square ``dash`` (1..8) of snail ``s``."""
         return (self.c.front[self.pos[s]] + dash - 2) % 8
 
-    def _relocate(self, s: int, q: int) -> None:
-        self.occ[self.pos[s]] = -1
-        self.occ[q] = s
-        self.pos[s] = q
-
     def finish(self, s: int) -> None:
         """Snail ``s`` crosses the finish line: it leaves the board, its arrival is recorded."""
-        self.occ[self.pos[s]] = -1
-        self.pos[s] = -1
-        self.status[s] = FINISHED
-        self.arrivals.append(s)
+        _moves.finish(self.state, s)
 
     def knock_out(self, s: int) -> None:
         """Snail ``s`` is KO: it stays where it is, as an obstacle that can still be jostled."""
@@ -135,23 +199,15 @@ class Board:
 
     def evacuate(self, s: int) -> None:
         """Take KO snail ``s`` off the board; it stays KO (``ko_at_finish = "evacuated"``)."""
-        if self.pos[s] >= 0:
-            self.occ[self.pos[s]] = -1
-        self.pos[s] = -1
+        _moves.take_off(self.state, s, self.status[s])
 
     def remove(self, s: int) -> None:
         """Take snail ``s`` off the board for the rest of the race (status OUT)."""
-        if self.pos[s] >= 0:
-            self.occ[self.pos[s]] = -1
-        self.pos[s] = -1
-        self.status[s] = OUT
+        _moves.take_off(self.state, s, OUT)
 
     def enter(self, s: int, q: int) -> None:
         """Snail ``s`` ends a move of its own on ``q`` (a free square, or the finish)."""
-        if self.c.kind[q] == FINISH:
-            self.finish(s)
-        else:
-            self._relocate(s, q)
+        _moves.enter(self.state, self.world, s, q)
 
     # -- own moves ---------------------------------------------------------------------------
     def speed_ends(self, s: int, squares: int, dirs: frozenset[int] | None = None) -> list[int]:
@@ -161,29 +217,8 @@ class Board:
         left, ends at once on the finish line, and stops on mud. ``dirs`` restricts every step
         to these absolute directions (used by ``free`` moves). Empty list: the move is lost.
         """
-        c, occ = self.c, self.occ
-        steps, kind = c.steps, c.kind
-        start = self.pos[s]
-        ends: list[int] = []
-        seen = set()
-        frontier = [start]
-        for step in range(squares):
-            last = step == squares - 1
-            nxt = []
-            for p in frontier:
-                for d, q in steps[p]:
-                    if dirs is not None and d not in dirs:
-                        continue
-                    if occ[q] >= 0 and q != start:
-                        continue
-                    if last or kind[q] == FINISH or kind[q] == MUD:
-                        if q not in seen:
-                            seen.add(q)
-                            ends.append(q)
-                    else:
-                        nxt.append(q)
-            frontier = list(dict.fromkeys(nxt))
-        return ends
+        mask = _ALL if dirs is None else sum(1 << d for d in set(dirs))
+        return _moves.speed_ends(self.state, self.world, s, squares, mask).tolist()
 
     def straight(self, s: int, d: int, squares: int, jostle: bool) -> int:
         """Move ``s`` up to ``squares`` squares in direction ``d``; returns the squares moved.
@@ -192,26 +227,7 @@ class Board:
         square pushes the occupant one square in the same direction (chains follow). It
         always stops before what it cannot enter, on mud, and on the finish line.
         """
-        c = self.c
-        kind, occ = c.kind, self.occ
-        moved = 0
-        for _ in range(squares):
-            p = self.pos[s]
-            q = c.step_allowed(p, d)
-            if q < 0:
-                break
-            if kind[q] == FINISH:
-                self.finish(s)
-                return moved + 1
-            t = occ[q]
-            if t >= 0:
-                if not jostle or not self.push(t, d, {s, t}):
-                    break
-            self._relocate(s, q)
-            moved += 1
-            if kind[q] == MUD:
-                break
-        return moved
+        return self._move(_moves.straight, s, d, squares, jostle)
 
     def leap(self, s: int, d: int, squares: int, jostle: bool) -> bool:
         """Leap exactly ``squares`` squares in direction ``d`` over snails and obstacles.
@@ -220,178 +236,65 @@ class Board:
         arrow; it finishes if it crosses the finish line. Landing on a snail pushes it (with
         ``jostle``) or makes the leap impossible. Returns whether the snail moved.
         """
-        c = self.c
-        kind, arrow, nb = c.kind, c.arrow, c.nb
-        p = self.pos[s]
-        if arrow[p] >= 0 and arrow[p] != d:
-            return False
-        cur = p
-        for i in range(squares):
-            q = nb[cur][d]
-            if q < 0:
-                return False
-            k = kind[q]
-            if k == FINISH:
-                self.finish(s)
-                return True
-            if arrow[q] >= 0 and arrow[q] != d:
-                return False
-            if i < squares - 1:
-                if k == WALL or k == BEHIND:
-                    return False
-                cur = q
-                continue
-            if k not in _ON_TRACK:
-                return False
-            t = self.occ[q]
-            if t >= 0 and (not jostle or not self.push(t, d, {s, t})):
-                return False
-            self._relocate(s, q)
-            return True
-        return False
+        return self._move(_moves.leap, s, d, squares, jostle) > 0
+
+    def _move(self, kernel, s: int, d: int, squares: int, jostle: bool) -> int:
+        """Run a move kernel; with a :attr:`guard`, question by question (see ``kernels.moves``):
+        each question is asked on the board as it stands at that moment of the move."""
+        unused = np.zeros(1, dtype=np.int64)
+        if self.guard is None or not jostle:
+            return int(kernel(self.state, self.world, s, d, squares, jostle, unused, unused))
+        before = self.state.copy()
+        g = np.zeros(_moves.G_ANSWERS + _moves.MAX_ANSWERS + self.n, dtype=np.int64)
+        g[_moves.G_ANSWERS + _moves.MAX_ANSWERS:] = [bool(x) for x in self.guard.may_counter]
+        after = np.empty_like(before)
+        while True:
+            g[_moves.G_SEEN] = 0
+            work = before.copy()
+            result = int(kernel(work, self.world, s, d, squares, jostle, g, after))
+            self.state[:] = work
+            if result != _moves.ASKED:
+                return result
+            answer = self.guard.answer(int(g[_moves.G_ASKED]), int(g[_moves.G_ASKED_DIR]),
+                                       self.with_state(after.copy()))
+            self.state[:] = before
+            given = g[_moves.G_GIVEN]
+            if given >= _moves.MAX_ANSWERS:
+                raise RuntimeError("more than 64 counters asked in one move")
+            g[_moves.G_ANSWERS + given] = 0 if answer == "none" else 1
+            g[_moves.G_GIVEN] = given + 1
 
     # -- jostles, rails, start line ----------------------------------------------------------
     def push(self, t: int, d: int, locked: set[int]) -> bool:
-        """Push snail ``t`` one square in direction ``d``; True if it left its square.
-
-        Into an occupied square: that snail is pushed first (chain). Across the finish line: a
-        running snail finishes; a KO snail never does (``ko_at_finish``: the line is a rail
-        for it, or it is evacuated). Behind the start line: it goes back to its start slot
-        (:meth:`to_slot`). Into a rail: the rail rule (:meth:`rail`); into an obstacle: the rail
-        rule too, or it stays (``pushed_into_obstacle``). Snails of the chain being resolved
-        (``locked``) cannot be pushed again, so a chain never loops. With a :attr:`guard`, the
-        pushed snail's player may counter first (only when the push would succeed).
-        """
-        if self.guard is not None and self.status[t] == RUNNING:
-            after = self.copy()
-            if not after.push(t, d, set(locked)):
-                return False
-            if self.guard(t, d, after) != "none":
-                return False
-        c = self.c
-        p = self.pos[t]
-        q = c.nb[p][d]
-        k = c.kind[q] if q >= 0 else WALL
-        if k == FINISH:
-            if self.status[t] == RUNNING:
-                self.finish(t)
-                return True
-            if self.rules.ko_at_finish == "evacuated":
-                self.evacuate(t)
-                return True
-            return self.rail(t, locked)
-        if k == BEHIND:
-            return self.to_slot(t)
-        if k == WALL or k == OBST:
-            if k == OBST and c.obstacle_damage and self.status[t] == RUNNING:
-                self.pending.append((t, c.obstacle_damage, "bramble"))
-            if k == OBST and self.rules.pushed_into_obstacle == "stay":
-                return False
-            return self.rail(t, locked)
-        u = self.occ[q]
-        if u >= 0:
-            if u in locked:
-                return False
-            locked.add(u)
-            if not self.push(u, d, locked):
-                return False
-        self._relocate(t, q)
-        return True
-
-    def rail(self, t: int, locked: set[int]) -> bool:
-        """Rail rule: ``t``, pushed off the circuit, is put back one square.
-
-        If that square is occupied, its snail is jostled backwards; if no backing is possible,
-        ``t`` stays on the square where it left the circuit (returns False).
-        """
-        q, bd = self.c.back[self.pos[t]]
-        if q < 0:
-            return False
-        u = self.occ[q]
-        if u >= 0:
-            if u in locked:
-                return False
-            locked.add(u)
-            if not self.push(u, bd, locked):
-                return False
-        self._relocate(t, q)
-        return True
+        """Push snail ``t`` one square in direction ``d`` (no counter); True if it left its
+        square. Snails in ``locked`` cannot be pushed (see ``kernels.moves.push``)."""
+        mask = np.zeros(self.n, dtype=np.bool_)
+        mask[list(locked)] = True
+        unused = np.zeros(1, dtype=np.int64)
+        return _moves.push(self.state, self.world, t, d, mask, unused, unused) == _moves.PUSHED
 
     def to_slot(self, t: int) -> bool:
-        """Start-line rule: a snail is never pushed behind the start line; it goes back to its
-        start slot. If another snail stands there: it stays where it is (``start_slot_taken =
-        "stay"``), or goes to the free start slot nearest its own (``"nearest"``, ties: the
-        lower slot; none free: it stays)."""
-        home = self.slot[t]
-        if home < 0 or home == self.pos[t]:
-            return False
-        if self.occ[home] >= 0:
-            free = [cell for cell in self.c.slots if self.occ[cell] < 0]
-            if self.rules.start_slot_taken != "nearest" or not free:
-                return False
-            width = self.c.width
-            home = min(free, key=lambda cell: (abs(cell % width - home % width) + abs(cell // width - home // width),
-                                               self.c.slots.index(cell)))
-        self._relocate(t, home)
-        return True
+        """Start-line rule: back to its start slot, or (``start_slot_taken``) it stays or goes
+        to the nearest free one."""
+        return bool(_moves.to_slot(self.state, self.world, t))
 
     # -- positions that matter to cards ------------------------------------------------------
     def behind_another(self, s: int) -> bool:
         """True if ``s`` stands on one of the three squares just behind another running snail
         (that snail's dashboard squares 5, 6, 7)."""
-        c = self.c
-        p = self.pos[s]
-        for o, q in enumerate(self.pos):
-            if o == s or q < 0 or self.status[o] != RUNNING:
-                continue
-            f = c.front[q]
-            nbq = c.nb[q]
-            if p == nbq[(f + 3) % 8] or p == nbq[(f + 4) % 8] or p == nbq[(f + 5) % 8]:
-                return True
-        return False
+        return bool(_moves.behind_another(self.state, self.world, s))
 
     def shot_targets(self, s: int, reach: int) -> list[int]:
         """Running snails of other seats that ``s`` can shoot: within ``reach`` squares along one
         of the 8 grid lines, the first snail on that line, no obstacle or rail in between."""
-        c = self.c
-        kind, nb, occ = c.kind, c.nb, self.occ
-        me = self.owner[s]
-        out = []
-        for d in range(8):
-            cur = self.pos[s]
-            for _ in range(reach):
-                cur = nb[cur][d]
-                if cur < 0 or kind[cur] not in _ON_TRACK:
-                    break
-                t = occ[cur]
-                if t >= 0:
-                    if self.status[t] == RUNNING and self.owner[t] != me:
-                        out.append(t)
-                    break
-        return out
+        return _moves.shot_targets(self.state, self.world, s, reach).tolist()
 
     def domino_sides(self, s: int) -> tuple[list[int], list[int]]:
         """Running snails on the domino's line through ``s``, each side ordered outward from
         ``s``; the line ends at the rails. ``domino_line = "across"``: the row across the track
         (dashboard 8 side, then 4 side); ``"along"``: the file along it (front 2, then back 6)."""
-        c = self.c
-        kind, nb, occ = c.kind, c.nb, self.occ
-        p = self.pos[s]
-        f = c.front[p]
-        sides = []
-        ends = ((f + 6) % 8, (f + 2) % 8) if self.rules.domino_line == "across" else (f, (f + 4) % 8)
-        for d in ends:
-            line = []
-            cur = p
-            while True:
-                cur = nb[cur][d]
-                if cur < 0 or kind[cur] in (WALL, BEHIND, FINISH):
-                    break
-                t = occ[cur]
-                if t >= 0 and self.status[t] == RUNNING:
-                    line.append(t)
-            sides.append(line)
-        return sides[0], sides[1]
+        return (_moves.domino_side(self.state, self.world, s, 0).tolist(),
+                _moves.domino_side(self.state, self.world, s, 1).tolist())
 
     # -- KO snails in the only passage ---------------------------------------------------------
     def clear_blocking_ko(self) -> list[int]:
@@ -401,53 +304,9 @@ class Board:
         snails passable) leads to the finish with KO snails as obstacles while one exists
         without them; the KO snails on the edge of its reachable region are removed.
         """
-        ko_cells = {self.pos[s] for s, st in enumerate(self.status) if st == KO and self.pos[s] >= 0}
-        if not ko_cells:
+        if not (self.status == KO).any():
             return []
-        c = self.c
-        removed: list[int] = []
-        for _ in range(len(ko_cells) + 1):
-            reach = self._reach_finish(ko_cells)
-            stuck = [s for s in self.running() if self.pos[s] not in reach and c.dist[self.pos[s]] < INF]
-            if not stuck:
-                break
-            blockers = self._blocking_ko(self.pos[stuck[0]], ko_cells)
-            if not blockers:
-                break
-            for cell in sorted(blockers):
-                s = self.occ[cell]
-                removed.append(s)
-                self.remove(s)
-                ko_cells.discard(cell)
-        return removed
-
-    def _reach_finish(self, blocked: set[int]) -> set[int]:
-        c = self.c
-        seen = {cell for cell in range(len(c.kind)) if c.kind[cell] == FINISH}
-        queue = deque(seen)
-        into = c.into
-        while queue:
-            q = queue.popleft()
-            for p in into[q]:
-                if p not in seen and p not in blocked:
-                    seen.add(p)
-                    queue.append(p)
-        return seen
-
-    def _blocking_ko(self, start: int, ko_cells: set[int]) -> set[int]:
-        steps = self.c.steps
-        seen = {start}
-        queue = deque([start])
-        hit = set()
-        while queue:
-            p = queue.popleft()
-            for _, q in steps[p]:
-                if q in ko_cells:
-                    hit.add(q)
-                elif q not in seen:
-                    seen.add(q)
-                    queue.append(q)
-        return hit
+        return _moves.clear_blocking_ko(self.state, self.world).tolist()
 
     # -- display -------------------------------------------------------------------------------
     def render(self, labels: list[str] | None = None) -> list[str]:
@@ -455,7 +314,7 @@ class Board:
         c = self.c
         labels = labels or [str(s) for s in range(self.n)]
         rows = [list(row) for row in c.rows]
-        for s, cell in enumerate(self.pos):
+        for s, cell in enumerate(self.pos.tolist()):
             if cell >= 0:
                 r, col = divmod(cell, c.width)
                 rows[r][col] = "x" if self.status[s] == KO else labels[s]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .kernels.layout import cards_array
 from .rules import REACTION_SITUATIONS
 
 __all__ = ["SPEED", "ACTION", "REACTION", "KIND_NAMES", "CardInfo", "Deck", "Dice"]
@@ -68,6 +69,10 @@ def _counters(card) -> tuple[tuple[str, str], ...]:
 class Deck:
     """The compiled deck: ``cards[uid]`` and flat per-uid tables for the hot paths.
 
+    A card's *type* is its deck entry: ``ids[type]``, ``types[type]`` (one CardInfo),
+    ``type_of[uid]``; :attr:`table` is the cards array of the compiled look-ahead
+    (:func:`~sim.gasterospeed.kernels.layout.cards_array`).
+
     Args:
         entries: the rules' ``deck`` table (entry id → :class:`~sim.gasterospeed.rules.Card`).
     """
@@ -92,6 +97,17 @@ class Deck:
         self.squares = [c.squares for c in cards]
         self.cid = [c.cid for c in cards]
         self.ids = tuple(dict.fromkeys(c.cid for c in cards))
+        first = {}
+        for c in cards:
+            first.setdefault(c.cid, c)
+        self.types: tuple[CardInfo, ...] = tuple(first[cid] for cid in self.ids)
+        index = {cid: t for t, cid in enumerate(self.ids)}
+        self.type_of = [index[c.cid] for c in cards]
+        #: per type: whether it shoots or dominoes
+        self.attacks = [any(e.op in ("shoot", "domino") for e in info.effects) for info in self.types]
+        self.table = cards_array(self.types)
+        #: situation -> per uid, what the card does against it ("" for no counter)
+        self.counter_effect = {what: [c.counter(what) for c in cards] for what in REACTION_SITUATIONS}
         #: (situation, effect) -> cards of the deck with that counter, e.g. ("shot", "cancel") -> 2
         self.counter_counts: dict[tuple[str, str], int] = {}
         for c in cards:

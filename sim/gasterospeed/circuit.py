@@ -22,7 +22,7 @@ a ``front`` (the orthogonal direction towards the finish, which orients the dash
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 __all__ = ["Circuit", "compile_circuit", "parse_map", "map_problems", "DIRS", "TRACK", "MUD",
@@ -101,6 +101,8 @@ class Circuit:
         into: per square, the squares from which a snail's own step reaches it (reversed steps).
         slots: start-slot squares in slot order (reading order of the 'S').
         die, shot_hits, reserve_shells, obstacle_damage: the circuit's rules.
+        worlds: the circuit as the compiled kernels read it, per reading of the race rules
+            (filled by :class:`~sim.gasterospeed.board.Board`).
     """
 
     name: str
@@ -121,6 +123,7 @@ class Circuit:
     shot_hits: frozenset[int]
     reserve_shells: int
     obstacle_damage: int
+    worlds: dict = field(default_factory=dict, repr=False)
 
     @property
     def start_distance(self) -> int:

@@ -6,7 +6,7 @@ shuffle, die roll and random discard of every race, ``seat<i>`` the choices of s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sim.core.game import MatchLog, Player
@@ -16,7 +16,9 @@ from .board import FINISHED, KO, OUT, RUNNING
 from .cards import Deck, Dice
 from .circuit import compile_circuit
 from .players import make_policy
-from .race import Race, RaceConfig, View, snail_labels
+from .narration import snail_labels
+from .race import Race, RaceConfig
+from .view import View
 
 __all__ = ["play_match", "replay", "championship_circuits"]
 
@@ -67,7 +69,8 @@ def _reserve_shells(purses, committed: list[int], n_snails: int) -> list[int]:
 
 
 def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | None,
-         trace: list | None, max_races: int | None = None) -> dict[str, Any]:
+         trace: list | None, max_races: int | None = None,
+         on_turn: Callable[[Race], None] | None = None) -> dict[str, Any]:
     n = len(players)
     setup = Dice(seeds.rng("setup"))
     chance = Dice(seeds.rng("chance"))
@@ -114,7 +117,8 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
                 trace.append("Shells committed from the stable reserve: "
                              + ", ".join(f"{snail_labels(n, 1)[s]} {committed[s]}" for s in range(n)))
         race = Race(circuit, deck, config, policies, chance, shells=shells, race_no=k + 1,
-                    races_left=races_left, scores=points, upcoming=upcoming, events=events, trace=trace)
+                    races_left=races_left, scores=points, upcoming=upcoming, events=events, trace=trace,
+                    on_turn=on_turn)
         race.run()
         raced += 1
         turns_total += race.turn
@@ -163,7 +167,8 @@ def play_match(rules, players: Sequence[Player], seeds: MatchSeeds) -> MatchLog:
     """Play one championship and return its tables (pure: same inputs, same log).
 
     Tables: ``matches`` (winner, winning_team=-1, rounds = races, finished = no race capped,
-    champion, tie, races, turn_capped_races, turns), ``players`` (score = championship points,
+    champion, tie, races, turn_capped_races, turns, turns_per_race: the mean turns of its
+    races), ``players`` (score = championship points,
     or shells with ``variants.shell_championship``; rank, won, points, race_wins, shells_left,
     kos), ``rounds`` (one row per race × seat), ``events`` (one row per card played,
     reaction, discard or forced drop).
@@ -180,7 +185,8 @@ def play_match(rules, players: Sequence[Player], seeds: MatchSeeds) -> MatchLog:
                "finished": bool(result["capped"] == 0),
                "champion": players[winner].name if winner >= 0 else "",
                "tie": bool(tie), "races": int(result["races"]),
-               "turn_capped_races": int(result["capped"]), "turns": int(result["turns"])}
+               "turn_capped_races": int(result["capped"]), "turns": int(result["turns"]),
+               "turns_per_race": float(result["turns"] / result["races"]) if result["races"] else 0.0}
     return MatchLog(matches=matches, players=player_rows, rounds=result["rounds"], events=events)
 
 

@@ -5,16 +5,28 @@ import json
 import numpy as np
 import pytest
 
-from sim.carrom.aim import LOCAL_POCKETS, make_params, pot_candidates
+from sim.carrom.aim import LOCAL_POCKETS, make_params
+from sim.carrom.aim import pot_candidates as _pot_candidates
 from sim.carrom.board import formation, geometry, physics_stroke, side_quarter
 from sim.carrom.flow import BoardState
 from sim.carrom.match import physics_resolver
+from sim.carrom.players import CarromProfile
 from sim.carrom.shot import shot
 from sim.cli import main
 from sim.core import ConfigError
 from sim.physics import FORMATION_GAP_M
 
 from .helpers import rules
+
+
+def _noise_free(geo):
+    """The aiming parameters of a player without execution noise."""
+    return make_params(geo, CarromProfile(position_sigma_m=0.0, angle_sigma_deg=0.0, speed_sigma_rel=0.0))
+
+
+def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm):
+    """Every row searched (no ranking cut-off: keep 0, every target worth 1)."""
+    return _pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, np.ones(len(targets)), 0, 0.0)
 
 
 def test_icf_geometry():
@@ -84,7 +96,7 @@ def test_ghost_ball_cut_pots_the_coin_with_the_physics():
     pos = np.full((19, 2), 0.0)
     on = np.zeros(19, dtype=bool)
     pos[1], on[1] = (0.15, 0.12), True
-    prm = make_params(geo, 0.0, 0.0, 0.0)
+    prm = _noise_free(geo)
     rows = pot_candidates(pos, on, np.array([1]), LOCAL_POCKETS(r.board.pocket_centre),
                           np.linspace(-0.18, 0.18, 11), geo.legal, True, prm)
     direct = rows[(rows[:, 1] == 2) & (rows[:, 2] == 0) & (rows[:, 3] == 0)][0]  # far-right, cut
@@ -102,7 +114,7 @@ def test_noise_free_cuts_rebounds_and_banks_pot_the_coin(coin):
     on = np.zeros(19, dtype=bool)
     pos[1], on[1] = coin, True
     rows = pot_candidates(pos, on, np.array([1]), LOCAL_POCKETS(r.board.pocket_centre),
-                          np.linspace(-0.18, 0.18, 11), geo.legal, True, make_params(geo, 0, 0, 0))
+                          np.linspace(-0.18, 0.18, 11), geo.legal, True, _noise_free(geo))
     feasible = rows[rows[:, 7] > 0]
     assert (feasible[:, 2] > 0).sum() >= 3  # striker rebounds off several cushions
     assert (feasible[:, 3] > 0).sum() >= 2  # coin banks
@@ -171,7 +183,7 @@ def test_real_pot_of_an_own_coin_continues_the_turn():
     s.on[:] = False
     s.on[[white, 3]] = True
     rows = pot_candidates(s.pos, s.on, np.array([white]), LOCAL_POCKETS(r.board.pocket_centre),
-                          np.linspace(-0.18, 0.18, 11), geo.legal, True, make_params(geo, 0, 0, 0))
+                          np.linspace(-0.18, 0.18, 11), geo.legal, True, _noise_free(geo))
     _, _, _, _, x, angle, speed, _ = rows[(rows[:, 1] == 2) & (rows[:, 2] == 0) & (rows[:, 3] == 0)][0]
     rep = s.apply(physics_resolver(s, 0, x, angle, speed))
     assert rep.whites == 1 and rep.continues and s.turn == 0

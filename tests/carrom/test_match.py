@@ -80,8 +80,8 @@ def test_runner_tables_identical_across_workers_and_summary_metrics():
     r = rules("game.max_boards=1")
     players = load_lineup(SPEC, ["club", "beginner"], r)
     cell = Cell("baseline", "club-beginner", r, players, rotate_seats=True)
-    one = run_cells(SPEC, [cell], 4, 3, jobs=1, chunk_size=4, progress=False)
-    two = run_cells(SPEC, [cell], 4, 3, jobs=2, chunk_size=1, backend="loky", progress=False)
+    one = run_cells(SPEC, [cell], 2, 3, jobs=1, chunk_size=2, progress=False)
+    two = run_cells(SPEC, [cell], 2, 3, jobs=2, chunk_size=1, backend="loky", progress=False)
     for name in TABLES:
         a = one[name].sort_values(list(one[name].columns[:4])).reset_index(drop=True)
         b = two[name].sort_values(list(two[name].columns[:4])).reset_index(drop=True)

@@ -42,7 +42,7 @@ strokes = st.lists(st.tuples(st.sets(st.integers(0, N_COINS - 1), max_size=4), s
                              st.booleans()), min_size=1, max_size=60)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(n_seats=st.sampled_from([2, 3, 4]), ruleset=st.sampled_from(["family", "icf"]),
        flips=st.lists(st.sampled_from(SWITCH_NAMES), max_size=4, unique=True),
        script=strokes, seed=st.integers(0, 1000))
@@ -64,7 +64,7 @@ def test_scripted_strokes_keep_all_19_coins_accounted(n_seats, ruleset, flips, s
 coin_xy = st.tuples(st.floats(-0.34, 0.34), st.floats(-0.34, 0.34))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(coins=st.lists(coin_xy, max_size=19), x=st.floats(-0.4, 0.4),
        near=st.lists(st.floats(-0.25, 0.25), max_size=6))
 def test_striker_is_always_placed_legally(coins, x, near):

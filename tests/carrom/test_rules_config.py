@@ -1,5 +1,6 @@
 """Rules loading: rulesets and switches, overrides, errors, the printed TOML, profiles."""
 
+import re
 import tomllib
 
 import pytest
@@ -73,7 +74,8 @@ def test_bad_values_are_rejected_with_the_key(override, key):
 def test_tablesim_rules_prints_the_full_commented_toml(capsys):
     assert main(["rules", "carrom"]) == 0
     out = capsys.readouterr().out
-    assert out == SPEC.default_rules.read_text()
+    # the file itself, with each switch's resolved value beside it (rules.resolved())
+    assert re.sub(r"  # resolves to (true|false)", "", out) == SPEC.default_rules.read_text()
     assert "# family false, icf true" in out
     data = tomllib.loads(out)
     assert data["ruleset"] == "family"
@@ -116,3 +118,14 @@ def test_presets_and_custom_profiles(tmp_path):
         load_lineup(SPEC, ["grandmaster", "club"], r)
     with pytest.raises(ConfigError):
         load_lineup(SPEC, ["club"] * 5, r)
+
+
+def test_resolved_gives_every_auto_switch_its_rulesets_value_and_rules_shows_it(capsys):
+    family, icf = rules().resolved(), rules("ruleset=icf", "rules.dues=false").resolved()
+    assert family == {f"rules.{name}": fam for name, (fam, _icf, _doc) in SWITCHES.items()}
+    assert "rules.dues" not in icf  # set by hand: not derived
+    assert icf == {f"rules.{name}": ic for name, (_fam, ic, _doc) in SWITCHES.items() if name != "dues"}
+    assert main(["rules", "carrom", "--set", "ruleset=icf"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    dues = next(line for line in lines if line.startswith("dues ="))
+    assert f"resolves to {str(SWITCHES['dues'][1]).lower()}" in dues

@@ -15,7 +15,8 @@ import numpy as np
 
 from sim.core.game import Player
 from sim.curlastique.match import Shot, Situation
-from sim.curlastique.players import Policy
+from sim.curlastique.board import Landing
+from sim.curlastique.players import ExactPolicy, ExecutedShot
 from sim.curlastique.rules import CurlastiqueRules
 
 # distance from the target centre of a puck fully inside each default ring ("lower" rule)
@@ -39,7 +40,7 @@ def spot(value: int, k: int, centre_y: float = 0.75) -> tuple[float, float]:
     return rho * math.sin(phi), centre_y + rho * math.cos(phi)
 
 
-class Scripted(Policy):
+class Scripted(ExactPolicy):
     """Scores ``plan[(round, seat)]`` points in that round (default 0: every puck out).
 
     Attributes:
@@ -62,8 +63,8 @@ class Scripted(Policy):
         x, y = spot(value, k, self.rules.zones.centre_y)
         return Shot(x, 0.0, y, "scripted")
 
-    def execute(self, shot: Shot, rng: np.random.Generator) -> tuple[float, float, float]:
-        return shot.x, shot.angle_deg, shot.speed
+    def execute(self, shot: Shot, rng: np.random.Generator) -> ExecutedShot:
+        return ExecutedShot(shot.x, shot.angle_deg, shot.speed)
 
 
 def teleport(rules, pos, owner, seat, x, angle_deg, speed):
@@ -71,7 +72,7 @@ def teleport(rules, pos, owner, seat, x, angle_deg, speed):
     final = np.vstack([np.reshape(pos, (-1, 2)), [[x, speed]]])
     on = np.ones(len(final), dtype=bool)
     on[-1] = speed >= 0
-    return final, on
+    return Landing(final, on)
 
 
 def scripted_players(rules, plan, n, default=0) -> tuple[Player, ...]:

@@ -12,7 +12,7 @@ from sim.core.rules import load_rules
 from sim.curlastique import GAME
 from sim.curlastique.board import simulate_throws, table
 from sim.curlastique.match import Shot, play_match
-from sim.curlastique.players import Policy
+from sim.curlastique.players import ExactPolicy
 from sim.curlastique.shot import shot
 from sim.physics import OBSTACLE, OUT
 
@@ -26,7 +26,7 @@ def rules_with(*overrides):
     return load_rules(GAME, None, list(overrides))
 
 
-class Fixed(Policy):
+class Fixed(ExactPolicy):
     """Throws a fixed list of exact shots (x, angle, speed), one per turn."""
 
     def __init__(self, rules, shots):

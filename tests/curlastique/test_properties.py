@@ -118,7 +118,7 @@ def small(name, **fields):
 
 def test_same_seed_same_log_and_other_seed_other_log():
     rules = load_rules(GAME, None, ["game.target_score=200"])
-    players = (small("a"), Player("r", CurlastiqueProfile(kind="random")), small("b", angle_sigma_deg=2.0))
+    players = (small("a"), Player("r", CurlastiqueProfile(policy="random")), small("b", angle_sigma_deg=2.0))
     one = tables(play_match(rules, players, MatchSeeds(3, 4)))
     two = tables(play_match(rules, players, MatchSeeds(3, 4)))
     for name in one:
@@ -131,7 +131,7 @@ def test_a_seat_draws_only_from_its_own_stream():
     # a random player's shots come from its seat's generator alone: the same whatever its
     # opponent draws for planning and noise, and whatever the global numpy state
     rules = load_rules(GAME, None, ["game.target_score=100", "game.max_rounds=1"])
-    r = Player("r", CurlastiqueProfile(kind="random"))
+    r = Player("r", CurlastiqueProfile(policy="random"))
     cols = ["intended_x", "intended_angle_deg", "intended_speed"]
     runs = []
     for opponent, global_seed in ((small("a"), 1), (Player("b", CurlastiqueProfile(candidates=9, samples=5)), 2)):

@@ -170,10 +170,10 @@ def test_summary_metrics_and_plots_of_a_run():
     tables = run_cells(GAME, [cell], 4, 3, progress=False)
     metrics = GAME.summary(tables)
     for key in ("out_rate_per_throw", "knocked_out_per_throw", "mean_rounds", "mean_decisive_rounds",
-                "unfinished_rate", "points_per_throw[novice]", "points_per_throw[random]", "win_rate[novice]"):
+                "unfinished_rate", "points_per_throw.novice", "points_per_throw.random", "win_rate.novice"):
         assert isinstance(metrics[key], float), key
     assert 0.0 <= metrics["out_rate_per_throw"] <= 1.0
-    assert metrics["points_per_throw[random]"] < metrics["points_per_throw[novice]"]
+    assert metrics["points_per_throw.random"] < metrics["points_per_throw.novice"]
     [(title, figure)] = GAME.plots(tables)
     assert "stopped" in title and isinstance(figure, matplotlib.figure.Figure)
 
@@ -202,3 +202,36 @@ def test_docstring_examples_run():
     for module in (scoring, shot):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_conformance_hints_give_every_rule_key_its_scenario():
+    from sim.curlastique.conformance import KEYS
+
+    assert set(KEYS) == set(field_docs(CurlastiqueRules))
+
+
+def test_every_strategy_number_is_a_profile_key_with_unit_bounds_and_meaning():
+    docs = field_docs(CurlastiqueProfile)
+    numbers = {key: meta for key, meta in docs.items() if meta["type"] not in ("str", "bool") and key != "policy"
+               and not key.startswith(("families", "fill_order"))}
+    assert {"takeout_firm_speed", "takeout_soft_speed", "guard_distances_m", "draw_clearance", "draw_offset_m",
+            "double_speed", "double_max_gap_m", "jitter_x_m", "fallback_speed"} <= set(numbers)
+    for key, meta in numbers.items():
+        assert meta["doc"] and meta["unit"] and meta["min"] is not None and meta["max"] is not None, key
+    assert docs["policy"]["doc"] and "kind" not in docs
+
+
+@pytest.mark.parametrize("text, message", [
+    ('fallback_speed = [0.9, 0.2]\n', "fallback_speed: got [0.9, 0.2]; allowed: [low, high] with low <= high"),
+    ('fallback_speed = [0.3]\n', "fallback_speed: expected 2 values, got 1"),
+    ('families = ["draw"]\nfill_order = ["guard"]\n', "fill_order: names none of the profile's families"),
+    ('fill_order = ["draw", "lob"]\n', "fill_order: unknown family 'lob'"),
+    ('kind = "planner"\n', "kind: unknown key"),
+])
+def test_bad_strategy_keys_give_one_clear_line(tmp_path, text, message):
+    path = tmp_path / "mine.toml"
+    path.write_text('base = "club"\n' + text)
+    with pytest.raises(ConfigError) as info:
+        load_profile(GAME, str(path))
+    [line] = info.value.problems
+    assert line.startswith(str(path)) and message in line

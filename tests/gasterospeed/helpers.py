@@ -9,8 +9,9 @@ from sim.core.rules import load_rules
 from sim.gasterospeed import GAME
 from sim.gasterospeed.cards import Deck
 from sim.gasterospeed.circuit import compile_circuit
-from sim.gasterospeed.race import NO_REACTION, Race, RaceConfig
+from sim.gasterospeed.race import Race, RaceConfig
 from sim.gasterospeed.rules import CircuitRules
+from sim.gasterospeed.view import NO_REACTION
 
 RULES = load_rules(GAME)
 DECK = Deck(RULES.deck)

@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from sim.core import Cell, run_cells
 from sim.core.game import get_game
@@ -191,3 +192,15 @@ def test_tables_do_not_depend_on_workers_or_chunks():
     two = run_cells(GAME, [cell], 8, 3, jobs=2, chunk_size=3, progress=False)
     for table in ("matches", "players", "rounds", "events"):
         pd.testing.assert_frame_equal(one[table], two[table])
+
+
+@pytest.mark.parametrize("key, name", [("deck.tir.name", "Pan"), ("circuits.ligne_droite.title", "Le Sprint")])
+def test_display_names_change_the_replay_only(key, name):
+    """A display name changes no table (the conformance suite checks that it changes the replay)."""
+    base = ['championship.circuits=["ligne_droite", "cross_ronces"]']
+    rules = load_rules(GAME, None, base)
+    changed = load_rules(GAME, None, [*base, f'{key}="{name}"'])
+    players = load_lineup(GAME, ["tactician", "greedy", "random"], rules)
+    assert play_match(rules, players, MatchSeeds(4, 0)).tables() == play_match(changed, players, MatchSeeds(4, 0)).tables()
+    seeds = MatchSeeds(4, 0) if key.startswith("circuits") else MatchSeeds(6, 3)
+    assert replay(rules, players, seeds) != replay(changed, players, seeds)

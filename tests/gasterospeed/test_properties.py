@@ -16,7 +16,7 @@ from sim.gasterospeed import GAME
 from sim.gasterospeed.board import KO, RUNNING
 from sim.gasterospeed.cards import Deck, Dice
 from sim.gasterospeed.circuit import compile_circuit
-from sim.gasterospeed.players import Profile, make_policy
+from sim.gasterospeed.players import GasterospeedProfile, make_policy
 from sim.gasterospeed.race import Race, RaceConfig
 
 SWITCHES = ("two_snails", "separate_decks", "free_draws", "radis_sale", "expert", "sacrifice")
@@ -55,7 +55,7 @@ def test_random_races_keep_every_invariant_and_end(seed, switches, circuit, kind
     deck = Deck(rules.deck)
     config = RaceConfig.from_rules(rules)
     rng = np.random.default_rng(seed)
-    policies = [make_policy(Profile(kind=k), Dice(np.random.default_rng(rng.integers(2 ** 32))))
+    policies = [make_policy(GasterospeedProfile(policy=k), Dice(np.random.default_rng(rng.integers(2 ** 32))))
                 for k in kinds]
     race = Race(compile_circuit(rules.circuits[circuit], circuit), deck, config, policies,
                 Dice(np.random.default_rng(seed)), shells=rules.shells, events=[])

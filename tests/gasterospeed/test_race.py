@@ -7,11 +7,24 @@ start slots on row 5, behind the start line on row 6. Directions: 0 N (towards t
 
 from __future__ import annotations
 
+from sim.gasterospeed import dealing
 from sim.gasterospeed.board import FINISHED, KO, OUT
 from sim.gasterospeed.cards import SPEED
-from sim.gasterospeed.race import SACRIFICE
+from sim.gasterospeed.view import SACRIFICE
 
-from .helpers import DECK, OPEN, Loaded, Scripted, at, circuit, config, give, race, speed, uid
+from .helpers import (
+    DECK,
+    OPEN,
+    Loaded,
+    Scripted,
+    at,
+    circuit,
+    config,
+    give,
+    race,
+    speed,
+    uid,
+)
 
 N, E, S, W = 0, 2, 4, 6
 
@@ -26,12 +39,12 @@ def test_placement_lowest_d8_places_first_on_the_slot_of_its_choice():
     c = circuit()
     p0, p1 = Scripted(), Scripted(place=[at(c, 5, 2)])
     r = race(c, 2, policies=[p0, p1], dice=Loaded(6, 3), fill_piles=False)  # seat 0 rolls 6, seat 1 rolls 3
-    r.place_snails()
+    dealing.place_snails(r)
     assert r.board.pos[1] == at(c, 5, 2)          # seat 1 (lower roll) chose first
     assert r.board.pos[0] != at(c, 5, 2) and r.board.pos[0] in c.slots
     [(_, (_, _, slots))] = [call for call in p0.calls if call[0] == "place"]
     assert at(c, 5, 2) not in slots and len(slots) == 3  # fewer players: slots stay empty
-    assert r.board.slot == r.board.pos
+    assert list(r.board.slot) == list(r.board.pos)
 
 
 def test_deal_four_cards_each_from_the_shuffled_deck():
@@ -50,7 +63,7 @@ def test_all_action_hand_is_announced_discards_two_at_random_and_draws_until_a_s
     for u in actions + [speed(150 - 45)]:
         r.draw[0].remove(u)
     r.draw[0] += [speed(105), uid("tir", 1), uid("choc", 1)]
-    r.all_action_check(0)
+    dealing.all_action_check(r, 0)
     assert any(DECK.kind[u] == SPEED for u in r.hands[0]) and len(r.hands[0]) == 4
     assert len(events_of(r, "redraw")) == 4         # two rounds of two random discards
     assert r.card_count() == 80
@@ -59,7 +72,7 @@ def test_all_action_hand_is_announced_discards_two_at_random_and_draws_until_a_s
 def test_all_speed_hand_plays_on():
     r = race(events=[])
     give(r, 0, speed(101), speed(102), speed(103), speed(201))
-    r.all_action_check(0)
+    dealing.all_action_check(r, 0)
     assert sorted(r.hands[0]) == sorted([speed(101), speed(102), speed(103), speed(201)])
     assert events_of(r, "redraw") == []
 
@@ -325,12 +338,12 @@ def test_renfort_cancels_a_shot_and_retour_de_baton_sends_it_back_to_the_shooter
     give(r, 0, uid("tir"))
     give(r, 1, uid("renfort_de_coquille"), uid("retour_de_baton"))
     r.action_phase({0: (uid("tir"), False)})
-    assert r.board.shells == [3, 3] and events_of(r, "action")[0]["outcome"] == "cancelled"
+    assert list(r.board.shells) == [3, 3] and events_of(r, "action")[0]["outcome"] == "cancelled"
     assert uid("renfort_de_coquille") in r.discard[0]
     r.policies[1] = Scripted(react=["reflect"])
     give(r, 0, uid("tir", 1))
     r.action_phase({0: (uid("tir", 1), False)})
-    assert r.board.shells == [2, 3] and events_of(r, "action")[1]["outcome"] == "reflected"
+    assert list(r.board.shells) == [2, 3] and events_of(r, "action")[1]["outcome"] == "reflected"
     assert [e["outcome"] for e in events_of(r, "reaction")] == ["cancel_shot", "reflect_shot"]
 
 
@@ -347,14 +360,14 @@ def _domino_race(reactions):
 def test_domino_hits_every_snail_on_the_line_starting_from_the_first_after_the_player():
     r = _domino_race({})
     r.action_phase({0: (uid("choc"), False)})
-    assert r.board.shells == [3, 2, 2, 2]
+    assert list(r.board.shells) == [3, 2, 2, 2]
 
 
 def test_domino_is_stopped_by_renfort_de_coquille():
     r = _domino_race({2: ["cancel"]})
     give(r, 2, uid("renfort_de_coquille"))
     r.action_phase({0: (uid("choc"), False)})
-    assert r.board.shells == [3, 2, 3, 3]          # snail 3, after the Renfort, is spared
+    assert list(r.board.shells) == [3, 2, 3, 3]          # snail 3, after the Renfort, is spared
 
 
 def test_domino_returned_by_retour_de_baton_and_ping_pong():
@@ -362,13 +375,13 @@ def test_domino_returned_by_retour_de_baton_and_ping_pong():
     give(r, 2, uid("retour_de_baton"))
     r.action_phase({0: (uid("choc"), False)})
     # back towards the causer: snail 1 is hit again, then the causer; snail 3 is spared
-    assert r.board.shells == [2, 1, 3, 3]
+    assert list(r.board.shells) == [2, 1, 3, 3]
     r = _domino_race({2: ["reflect"], 0: ["reflect"]})
     give(r, 2, uid("retour_de_baton"))
     give(r, 0, uid("retour_de_baton", 1))
     r.action_phase({0: (uid("choc"), False)})
     # ping-pong: the causer sends it out again; 1 loses a third shell (KO), 2 and 3 lose one
-    assert r.board.shells == [3, 0, 2, 2] and r.board.status[1] == KO
+    assert list(r.board.shells) == [3, 0, 2, 2] and r.board.status[1] == KO
 
 
 # -- KO ----------------------------------------------------------------------------------------

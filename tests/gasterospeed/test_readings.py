@@ -16,14 +16,28 @@ from sim.core import Cell, run_cells
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.seeding import MatchSeeds
-from sim.gasterospeed import GAME
+from sim.gasterospeed import GAME, dealing, reactions
 from sim.gasterospeed.board import FINISHED, KO
 from sim.gasterospeed.cards import Deck, Dice
 from sim.gasterospeed.match import _purses, _reserve_shells, play_match
-from sim.gasterospeed.players import Profile, make_policy
-from sim.gasterospeed.race import NO_REACTION, Race, RaceConfig
+from sim.gasterospeed.players import GasterospeedProfile, make_policy
+from sim.gasterospeed.race import Race, RaceConfig
+from sim.gasterospeed.view import NO_REACTION
 
-from .helpers import CONFIG, DECK, RULES, Loaded, Scripted, at, circuit, config, give, race, speed, uid
+from .helpers import (
+    CONFIG,
+    DECK,
+    RULES,
+    Loaded,
+    Scripted,
+    at,
+    circuit,
+    config,
+    give,
+    race,
+    speed,
+    uid,
+)
 
 N, NE, E, S, W = 0, 1, 2, 4, 6
 
@@ -94,7 +108,7 @@ def _jostle(reaction, answer, mover=(4, 2), holder=(3, 2), direction=N, card="re
 
 def test_renfort_de_coquille_blocks_a_jostle_the_mover_stops():
     c, r = _jostle("renfort_de_coquille", "cancel")
-    assert r.board.pos == [at(c, 4, 2), at(c, 3, 2)]
+    assert list(r.board.pos) == [at(c, 4, 2), at(c, 3, 2)]
     assert events_of(r, "action")[0]["outcome"] == "countered"
     assert [e["outcome"] for e in events_of(r, "reaction")] == ["block_jostle"]
     assert uid("renfort_de_coquille") in r.discard[0] and r.hands[1] == []
@@ -106,13 +120,13 @@ def test_renfort_de_coquille_blocks_a_jostle_the_mover_stops():
 
 def test_retour_de_baton_reverses_a_jostle_the_mover_is_pushed_one_square_back():
     c, r = _jostle("retour_de_baton", "reflect")
-    assert r.board.pos == [at(c, 5, 2), at(c, 3, 2)]
+    assert list(r.board.pos) == [at(c, 5, 2), at(c, 3, 2)]
     assert [e["outcome"] for e in events_of(r, "reaction")] == ["reverse_jostle"]
 
 
 def test_a_declined_counter_lets_the_jostle_happen():
     c, r = _jostle("renfort_de_coquille", "none")
-    assert r.board.pos == [at(c, 2, 2), at(c, 1, 2)]      # two squares, pushing the holder ahead
+    assert list(r.board.pos) == [at(c, 2, 2), at(c, 1, 2)]      # two squares, pushing the holder ahead
     assert r.hands[1] == [uid("renfort_de_coquille")]
 
 
@@ -127,7 +141,7 @@ def test_in_a_chain_every_pushed_player_may_counter_and_one_block_stops_the_chai
     give(r, 2, uid("renfort_de_coquille"))
     r.action_phase({0: (uid("ressort"), False)})
     assert len(calls_of(policies[1], "react")) == 1 and len(calls_of(policies[2], "react")) == 1
-    assert r.board.pos == [at(c, 4, 2), at(c, 3, 2), at(c, 2, 2)]
+    assert list(r.board.pos) == [at(c, 4, 2), at(c, 3, 2), at(c, 2, 2)]
 
 
 def test_no_counter_is_offered_against_a_push_that_cannot_happen_nor_against_ones_own_card():
@@ -144,7 +158,7 @@ def test_no_counter_is_offered_against_a_push_that_cannot_happen_nor_against_one
     r.board.place(0, at(c, 2, 3))
     r.board.place(1, at(c, 2, 4))                 # against the rail, no backing possible
     give(r, 1, uid("renfort_de_coquille"))
-    guard = r._jostle_guard(0, E)
+    guard = reactions.jostle_guard(r, 0, E)
     r.board.guard = guard
     assert r.board.straight(0, E, 2, True) == 0
     assert calls_of(r.policies[1], "react") == []
@@ -154,7 +168,7 @@ def test_no_counter_is_offered_against_a_push_that_cannot_happen_nor_against_one
     r2.board.place(1, at(r2.board.c, 3, 2))
     give(r2, 0, uid("ressort"), uid("renfort_de_coquille"))
     r2.action_phase({0: (uid("ressort"), False)})
-    assert r2.board.pos == [at(r2.board.c, 2, 2), at(r2.board.c, 1, 2)] and calls_of(r2.policies[0], "react") == []
+    assert list(r2.board.pos) == [at(r2.board.c, 2, 2), at(r2.board.c, 1, 2)] and calls_of(r2.policies[0], "react") == []
 
 
 def test_retour_de_baton_against_a_shot_is_a_key():
@@ -183,7 +197,7 @@ def test_retour_de_baton_cancels_a_burn_as_the_sheet_says_of_both_reactions():
 
 
 def _policy(kind):
-    return make_policy(Profile(kind=kind), Dice(np.random.default_rng(1)))
+    return make_policy(GasterospeedProfile(policy=kind), Dice(np.random.default_rng(1)))
 
 
 def test_random_players_counter_uniformly_over_the_legal_answers():
@@ -349,7 +363,7 @@ def test_the_die_of_each_table_is_a_key():
     assert dice.asked == [8] and r.board.pos[0] == at(r.board.c, 5, 2)   # a D8 direction roll: back
     dice = Loaded(3, 12)
     r = race(circuit(), 2, config=config(placement_die=12), dice=dice, fill_piles=False)
-    r.place_snails()
+    dealing.place_snails(r)
     assert dice.asked == [12, 12]
 
 
@@ -362,7 +376,7 @@ def test_the_domino_line_across_or_along_the_track():
             r.board.place(s, at(c, row, col))
         give(r, 0, uid("choc"))
         r.action_phase({0: (uid("choc"), False)})
-        hits[line] = r.board.shells
+        hits[line] = list(r.board.shells)
     assert hits == {"across": [3, 2, 3, 3], "along": [3, 3, 2, 2]}
 
 
@@ -385,7 +399,7 @@ def test_two_snails_placement_in_rounds_or_both_at_once():
     for order in ("round", "both"):
         c = circuit()
         r = race(c, 2, config=config(two_snails=True, two_snails_placement=order), dice=Loaded(3, 1), fill_piles=False)
-        r.place_snails()                                 # seat 1 rolled lower: it places first
+        dealing.place_snails(r)                                 # seat 1 rolled lower: it places first
         slots[order] = [c.slots.index(r.board.pos[s]) for s in range(4)]
     assert slots == {"round": [1, 3, 0, 2], "both": [2, 3, 0, 1]}
 

@@ -2,8 +2,9 @@
 
 Championships of 4 players, seats rotated (each seed played under every rotation, so seat and
 start-slot advantages cancel), 2 workers. Each threshold must be cleared by the whole 95 %
-Wilson interval, not by the point estimate. The full measurement (more championships) is in
-the report; these sizes keep the file under a minute.
+interval — Wilson on the effective size, clustered by seed (the rotations of a seed are one
+cluster) — not by the point estimate. The full measurement (more championships) is in the
+README; these sizes keep each test bounded.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import pytest
 from scipy.stats import binomtest
 
 from sim.core import Cell, run_cells
+from sim.core.estimators import clustered_wilson
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.gasterospeed import GAME
@@ -25,22 +27,33 @@ def _championships(players, n, overrides=(), seed=2024):
     return run_cells(GAME, [cell], n, seed, jobs=2, chunk_size=20, progress=False)
 
 
+class _Interval:
+    def __init__(self, low, high):
+        self.low, self.high = low, high
+
+    def __repr__(self):
+        return f"[{self.low:.3f}, {self.high:.3f}]"
+
+
 def _wins(tables, profile):
-    players = tables["players"]
-    k = int(players.loc[players["profile"] == profile, "won"].sum())
-    n = len(tables["matches"])
-    return k, n, binomtest(k, n).proportion_ci(method="wilson")
+    """(wins, championships, 95 % interval clustered by seed) of the one seat of ``profile``."""
+    players = tables["players"].merge(tables["matches"][["match", "seed"]], on="match", suffixes=("_p", ""))
+    focal = players[players["profile"] == profile].assign(won=lambda f: f["won"].astype(float))
+    per_seed = focal.groupby("seed")["won"].agg(["sum", "count"])
+    _, low, high, _ = clustered_wilson(per_seed["sum"].to_numpy(float), per_seed["count"].to_numpy(float))
+    return int(per_seed["sum"].sum()), len(tables["matches"]), _Interval(low, high)
 
 
 def test_tactician_wins_at_least_90_percent_against_three_random_players():
-    k, n, ci = _wins(_championships(["tactician", "random", "random", "random"], 60), "tactician")
+    # random players make long races (their cost): 40 championships; all 40 won gives 0.912
+    k, n, ci = _wins(_championships(["tactician", "random", "random", "random"], 40), "tactician")
     assert ci.low >= 0.90, (k, n, ci)
 
 
 def test_tactician_wins_more_than_35_percent_against_three_greedy_players():
     # measured: 44.1 % [41.3, 46.9] (1200 championships, seed 77); at that rate the 95 % CI
-    # of 600 championships clears 0.35 with a probability above 99 % (0.40: about one in two)
-    tables = _championships(["tactician", "greedy", "greedy", "greedy"], 600)
+    # of 320 championships clears 0.35 with a probability of about 0.9 (seed fixed: it does)
+    tables = _championships(["tactician", "greedy", "greedy", "greedy"], 320)
     k, n, ci = _wins(tables, "tactician")
     assert ci.low > 0.35, (k, n, ci)
     # no seat decides it: the tactician wins from every seat (rotation) more than chance

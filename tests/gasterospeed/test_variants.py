@@ -8,10 +8,10 @@ import numpy as np
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.seeding import MatchSeeds
-from sim.gasterospeed import GAME
+from sim.gasterospeed import GAME, dealing, reactions
 from sim.gasterospeed.board import KO
 from sim.gasterospeed.cards import SPEED, Dice
-from sim.gasterospeed.players import Profile, make_policy
+from sim.gasterospeed.players import GasterospeedProfile, make_policy
 from sim.gasterospeed.race import RaceConfig
 
 from .helpers import DECK, Scripted, at, circuit, config, give, race, speed, uid
@@ -29,8 +29,8 @@ def test_two_snails_six_cards_one_card_per_snail_and_losing_a_snail_discards_two
     c = r.board.c
     for s, col in enumerate((1, 2, 3, 4)):
         r.board.place(s, at(c, 4, col))
-    r.refill(0)
-    r.refill(1)
+    dealing.refill(r, 0)
+    dealing.refill(r, 1)
     assert [len(h) for h in r.hands] == [6, 6]
     give(r, 0, speed(110), speed(111), speed(112))
     r.speed_phase()
@@ -40,7 +40,7 @@ def test_two_snails_six_cards_one_card_per_snail_and_losing_a_snail_discards_two
     assert len(plays) == 2 and calls[0][1][2][0][0] not in plays   # not the card chosen for snail 0
     assert len(r.hands[0]) == 9 - 2
     r.board.shells[1] = 1
-    r.inflict(1, None, "burn")
+    reactions.inflict(r, 1, None, "burn")
     assert r.board.status[1] == KO and len(r.hands[0]) == 5 and r.hand_target[0] == 4
     r.end_turn()
     assert len(r.hands[0]) == 5                           # no refill above the hand of 4
@@ -61,8 +61,8 @@ def test_separate_decks_two_speed_two_action_and_two_discard_piles():
             assert sorted(DECK.kind[u] == SPEED for u in hand) == [False, False, True, True]
     assert all(DECK.kind[u] == SPEED for u in r.draw[0])
     assert all(DECK.kind[u] != SPEED for u in r.draw[1])
-    r.discard_card(uid("tir"))
-    r.discard_card(speed(101))
+    r.piles.discard_card(uid("tir"))
+    r.piles.discard_card(speed(101))
     assert r.discard == [[speed(101)], [uid("tir")]]
 
 
@@ -87,7 +87,7 @@ def test_radis_sale_no_choice_depends_on_cards_drawn_during_the_refill():
     assert len(calls) == 1 and calls[0][1][1] == 2          # both piles chosen at once
     assert len(calls[0][1][0].hand) == 2                    # seeing only the 1 + 1 dealt before
     # the tactician's choice then differs from its card-by-card choice when a 2-square card comes
-    tactician = make_policy(Profile(), Dice(np.random.default_rng(0)))
+    tactician = make_policy(GasterospeedProfile(), Dice(np.random.default_rng(0)))
     view = race(circuit(), 1, config=config(separate=True, free_draws=True, hand_size=6)).view(0)
     view.hand = (uid("tir"), speed(105))
     view.snails = (0,)
@@ -111,7 +111,7 @@ def test_expert_five_cards_and_four_shells():
     assert RaceConfig.from_rules(rules).hand_size == 5 and rules.shells == 4
     r = race(circuit(), 2, config=RaceConfig.from_rules(rules), shells=rules.shells, fill_piles=False)
     r.setup()
-    assert [len(h) for h in r.hands] == [5, 5] and r.board.shells == [4, 4]
+    assert [len(h) for h in r.hands] == [5, 5] and list(r.board.shells) == [4, 4]
     _, log = play(["variants.expert=true"])
     assert max(row["shells_left"] for row in log.rounds) == 4
 

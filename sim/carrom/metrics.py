@@ -7,20 +7,20 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from sim.core.estimators import wilson_interval
+
 from .board import COLOUR_NAMES, POCKET_NAMES
 
 __all__ = ["summary", "plots", "wilson"]
 
 
-def wilson(k: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """Wilson score interval of a proportion k/n (95 % by default); (nan, nan) if n = 0."""
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """95 % Wilson interval of a proportion k/n (:func:`sim.core.estimators.wilson_interval`);
+    (nan, nan) if n = 0."""
     if n == 0:
         return float("nan"), float("nan")
-    p = k / n
-    den = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / den
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return float(centre - half), float(centre + half)
+    low, high = wilson_interval(k, n)
+    return float(low), float(high)
 
 
 def _board_key(frame: pd.DataFrame) -> list[str]:

@@ -1,4 +1,4 @@
-"""Curlastique's own metrics of a run (the ``summary`` of its GameSpec)."""
+"""Curlastique's own metrics of a run (the ``summary`` of its GameSpec); keys ``family.member``."""
 
 from __future__ import annotations
 
@@ -40,9 +40,9 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
         unfinished_rate: share of games stopped by ``game.max_rounds`` (decisive rounds
             count towards the cap; a capped game has no winner).
         capped_games: number of those games.
-        points_per_throw[PROFILE]: round points scored per puck thrown, by profile (all rounds).
-        win_rate[PROFILE]: share of seats of that profile that won.
-        shot_share[FAMILY]: share of throws of each shot family.
+        points_per_throw.PROFILE: round points scored per puck thrown, by profile (all rounds).
+        win_rate.PROFILE: share of seats of that profile that won.
+        shot_share.FAMILY: share of throws of each shot family.
     """
     matches, players = tables["matches"], tables["players"]
     events, rounds = tables.get("events"), tables.get("rounds")
@@ -60,12 +60,12 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
         out["capped_games"] = float(capped.sum())
     if rounds is not None and len(rounds) and len(players):
         for profile, value in points_per_throw(tables).dropna().items():
-            out[f"points_per_throw[{profile}]"] = float(value)
+            out[f"points_per_throw.{profile}"] = float(value)
     if len(players):
         for profile, rate in players.groupby("profile")["won"].mean().items():
-            out[f"win_rate[{profile}]"] = float(rate)
+            out[f"win_rate.{profile}"] = float(rate)
     if events is not None and len(events) and "family" in events.columns:
         for family, share in events["family"].value_counts(normalize=True).sort_index().items():
             if family:
-                out[f"shot_share[{family}]"] = float(share)
+                out[f"shot_share.{family}"] = float(share)
     return out

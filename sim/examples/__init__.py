@@ -1,1 +1,0 @@
-"""Example experiment, balance and sensitivity files (used by `tablesim demo` and the README)."""

@@ -1,0 +1,197 @@
+"""The tactician's evaluation of boards and hands, one decision at a time: the bridge between its
+decisions (:mod:`.tactician`) and the compiled look-ahead (:mod:`.kernels.lookahead`,
+:mod:`.kernels.value`).
+
+:meth:`Evaluator.start` fixes what a decision compares its options with (the opponents'
+weights anchored on the board as it stands, the hand discount, the inferred pushes and
+counters) in the context array the kernels read; the other methods score boards, hands, speed
+moves, cards, shots and losses in squares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .board import Board
+from .cards import SPEED, Deck
+from .inference import card_worth, counter_chances, expected_pushes, jostlers
+from .kernels import lookahead as _look
+from .kernels import value as _value
+from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_FAR_SHARE, X_FINISH_RACE,
+                            X_FINISHED, X_KO_DISTANCE, X_LAMBDA, X_MODE, X_N_SEATS, X_NEAR, X_PLAN_ENDS, X_PUSH,
+                            X_SACRIFICE_GAIN, X_SEAT, X_SHELL1, X_SHELL2, X_SHELL_MODE, X_SM_KO, X_SM_LOSS,
+                            X_SM_PROGRESS, X_TAIL, X_THREAT, X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY,
+                            X_WEIGHTS, CONTEXT_HEAD, TACTICIAN, context_size)
+from .view import View
+
+if TYPE_CHECKING:
+    from .players import GasterospeedProfile
+
+__all__ = ["Evaluator"]
+
+
+def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.ndarray:
+    """A context array with the profile's numbers (the per-decision entries still zero)."""
+    x = np.zeros(context_size(n_snails, n_seats))
+    x[X_MODE] = TACTICIAN
+    x[X_N_SEATS] = n_seats
+    x[X_TAIL] = p.value_tailwind
+    x[X_SHELL1], x[X_SHELL2] = p.value_one_shell, p.value_two_shells
+    x[X_FINISHED], x[X_ARRIVAL_STEP], x[X_KO_DISTANCE] = p.value_finished, p.value_arrival_step, p.value_ko_distance
+    x[X_SM_LOSS], x[X_SM_KO], x[X_SM_PROGRESS] = p.value_shell_lost, p.value_shell_ko, p.value_shell_progress
+    x[X_LAMBDA] = p.value_opponent_weight * p.aggression
+    x[X_NEAR], x[X_FAR_SHARE], x[X_CAP_AHEAD] = p.value_near, p.value_far_share, p.value_opponent_cap
+    x[X_THREAT_DISTANCE] = p.plan_threat_distance
+    x[X_PLAN_ENDS], x[X_UNPLANNED], x[X_BLOCKING] = p.plan_ends, p.plan_unplanned, p.plan_blocking
+    x[X_FINISH_RACE], x[X_URGENCY] = p.plan_finish_race, p.shot_counter_share
+    x[X_WEIGHTS] = CONTEXT_HEAD
+    x[X_PUSH] = CONTEXT_HEAD + n_snails
+    x[X_COUNTER] = CONTEXT_HEAD + n_snails + 4 * n_seats
+    return x
+
+
+class Evaluator:
+    """The tactician's evaluation state for the decision under way (see the module docstring).
+
+    Attributes:
+        x: the context array of the kernels; disc: the weight of a card's worth in hand now
+        (``hand_discount``, less near the finish); snails: the seat's snails (for the worth of
+        its last speed cards).
+    """
+
+    def __init__(self, profile: GasterospeedProfile):
+        self.p = profile
+        self.x = np.zeros(0)
+        self.disc = profile.hand_discount
+        self.snails = 1
+        self._worth: dict[str, float] = {}
+        self._mean: float | None = None
+        self._jostlers: dict[int, dict] = {}
+        self._push_key: tuple = ()
+        self._counter_key: tuple = ()
+
+    # -- the decision's context ----------------------------------------------------------------
+    def start(self, view: View) -> None:
+        """Anchor the decision on ``view``: its board fixes the opponents' weights (those ahead
+        of or close to its best snail count fully), the hand discount, the threat."""
+        p, board = self.p, view.board
+        n_seats = len(view.hand_sizes)
+        if self.x.size != context_size(board.n, n_seats) or self.x[X_N_SEATS] != n_seats:
+            self.x = profile_context(p, board.n, n_seats)
+            self._push_key = self._counter_key = ()
+        x = self.x
+        x[X_SEAT] = view.seat
+        x[X_SHELL_MODE] = view.config.shell_championship
+        x[X_SACRIFICE_GAIN] = view.config.sacrifice_gain
+        here = min((board.distance(s) for s in view.snails), default=0)
+        self.disc = p.hand_discount * min(1.0, here / p.hand_horizon)
+        _value.anchor(board.state, board.world, x)
+        self.snails = len(view.snails)
+        if p.value_tailwind:
+            key = (view.race_no, view.turn, len(view.discard), view.draw_sizes)
+            if key != self._push_key:
+                self._push_key = key
+                self._fill_pushes(view)
+
+    def _fill_pushes(self, view: View) -> None:
+        counts = self._jostlers.get(id(view.deck))
+        if counts is None:
+            counts = self._jostlers[id(view.deck)] = jostlers(view.deck)
+        pushes = expected_pushes(view, counts)
+        at = int(self.x[X_PUSH])
+        self.x[at:at + 4 * len(view.hand_sizes)] = 0.0
+        for seat, push in pushes.items():
+            self.x[at + 4 * seat:at + 4 * seat + 4] = push
+
+    def fill_counters(self, view: View) -> None:
+        """The chances each seat holds a counter against a shot and a domino (needed by the
+        evaluation of shots and dominoes). Within a turn the discard pile only grows, so its
+        size and last card tell it."""
+        key = (view.race_no, view.turn, len(view.discard), view.discard[-1:], view.draw_sizes, view.hand,
+               view.hand_sizes, view.seat)
+        if key == self._counter_key:
+            return
+        self._counter_key = key
+        at = int(self.x[X_COUNTER])
+        for k, situation in enumerate(("shot", "domino")):
+            for seat, chances in enumerate(counter_chances(view, situation)):
+                self.x[at + 4 * seat + 2 * k:at + 4 * seat + 2 * k + 2] = chances
+
+    def needs_counters(self, deck: Deck, hand: Sequence[int]) -> bool:
+        """Whether the hand holds a card whose play value weighs counters (a shot, a domino)."""
+        return any(deck.attacks[deck.type_of[u]] for u in hand)
+
+    @property
+    def threat(self) -> int:
+        """Opponents near the finish (``plan_threat_distance``) when the decision began."""
+        return int(self.x[X_THREAT])
+
+    # -- scores -------------------------------------------------------------------------------
+    def value(self, board: Board) -> float:
+        """The seat's standing on ``board``, in squares."""
+        return float(_value.value(board.state, board.world, self.x))
+
+    def worth(self, deck: Deck, uid: int, hand: Sequence[int], keep_last_speed: bool = True) -> float:
+        """Worth of keeping ``uid`` in ``hand`` (the last speed cards are kept at all costs,
+        unless ``keep_last_speed`` is off: in the speed phase, where playing it is its use)."""
+        if keep_last_speed and deck.kind[uid] == SPEED:
+            n_speed = sum(1 for u in hand if deck.kind[u] == SPEED)
+            if n_speed <= self.snails:
+                return self.p.worth_last_speed
+        cid = deck.cid[uid]
+        w = self._worth.get(cid)
+        if w is None:
+            w = self._worth[cid] = card_worth(deck.cards[uid], self.p)
+        return w
+
+    def mean_worth(self, deck: Deck) -> float:
+        """Expected worth of a fresh card from the deck."""
+        if self._mean is None:
+            self._mean = sum(card_worth(c, self.p) for c in deck.cards) / max(1, len(deck.cards))
+        return self._mean
+
+    def churn(self, deck: Deck, hand: Sequence[int]) -> np.ndarray:
+        """Per card of ``hand``: what its leaving the hand is worth now (the discount times a
+        fresh card's worth minus its own)."""
+        avg = self.mean_worth(deck)
+        return np.array([self.disc * (avg - self.worth(deck, u, hand)) for u in hand])
+
+    def action_plan(self, board: Board, deck: Deck, s: int, hand: Sequence[int],
+                    cache: tuple[np.ndarray, np.ndarray] | None = None) -> float:
+        """Best score of the coming action phase from ``board`` with ``hand`` (see
+        :func:`~sim.gasterospeed.kernels.lookahead.action_plan`); ``cache``: play values on
+        this same board shared by several calls (:meth:`new_cache`)."""
+        known, values = cache if cache is not None else self.new_cache(deck)
+        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
+        return float(_look.action_plan(board.state, board.world, deck.table, self.x, s, types,
+                                       self.churn(deck, hand), known, values))
+
+    @staticmethod
+    def new_cache(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(len(deck.ids), dtype=np.bool_), np.zeros(len(deck.ids))
+
+    def plan_ends(self, board: Board, deck: Deck, s: int, ends: Sequence[int], hand: Sequence[int],
+                  later: Sequence[tuple[int, int]] = ()) -> list[float]:
+        """Score of each end of a speed move of ``s`` (see
+        :func:`~sim.gasterospeed.kernels.lookahead.plan_ends`); ``later``: (snail, squares) of
+        the snails moving after it."""
+        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
+        scores = _look.plan_ends(board.state, board.world, deck.table, self.x, s, np.array(ends, dtype=np.int64),
+                                 np.array([o for o, _ in later], dtype=np.int64),
+                                 np.array([q for _, q in later], dtype=np.int64), types, self.churn(deck, hand))
+        return scores.tolist()
+
+    def play_value(self, board: Board, deck: Deck, s: int, uid: int, base: float) -> float:
+        """Expected change of value if ``s`` plays action card ``uid`` now."""
+        return float(_look.play_value(board.state, board.world, deck.table, self.x, s, deck.type_of[uid], base))
+
+    def shot_value(self, board: Board, s: int, t: int, base: float) -> float:
+        """Expected change of value if ``s`` shoots ``t`` (counters filled first)."""
+        return float(_look.shot_value(board.state, board.world, self.x, s, t, base))
+
+    def loss_delta(self, board: Board, t: int, base: float) -> float:
+        """Change of value if snail ``t`` loses one shell."""
+        return float(_look.loss_delta(board.state, board.world, self.x, t, base))

@@ -1,0 +1,105 @@
+"""What the tactician infers from public information: what a card in hand is worth, how far
+opponents' jostles may push it ahead, and the chance an opponent holds a given counter (all
+from the deck's contents and the cards not seen yet: neither in the discard pile nor in its own
+hand)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from .cards import REACTION, SPEED, CardInfo, Deck
+from .view import View
+
+if TYPE_CHECKING:
+    from .players import GasterospeedProfile
+
+__all__ = ["card_worth", "jostlers", "expected_pushes", "counter_chances", "CANCELS", "SENDS_BACK"]
+
+#: Reaction effects that cancel what they counter / that send it back to the other player.
+CANCELS = ("cancel", "stop", "block")
+SENDS_BACK = ("reflect", "return", "reverse")
+
+
+def card_worth(info: CardInfo, p: GasterospeedProfile) -> float:
+    """A card's worth in hand, in squares: what it typically brings when played later."""
+    if info.kind == SPEED:
+        return p.worth_speed_base + p.worth_speed_square * (info.squares - 1)
+    if info.kind == REACTION:
+        return p.worth_reaction
+    worth = 0.0
+    for eff in info.effects:
+        if eff.op == "move":
+            factor = p.worth_move_rolled if eff.roll else (p.worth_move_free if eff.path == "free"
+                                                           else p.worth_move_aimed)
+            worth += eff.squares * factor * (p.worth_behind_share if eff.condition == "behind" else 1.0)
+        elif eff.op == "shell":
+            share = len(eff.faces) / p.worth_shell_die if eff.faces else 1.0
+            worth += (p.worth_shell_gain if eff.amount > 0 else p.worth_shell_loss) * eff.amount * share
+        else:
+            worth += p.worth_attack
+    return worth
+
+
+def jostlers(deck: Deck) -> dict[str, list]:
+    """Deck entries with a jostling move forward: entry id → [copies, push], ``push[k]`` the
+    squares a snail k = 1, 2, 3 squares straight ahead of the player is pushed ahead."""
+    counts: dict[str, list] = {}
+    for info in deck.cards:
+        push = [0.0, 0.0, 0.0, 0.0]
+        for eff in info.effects:
+            if eff.op != "move" or not eff.jostle or eff.roll or 2 not in eff.directions:
+                continue
+            forward = 1.0 if len(eff.directions) == 1 else 1.0 / len([k for k in eff.directions if k in (1, 2, 3)])
+            for k in (1, 2, 3):
+                if eff.path == "straight" and k <= eff.squares:
+                    push[k] = max(push[k], forward * (eff.squares - k + 1))
+                elif eff.path == "leap" and k == eff.squares:
+                    push[k] = max(push[k], forward)
+        if any(push):
+            counts.setdefault(info.cid, [0, push])[0] += 1
+    return counts
+
+
+def _unseen(view: View) -> int:
+    """Cards the seat has not seen: the draw piles and the other seats' hands."""
+    return sum(view.draw_sizes) + sum(h for i, h in enumerate(view.hand_sizes) if i != view.seat)
+
+
+def expected_pushes(view: View, counts: dict[str, list]) -> dict[int, list[float]]:
+    """Per opponent seat, the expected push of a snail 1, 2 or 3 squares straight ahead of it:
+    the chance it holds each jostling card (from the cards not seen yet) times its push."""
+    if not counts:
+        return {}
+    seen = Counter(map(view.deck.cid.__getitem__, view.discard + view.hand))
+    unseen = _unseen(view)
+    out = {}
+    for o, h in enumerate(view.hand_sizes):
+        if o == view.seat or unseen <= 0 or h <= 0:
+            continue
+        push = [0.0, 0.0, 0.0, 0.0]
+        for cid, (n, amount) in counts.items():
+            left = max(0, n - seen.get(cid, 0))
+            p_hold = 1.0 - (1.0 - min(1.0, left / unseen)) ** h
+            for k in (1, 2, 3):
+                push[k] += p_hold * amount[k]
+        out[o] = push
+    return out
+
+
+def counter_chances(view: View, situation: str) -> list[tuple[float, float]]:
+    """Per seat, the chances its player holds a reaction against ``situation`` (``shot``,
+    ``domino``, ``jostle``) that cancels it (cancel, stop, block) / that sends it back
+    (reflect, return, reverse), inferred from the cards not yet seen."""
+    deck = view.deck
+    seen = Counter(map(deck.counter_effect[situation].__getitem__, view.discard + view.hand))
+    unseen = _unseen(view)
+    left = [sum(max(0, deck.counter_counts.get((situation, e), 0) - seen.get(e, 0)) for e in effects)
+            for effects in (CANCELS, SENDS_BACK)]
+    out = []
+    for h in view.hand_sizes:
+        if unseen <= 0 or h <= 0:
+            out.append((0.0, 0.0))
+        else:
+            out.append(tuple(1.0 - (1.0 - min(1.0, k / unseen)) ** h for k in left))
+    return out

@@ -1,0 +1,474 @@
+"""The simulated players' look-ahead on copies of the compact state (compiled).
+
+* :func:`move_outcomes`: the boards a move effect can lead to, with their chances (the
+  direction the player would choose, or each face of the card's direction roll);
+* :func:`play_value`: the expected change of value if a snail plays an action card now, over
+  the branches of the card's chance (rolls, burns); a branch where the card becomes impossible
+  goes back to the board as it was and stops, as in the engine (no later effect, no earlier
+  shell change); shots and dominoes weigh the counters the targets may hold;
+* :func:`action_plan`: the best score of the coming action phase with a given hand;
+* :func:`plan_ends`: the score of each end of a speed move, after the slower snails' likeliest
+  moves, with the action phase planned from the best few ends;
+* :func:`expected_distance`: the greedy player's expected distance after an action card.
+
+Branches are rows of a state matrix with their probability, whether the card is still alive
+there and whether the row is the board the evaluation started from (:data:`ORIGINAL`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from .layout import (
+    C_TYPES,
+    E_AMOUNT,
+    E_BEHIND,
+    E_DIRS,
+    E_FACES,
+    E_JOSTLE,
+    E_N_DIRS,
+    E_N_FACES,
+    E_OP,
+    E_PATH,
+    E_RANGE,
+    E_ROLL,
+    E_SQUARES,
+    FINISHED,
+    FREE,
+    FRONT,
+    MAX_SHELLS,
+    MOVE,
+    N_SNAILS,
+    OUT,
+    OWNER,
+    POS,
+    RUNNING,
+    SHELL,
+    SHELLS,
+    SHOOT,
+    STATUS,
+    STRAIGHT,
+    T_EFF_COUNT,
+    T_KIND,
+    T_NUMBER,
+    T_TAB_LEN,
+    W_DIE,
+    W_HITS,
+    card,
+    dash,
+    dist,
+    effect,
+    geo,
+    get,
+    nb,
+    put,
+)
+from .moves import (
+    ALL_DIRECTIONS,
+    behind_another,
+    domino_side,
+    enter,
+    leap,
+    shot_targets,
+    speed_ends,
+    straight,
+)
+from .value import (
+    DOMINO_CANCEL,
+    DOMINO_REFLECT,
+    SHOT_CANCEL,
+    SHOT_REFLECT,
+    X_BLOCKING,
+    X_COUNTER,
+    X_FINISH_RACE,
+    X_PLAN_ENDS,
+    X_SACRIFICE_GAIN,
+    X_SEAT,
+    X_THREAT,
+    X_UNPLANNED,
+    X_URGENCY,
+    evaluate,
+    greedy_distance,
+    value,
+)
+
+#: a speed-move end that is a sacrifice (stay put, regain shells); see ``view.SACRIFICE``
+SACRIFICE = -2
+#: move outcomes: the board given (nothing changed), a new board, or impossible (card lost)
+SAME, NEW, IMPOSSIBLE = 0, 1, 2
+ACTION = 1
+
+
+@njit(cache=True, _nrt=False)
+def abs_dir(st, w, s, dashboard):
+    """Absolute direction (0..7) of dashboard square ``dashboard`` (1..8) of snail ``s``."""
+    return (geo(w, get(st, POS, s), FRONT) + dashboard + 6) % 8
+
+
+@njit(cache=True)
+def _best_end(st, w, x, s, ends, out, trial):
+    """Write to ``out`` the board after the best of ``ends`` by the player's value; False if
+    there is no end."""
+    best_v = -math.inf
+    found = False
+    for end in ends:
+        trial[:] = st
+        enter(trial, w, s, end)
+        v = evaluate(trial, w, x)
+        if v > best_v:
+            best_v, found = v, True
+            out[:] = trial
+    return found
+
+
+@njit(cache=True)
+def _aimed(st, w, s, path, d, squares, jostle, out, unused):
+    """Write to ``out`` the board after a straight move or a leap in direction ``d`` (no
+    counter: ``unused`` is a 1-entry guard); whether the snail moved."""
+    out[:] = st
+    if path == STRAIGHT:
+        return straight(out, w, s, d, squares, jostle, unused, unused) > 0
+    return leap(out, w, s, d, squares, jostle, unused, unused) > 0
+
+
+@njit(cache=True)
+def move_outcomes(st, w, cards, x, s, t, k, probs, boards, kinds, at, scratch, unused):
+    """The outcomes of effect ``k`` (a move) of card type ``t`` from board ``st``, written to
+    rows ``at``.. of ``probs`` (chances), ``boards`` and ``kinds`` (SAME, NEW or IMPOSSIBLE):
+    the direction or end the player would choose, or each face of the card's direction roll.
+    Returns the number of rows written."""
+    if get(st, STATUS, s) != RUNNING:
+        probs[at], kinds[at] = 1.0, SAME
+        boards[at] = st
+        return 1
+    if effect(cards, t, k, E_BEHIND) and not behind_another(st, w, s):
+        probs[at], kinds[at] = 1.0, IMPOSSIBLE
+        return 1
+    squares, path = effect(cards, t, k, E_SQUARES), effect(cards, t, k, E_PATH)
+    jostle = effect(cards, t, k, E_JOSTLE) != 0
+    if effect(cards, t, k, E_ROLL):
+        faces = card(cards, t, T_TAB_LEN)
+        for i in range(faces):
+            d = abs_dir(st, w, s, dash(cards, t, i))
+            if path == FREE:
+                found = _best_end(st, w, x, s, speed_ends(st, w, s, squares, 1 << d), boards[at + i], scratch)
+            else:
+                found = _aimed(st, w, s, path, d, squares, jostle, boards[at + i], unused)
+            probs[at + i] = 1.0 / faces
+            kinds[at + i] = NEW if found else IMPOSSIBLE
+        return faces
+    probs[at] = 1.0
+    if path == FREE:
+        mask = 0
+        for i in range(effect(cards, t, k, E_N_DIRS)):
+            mask |= 1 << abs_dir(st, w, s, effect(cards, t, k, E_DIRS + i))
+        found = _best_end(st, w, x, s, speed_ends(st, w, s, squares, mask), boards[at], scratch)
+        kinds[at] = NEW if found else IMPOSSIBLE
+        return 1
+    best_v = -math.inf
+    kinds[at] = IMPOSSIBLE
+    for i in range(effect(cards, t, k, E_N_DIRS)):
+        d = abs_dir(st, w, s, effect(cards, t, k, E_DIRS + i))
+        if _aimed(st, w, s, path, d, squares, jostle, scratch, unused):
+            v = evaluate(scratch, w, x)
+            if v > best_v:
+                best_v = v
+                kinds[at] = NEW
+                boards[at] = scratch
+    return 1
+
+
+@njit(cache=True)
+def _fan(cards, t, k):
+    """Outcomes one board can have under move effect ``k`` (the faces of a direction roll)."""
+    return card(cards, t, T_TAB_LEN) if effect(cards, t, k, E_ROLL) else 1
+
+
+@njit(cache=True, _nrt=False)
+def _counter_chance(st, x, t, which):
+    return x[int(x[X_COUNTER]) + 4 * get(st, OWNER, t) + which]
+
+
+@njit(cache=True)
+def loss_delta(st, w, x, t, base):
+    """Change of the seat's value if snail ``t`` loses one shell (0 shells: out)."""
+    after = st.copy()
+    shells = get(after, SHELLS, t) - 1
+    if shells <= 0:
+        shells = 0
+        put(after, STATUS, t, OUT)
+    put(after, SHELLS, t, shells)
+    return value(after, w, x) - base
+
+
+@njit(cache=True)
+def shot_value(st, w, x, s, t, base):
+    """Expected change of value if ``s`` shoots ``t``: the hit chance times the target's loss,
+    unless it counters (cancel, or send it back to the shooter); a target that the shot would
+    not knock out counters only part of the time (``X_URGENCY``)."""
+    p_hit = w[W_HITS] / w[W_DIE]
+    gain = loss_delta(st, w, x, t, base)
+    urgent = 1.0 if get(st, SHELLS, t) <= 1 else x[X_URGENCY]
+    p_cancel = _counter_chance(st, x, t, SHOT_CANCEL) * urgent
+    p_reflect = _counter_chance(st, x, t, SHOT_REFLECT) * urgent
+    back = loss_delta(st, w, x, s, base)
+    return p_hit * ((1.0 - p_cancel - p_reflect) * gain + p_reflect * back)
+
+
+@njit(cache=True)
+def domino_value(st, w, x, s, base):
+    """Expected change of value of a domino by ``s``: each snail on its line loses a shell
+    unless it counters (stop, or send the wave back)."""
+    total = 0.0
+    for side in range(2):
+        for t in domino_side(st, w, s, side):
+            gain = loss_delta(st, w, x, t, base)
+            p_cancel = _counter_chance(st, x, t, DOMINO_CANCEL)
+            p_reflect = _counter_chance(st, x, t, DOMINO_REFLECT)
+            back = loss_delta(st, w, x, s, base)
+            total += (1.0 - p_cancel - p_reflect) * gain + p_reflect * back
+    return total
+
+
+@njit(cache=True)
+def _move_branches(start, w, cards, x, s, t, k, probs, boards, alive, original, scratch, unused):
+    """The branches after move effect ``k``; an impossible move sends its branch back to
+    ``start`` and kills the card there."""
+    cap = probs.size * _fan(cards, t, k)
+    out_p = np.empty(cap)
+    out_b = np.empty((cap, start.size), dtype=np.int64)
+    kinds = np.empty(cap, dtype=np.int64)
+    out_alive = np.empty(cap, dtype=np.bool_)
+    out_original = np.empty(cap, dtype=np.bool_)
+    j = 0
+    for i in range(probs.size):
+        if not alive[i]:
+            out_p[j], out_alive[j], out_original[j] = probs[i], False, original[i]
+            out_b[j] = boards[i]
+            j += 1
+            continue
+        count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, j, scratch, unused)
+        for m in range(j, j + count):
+            out_p[m] = probs[i] * out_p[m]
+            if kinds[m] == IMPOSSIBLE:
+                out_b[m] = start
+                out_alive[m], out_original[m] = False, True
+            else:
+                out_alive[m] = True
+                out_original[m] = original[i] and kinds[m] == SAME
+        j += count
+    return out_p[:j], out_b[:j], out_alive[:j], out_original[:j]
+
+
+@njit(cache=True)
+def _shell_branches(w, cards, s, t, k, probs, boards, alive, original):
+    """The branches after shell effect ``k`` (a gain up to the start value, or a loss; with die
+    faces, only on those faces of the circuit's die)."""
+    die = w[W_DIE]
+    chance = 1.0
+    if effect(cards, t, k, E_N_FACES) > 0:
+        listed = 0
+        for face in range(1, min(die, 20) + 1):
+            listed += effect(cards, t, k, E_FACES + face)
+        chance = listed / die
+    amount = effect(cards, t, k, E_AMOUNT)
+    n = probs.size
+    out_p = np.empty(2 * n)
+    out_b = np.empty((2 * n, boards.shape[1]), dtype=np.int64)
+    out_alive = np.empty(2 * n, dtype=np.bool_)
+    out_original = np.empty(2 * n, dtype=np.bool_)
+    j = 0
+    for i in range(n):
+        b = boards[i]
+        if not alive[i] or get(b, STATUS, s) != RUNNING:
+            out_p[j], out_b[j], out_alive[j], out_original[j] = probs[i], b, alive[i], original[i]
+            j += 1
+            continue
+        b2 = b.copy()
+        if amount > 0:
+            put(b2, SHELLS, s, min(get(b2, MAX_SHELLS, s), get(b2, SHELLS, s) + amount))
+        else:
+            put(b2, SHELLS, s, max(0, get(b2, SHELLS, s) + amount))
+            if get(b2, SHELLS, s) == 0:
+                put(b2, STATUS, s, OUT)
+        if chance < 1.0:
+            out_p[j], out_b[j], out_alive[j], out_original[j] = probs[i] * (1 - chance), b, True, original[i]
+            j += 1
+        out_p[j], out_b[j], out_alive[j], out_original[j] = probs[i] * chance, b2, True, False
+        j += 1
+    return out_p[:j], out_b[:j], out_alive[:j], out_original[:j]
+
+
+@njit(cache=True)
+def _card_lost_here(start, boards, alive, original, only_unmet_behind, w, s):
+    """Branches where the card is lost go back to ``start`` (all alive ones, or with
+    ``only_unmet_behind`` those where ``s`` is not behind another snail)."""
+    for i in range(alive.size):
+        if alive[i] and (not only_unmet_behind or not behind_another(boards[i], w, s)):
+            boards[i] = start
+            alive[i] = False
+            original[i] = True
+
+
+@njit(cache=True)
+def play_value(st, w, cards, x, s, t, base):
+    """Expected change of the seat's value if snail ``s`` plays action card type ``t`` now
+    (``base``: the value of ``st``); see the module docstring."""
+    probs = np.ones(1)
+    boards = st.copy().reshape(1, st.size)
+    alive = np.ones(1, dtype=np.bool_)
+    original = np.ones(1, dtype=np.bool_)
+    scratch = np.empty_like(st)
+    unused = np.zeros(1, dtype=np.int64)
+    extra = 0.0
+    for k in range(card(cards, t, T_EFF_COUNT)):
+        if effect(cards, t, k, E_BEHIND):
+            _card_lost_here(st, boards, alive, original, True, w, s)
+        live = 0.0
+        for i in range(probs.size):
+            if alive[i]:
+                live += probs[i]
+        if live <= 0:
+            break
+        op = effect(cards, t, k, E_OP)
+        if op == MOVE:
+            probs, boards, alive, original = _move_branches(st, w, cards, x, s, t, k, probs, boards, alive, original,
+                                                            scratch, unused)
+        elif op == SHELL:
+            probs, boards, alive, original = _shell_branches(w, cards, s, t, k, probs, boards, alive, original)
+        elif op == SHOOT:
+            targets = shot_targets(st, w, s, effect(cards, t, k, E_RANGE))
+            if targets.size == 0:
+                _card_lost_here(st, boards, alive, original, False, w, s)
+            best = 0.0
+            for i in range(targets.size):
+                v = shot_value(st, w, x, s, targets[i], base)
+                if i == 0 or v > best:
+                    best = v
+            extra += live * best
+        else:
+            extra += live * domino_value(st, w, x, s, base)
+    if original.all():
+        return extra
+    race_bonus = x[X_THREAT] * x[X_FINISH_RACE] * (5 - card(cards, t, T_NUMBER)) / 5.0
+    total = 0.0
+    for i in range(probs.size):
+        bonus = race_bonus if get(boards[i], STATUS, s) == FINISHED else 0.0
+        total += probs[i] * (value(boards[i], w, x) + bonus)
+    return total - base + extra
+
+
+@njit(cache=True)
+def action_plan(st, w, cards, x, s, hand, churn, known, values):
+    """Best score of the coming action phase from ``st`` with ``hand`` (card types): play an
+    action card (its play value, plus ``churn``: what its leaving the hand is worth) or discard
+    the card worth least. ``known`` / ``values``: the play values per card type on this same
+    board, computed when first needed (shared by callers that plan from one board)."""
+    base = value(st, w, x)
+    best = -math.inf
+    done = np.zeros(known.size, dtype=np.bool_)
+    for i in range(hand.size):
+        if churn[i] > best:
+            best = churn[i]
+        t = hand[i]
+        if card(cards, t, T_KIND) != ACTION or done[t]:
+            continue
+        done[t] = True
+        if not known[t]:
+            values[t] = play_value(st, w, cards, x, s, t, base)
+            known[t] = True
+        score = values[t] + churn[i]
+        if score > best:
+            best = score
+    return 0.0 if best == -math.inf else best
+
+
+@njit(cache=True, _nrt=False)
+def blocking(st, w, s, seat):
+    """Opponents behind ``s`` whose straight-ahead square it now occupies."""
+    p = get(st, POS, s)
+    if p < 0:
+        return 0
+    count = 0
+    for o in range(st[N_SNAILS]):
+        q = get(st, POS, o)
+        if q >= 0 and get(st, OWNER, o) != seat and get(st, STATUS, o) == RUNNING:
+            if nb(w, q, geo(w, q, FRONT)) == p:
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def plan_ends(st, w, cards, x, s, ends, later, later_squares, hand, churn):
+    """Score of each end of a speed move of ``s`` (``SACRIFICE``: stay put, regain shells):
+    the value there once the snails ``later`` (moving after it, ``later_squares`` each) have
+    made their likeliest move (nearest the finish), plus the best action from there, planned
+    for the ``X_PLAN_ENDS`` best ends only (the others lose ``X_UNPLANNED``)."""
+    n = ends.size
+    seat = int(x[X_SEAT])
+    values = np.empty(n)
+    afters = np.empty((n, st.size), dtype=np.int64)
+    for i in range(n):
+        after = st.copy()
+        if ends[i] == SACRIFICE:
+            put(after, SHELLS, s, min(get(after, MAX_SHELLS, s), get(after, SHELLS, s) + int(x[X_SACRIFICE_GAIN])))
+        else:
+            enter(after, w, s, ends[i])
+        for j in range(later.size):
+            o = later[j]
+            if get(after, STATUS, o) == RUNNING:
+                o_ends = speed_ends(after, w, o, later_squares[j], ALL_DIRECTIONS)
+                if o_ends.size:
+                    nearest = o_ends[0]
+                    for e in o_ends:
+                        if dist(w, e) < dist(w, nearest):
+                            nearest = e
+                    enter(after, w, o, nearest)
+        afters[i] = after
+        values[i] = value(after, w, x)
+    scores = values - x[X_UNPLANNED]
+    ranked = np.argsort(-values, kind="mergesort")[:int(x[X_PLAN_ENDS])]
+    n_types = cards[C_TYPES]
+    for i in ranked:
+        after = afters[i]
+        if get(after, STATUS, s) == RUNNING:
+            plan = action_plan(after, w, cards, x, s, hand, churn, np.zeros(n_types, dtype=np.bool_),
+                               np.zeros(n_types))
+        else:
+            plan = x[X_THREAT] * x[X_FINISH_RACE]
+        scores[i] = values[i] + plan + x[X_BLOCKING] * blocking(after, w, s, seat)
+    return scores
+
+
+@njit(cache=True)
+def expected_distance(st, w, cards, x, s, t):
+    """The greedy player's expected distance of ``s`` after playing card type ``t``: its move
+    effects only, each direction chosen nearest the finish (an impossible move: the board as
+    it was, and the next move from there)."""
+    probs = np.ones(1)
+    boards = st.copy().reshape(1, st.size)
+    scratch = np.empty_like(st)
+    unused = np.zeros(1, dtype=np.int64)
+    for k in range(card(cards, t, T_EFF_COUNT)):
+        if effect(cards, t, k, E_OP) != MOVE:
+            continue
+        cap = probs.size * _fan(cards, t, k)
+        out_p = np.empty(cap)
+        out_b = np.empty((cap, st.size), dtype=np.int64)
+        kinds = np.empty(cap, dtype=np.int64)
+        j = 0
+        for i in range(probs.size):
+            count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, j, scratch, unused)
+            for m in range(j, j + count):
+                out_p[m] = probs[i] * out_p[m]
+                if kinds[m] == IMPOSSIBLE:
+                    out_b[m] = st
+            j += count
+        probs, boards = out_p[:j], out_b[:j]
+    total = 0.0
+    for i in range(probs.size):
+        total += probs[i] * greedy_distance(boards[i], w, s)
+    return total

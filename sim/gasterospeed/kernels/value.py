@@ -1,0 +1,155 @@
+"""The tactician's value of a board, in squares (compiled), and the greedy player's distance.
+
+A board's value for a seat is minus its snails' *effective distances* (steps to go plus the
+risk of a KO with few shells; finished snails below zero by arrival order; KO snails far away;
+in the shell championship the shells lost are what counts), plus the tailwind it can expect
+from opponents' jostles, plus the opponents' effective distances weighted by how near they
+stood when the decision began (:func:`anchor`). Every number is a profile key
+(:class:`~sim.gasterospeed.players.GasterospeedProfile`), copied into the context array ``x``.
+
+The context array (float64) of one decision: the entries below, then ``n`` opponent weights
+from ``x[X_WEIGHTS]``, the expected push ahead by each seat's jostles 1, 2 or 3 squares
+straight behind (4 per seat) from ``x[X_PUSH]``, and for each seat the chances it holds a
+counter that cancels / sends back a shot, then a domino (4 per seat) from ``x[X_COUNTER]``.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from .layout import (
+    FINISHED,
+    FRONT,
+    MAX_SHELLS,
+    N_SNAILS,
+    OWNER,
+    POS,
+    RUNNING,
+    SHELLS,
+    STATUS,
+    arrival_index,
+    dist,
+    geo,
+    get,
+    kind,
+    nb,
+    occupant,
+)
+
+(X_MODE, X_SEAT, X_SNAIL, X_N_SEATS, X_CAP, X_THREAT, X_DISC, X_SHELL_MODE, X_TAIL, X_SHELL1, X_SHELL2,
+ X_FINISHED, X_ARRIVAL_STEP, X_KO_DISTANCE, X_SM_LOSS, X_SM_KO, X_SM_PROGRESS, X_LAMBDA, X_NEAR,
+ X_FAR_SHARE, X_CAP_AHEAD, X_THREAT_DISTANCE, X_PLAN_ENDS, X_UNPLANNED, X_BLOCKING, X_FINISH_RACE,
+ X_SACRIFICE_GAIN, X_URGENCY, X_WEIGHTS, X_PUSH, X_COUNTER) = range(31)
+CONTEXT_HEAD = 32
+#: X_MODE: the tactician's value, or minus the greedy player's distance of snail X_SNAIL
+TACTICIAN, GREEDY = 0, 1
+#: counters of a seat, from x[X_COUNTER] + 4 * seat
+SHOT_CANCEL, SHOT_REFLECT, DOMINO_CANCEL, DOMINO_REFLECT = range(4)
+
+
+def context_size(n_snails: int, n_seats: int) -> int:
+    return CONTEXT_HEAD + n_snails + 8 * n_seats
+
+
+@njit(cache=True, _nrt=False)
+def effective(st, w, x, s):
+    """Effective distance of snail ``s`` to the finish, in squares."""
+    status = get(st, STATUS, s)
+    if x[X_SHELL_MODE] != 0.0:
+        if status == RUNNING or status == FINISHED:
+            lost = get(st, MAX_SHELLS, s) - get(st, SHELLS, s) + 0.0
+        else:
+            lost = get(st, MAX_SHELLS, s) + x[X_SM_KO]
+        progress = x[X_SM_PROGRESS] * dist(w, get(st, POS, s)) if status == RUNNING else 0.0
+        return x[X_SM_LOSS] * lost + progress
+    if status == RUNNING:
+        shells = get(st, SHELLS, s)
+        risk = x[X_SHELL1] if shells == 1 else (x[X_SHELL2] if shells == 2 else 0.0)
+        return dist(w, get(st, POS, s)) + risk
+    if status == FINISHED:
+        return -x[X_FINISHED] - x[X_ARRIVAL_STEP] * (st[N_SNAILS] - arrival_index(st, s))
+    return x[X_KO_DISTANCE]
+
+
+@njit(cache=True, _nrt=False)
+def tailwind(st, w, x, s, seat):
+    """Squares ``s`` can expect to be pushed ahead by a snail of another seat straight behind
+    it (1 to 3 squares, nothing between) playing a jostling move forward."""
+    p = get(st, POS, s)
+    back = (geo(w, p, FRONT) + 4) % 8
+    cur = p
+    for k in range(1, 4):
+        cur = nb(w, cur, back)
+        if cur < 0 or kind(w, cur) > 2:
+            return 0.0
+        o = occupant(st, cur)
+        if o >= 0:
+            if get(st, OWNER, o) == seat or get(st, STATUS, o) != RUNNING:
+                return 0.0
+            return x[int(x[X_PUSH]) + 4 * get(st, OWNER, o) + k]
+    return 0.0
+
+
+@njit(cache=True, _nrt=False)
+def value(st, w, x):
+    """The deciding seat's standing in squares (see the module docstring)."""
+    seat = int(x[X_SEAT])
+    cap = x[X_CAP]
+    tail = x[X_TAIL]
+    weights = int(x[X_WEIGHTS])
+    total = 0.0
+    for s in range(st[N_SNAILS]):
+        e = effective(st, w, x, s)
+        if get(st, OWNER, s) == seat:
+            total -= e
+            if tail != 0.0 and get(st, STATUS, s) == RUNNING:
+                total += tail * tailwind(st, w, x, s, seat)
+        else:
+            total += x[weights + s] * (e if e < cap else cap)
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def greedy_distance(st, w, s):
+    """The greedy player's distance of ``s``: steps to go, -1 once finished, 1e6 if KO or out."""
+    status = get(st, STATUS, s)
+    if status == RUNNING:
+        return dist(w, get(st, POS, s)) + 0.0
+    return -1.0 if status == FINISHED else 1e6
+
+
+@njit(cache=True, _nrt=False)
+def evaluate(st, w, x):
+    """What the deciding player maximises: the tactician's value, or minus the greedy distance."""
+    if x[X_MODE] == GREEDY:
+        return -greedy_distance(st, w, int(x[X_SNAIL]))
+    return value(st, w, x)
+
+
+@njit(cache=True, _nrt=False)
+def anchor(st, w, x):
+    """Fix the opponents' weights, the cap of their distances and the threat (opponents near
+    the line) from the board at the start of a decision, so its options share one scale."""
+    seat = int(x[X_SEAT])
+    n = st[N_SNAILS]
+    ref = 0.0
+    mine = False
+    for s in range(n):
+        if get(st, OWNER, s) == seat:
+            e = effective(st, w, x, s)
+            if not mine or e < ref:
+                ref = e
+            mine = True
+    lam = x[X_LAMBDA]
+    x[X_CAP] = ref + x[X_CAP_AHEAD]
+    weights = int(x[X_WEIGHTS])
+    threat = 0
+    for s in range(n):
+        if get(st, OWNER, s) == seat:
+            x[weights + s] = 0.0
+            continue
+        x[weights + s] = lam if effective(st, w, x, s) < ref + x[X_NEAR] else x[X_FAR_SHARE] * lam
+        p = get(st, POS, s)
+        if p >= 0 and get(st, STATUS, s) == RUNNING and dist(w, p) <= x[X_THREAT_DISTANCE]:
+            threat += 1
+    x[X_THREAT] = threat
