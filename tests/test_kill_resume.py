@@ -124,7 +124,9 @@ tolerance = 0.05
 [search]
 optimizer = "{optimizer}"
 trials = 6
+pruner = "{pruner}"
 blocks = 2
+first_rung = 20
 validate_top = 2
 validate_matches = 100
 bootstrap = 50
@@ -138,16 +140,12 @@ def balance_result(out: Path) -> tuple[list, dict]:
     return [{k: t[k] for k in keep} for t in trials], {"best": summary["best"], "trials": summary["trials"]}
 
 
-@pytest.mark.parametrize("optimizer", [
-    "ntbea",
-    pytest.param("tpe", marks=pytest.mark.xfail(strict=True, reason=(
-        "analysis/balance/search.py::_run_optuna builds a fresh seeded sampler and only add_trial()s the "
-        "stored trials, so a resumed search asks the sampler's sequence from its start: trial n after a "
-        "kill gets the point an uninterrupted search gave an earlier trial (the trials differ from n on)"))),
-])
-def test_balance_killed_at_random_moments_then_rerun_equals_an_uninterrupted_search(tmp_path, capsys, optimizer):
+@pytest.mark.parametrize("optimizer, pruner", [("ntbea", "none"), ("tpe", "wilcoxon"), ("tpe", "halving"),
+                                               ("random", "halving")])
+def test_balance_killed_at_random_moments_then_rerun_equals_an_uninterrupted_search(tmp_path, capsys, optimizer,
+                                                                                     pruner):
     path = tmp_path / "balance.toml"
-    path.write_text(BALANCE.format(optimizer=optimizer))
+    path.write_text(BALANCE.format(optimizer=optimizer, pruner=pruner))
     killed, whole = tmp_path / "killed", tmp_path / "whole"
     argv = ["balance", path, "--no-progress"]
     started = lambda: (killed / "trials").is_dir()  # noqa: E731  (kill once trials are being written)

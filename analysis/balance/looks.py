@@ -1,9 +1,12 @@
 """Error control across validation looks: Bonferroni over the planned looks of a directory.
 
 A *look* is one validation of the candidates on fresh seeds: one (``search.validation_round``,
-``search.validate_matches``) pair. Raising ``validate_matches`` replays the same fresh seeds
-with more matches (a nested, larger sample); a new ``validation_round`` plays an independent
-seed set. Each is a new chance to claim "meets every target", so each must pay for it.
+matches, candidate order) triple. Raising ``validate_matches`` replays the same fresh seeds
+with more matches (a nested, larger sample), and so does each stage of a staged validation
+(``search.validation_stages``, :mod:`analysis.balance.validation`); a new ``validation_round``
+plays an independent seed set; other candidates (a search extended with more trials) on the
+same seeds are another test. Each is a new chance to claim "meets every target", so each must
+pay for it.
 
 The budget of a results directory is ``search.alpha`` (α, default 0.05), split over the
 ``search.looks`` planned looks (K, default 3): look j (1, 2, ...) tests at
@@ -14,7 +17,7 @@ or independent samples) and even when the decision to look again depends on what
 looks showed, because α_j depends on j alone. This is the Bonferroni (group-sequential)
 choice: simple, valid for any number of planned looks, conservative when looks overlap
 (nested samples are positively correlated). Within a look the candidates keep their
-fixed-sequence test at α_j (:func:`analysis.balance.search._validate`).
+fixed-sequence test at α_j (:func:`analysis.balance.validation.validate`).
 
 Every look is recorded in ``DIR/looks.json`` with the α it spent. A directory validated before
 looks were recorded holds ``validation.json`` but no ``looks.json``: its stored validation
@@ -53,21 +56,26 @@ class Ledger:
     def spent(self) -> float:
         return float(sum(look["alpha"] for look in self.looks))
 
-    def find(self, validation_round: int, matches: int) -> dict[str, Any] | None:
-        """The recorded look with these settings, if any."""
+    def find(self, validation_round: int, matches: int, order: list[str] | None = None) -> dict[str, Any] | None:
+        """The recorded look with these settings (and this candidate order, if both are known)."""
         for look in self.looks:
-            if (look["validation_round"], look["matches"]) == (validation_round, matches):
+            if (look["validation_round"], look["matches"]) != (validation_round, matches):
+                continue
+            if order is None or look.get("order") is None or list(look["order"]) == list(order):
                 return look
         return None
 
-    def alpha_for(self, validation_round: int, matches: int) -> tuple[int, float, bool]:
+    def alpha_for(self, validation_round: int, matches: int,
+                  order: list[str] | None = None) -> tuple[int, float, bool]:
         """(look number, α it spends, whether it may claim) of the look with these settings.
 
         A recorded look keeps its number and α; a new one is the next number, with α/K while
         the plan has looks left and the budget allows, else it claims nothing. A look that
-        claims nothing is still measured at α/K, for display.
+        claims nothing is still measured at α/K, for display. ``order`` (the candidates'
+        points in test order) is part of a look: other candidates on the same fresh seeds
+        and size (a search extended with more trials) are a new look, with α of their own.
         """
-        look = self.find(validation_round, matches)
+        look = self.find(validation_round, matches, order)
         if look is not None:
             return int(look["look"]), float(look["alpha"]), bool(look["claimable"])
         number = len(self.looks) + 1

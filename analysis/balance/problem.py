@@ -41,6 +41,14 @@ class Problem:
         """The baseline rules (the rules file and the baseline's overrides, no point)."""
         return load_rules(self.spec, self.rules_file, list(self.settings.baseline.set.items()), override_label="")
 
+    def placed(self, target):
+        """The target on its line-up: one without a ``lineup`` is measured on the first line-up."""
+        if target.lineup:
+            return target
+        from dataclasses import replace
+
+        return replace(target, lineup=self.settings.lineups[0].name)
+
     def rules(self, point: dict[str, Any]):
         """The rules of a point: baseline file and overrides, then the point's overrides."""
         overrides = [*self.settings.baseline.set.items(), *self.space.overrides(point)]

@@ -89,7 +89,7 @@ def _targets_figure(trials: pd.DataFrame, validation: list[dict], baseline: dict
     fig = Figure(figsize=(7.5, 2.6 * len(labels)))
     axes = fig.subplots(len(labels), 1, squeeze=False)[:, 0]
     for ax, label in zip(axes, labels):
-        column = f"value:{label.split(' @')[0]}"
+        column = f"value:{label}" if f"value:{label}" in trials.columns else f"value:{label.split(' @')[0]}"
         band = validation[0]["targets"][labels.index(label)]["band"]
         ax.axhspan(band[0], band[1], color="#2ca02c", alpha=.15, label="target band")
         if column in trials.columns:
@@ -167,7 +167,7 @@ def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
                          "met": "yes" if check["met"] else "no",
                          "counts": "yes" if candidate.get("in_sequence", True) else "no (an earlier candidate missed)"})
     sections = [
-        {"title": "Verdict", "blocks": verdict + [_p(
+        {"title": "Verdict", "blocks": verdict + _cost_blocks(summary) + [_p(
             f"{summary['trials']} trials ({summary['pruned']} pruned) with {summary['optimizer']}; every trial "
             "played the same seeds (common random numbers). The best candidates were replayed on fresh seeds "
             "(winner's-curse guard); only those results count. Under seat rotation the matches of a seed are "
@@ -175,7 +175,9 @@ def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
             "other metrics a bootstrap over seeds, the intervals of the design report. Candidates are tested in "
             "a fixed order set before the fresh seeds are played (the response surface's point first, then "
             "trials by in-sample rank) and a verdict counts only while every earlier candidate met every "
-            "target: within a look the chance of any false 'met' stays at the look's α.")]},
+            "target: within a look the chance of any false 'met' stays at the look's α. How the search "
+            "spent its matches (successive halving, pruning, the sampler's choices) only decides which "
+            "candidates are replayed: it cannot raise that chance.")]},
         {"title": "Validation looks and the α they spend", "blocks": _looks_blocks(summary, folder)},
         {"title": "Validated candidates (fresh seeds)", "blocks": [_table(pd.DataFrame(rows))] if rows else []},
         {"title": "Targets: every trial, the band, the validated candidates",
@@ -190,6 +192,27 @@ def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
         sections.append({"title": "Best rules (ready for --rules)",
                          "blocks": [f"<pre>{html.escape((folder / 'best_rules.toml').read_text())}</pre>"]})
     return "Balance search", sections, met
+
+
+def _cost_blocks(summary: dict) -> list[str]:
+    """Where the matches went, the stages of the validation and the verdict by line-up."""
+    blocks = []
+    played = summary.get("matches_played")
+    if played:
+        blocks.append(_p(f"Matches played for this verdict: {played['search']:,} by the search (every trial, every "
+                         f"line-up) and {played['validation']:,} on fresh seeds, {played['total']:,} in all."))
+    stages = summary.get("stages") or []
+    if len(stages) > 1 or any(s.get("excluded") for s in stages):
+        text = "; ".join(f"look {s['look']} at {s['matches']:,} matches: "
+                         + ("met" if s["met"] else "a target shown outside its band" if s["excluded"] else
+                            "no α left" if not s["claimable"] else "undecided") for s in stages)
+        blocks.append(_p(f"Validation stages (nested sizes on the same fresh seeds, each a look): {text}."))
+    verdicts = summary.get("lineup_verdicts") or {}
+    if len(verdicts) > 1:
+        blocks.append(_p("By line-up (descriptive; the claim is every target on every line-up at once, an "
+                         "intersection-union test with every TOST at the look's α): "
+                         + ", ".join(f"{name} {'met' if ok else 'not met'}" for name, ok in verdicts.items()) + "."))
+    return blocks
 
 
 def _surface_blocks(surface: dict) -> list[str]:

@@ -33,10 +33,15 @@ A balance file (TOML)::
     [search]
     optimizer = "tpe"              # tpe | cmaes | gp | random (optuna) | ntbea
     trials = 40
-    blocks = 4                     # pruning: a trial is played in blocks of seeds and stopped
+    pruner = "halving"             # halving | wilcoxon | none
+    first_rung = 100               # halving: a trial first plays 100 matches, then 300, then
+    reduction = 3                  # 800, each rung only if among the best 1/3 there so far
+    blocks = 4                     # wilcoxon: a trial is played in blocks of seeds and stopped
                                    # when a paired Wilcoxon test says it is worse than the best
     validate_top = 3               # winner's-curse guard: re-run the best few...
     validate_matches = 2000        # ...on fresh seeds with more matches
+    validation_stages = 3          # nested sizes 500, 1000, 2000: stop as soon as decided
+    power = 0.8                    # start at the stage the in-sample CIs predict large enough
     bootstrap = 400                # resamples for the CIs of non-rate metrics
     validate_baseline = true       # the baseline rules on the same fresh seeds (before / after)
     validation_round = 0           # n > 0: an independent, confirmatory fresh seed set
@@ -47,12 +52,26 @@ A balance file (TOML)::
     bound = 0.15
 
 Every trial plays match indices ``0 .. matches-1`` with the same root seed, so trials differ
-only by their rules (common random numbers); it stores its target values and every game
-metric as ``DIR/trials/NNNN.json``, and a killed search resumes from them. The candidates (the
-surface's model optimum if any, then the best trials by in-sample rank) are replayed on a
-fresh seed set (root seed + ``FRESH_SEED_OFFSET`` × (1 + round)) and a candidate is reported as
-meeting a target only if the equivalence test (TOST) passes on those fresh seeds — as a
-fixed-sequence test: once a candidate misses, later ones are not claimed.
+only by their rules (common random numbers); it stores its target values, their 90 % in-sample
+intervals and every game metric as ``DIR/trials/NNNN.json``. A killed search resumes from them:
+optuna's sampler is replayed trial by trial (ask, the same suggestions, the stored block
+losses reported, the stored value told), so a resumed search proposes exactly the trials an
+uninterrupted one would; NTBEA is replayed the same way.
+
+With ``pruner = "halving"`` a trial is played in rungs of growing size on the same seeds and
+goes on only while it ranks among the best of its rung (:mod:`analysis.balance.halving`):
+most trials cost a first rung, the promising ones the full ``matches``.
+
+A target with ``lineup = "*"`` is required on every line-up (one target per line-up), e.g.
+novice, casual and club 4-player games: the search minimises the sum of their losses and the
+validation claims "meets every target on every line-up" as one intersection-union test.
+
+The candidates (the surface's model optimum if any, then the best complete trials by in-sample
+rank) are replayed on a fresh seed set (root seed + ``FRESH_SEED_OFFSET`` × (1 + round)) and a
+candidate is reported as meeting a target only if the equivalence test (TOST) passes on those
+fresh seeds — as a fixed-sequence test: once a candidate misses, later ones are not claimed
+(nor played). See :mod:`analysis.balance.validation` for the staged validation and for why the
+search's own choices (halving included) cannot raise the chance of a false claim.
 
 Every validation is a *look* (:mod:`analysis.balance.looks`): a (``validation_round``,
 ``validate_matches``) pair, recorded in ``DIR/looks.json`` with the α it spends. The
@@ -79,34 +98,41 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from sim.core.config import param, to_dict, to_toml
+from sim.core.config import param, to_dict
 from sim.core.experiment import Lineup, RulesChange
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
-from sim.core.store import atomic_write_bytes
 
+from .halving import promoted, rungs
 from .ntbea import NTBEA
 from .problem import Problem, load_problem
 from .space import Parameter, SearchSpace
 from .surface import SurfaceSettings, spread_floor
-from .looks import load_ledger
-from .targets import Target, band_loss, centre_distance, check_tables, measure_all, objective, select_lineup
+from .targets import Target, band_loss, measure_all, objective, select_lineup
+from .validation import FRESH_SEED_OFFSET, atomic_json, trial_intervals, validate, whole_rotations
 
-__all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "trial_settings", "FRESH_SEED_OFFSET"]
+__all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "trial_settings", "evaluate",
+           "FRESH_SEED_OFFSET", "ALL_LINEUPS"]
 
-#: Validation replays candidates on root seed + this offset (× 1 + search.validation_round):
-#: seeds no trial has seen.
-FRESH_SEED_OFFSET = 1_000_003
+#: ``lineup = "*"`` in a target: required on every line-up of the file.
+ALL_LINEUPS = "*"
 
 
 @dataclass(frozen=True)
 class SearchSettings:
     optimizer: Literal["tpe", "cmaes", "gp", "random", "ntbea"] = "tpe"
     trials: int = param(40, min=1, doc="trials (parameter points) to evaluate")
-    blocks: int = param(4, min=1, doc="seed blocks per trial (pruning checkpoints)")
-    prune: bool = True
+    pruner: Literal["wilcoxon", "halving", "none"] = "wilcoxon"
+    blocks: int = param(4, min=1, doc="wilcoxon: seed blocks per trial (pruning checkpoints)")
+    prune: bool = True  # false: no pruner, whatever `pruner` says
     p_threshold: float = param(0.1, min=0.0, max=1.0, doc="Wilcoxon pruner p-value threshold")
+    first_rung: int = param(0, min=0, doc="halving: matches of a trial's first rung (0: matches / reduction²)")
+    reduction: int = param(3, min=2, doc="halving: a trial goes on to the next rung only if among the best "
+                           "1/reduction of the trials there so far")
     validate_top: int = param(3, min=1, doc="candidates re-run on fresh seeds")
-    validate_matches: int = param(2000, min=1, doc="matches per candidate on fresh seeds")
+    validate_matches: int = param(2000, min=1, doc="matches per candidate on fresh seeds (the largest stage)")
+    validation_stages: int = param(1, min=1, max=8, doc="nested validation sizes validate_matches·2^(s−S), "
+                                   "each a look, played only while undecided")
+    power: float = param(0.8, min=0.5, max=0.99, doc="TOST power the first stage played is predicted to have")
     bootstrap: int = param(400, min=50, doc="bootstrap resamples (of matches) for CIs of non-rate metrics")
     validate_baseline: bool = True  # also measure the baseline rules on the fresh seeds (before / after)
     validation_round: int = param(0, min=0, doc="n > 0: validate on the n-th other fresh seed set, "
@@ -143,7 +169,7 @@ class BalanceFile:
             yield "targets", "expected at least one [[targets]] table"
         names = {lineup.name for lineup in self.lineups}
         for index, target in enumerate(self.targets):
-            if target.lineup and target.lineup not in names:
+            if target.lineup and target.lineup != ALL_LINEUPS and target.lineup not in names:
                 yield f"targets[{index}].lineup", f"unknown line-up {target.lineup!r}; allowed: {', '.join(sorted(names))}"
         if self.surface.parameter and self.surface.parameter not in {p.name for p in self.parameters}:
             yield "surface.parameter", (f"unknown parameter {self.surface.parameter!r}; allowed: "
@@ -160,7 +186,7 @@ class BalanceFile:
 #: (``alpha`` and ``looks`` are listed so that directories from before they existed resume; the
 #: look ledger keeps the plan of a directory's first look, see :mod:`analysis.balance.looks`.)
 EXTENDABLE = ("trials", "validate_top", "validate_matches", "bootstrap", "validate_baseline", "validation_round",
-              "alpha", "looks")
+              "alpha", "looks", "validation_stages", "power")
 
 
 def trial_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -174,8 +200,22 @@ Balance = Problem
 
 
 def load_balance(path: str | Path) -> Balance:
-    """Read and validate a balance file, including every parameter's key against the rules."""
-    return load_problem(path, BalanceFile)
+    """Read and validate a balance file, including every parameter's key against the rules.
+
+    A target on ``lineup = "*"`` becomes one target per line-up, in the file's order.
+    """
+    from dataclasses import replace
+
+    balance = load_problem(path, BalanceFile)
+    settings = balance.settings
+    targets = []
+    for target in settings.targets:
+        if target.lineup == ALL_LINEUPS:
+            targets += [replace(target, lineup=lineup.name) for lineup in settings.lineups]
+        else:
+            targets.append(target)
+    balance.settings = replace(settings, targets=tuple(targets))
+    return balance
 
 
 # ------------------------------------------------------------------------------------------
@@ -205,54 +245,67 @@ def _targets_on(balance: Balance, tables) -> list[float]:
 
 
 def _with_lineup(balance: Balance, target: Target) -> Target:
-    if target.lineup:
-        return target
-    from dataclasses import replace
+    return balance.placed(target)
 
-    return replace(target, lineup=balance.settings.lineups[0].name)
+
+def _edges(balance: Balance, matches: int, blocks: int, halving: bool) -> list[int]:
+    """Cumulative match counts at which a trial is checked (the last is ``matches``)."""
+    search = balance.settings.search
+    if halving:
+        first = search.first_rung or max(1, matches // search.reduction ** 2)
+        return [whole_rotations(balance, size) if size < matches else matches
+                for size in rungs(matches, first, search.reduction)]
+    return [int(v) for v in np.linspace(0, matches, blocks + 1).astype(int)[1:]]
 
 
 def evaluate(balance: Balance, point: dict[str, Any] | None, *, root_seed: int, matches: int, jobs: int = 1,
-             backend: str = "loky", blocks: int = 1, on_block=None) -> tuple[dict[str, pd.DataFrame], list[float]]:
-    """Play ``matches`` matches of every line-up under the point's rules, in seed blocks.
+             backend: str = "loky", blocks: int = 1, on_block=None, halving: bool = False,
+             store=None) -> tuple[dict[str, pd.DataFrame], list[float]]:
+    """Play ``matches`` matches of every line-up under the point's rules, in seed blocks or rungs.
 
-    ``point = None`` plays the baseline rules.
-    ``on_block(block, block_loss)`` is called after each block; it returns True to stop (prune).
-    Returns the tables of the blocks played and the measured target values.
+    ``point = None`` plays the baseline rules. ``on_block(block, loss)`` is called after each
+    block (with ``blocks > 1``) or each rung (``halving``); it returns True to stop (prune;
+    ignored after the last). A block's loss is the objective on that block's matches (the Wilcoxon
+    pruner pairs blocks); a rung's is the objective on every match so far (halving ranks
+    trials on the same first matches). With a ``store`` the matches are stored there and
+    those already stored are not played again. Returns the tables of the matches played and
+    the measured target values.
     """
     cells = _cells(balance, point, "trial")
-    edges = np.linspace(0, matches, blocks + 1).astype(int)
+    edges = _edges(balance, matches, blocks, halving)
+    checked = halving or (on_block is not None and blocks > 1)
     parts: list[dict[str, pd.DataFrame]] = []
-    for block, (first, last) in enumerate(zip(edges[:-1], edges[1:])):
-        tables = run_cells(balance.spec, cells, int(last), root_seed, jobs=jobs, backend=backend,
+    first = 0
+    for block, last in enumerate(edges):
+        tables = run_cells(balance.spec, cells, int(last), root_seed, jobs=jobs, backend=backend, store=store,
                            chunk_size=balance.settings.chunk_size, progress=False, start=int(first))
         parts.append(tables)
-        if on_block is not None and blocks > 1:
-            loss = objective(list(balance.settings.targets), _targets_on(balance, tables))
-            if on_block(block, loss):
+        first = last
+        if on_block is not None and checked:
+            sample = _assemble(parts) if halving else tables
+            stop = on_block(block, objective(list(balance.settings.targets), _targets_on(balance, sample)))
+            if stop and block < len(edges) - 1:
                 break
+    tables = _assemble(parts)
+    return tables, _targets_on(balance, tables)
+
+
+def _assemble(parts: list[dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
     from sim.core.store import assemble
 
-    tables = assemble({name: [p[name] for p in parts] for name in parts[0]})
-    return tables, _targets_on(balance, tables)
+    return assemble({name: [p[name] for p in parts] for name in parts[0]})
+
+
+def _play_fresh(balance: Balance, point, *, root_seed: int, start: int, matches: int, jobs: int,
+                backend: str) -> dict[str, pd.DataFrame]:
+    """The tables of a point's fresh-seed matches ``start .. matches - 1`` (the validation's)."""
+    return run_cells(balance.spec, _cells(balance, point, "fresh"), matches, root_seed, jobs=jobs, backend=backend,
+                     chunk_size=balance.settings.chunk_size, progress=False, start=start)
 
 
 # ------------------------------------------------------------------------------------------
 # the search
 # ------------------------------------------------------------------------------------------
-
-def _atomic_json(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(path, json.dumps(data, indent=2, default=_jsonable).encode("utf-8"))
-
-
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating):
-        return float(value)
-    raise TypeError(type(value))
-
 
 def _stored_trials(out: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted((out / "trials").glob("*.json"))]
@@ -293,96 +346,200 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
                 progress: bool | None = None, manifest: dict | None = None) -> dict[str, Any]:
     """Run (or resume) the search, validate the best candidates, write the results.
 
-    Writes ``trials/NNNN.json``, ``trials.csv``, ``validation.json``, ``best_rules.toml`` and
-    ``balance.json`` under ``out`` and returns the summary (``balance.json``'s content).
+    Writes ``trials/NNNN.json``, ``trials.csv``, ``validation.json`` (and the fresh-seed tables
+    in ``validation/``), ``looks.json``, ``best_rules.toml`` and ``balance.json`` under ``out``
+    and returns the summary (``balance.json``'s content).
     """
     out = Path(out)
     settings, search = balance.settings, balance.settings.search
     manifest = {**(manifest or {}), "kind": "balance", "game": balance.spec.name, "seed": settings.seed,
                 "balance": to_dict(settings)}
-    _atomic_json(out / "manifest.json", {**manifest, "status": "running"})
-    targets = list(settings.targets)
+    atomic_json(out / "manifest.json", {**manifest, "status": "running"})
     stored = _stored_trials(out)
     show = sys.stderr.isatty() if progress is None else progress
     bar = tqdm(total=search.trials, initial=min(len(stored), search.trials), unit="trial",
                desc="balance", disable=not show, file=sys.stderr)
+    trial = _Trials(balance, out, bar, jobs=jobs, backend=backend)
+    try:
+        if search.optimizer == "ntbea":
+            _run_ntbea(balance, stored, search, trial)
+        else:
+            _run_optuna(balance, stored, search, trial)
+    finally:
+        bar.close()
+    trials = _stored_trials(out)
+    _trials_csv(out, trials)
+    surface, extra = _surface(balance, out, trials)
+    summary = validate(balance, out, trials, jobs=jobs, backend=backend, extra=extra,
+                       play=lambda point, **kw: _play_fresh(balance, point, **kw))
+    summary["surface"] = surface
+    summary["matches_played"] = _matches_played(balance, trials, summary)
+    atomic_json(out / "balance.json", summary)
+    atomic_json(out / "manifest.json", {**manifest, "status": "complete"})
+    return summary
 
-    def record(number: int, point: dict, params: dict, values: list[float] | None, state: str,
-               block_losses: list[float], metrics: dict | None = None) -> dict:
+
+class _Trials:
+    """Plays and records the trials of one search (the optimiser decides which points)."""
+
+    def __init__(self, balance: Balance, out: Path, bar, *, jobs: int, backend: str):
+        self.balance, self.out, self.bar, self.jobs, self.backend = balance, out, bar, jobs, backend
+        self.targets = list(balance.settings.targets)
+        self.history: list[dict] = []  # every trial so far (stored, then new): the halving's rungs
+        search = balance.settings.search
+        self.halving = search.prune and search.pruner == "halving"
+        self.wilcoxon = search.prune and search.pruner == "wilcoxon" and search.blocks > 1
+
+    def promote(self, rung: int, loss: float) -> bool:
+        """The halving rule at ``rung``: True to go on (against every earlier trial there)."""
+        earlier = [t["block_losses"][rung] for t in self.history if len(t["block_losses"]) > rung]
+        return promoted(loss, earlier, self.balance.settings.search.reduction)
+
+    def play(self, point: dict, should_stop=None) -> tuple[list[float], list[float], bool, dict, dict]:
+        """(values, rung or block losses, pruned, game metrics, in-sample intervals) of a point."""
+        balance, search = self.balance, self.balance.settings.search
+        losses: list[float] = []
+
+        def on_block(block: int, loss: float) -> bool:
+            losses.append(loss)
+            if self.halving:
+                return not self.promote(block, loss)
+            return bool(should_stop and should_stop(block, loss))
+
+        tables, values = evaluate(balance, point, root_seed=balance.settings.seed, matches=balance.settings.matches,
+                                  jobs=self.jobs, backend=self.backend, blocks=search.blocks if self.wilcoxon else 1,
+                                  on_block=on_block if (self.halving or self.wilcoxon) else None,
+                                  halving=self.halving)
+        checks = len(_edges(balance, balance.settings.matches, search.blocks, self.halving))
+        pruned = (self.halving or self.wilcoxon) and len(losses) < checks
+        played = int(tables["matches"]["match"].nunique()) if len(tables["matches"]) else 0
+        intervals = {} if pruned else trial_intervals(balance, tables, search.bootstrap, balance.settings.seed)
+        return values, losses, pruned, _game_metrics(balance, tables), {"intervals": intervals, "matches": played}
+
+    def record(self, number: int, point: dict, params: dict, values: list[float] | None, state: str,
+               block_losses: list[float], metrics: dict | None = None, extra: dict | None = None) -> dict:
+        targets = self.targets
         loss = band_loss(targets, values) if values is not None else float("inf")
         score = objective(targets, values) if values is not None else float("inf")
         trial = {"number": number, "point": point, "params": params, "state": state,
                  "values": dict(zip([t.label for t in targets], values or [])),
                  "loss": loss if math.isfinite(loss) else None,
                  "objective": score if math.isfinite(score) else None, "block_losses": block_losses,
-                 "metrics": metrics or {}}
-        _atomic_json(out / "trials" / f"{number:04d}.json", trial)
-        bar.update(1)
+                 "metrics": metrics or {}, **(extra or {})}
+        atomic_json(self.out / "trials" / f"{number:04d}.json", trial)
+        self.history.append(trial)
+        self.bar.update(1)
         return trial
 
-    def play(point: dict, should_stop=None):
-        losses: list[float] = []
 
-        def on_block(block: int, loss: float) -> bool:
-            losses.append(loss)
-            return bool(should_stop and should_stop(block, loss))
-
-        tables, values = evaluate(balance, point, root_seed=settings.seed, matches=settings.matches,
-                                  jobs=jobs, backend=backend, blocks=search.blocks, on_block=on_block)
-        pruned = len(losses) < search.blocks and search.blocks > 1
-        return values, losses, pruned, _game_metrics(balance, tables)
-
-    try:
-        if search.optimizer == "ntbea":
-            _run_ntbea(balance, stored, search, play, record)
-        else:
-            _run_optuna(balance, stored, search, play, record)
-    finally:
-        bar.close()
-
-    trials = _stored_trials(out)
+def _trials_csv(out: Path, trials: list[dict]) -> None:
     frame = pd.DataFrame([{"number": t["number"], "state": t["state"], "loss": t["loss"],
-                           "objective": t.get("objective", t["loss"]),
+                           "objective": t.get("objective", t["loss"]), "matches": t.get("matches"),
                            **{f"param:{k}": json.dumps(v) if isinstance(v, list) else v for k, v in t["point"].items()},
                            **{f"value:{k}": v for k, v in t["values"].items()}} for t in trials])
     frame.to_csv(out / "trials.csv", index=False)
-    surface, extra = None, []
-    if settings.surface.prefix:
-        surface = spread_floor(trials, balance.space, settings.surface,
-                               settings.surface.lineup or settings.lineups[0].name, seed=settings.seed)
-        _atomic_json(out / "surface.json", surface)
-        if settings.surface.validate and surface.get("point") is not None:
-            complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
-            base = min(complete, key=lambda t: t["loss"])["point"] if complete else {}
-            modelled = next(p for p in balance.space.parameters if p.name == surface["parameter"])
-            value = surface["point"] if modelled.kind in ("int_list", "counts") else surface["point"][0]
-            point = balance.space.normalise({**base, surface["parameter"]: value})
-            extra.append({"number": "surface", "point": point, "loss": None})
-    summary = _validate(balance, out, trials, jobs=jobs, backend=backend, extra=extra)
-    summary["surface"] = surface
-    _atomic_json(out / "balance.json", summary)
-    _atomic_json(out / "manifest.json", {**manifest, "status": "complete"})
-    return summary
 
 
-def _run_optuna(balance: Balance, stored: list[dict], search: SearchSettings, play, record) -> None:
+def _surface(balance: Balance, out: Path, trials: list[dict]) -> tuple[dict | None, list[dict]]:
+    """The response surface (if the file asks for one) and its best point as an extra candidate."""
+    settings = balance.settings
+    if not settings.surface.prefix:
+        return None, []
+    surface = spread_floor(trials, balance.space, settings.surface,
+                           settings.surface.lineup or settings.lineups[0].name, seed=settings.seed)
+    atomic_json(out / "surface.json", surface)
+    if not settings.surface.validate or surface.get("point") is None:
+        return surface, []
+    complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
+    base = min(complete, key=lambda t: t["loss"])["point"] if complete else {}
+    modelled = next(p for p in balance.space.parameters if p.name == surface["parameter"])
+    value = surface["point"] if modelled.kind in ("int_list", "counts") else surface["point"][0]
+    point = balance.space.normalise({**base, surface["parameter"]: value})
+    return surface, [{"number": "surface", "point": point, "loss": None}]
+
+
+def _matches_played(balance: Balance, trials: list[dict], summary: dict) -> dict[str, int]:
+    """Matches the verdict cost, as a run from scratch plays them: the trials' and the fresh seeds'.
+
+    Trials: the matches each played (its rungs or blocks) times the line-ups. Fresh seeds: the
+    last stage's size times the points it validated (candidates and baseline) and the line-ups
+    (smaller stages are its first matches).
+    """
+    lineups = len(balance.lineups)
+    search = sum(int(t.get("matches") or (balance.settings.matches if t["state"] == "complete" else 0)) * lineups
+                 for t in trials)
+    stages = summary.get("stages") or [{}]
+    points = summary.get("candidates_validated", 0) + bool(summary.get("baseline"))
+    fresh = int(stages[-1].get("matches", 0)) * points * lineups
+    return {"search": search, "validation": fresh, "total": search + fresh}
+
+
+def _trial_state(optuna, trial: dict):
+    return optuna.trial.TrialState.PRUNED if trial["state"] == "pruned" else optuna.trial.TrialState.COMPLETE
+
+
+def _replay(study, balance: Balance, stored: list[dict]) -> bool:
+    """Resume: ask, suggest, report and tell every stored trial as an uninterrupted run did.
+
+    The sampler's state then equals an uninterrupted run's, so the next trials are the same.
+    False (and nothing told for the mismatching trial) if the sampler proposes other params
+    than a stored trial's (e.g. another optuna version).
+    """
+    import optuna
+
+    for trial in stored:
+        asked = study.ask()
+        balance.space.suggest(asked)
+        if asked.params != trial["params"]:
+            study.tell(asked, state=optuna.trial.TrialState.FAIL)
+            return False
+        for step, loss in enumerate(trial["block_losses"]):
+            asked.report(loss, step=step)
+        if _trial_state(optuna, trial) == optuna.trial.TrialState.PRUNED:
+            study.tell(asked, state=optuna.trial.TrialState.PRUNED)
+        else:
+            study.tell(asked, _stored_objective(trial))
+    return True
+
+
+def _study(balance: Balance, search: SearchSettings, stored: list[dict]):
+    """A study that has seen the stored trials (replayed, or added if they cannot be replayed)."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    with warnings.catch_warnings():  # WilcoxonPruner is flagged experimental since optuna 3.6
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        pruner = (optuna.pruners.WilcoxonPruner(p_threshold=search.p_threshold)
-                  if search.prune and search.blocks > 1 else optuna.pruners.NopPruner())
-    study = optuna.create_study(direction="minimize", sampler=_sampler(balance.settings), pruner=pruner)
-    distributions = _distributions(balance.space)
-    # trials pruned after different numbers of blocks are compared on the steps they share
-    warnings.filterwarnings("ignore", message="WilcoxonPruner finds steps", category=UserWarning)
-    for trial in stored:  # resume: tell the sampler what is already known
-        state = optuna.trial.TrialState.PRUNED if trial["state"] == "pruned" else optuna.trial.TrialState.COMPLETE
+
+    def create():
+        with warnings.catch_warnings():  # WilcoxonPruner is flagged experimental since optuna 3.6
+            warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+            wilcoxon = search.prune and search.pruner == "wilcoxon" and search.blocks > 1
+            pruner = (optuna.pruners.WilcoxonPruner(p_threshold=search.p_threshold) if wilcoxon
+                      else optuna.pruners.NopPruner())
+        return optuna.create_study(direction="minimize", sampler=_sampler(balance.settings), pruner=pruner)
+
+    study = create()
+    if _replay(study, balance, stored):
+        return study
+    from sim.core.store import warn
+
+    warn(f"the sampler no longer proposes the stored trials (optuna {optuna.__version__}): the search "
+         "goes on from them, but its next trials differ from an uninterrupted search's")
+    study, distributions = create(), _distributions(balance.space)
+    for trial in stored:
+        state = _trial_state(optuna, trial)
         study.add_trial(optuna.trial.create_trial(
             params=trial["params"], distributions=distributions, state=state,
             value=_stored_objective(trial) if state == optuna.trial.TrialState.COMPLETE else None,
             intermediate_values=dict(enumerate(trial["block_losses"]))))
+    return study
+
+
+def _run_optuna(balance: Balance, stored: list[dict], search: SearchSettings, trials: _Trials) -> None:
+    import optuna
+
+    # trials pruned after different numbers of blocks are compared on the steps they share
+    warnings.filterwarnings("ignore", message="WilcoxonPruner finds steps", category=UserWarning)
+    study = _study(balance, search, stored)
+    trials.history = list(stored)
     for number in range(len(stored), search.trials):
         trial = study.ask()
         point = balance.space.suggest(trial)
@@ -391,145 +548,39 @@ def _run_optuna(balance: Balance, stored: list[dict], search: SearchSettings, pl
             trial.report(loss, step=block)
             return trial.should_prune()
 
-        values, losses, pruned, metrics = play(point, should_stop)
+        values, losses, pruned, metrics, extra = trials.play(point, should_stop)
+        if trials.halving:
+            for step, loss in enumerate(losses):
+                trial.report(loss, step=step)
         if pruned:
             study.tell(trial, state=optuna.trial.TrialState.PRUNED)
-            record(number, point, trial.params, values, "pruned", losses, metrics)
+            trials.record(number, point, trial.params, values, "pruned", losses, metrics, extra)
         else:
             loss = objective(list(balance.settings.targets), values)
             study.tell(trial, loss if math.isfinite(loss) else 1e9)
-            record(number, point, trial.params, values, "complete", losses, metrics)
+            trials.record(number, point, trial.params, values, "complete", losses, metrics, extra)
 
 
-def _run_ntbea(balance: Balance, stored: list[dict], search: SearchSettings, play, record) -> None:
+def _run_ntbea(balance: Balance, stored: list[dict], search: SearchSettings, trials: _Trials) -> None:
     space = balance.space
     rng = np.random.default_rng(balance.settings.seed)
     ntbea = NTBEA(space.discrete_dimensions(), rng, neighbours=search.neighbours)
     for trial in stored:
         ntbea.ask()  # keep the generator's sequence as in an uninterrupted run
         ntbea.tell(trial["params"], -_stored_objective(trial))
+    trials.history = list(stored)
     for number in range(len(stored), search.trials):
         dims = ntbea.ask()
         point = space.from_dimensions(dims)
-        values, losses, _, metrics = play(point, None)
-        loss = objective(list(balance.settings.targets), values)
-        ntbea.tell(dims, -(loss if math.isfinite(loss) else 1e9))
-        record(number, point, dims, values, "complete", losses, metrics)
+        values, losses, pruned, metrics, extra = trials.play(point, None)
+        score = objective(list(balance.settings.targets), values) if not pruned else losses[-1]
+        ntbea.tell(dims, -(score if math.isfinite(score) else 1e9))
+        trials.record(number, point, dims, values, "pruned" if pruned else "complete", losses, metrics, extra)
 
 
 def _stored_objective(trial: dict) -> float:
-    """The objective a stored trial was told (trials stored before ``pull`` existed: the loss)."""
+    """The objective a stored trial was told (a pruned one: its last rung's; before ``pull``: the loss)."""
+    if trial["state"] == "pruned" and trial.get("block_losses"):
+        return float(trial["block_losses"][-1])
     value = trial.get("objective", trial["loss"])
     return 1e9 if value is None else float(value)
-
-
-def _check(balance: Balance, point: dict[str, Any] | None, fresh_seed: int, *, jobs: int,
-           backend: str, alpha: float = 0.05) -> dict[str, Any]:
-    """Play a point (None: the baseline) on the fresh seeds; each target's TOST at ``alpha``."""
-    search = balance.settings.search
-    tables, _ = evaluate(balance, point, root_seed=fresh_seed, matches=search.validate_matches,
-                         jobs=jobs, backend=backend)
-    placed = [_with_lineup(balance, t) for t in balance.settings.targets]
-    spec = balance.spec
-    parts = (spec.metric_parts, spec.metrics_from_parts) if spec.metric_parts and spec.metrics_from_parts else None
-    checks = check_tables(placed, tables, spec.summary, bootstrap=search.bootstrap, seed=fresh_seed,
-                          alpha=alpha, game_parts=parts)
-    values = [c["value"] for c in checks]
-    return {"fresh_loss": band_loss(list(balance.settings.targets), values), "matches": search.validate_matches,
-            "fresh_seed": fresh_seed, "alpha": alpha, "targets": checks, "meets_all": all(c["met"] for c in checks)}
-
-
-def _candidates(balance: Balance, trials: list[dict], extra: list[dict]) -> list[dict]:
-    """The candidates in the order of the fixed-sequence test, set before any fresh seed is played.
-
-    The extra points (the response surface's model optimum) first, then trials by in-sample
-    rank; many trials can sit inside every band in sample (loss 0): prefer those nearest the
-    centres.
-    """
-    targets = list(balance.settings.targets)
-    complete = [t for t in trials if t["state"] == "complete" and t["loss"] is not None]
-    complete.sort(key=lambda t: (t["loss"], centre_distance(targets, list(t["values"].values())), t["number"]))
-    seen, candidates, ranked = set(), [], 0
-    for trial in [*extra, *complete]:
-        key = json.dumps(trial["point"], sort_keys=True)
-        if key in seen:
-            continue
-        seen.add(key)
-        candidates.append(trial)
-        ranked += trial not in extra
-        if ranked == balance.settings.search.validate_top:
-            break
-    return candidates
-
-
-def _cached(stored: dict | None, matches: int, fresh_seed: int, alpha: float) -> bool:
-    """Whether a stored validation was made on these seeds, at this size and this α."""
-    return bool(stored) and (stored.get("matches"), stored.get("fresh_seed")) == (matches, fresh_seed) \
-        and abs(float(stored.get("alpha", 0.05)) - alpha) < 1e-12
-
-
-def _validate(balance: Balance, out: Path, trials: list[dict], *, jobs: int, backend: str,
-              extra: list[dict] = ()) -> dict[str, Any]:
-    """Winner's-curse guard: replay the best distinct candidates (and ``extra`` points) on fresh seeds.
-
-    One call is one look (:mod:`analysis.balance.looks`): its α comes from the directory's
-    ledger, and the look is recorded there.
-    """
-    settings, search = balance.settings, balance.settings.search
-    targets = list(settings.targets)
-    candidates = _candidates(balance, trials, list(extra))
-    ledger = load_ledger(out, search.alpha, search.looks, settings.seed, FRESH_SEED_OFFSET)
-    look, alpha, claimable = ledger.alpha_for(search.validation_round, search.validate_matches)
-    level = alpha if claimable else ledger.alpha / ledger.planned  # a look with no α left is shown only
-    cached, cached_baseline = {}, None
-    if (out / "validation.json").exists():
-        previous = json.loads((out / "validation.json").read_text())
-        cached = {json.dumps(c["point"], sort_keys=True): c for c in previous["candidates"]}
-        cached_baseline = previous.get("baseline")
-    fresh_seed = settings.seed + FRESH_SEED_OFFSET * (1 + search.validation_round)
-    validated = []
-    for trial in candidates:
-        key = json.dumps(trial["point"], sort_keys=True)
-        if _cached(cached.get(key), search.validate_matches, fresh_seed, level):
-            validated.append(cached[key])
-            continue
-        validated.append({"trial": trial["number"], "point": trial["point"], "in_sample_loss": trial["loss"],
-                          **_check(balance, trial["point"], fresh_seed, jobs=jobs, backend=backend, alpha=level)})
-        _atomic_json(out / "validation.json", {"candidates": validated, "baseline": cached_baseline})
-    baseline = None
-    if search.validate_baseline:
-        baseline = cached_baseline if _cached(cached_baseline, search.validate_matches, fresh_seed, level) \
-            else _check(balance, None, fresh_seed, jobs=jobs, backend=backend, alpha=level)
-    _atomic_json(out / "validation.json", {"candidates": validated, "baseline": baseline})
-    # Several candidates tested on the same fresh seeds: a fixed-sequence procedure keeps the chance
-    # of any false "met" at the look's α — candidates are tested in the order above and a verdict counts
-    # only while every earlier candidate met every target (the sequence stops at the first miss).
-    open_sequence = True
-    for candidate in validated:
-        candidate["in_sequence"] = open_sequence
-        open_sequence = open_sequence and candidate["meets_all"]
-    # claimable first, then the smallest fresh loss, then (among equals) the values nearest the centres
-    best = min(validated, key=lambda c: (not (c["meets_all"] and c["in_sequence"]), c["fresh_loss"],
-                                         centre_distance(targets, [t["value"] for t in c["targets"]]))) \
-        if validated else None
-    met = bool(best and best["meets_all"] and best["in_sequence"] and claimable)
-    ledger.record({"look": look, "validation_round": search.validation_round, "fresh_seed": fresh_seed,
-                   "matches": search.validate_matches, "alpha": alpha, "confidence": 1 - 2 * level,
-                   "claimable": claimable, "meets_all_targets": met,
-                   "claimed_trial": best["trial"] if met else None,
-                   "candidates": [{"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": c["in_sequence"]}
-                                  for c in validated]})
-    summary: dict[str, Any] = {"game": balance.spec.name, "trials": len(trials),
-                               "pruned": sum(t["state"] == "pruned" for t in trials),
-                               "optimizer": search.optimizer, "fresh_seed": fresh_seed,
-                               "best": best, "meets_all_targets": met, "baseline": baseline,
-                               "look": look, "alpha_look": alpha, "alpha_total": ledger.alpha,
-                               "looks_planned": ledger.planned, "looks": ledger.looks, "look_notes": ledger.notes}
-    if best is not None:
-        why = "" if claimable else " (no α left: this look claims nothing)"
-        (out / "best_rules.toml").write_text(
-            f"# tablesim balance: best candidate (trial {best['trial']}), validated on {best['matches']} matches\n"
-            f"# of fresh seeds (root seed {fresh_seed}), look {look} at α = {alpha:.4g} of {ledger.alpha:g}; "
-            f"meets every target: {met}{why}\n"
-            + to_toml(balance.rules(best["point"])), encoding="utf-8")
-    return summary

@@ -47,13 +47,17 @@ class SurfaceSettings:
     validate: bool = True  # add the model's best integer point to the validated candidates
 
 
-def fit_surface(X: np.ndarray, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def fit_surface(X: np.ndarray, Y: np.ndarray, weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Least-squares fit of each column of ``Y`` (trials × metrics, NaN = missing) on ``[1, X]``.
 
-    Returns (coefficients: metrics × (1 + dims), R²: metrics). Collinear inputs (counts with a
-    fixed total) get the minimum-norm solution: its predictions on the constraint are unique.
+    ``weights`` (one per trial, e.g. its matches: a rate's variance falls as 1/n) make it a
+    weighted fit, so that trials stopped early by successive halving count for what they played.
+    Returns (coefficients: metrics × (1 + dims), (weighted) R²: metrics). Collinear inputs
+    (counts with a fixed total) get the minimum-norm solution: its predictions on the
+    constraint are unique.
     """
     design = np.column_stack([np.ones(len(X)), X])
+    w = np.ones(len(X)) if weights is None else np.asarray(weights, dtype=float)
     coefficients = np.zeros((Y.shape[1], design.shape[1]))
     r2 = np.full(Y.shape[1], np.nan)
     for k in range(Y.shape[1]):
@@ -61,11 +65,13 @@ def fit_surface(X: np.ndarray, Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if rows.sum() <= 2:
             coefficients[k] = np.nan
             continue
-        beta, *_ = np.linalg.lstsq(design[rows], Y[rows, k], rcond=None)
+        root = np.sqrt(w[rows])
+        beta, *_ = np.linalg.lstsq(design[rows] * root[:, None], Y[rows, k] * root, rcond=None)
         coefficients[k] = beta
         residual = Y[rows, k] - design[rows] @ beta
-        total = float(((Y[rows, k] - Y[rows, k].mean()) ** 2).sum())
-        r2[k] = 1 - float((residual ** 2).sum()) / total if total > 0 else np.nan
+        mean = float(np.average(Y[rows, k], weights=w[rows]))
+        total = float((w[rows] * (Y[rows, k] - mean) ** 2).sum())
+        r2[k] = 1 - float((w[rows] * residual ** 2).sum()) / total if total > 0 else np.nan
     return coefficients, r2
 
 
@@ -185,15 +191,17 @@ def spread_floor(trials: list[dict], space: SearchSpace, settings: SurfaceSettin
     X = np.array([[float(v) for v in (t["point"][p.name] if p.kind in ("int_list", "counts")
                                       else [t["point"][p.name]])] for t in usable])
     Y = np.array([[t["metrics"][lineup].get(m, np.nan) for m in metrics] for t in usable], dtype=float)
-    coefficients, r2 = fit_surface(X, Y)
+    weights = np.array([float(t.get("matches") or 1) for t in usable])  # stored trials without it: equal
+    coefficients, r2 = fit_surface(X, Y, weights)
     design = np.column_stack([np.ones(len(X)), X])
-    residual_sd = [float(np.nanstd(Y[:, k] - design @ coefficients[k])) for k in range(len(metrics))]
+    residual_sd = [float(np.sqrt(np.nansum(weights * (Y[:, k] - design @ coefficients[k]) ** 2)
+                                 / np.sum(weights[~np.isnan(Y[:, k])]) )) for k in range(len(metrics))]
     floor, argmin = _min_spread(coefficients, p, len(names))
     rng = np.random.default_rng(seed)
     draws = []
     for _ in range(settings.bootstrap):
         pick = rng.integers(0, len(X), len(X))
-        value, _ = _min_spread(fit_surface(X[pick], Y[pick])[0], p, len(names))
+        value, _ = _min_spread(fit_surface(X[pick], Y[pick], weights[pick])[0], p, len(names))
         if math.isfinite(value):
             draws.append(value)
     # the floor of noisy fits is biased upwards (a max − min of noisy lines spreads wider than the

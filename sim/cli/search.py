@@ -52,25 +52,55 @@ def cmd_balance(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(summary, indent=2))
         return 0
+    _print_balance(balance, summary, out)
+    return 0
+
+
+def _look_line(summary: dict) -> str:
+    """The look of the verdict: its number, its α and the directory's, or "no α left"."""
+    look, alpha, total = summary.get("look", 1), summary.get("alpha_look", 0.05), summary.get("alpha_total", 0.05)
+    planned = summary.get("looks_planned", 1)
+    if not summary.get("claimable", True):
+        return (f"look {look}: no α left (the directory's α = {total:g} is spent over its {planned} planned looks): "
+                "measured and shown, not claimed")
+    return f"look {look} of {planned} planned, α = {alpha:.4g} of the directory's α = {total:g}"
+
+
+def _print_balance(balance, summary: dict, out: Path) -> None:
+    """The text verdict of ``tablesim balance``."""
     best = summary["best"]
     print(f"{balance.spec.title} balance: {summary['trials']} trials ({summary['pruned']} pruned), "
           f"optimizer {summary['optimizer']}; results in {out}")
+    played = summary.get("matches_played")
+    if played:
+        print(f"matches played: {played['search']:,} by the search, {played['validation']:,} on fresh seeds "
+              f"({played['total']:,} in all)")
     if best is None:
         print("no trial completed")
-        return 0
+        return
+    for stage in summary.get("stages", [])[:-1]:
+        print(f"  look {stage['look']} ({stage['matches']} matches): undecided, went on to more matches")
+    level = best["targets"][0].get("alpha", best.get("alpha", 0.05)) if best["targets"] else best.get("alpha", 0.05)
+    shown = f"{100 * (1 - 2 * level):.1f} %"
     print(f"best candidate (trial {best['trial']}): {json.dumps(best['point'])}")
-    print(f"validated on {best['matches']} matches of fresh seeds (root seed {best['fresh_seed']}):")
+    print(f"validated on {best['matches']} matches of fresh seeds (root seed {best['fresh_seed']}), "
+          f"{_look_line(summary)}; intervals at {shown} (1 − 2α of the look):")
     rows = [("best", best)] + ([("baseline", summary["baseline"])] if summary.get("baseline") else [])
     for name, candidate in rows:
         for check in candidate["targets"]:
             verdict = "met" if check["met"] else "NOT met"
-            print(f"  {name:<9}{check['target']:<44} {check['value']:.4g}  90 % CI [{check['ci_low']:.4g}, "
+            print(f"  {name:<9}{check['target']:<44} {check['value']:.4g}  {shown} CI [{check['ci_low']:.4g}, "
                   f"{check['ci_high']:.4g}]  band [{check['band'][0]:.4g}, {check['band'][1]:.4g}]  {verdict}")
     if best["meets_all"] and not best.get("in_sequence", True):
         print("  (not claimed: an earlier candidate of the fixed test sequence missed a target)")
+    verdicts = summary.get("lineup_verdicts") or {}
+    if len(verdicts) > 1:
+        print("  by line-up (descriptive; the claim is all of them at once): "
+              + ", ".join(f"{name} {'met' if ok else 'NOT met'}" for name, ok in verdicts.items()))
+    if summary.get("shown_unmet") and not summary["meets_all_targets"]:
+        print("  a target's interval lies wholly outside its band: this candidate cannot meet it")
     print(f"every target met on fresh seeds: {'yes' if summary['meets_all_targets'] else 'no'}")
     print(f"best rules: {out / 'best_rules.toml'}")
-    return 0
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:

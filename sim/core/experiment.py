@@ -20,16 +20,28 @@ An experiment file (TOML)::
     half_width = 0.02         # every seat's 95 % Wilson half-width below this (proportion)
     max_matches = 20000       # cap per variant and line-up
     step = 1000               # matches added per round of checking
+    [sweep]                   # optional: every line-up at each value of a player axis
+    slots = "all"             # "all", or the line-up slots swept (0 = the first), e.g. [1]
+    skill = [0, 1, 2, 3]      # the game's skill axis (sim.core.skill: novice → expert) ...
+    # key = "temperature"     # ... or a profile key of the slots' profiles
+    # values = [0.0, 0.3, 1.0]
 
 Match ``i`` of every variant and line-up uses the same seeds (common random numbers). The
 results directory keeps every finished chunk; rerunning skips them, and raising ``matches``
-only plays the new matches.
+only plays the new matches. Under seat rotation ``matches`` is rounded up to whole rotations
+of every line-up (a note says so).
+
+A sweep makes one line-up per line-up × value, named ``<line-up> <axis>=<value>`` (e.g.
+``duel skill=1.5``): the swept slots play the profile at that value (the skill axis's
+interpolated profile, or their own profile with the key set), the other slots keep theirs.
+Every value is played on the same seeds; the manifest's ``sweep`` maps each line-up to its
+value, and the report plots every outcome against it (:mod:`analysis.sweep`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -78,6 +90,42 @@ class Precision:
 
 
 @dataclass(frozen=True)
+class Sweep:
+    """The ``[sweep]`` table: a player axis and its values (empty: no sweep)."""
+
+    slots: Any = param("all", doc='"all" or a list of line-up slots (0 = the first)')
+    skill: tuple[float, ...] = param((), doc="values on the game's skill axis (0 = its first preset)")
+    key: str = param("", doc="a profile key to sweep instead of the skill axis")
+    values: tuple[float, ...] = param((), doc="the key's values")
+
+    @property
+    def axis(self) -> str:
+        return "skill" if self.skill else self.key
+
+    @property
+    def points(self) -> tuple[float, ...]:
+        return self.skill or self.values
+
+    def problems(self):
+        if self.skill and (self.key or self.values):
+            yield "skill", "give either skill values or a key and its values, not both"
+        elif self.key and not self.values:
+            yield "values", f"missing; the values of {self.key!r} to sweep"
+        elif self.values and not self.key:
+            yield "key", "missing; the profile key whose values are swept"
+        if len(set(self.points)) != len(self.points):
+            yield "skill" if self.skill else "values", "a value is repeated"
+        if not (self.slots == "all" or (isinstance(self.slots, list | tuple) and self.slots
+                                        and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                                                for x in self.slots))):
+            yield "slots", f'got {self.slots!r}; allowed: "all" or a list of slot numbers (0 = the first)'
+
+    def swept(self, seats: int) -> list[int]:
+        """The slots swept in a line-up of ``seats`` players."""
+        return list(range(seats)) if self.slots == "all" else sorted(set(self.slots))
+
+
+@dataclass(frozen=True)
 class ExperimentFile:
     game: str = param("", doc="the game's name")
     matches: int = param(0, min=1, max=MAX_MATCHES, doc="matches per variant and line-up")
@@ -88,8 +136,15 @@ class ExperimentFile:
     variants: tuple[Variant, ...] = ()
     lineups: tuple[Lineup, ...] = ()
     precision: Precision = Precision()
+    sweep: Sweep = Sweep()
 
     def problems(self):
+        if self.sweep.points and self.sweep.slots != "all":
+            for lineup in self.lineups:
+                wrong = [slot for slot in self.sweep.swept(len(lineup.players)) if slot >= len(lineup.players)]
+                if wrong:
+                    yield "sweep.slots", (f"slot {wrong[0]} is not in line-up {lineup.name!r} "
+                                          f"({len(lineup.players)} players: slots 0 to {len(lineup.players) - 1})")
         if not self.lineups:
             yield "lineups", "expected at least one [[lineups]] table with name and players"
         names = [v.name for v in self.variants]
@@ -109,6 +164,28 @@ class ExperimentFile:
         if self.precision.half_width > 0 and self.precision.max_matches < self.matches:
             yield "precision.max_matches", f"must be >= matches ({self.matches})"
 
+    @property
+    def rotation_step(self) -> int:
+        """Matches per whole rotation of every line-up (1 without seat rotation)."""
+        if not self.rotate_seats or not self.lineups:
+            return 1
+        return math.lcm(*(max(1, len(lineup.players)) for lineup in self.lineups))
+
+    def notes(self):
+        step = self.rotation_step
+        seats = ", ".join(map(str, sorted({len(lineup.players) for lineup in self.lineups})))
+        if self.matches % step:
+            yield "matches", (f"{self.matches} is not a whole number of seat rotations ({seats} seats): playing "
+                              f"{_whole(self.matches, step)}, every seed under each rotation")
+        if self.precision.half_width > 0 and self.precision.max_matches % step:
+            yield "precision.max_matches", (f"{self.precision.max_matches} is not a whole number of seat rotations "
+                                            f"({seats} seats): capping at {_whole(self.precision.max_matches, step)}")
+
+
+def _whole(matches: int, step: int) -> int:
+    """``matches`` rounded up to a multiple of ``step``."""
+    return -(-matches // step) * step
+
 
 @dataclass(frozen=True)
 class Experiment:
@@ -118,10 +195,20 @@ class Experiment:
     spec: GameSpec
     settings: ExperimentFile
     cells: tuple[Cell, ...]
+    swept: tuple[tuple[str, str, float], ...] = ()  # (line-up played, line-up of the file, value)
 
     @property
     def variants(self) -> list[str]:
         return [BASELINE, *(v.name for v in self.settings.variants)]
+
+    def sweep_manifest(self) -> dict | None:
+        """The manifest's ``sweep``: the axis, the slots, the values and each line-up's value."""
+        sweep = self.settings.sweep
+        if not sweep.points:
+            return None
+        return {"axis": sweep.axis, "kind": "skill" if sweep.skill else "key", "slots": sweep.slots,
+                "values": list(sweep.points),
+                "lineups": {name: {"lineup": base, "value": value} for name, base, value in self.swept}}
 
 
 def _rules_for(spec: GameSpec, folder: Path, changes: list[tuple[str, RulesChange | Variant]]):
@@ -144,6 +231,9 @@ def load_experiment(path: str | Path) -> Experiment:
     path = Path(path)
     data = read_toml(path)
     settings = build(ExperimentFile, data, sources={k: str(path) for k in data}, default_source=str(path))
+    step = settings.rotation_step  # whole rotations only (said by ExperimentFile.notes)
+    settings = replace(settings, matches=_whole(settings.matches, step),
+                       precision=replace(settings.precision, max_matches=_whole(settings.precision.max_matches, step)))
     if not settings.game:
         raise ConfigError([f"{path}: game: missing; expected a game's name"])
     try:
@@ -159,18 +249,54 @@ def load_experiment(path: str | Path) -> Experiment:
                 rules_by_variant[label] = _rules_for(spec, path.parent, changes)
         except ConfigError as exc:
             problems += [f"{path}: variant {label!r}: {line}" for line in exc.problems]
-    cells = []
+    cells, swept = [], {}
     for lineup in settings.lineups:
+        expanded = None  # the sweep's line-ups: the same players under every variant
         for variant, rules in rules_by_variant.items():
             try:
                 players = load_lineup(spec, [_resolve_profile(p, path.parent) for p in lineup.players], rules)
             except ConfigError as exc:
                 problems += [f"{path}: lineup {lineup.name!r} ({variant}): {line}" for line in exc.problems]
                 continue
-            cells.append(Cell(variant, lineup.name, rules, players, settings.rotate_seats))
+            if expanded is None:
+                try:
+                    expanded = list(_swept_lineups(spec, path, settings.sweep, lineup.name, players))
+                except ConfigError as exc:
+                    problems += [f"{path}: lineup {lineup.name!r}: {line}" for line in exc.problems]
+                    break
+            for name, value, seated in expanded:
+                cells.append(Cell(variant, name, rules, seated, settings.rotate_seats))
+                if value is not None:
+                    swept[name] = (name, lineup.name, value)
     if problems:
         raise ConfigError(list(dict.fromkeys(problems)))
-    return Experiment(path, spec, settings, tuple(cells))
+    return Experiment(path, spec, settings, tuple(cells), tuple(swept.values()))
+
+
+def _swept_lineups(spec: GameSpec, path: Path, sweep: Sweep, name: str, players: tuple):
+    """(line-up name, swept value, players) of a line-up at each value of the sweep (itself if none)."""
+    if not sweep.points:
+        yield name, None, players
+        return
+    from .skill import player_at_skill
+
+    for value in sweep.points:
+        seated = list(players)
+        for slot in sweep.swept(len(players)):
+            if sweep.skill:
+                seated[slot] = player_at_skill(spec, float(value))
+            else:
+                seated[slot] = _with_key(spec, path, players[slot], sweep.key, value)
+        yield f"{name} {sweep.axis}={value:g}", float(value), tuple(seated)
+
+
+def _with_key(spec: GameSpec, path: Path, player, key: str, value: float):
+    """The player with one profile key set (validated as a profile file would be)."""
+    from .game import Player
+
+    data = {**to_dict(player.profile), key: value}
+    profile = build(spec.profile_type, data, sources={key: f"{path} [sweep]"}, default_source=str(spec.profiles))
+    return Player(f"{player.name} {key}={value:g}", profile)
 
 
 def _resolve_profile(reference: str, folder: Path) -> str:
@@ -198,6 +324,7 @@ def experiment_manifest(experiment: Experiment, versions: dict[str, str] | None 
                    "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in c.players],
                    "rotate_seats": c.rotate_seats} for c in experiment.cells],
         "precision": to_dict(settings.precision),
+        **({"sweep": experiment.sweep_manifest()} if experiment.sweep_manifest() else {}),
         "versions": versions or package_versions(),
     }
 
@@ -250,7 +377,7 @@ def _run_locked(experiment: Experiment, store: ResultStore, manifest: dict, **op
             break
         step = target.step or settings.matches
         if settings.rotate_seats:  # whole rotations only
-            seats = len(experiment.cells[0].players)
+            seats = settings.rotation_step
             step = max(seats, step - step % seats)
         matches = min(target.max_matches, matches + step)
     store.write_manifest({**manifest, "matches_played": matches, "status": "complete"})

@@ -79,7 +79,7 @@ def test_cli_refuses_a_sensitivity_directory_of_another_analysis(tmp_path, capsy
     assert "holds a different run (seed differs)" in capsys.readouterr().err
 
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "sim" / "examples" / "curlastique_sensitivity.toml"
+EXAMPLE = Path(__file__).resolve().parents[2] / "sim" / "curlastique" / "examples" / "curlastique_sensitivity.toml"
 A, B = 7.0, 0.1
 
 

@@ -1,0 +1,2 @@
+"""Carrom example files: the demo experiment (``GameSpec.examples``: ``tablesim examples`` lists
+them, ``tablesim demo`` plays the demo); a package so that a built wheel ships them."""

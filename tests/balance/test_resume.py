@@ -1,0 +1,86 @@
+"""A resumed search proposes the trials an uninterrupted one does (issue 15): the sampler is replayed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analysis.balance.search import load_balance, run_balance
+
+from tests.core import toygame  # noqa: F401
+
+FILE = """
+game = "toy-dice"
+seed = 5
+matches = 90
+[[lineups]]
+name = "plain-vs-lucky"
+players = ["plain", "lucky"]
+[[parameters]]
+key = "game.seat0_bonus"
+kind = "int"
+low = -4
+high = 6
+[[parameters]]
+key = "dice.sides"
+kind = "int"
+low = 4
+high = 8
+[[targets]]
+metric = "seat_win_rate"
+seat = 0
+target = 0.5
+tolerance = 0.05
+[search]
+optimizer = "{optimizer}"
+trials = 9
+pruner = "{pruner}"
+blocks = 3
+first_rung = 10
+validate_top = 1
+validate_matches = 200
+validate_baseline = false
+"""
+
+KEEP = ("number", "point", "params", "state", "values", "loss", "block_losses", "matches")
+
+
+def trials_of(out):
+    return [{k: t.get(k) for k in KEEP} for t in
+            (json.loads(p.read_text()) for p in sorted((out / "trials").glob("*.json")))]
+
+
+@pytest.mark.parametrize("optimizer, pruner", [("tpe", "halving"), ("tpe", "wilcoxon"), ("random", "halving"),
+                                               ("ntbea", "halving")])
+def test_a_search_cut_after_some_trials_resumes_into_the_uninterrupted_search(tmp_path, optimizer, pruner):
+    path = tmp_path / "b.toml"
+    path.write_text(FILE.format(optimizer=optimizer, pruner=pruner))
+    whole = run_balance(load_balance(path), tmp_path / "whole", progress=False)
+    cut = tmp_path / "cut"
+    run_balance(load_balance(path), cut, progress=False)
+    for stale in sorted((cut / "trials").glob("*.json"))[4:]:
+        stale.unlink()  # as if killed after four trials, validation never reached
+    for name in ("validation.json", "looks.json", "balance.json"):
+        (cut / name).unlink()
+    resumed = run_balance(load_balance(path), cut, progress=False)
+    assert trials_of(cut) == trials_of(tmp_path / "whole")
+    assert resumed["best"] == whole["best"] and resumed["meets_all_targets"] == whole["meets_all_targets"]
+
+
+def test_a_sampler_that_no_longer_proposes_the_stored_trials_goes_on_from_them_with_a_warning(tmp_path, capsys):
+    path = tmp_path / "b.toml"
+    path.write_text(FILE.format(optimizer="tpe", pruner="halving"))
+    out = tmp_path / "out"
+    run_balance(load_balance(path), out, progress=False)
+    first = out / "trials" / "0000.json"
+    trial = json.loads(first.read_text())
+    other = 6 if trial["params"]["game.seat0_bonus"] != 6 else -4  # not what the sampler asks
+    trial["params"]["game.seat0_bonus"] = trial["point"]["game.seat0_bonus"] = other
+    first.write_text(json.dumps(trial))
+    for stale in sorted((out / "trials").glob("*.json"))[4:]:
+        stale.unlink()
+    capsys.readouterr()
+    summary = run_balance(load_balance(path), out, progress=False)
+    assert summary["trials"] == 9
+    assert "the sampler no longer proposes the stored trials" in capsys.readouterr().err
