@@ -6,6 +6,7 @@ BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip install -qq
 STAMP  := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
+TEST_WORKERS ?= 2
 
 .PHONY: demo test install install-dev bench clean
 
@@ -34,10 +35,10 @@ demo: $(STAMP)
 	@echo "make: running tablesim demo"
 	@$(BIN)/tablesim demo
 
-## test: install the dev extras and run the whole test suite
+## test: install the dev extras and run the whole test suite (both cores; the slowest tests listed)
 test: $(DEVSTAMP)
-	@echo "make: running the test suite"
-	@$(BIN)/python -m pytest -q
+	@echo "make: running the test suite on $(TEST_WORKERS) workers"
+	@$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=25
 
 ## bench: print the performance figures of benchmarks/
 bench: $(DEVSTAMP)

@@ -36,6 +36,9 @@ FUZZ = settings(max_examples=int(os.environ.get("TABLESIM_FUZZ_EXAMPLES", "120")
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                        HealthCheck.data_too_large],
                 derandomize=not os.environ.get("TABLESIM_FUZZ_RANDOM"))
+#: Experiment files play matches (and a rerun) when they are sound: a third of the examples
+#: keeps the suite's budget; TABLESIM_FUZZ_EXAMPLES raises both.
+FUZZ_EXPERIMENTS = settings(FUZZ, max_examples=max(1, FUZZ.max_examples // 3))
 
 RULE_KEYS = ["game.target", "game.max_rounds", "game.seat0_bonus", "dice.sides", "dice.faces",
              "dice.mode", "dice", "game", "game.nope", "nope", "nope.deeper.key", "dice.faces.x",
@@ -275,7 +278,7 @@ def test_fuzz_other_commands(tmp_path_factory, template, capsys, argv, files, re
     run_case(tmp, argv, capsys)
 
 
-@FUZZ
+@FUZZ_EXPERIMENTS
 @given(experiment=experiment_files(), rules=st.sampled_from(SOUND_RULES).map(tomli_w.dumps) | toml_documents,
        out=st.sampled_from(["out", "z" * 300, "deep/er/out", "a_file", "/proc/x"]))
 def test_fuzz_experiment_files(tmp_path_factory, template, capsys, experiment, rules, out):

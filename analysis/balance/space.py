@@ -180,15 +180,6 @@ class SearchSpace:
                 point[p.name] = values[p.name]
         return self.normalise(point)
 
-    def to_dimensions(self, point: dict[str, Any]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for p in self.parameters:
-            if p.kind in ("int_list", "counts"):
-                out.update(zip(self.element_names(p), point[p.name]))
-            else:
-                out[p.name] = point[p.name]
-        return out
-
     # rules ------------------------------------------------------------------------------
     def overrides(self, point: dict[str, Any]) -> list[tuple[str, Any]]:
         """The rule overrides of a point (list elements merged into their list)."""

@@ -224,8 +224,9 @@ def _loky_results(tasks: Iterator[tuple], jobs: int) -> Iterator[dict[str, pd.Da
         while pending:
             pending = yield from _drain(pending)
     except BaseException:
-        for future in pending:
-            future.cancel()
+        # No future.cancel() first: loky's manager thread may then set the result of a cancelled
+        # future, die on InvalidStateError and leave shutdown waiting (seen under load on Ctrl-C);
+        # killing the workers drops every pending chunk anyway.
         executor.shutdown(wait=True, kill_workers=True)
         raise
 
