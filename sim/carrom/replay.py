@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
-from sim.core.text import SeatNames, replay_title
+from sim.core.text import SeatNames, final_scores_block, replay_title
 from sim.core.text import join_and as _and
 from sim.core.text import plural as _plural
 
@@ -268,14 +268,11 @@ def _match_end(log: MatchLog, names: _Names) -> list[str]:
     else:
         unfinished = "" if m["finished"] else " (unfinished: a cap stopped it)"
         lines.append(f"No winner: the match is a draw after {_plural(int(m['rounds']), 'board')}{unfinished}.")
-    lines.append("Final scores (points over the match's games):")
-    ranked = sorted(log.players, key=lambda p: (p["rank"], p["seat"]))
-    width = max(len(names.seat(int(p["seat"]))) for p in ranked)
-    for p in ranked:
-        s = int(p["seat"])
-        mark = "  (winner)" if s == m["winner"] else "  (won)" if p["won"] else ""
-        team = f"  team {names.side_of[s]}" if n == 4 else ""
-        lines.append(f"  {p['rank']}. {names.seat(s).ljust(width)}  {p['score']:3d} points{team}  "
-                     f"games won {p['games_won']}, {p['coins_pocketed']} coins pocketed, "
-                     f"{_plural(int(p['fouls']), 'foul')}{mark}")
+    def detail(p) -> str:
+        team = f"  team {names.side_of[int(p['seat'])]}" if n == 4 else ""
+        return (f"{p['score']:3d} points{team}  games won {p['games_won']}, {p['coins_pocketed']} coins pocketed, "
+                f"{_plural(int(p['fouls']), 'foul')}")
+
+    lines += final_scores_block(log.players, int(m["winner"]), names.seat, detail,
+                                "Final scores (points over the match's games):")
     return lines

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
-from sim.core.text import SeatNames, replay_title
+from sim.core.text import SeatNames, final_scores_block, replay_title
 from sim.core.text import join_and as _and
 from sim.core.text import plural as _plural
 
@@ -185,14 +185,11 @@ def describe(rules: CurlastiqueRules, players: Sequence[Player], log: MatchLog,
     else:
         lines.append(f"No winner: the game stopped unfinished after {rounds_told} "
                      f"(cap game.max_rounds = {g.max_rounds}).")
-    lines.append("Final scores:")
-    ranked = sorted(log.players, key=lambda p: (p["rank"], p["seat"]))
-    width = max(len(names.seat(int(p["seat"]))) for p in ranked)
-    for p in ranked:
-        s = int(p["seat"])
-        mark = "  (winner)" if s == m["winner"] else "  (won)" if p["won"] else ""
-        team = f"  team {side[s]}" if teams else ""
-        lines.append(f"  {p['rank']}. {names.seat(s).ljust(width)}  {p['score']:4d} points{team}{mark}")
+    def detail(p) -> str:
+        team = f"  team {side[int(p['seat'])]}" if teams else ""
+        return f"{p['score']:4d} points{team}"
+
+    lines += final_scores_block(log.players, int(m["winner"]), names.seat, detail)
     if teams:
         for t in sorted(set(side)):
             lines.append(f"  {names.team(t, side)}: {sum(score[s] for s in range(n) if side[s] == t)} points")
