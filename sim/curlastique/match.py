@@ -51,6 +51,7 @@ Tables (plain Python ints, floats, bools and strings, the same keys in every row
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import NamedTuple, Protocol
 
@@ -59,6 +60,7 @@ from numba import njit
 
 from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
+from sim.dexterity import ShotParams, play_turn
 
 from .board import Landing, arena
 from .flight import launch_velocity_of
@@ -148,12 +150,13 @@ class _Game:
         self.throws = [0] * self.n
         self.pucks_out = [0] * self.n
 
-    def place(self, executed: ExecutedShot, pos: np.ndarray) -> float:
-        """The start x actually used: off pucks lying on the start line (NaN: no room)."""
+    def place_x(self, x: float, pos: np.ndarray) -> float:
+        """The start x actually used for an executed start ``x`` (m): off pucks lying on the
+        start line (NaN: no room)."""
         spans = start_line_spans(pos, self.rules.launch_y, self.rules.puck.diameter)
-        return float(off_spans(executed.x, spans, self.rules.launch.x_max) if len(spans) else executed.x)
+        return float(off_spans(x, spans, self.rules.launch.x_max) if len(spans) else x)
 
-    def resolve(self, pos: np.ndarray, owner: np.ndarray, seat: int, x: float, executed: ExecutedShot) -> Landing:
+    def resolve(self, pos: np.ndarray, owner: np.ndarray, seat: int, x: float, executed: ShotParams | None) -> Landing:
         """Where every puck stops (the thrown one last) and which are still in play."""
         if not np.isfinite(x):  # no room on the start line: the puck cannot be played, it counts as out
             return Landing(np.vstack([pos, [[np.nan, np.nan]]]), np.append(np.ones(len(pos), dtype=bool), False))
@@ -205,13 +208,15 @@ class _Game:
             left[seat] -= 1
             situation = Situation(rules, seat, self.round, decisive, pos, owner, self.side, lap,
                                   left.copy(), tuple(self.cumulative))
-            rng = self.rngs[seat]
-            shot = self.policies[seat].decide(situation, rng)          # decide
-            executed = self.policies[seat].execute(shot, rng)          # add the seat's noise
-            x = self.place(executed, pos)                              # place on the start line
-            landing = self.resolve(pos, owner, seat, x, executed)      # resolve
-            self.log_throw(turn, seat, rules.game.pucks_per_player - int(left[seat]), decisive, shot,
-                           executed, x, landing, owner)                # log
+            # the dexterity turn step (sim.dexterity): decide, add the seat's noise, place on
+            # the start line, resolve (a throw with no room on the line counts as out); then log
+            step = play_turn(self.policies[seat], situation, self.rngs[seat],
+                             place=lambda x: self.place_x(x, pos),
+                             resolve=lambda shot: self.resolve(pos, owner, seat, shot.x, shot),
+                             forfeit=lambda: self.resolve(pos, owner, seat, math.nan, None))
+            landing = step.outcome
+            self.log_throw(turn, seat, rules.game.pucks_per_player - int(left[seat]), decisive, step.intent,
+                           step.executed, step.placed, landing, owner)
             pos, owner = _in_play(landing.final, landing.on, owner, seat)
         pts = self.scorer.points(pos)
         points = {s: int(pts[owner == s].sum()) for s in participants}

@@ -5,10 +5,10 @@ execution noise (:class:`NoisyPolicy`), and the :class:`RandomPlayer` (uniform l
 
 from __future__ import annotations
 
-from typing import NamedTuple
 
 import numpy as np
 
+from sim.dexterity import ShotParams, execute_shot
 from sim.physics import ExecutionNoise, execute_shots
 
 from .rules import CurlastiqueRules
@@ -17,13 +17,9 @@ from .situation import Shot, Situation
 __all__ = ["ExecutedShot", "launch_limits", "clip_shot", "ExactPolicy", "RandomPlayer", "NoisyPolicy"]
 
 
-class ExecutedShot(NamedTuple):
-    """A throw as executed (after noise and the launcher's limits): start ``x`` (m), angle
-    (degrees, counterclockwise positive) and ``speed`` (m/s)."""
-
-    x: float
-    angle_deg: float
-    speed: float
+#: A throw as executed (after noise and the launcher's limits): start ``x`` (m), angle (degrees,
+#: counterclockwise positive) and ``speed`` (m/s) — the dexterity games' one shot type.
+ExecutedShot = ShotParams
 
 
 def launch_limits(rules: CurlastiqueRules) -> tuple[float, float, float]:
@@ -76,12 +72,11 @@ class NoisyPolicy(ExactPolicy):
         self.profile = profile
         self.sigmas = (float(profile.position_sigma_m), float(profile.angle_sigma_deg),
                        float(profile.speed_sigma_rel))
+        self.execution_noise = ExecutionNoise(*self.sigmas)
 
     def execute(self, shot: Shot, rng: np.random.Generator) -> ExecutedShot:
-        zx, za, zv = rng.standard_normal(3).tolist()
-        sx, sa, sv = self.sigmas
-        speed = shot.speed * (1.0 + sv * zv)
-        return clip_shot(self.limits, shot.x + sx * zx, shot.angle_deg + sa * za, speed if speed > 0.0 else 0.0)
+        executed = execute_shot(ShotParams(shot.x, shot.angle_deg, shot.speed), self.execution_noise, rng)
+        return clip_shot(self.limits, *executed)
 
     def noisy(self, x, angle, speed, rng: np.random.Generator, samples: int | None = None):
         """Executed shots (x, angle, speed arrays) for intended ones, clipped to the launcher's
