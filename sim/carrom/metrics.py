@@ -101,7 +101,7 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
     out["extra_boards"] = int(matches["extra_boards"].sum())
     out["unfinished"] = int((~matches["finished"].astype(bool)).sum())
     for end in ("last_coin", "opponent_last_coin"):
-        out[f"boards_ended_{end}"] = int((boards["end"] == end).sum())
+        out[f"boards_ended.{end}"] = int((boards["end"] == end).sum())
     return out
 
 
