@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 import numpy as np
 
 from sim.core.config import param
+from sim.dexterity import ExecutionProfile, angle_sigma, position_sigma, speed_sigma
 
 from .families import FAMILIES
 from .planner import Planner
@@ -46,20 +47,21 @@ POLICIES = ("planner", "random")
 
 
 @dataclass(frozen=True)
-class CurlastiqueProfile:
+class CurlastiqueProfile(ExecutionProfile):
     """A simulated player: its policy, execution noise, planning budget and planning style.
 
-    Lengths in m, speeds in m/s, angles in degrees. The style keys act on the planner's shot
+    Noise: the dexterity games' shared keys (:class:`~sim.dexterity.ExecutionProfile`:
+    ``position_sigma_m``, ``angle_sigma_deg``, ``speed_sigma_rel``), with Curlastique's
+    defaults. Lengths in m, speeds in m/s, angles in degrees. The style keys act on the planner's shot
     families (:mod:`sim.curlastique.families`); ``policy = "random"`` ignores all but the name.
     """
 
     policy: Literal["planner", "random"] = param(
         "planner", doc="planner (simulates candidate shots under its own noise) or random "
                        "(uniform legal shots, no noise)")
-    position_sigma_m: float = param(0.003, min=0.0, max=0.1, unit="m", doc="σ of the lateral start position")
-    angle_sigma_deg: float = param(1.0, min=0.0, max=30.0, unit="deg", doc="σ of the aim angle")
-    speed_sigma_rel: float = param(0.03, min=0.0, max=1.0, unit="fraction of the speed",
-                                   doc="σ of the launch speed, relative")
+    position_sigma_m: float = position_sigma(0.003)
+    angle_sigma_deg: float = angle_sigma(1.0)
+    speed_sigma_rel: float = speed_sigma(0.03)
     candidates: int = param(24, min=1, max=1000, unit="shots", doc="candidate shots per throw")
     samples: int = param(4, min=1, max=200, unit="outcomes", doc="noisy outcomes simulated per candidate")
     families: tuple[str, ...] = param(FAMILIES, doc="shot families the planner may use "
