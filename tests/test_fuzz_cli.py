@@ -31,14 +31,14 @@ from tests.core.reliability import SCRIPT, snapshot
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
-FUZZ = settings(max_examples=int(os.environ.get("TABLESIM_FUZZ_EXAMPLES", "120")), deadline=None,
+FUZZ = settings(max_examples=int(os.environ.get("TABLESIM_FUZZ_EXAMPLES", "80")), deadline=None,
                 phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                        HealthCheck.data_too_large],
                 derandomize=not os.environ.get("TABLESIM_FUZZ_RANDOM"))
-#: Experiment files play matches (and a rerun) when they are sound: a third of the examples
+#: Experiment files play matches (and a rerun) when they are sound: a fifth of the examples
 #: keeps the suite's budget; TABLESIM_FUZZ_EXAMPLES raises both.
-FUZZ_EXPERIMENTS = settings(FUZZ, max_examples=max(1, FUZZ.max_examples // 3))
+FUZZ_EXPERIMENTS = settings(FUZZ, max_examples=max(1, FUZZ.max_examples // 5))
 
 RULE_KEYS = ["game.target", "game.max_rounds", "game.seat0_bonus", "dice.sides", "dice.faces",
              "dice.mode", "dice", "game", "game.nope", "nope", "nope.deeper.key", "dice.faces.x",

@@ -22,7 +22,7 @@ QUICK = ['championship.circuits=["ligne_droite", "goulet"]']
 @pytest.mark.parametrize("overrides", [[], ["variants.shell_championship=true"], ["variants.two_snails=true"]])
 def test_frames_end_on_the_scores_play_match_stores(overrides):
     rules = load_rules(GAME, None, [*QUICK, *overrides])
-    players = load_lineup(GAME, ["tactician", "greedy", "random"], rules)
+    players = load_lineup(GAME, ["tactician", "greedy", "casual"], rules)  # random players' races are long
     for match in range(2):
         seeds = MatchSeeds(7, match)
         log = play_match(rules, players, seeds)
@@ -56,7 +56,7 @@ def test_frames_show_every_running_snail_on_its_square_and_the_points_so_far():
 
 
 def test_examples_are_the_games_own_folder():
-    names = sorted(p.name for p in GAME.examples.iterdir())
+    names = sorted(p.name for p in GAME.examples.glob("*.toml"))  # (an __init__.py makes it package data)
     assert names == ["gasterospeed_balance.toml", "gasterospeed_demo.toml"]
     first = (GAME.examples / "gasterospeed_balance.toml").read_text(encoding="utf-8").splitlines()[0]
     assert "sim/gasterospeed/examples/gasterospeed_balance.toml" in first
