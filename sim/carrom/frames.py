@@ -21,6 +21,7 @@ import numpy as np
 
 from sim.core.game import Player
 from sim.core.seeding import MatchSeeds
+from sim.dexterity.paths import MAX_VERTICES, subsampled_path
 
 from .board import BLACK, N_COINS, QUEEN, STRIKER, WHITE, geometry, physics_stroke, side_quarter
 from .flow import BoardState
@@ -29,8 +30,6 @@ from .rules import CarromRules
 
 __all__ = ["frames", "board_shapes", "MAX_VERTICES", "SEAT_COLOURS"]
 
-#: Largest number of path vertices kept per disc and frame (evenly subsampled, ends kept).
-MAX_VERTICES = 60
 #: Seat colours in the score line (a seat's coins are white or black, as on the board).
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 _COIN_FILL = {WHITE: "#f7f3e8", BLACK: "#222222", QUEEN: "#c0143c"}
@@ -49,19 +48,8 @@ class _Recorder:
         angle_board = angle_deg + 90.0 * side_quarter(state.n_seats, seat)
         before = (state.pos.copy(), state.on.copy(), state.colour.copy())
         outcome = physics_stroke(state.rules, state.pos, state.on, start, angle_board, speed, record_paths=True)
-        self.strokes.append({"state": state, "before": before, "striker": np.asarray(start, float),
-                             "paths": outcome.paths, "outcome": outcome})
+        self.strokes.append({"state": state, "before": before, "outcome": outcome})
         return outcome
-
-
-def _subsampled(path: np.ndarray) -> list[list[float]]:
-    """At most :data:`MAX_VERTICES` rows (t, x, y) of a path, evenly spaced, ends kept."""
-    path = np.asarray(path, dtype=float)
-    if len(path) == 1:
-        path = np.vstack([path, path])
-    if len(path) > MAX_VERTICES:
-        path = path[np.unique(np.linspace(0, len(path) - 1, MAX_VERTICES).round().astype(int))]
-    return [[round(float(t), 4), round(float(x), 5), round(float(y), 5)] for t, x, y in path]
 
 
 def board_shapes(rules: CarromRules) -> list[dict]:
@@ -92,14 +80,14 @@ def _discs_at_rest(pos: np.ndarray, on: np.ndarray, colour: np.ndarray, r: float
 def _stroke_paths(record: dict, coin_r: float, striker_r: float) -> list[dict]:
     """The trajectories of the discs that moved in one stroke (the striker always)."""
     paths, colour = [], record["before"][2]
-    for i, path in enumerate(record["paths"] or []):
+    for i, path in enumerate(record["outcome"].paths or []):
         path = np.asarray(path, dtype=float)
         if i != STRIKER and (len(path) < 2 or np.allclose(path[0, 1:], path[-1, 1:])):
             continue
         if i == STRIKER:
-            paths.append({"id": "striker", "points": _subsampled(path), "r": striker_r, "fill": _STRIKER_FILL})
+            paths.append({"id": "striker", "points": subsampled_path(path), "r": striker_r, "fill": _STRIKER_FILL})
         else:
-            paths.append({"id": f"coin{i}", "points": _subsampled(path), "r": coin_r,
+            paths.append({"id": f"coin{i}", "points": subsampled_path(path), "r": coin_r,
                           "fill": _COIN_FILL[int(colour[i])]})
     return paths
 
@@ -130,13 +118,12 @@ def frames(rules: CarromRules, players: Sequence[Player], seeds: MatchSeeds) -> 
     last_stroke = {}
     for e in log.events:
         last_stroke[(e["game"], e["round"])] = e["index"]
-    records = iter(recorder.strokes)
-    played = recorder.strokes
+    played = recorder.strokes  # one per stroke that reached the physics, in order
     scores, shapes, out, k = [0.0] * n, [], [], 0
     for e in log.events:
         paths = []
         if math.isfinite(e["placed_x"]):
-            record = next(records)
+            record = played[k]
             following = played[k + 1] if k + 1 < len(played) and played[k + 1]["state"] is record["state"] else None
             if following is not None:
                 pos, on, colour = following["before"]

@@ -24,7 +24,7 @@ from .profiles import load_lineup
 from .rules import load_rules
 from .runner import Cell, run_cells
 
-__all__ = ["HeadToHead", "head_to_head", "main"]
+__all__ = ["HeadToHead", "head_to_head", "win_interval", "main"]
 
 
 @dataclass(frozen=True)
@@ -81,18 +81,28 @@ def head_to_head(game: str, a: str, b: str, games: int, seed: int = 1, jobs: int
     started = time.perf_counter()
     tables = run_cells(spec, [cell], games, seed, jobs=jobs, progress=False)
     elapsed = time.perf_counter() - started
+    matches = tables["matches"]
+    wins, low, high = win_interval(tables, None if a == b else a)
+    unfinished = int((~matches["finished"].astype(bool)).sum())
+    return HeadToHead(game, a, b, int(len(matches)), wins, low, high, unfinished, elapsed, tables)
+
+
+def win_interval(tables: dict[str, pd.DataFrame], profile: str | None,
+                 confidence: float = 0.95) -> tuple[int, float, float]:
+    """(wins, low, high) of one player of a rotated run: the seat of ``profile`` (held by one
+    seat per match), or the line-up's first slot when ``profile`` is None; the interval is the
+    seed-clustered Wilson interval (the rotations of a seed are one cluster), as proportions."""
     matches, rows = tables["matches"], tables["players"]
-    if a == b:
+    if profile is None:
         focal = rows[rows["slot"] == 0] if "slot" in rows else rows[rows["seat"] == 0]
     else:
-        focal = rows[rows["profile"] == a]
+        focal = rows[rows["profile"] == profile]
     if "seed" not in focal:
         focal = focal.merge(matches[["match", "seed"]], on="match")
     per_seed = focal.assign(won=focal["won"].astype(float)).groupby("seed")["won"].agg(["sum", "count"])
-    _, low, high, _ = clustered_wilson(per_seed["sum"].to_numpy(float), per_seed["count"].to_numpy(float))
-    unfinished = int((~matches["finished"].astype(bool)).sum())
-    return HeadToHead(game, a, b, int(len(matches)), int(focal["won"].astype(bool).sum()), low, high,
-                      unfinished, elapsed, tables)
+    _, low, high, _ = clustered_wilson(per_seed["sum"].to_numpy(float), per_seed["count"].to_numpy(float),
+                                       confidence)
+    return int(per_seed["sum"].sum()), low, high
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -22,6 +22,7 @@ import numpy as np
 
 from sim.core.game import Player
 from sim.core.seeding import MatchSeeds
+from sim.dexterity.paths import MAX_VERTICES, subsampled_path
 from sim.physics import STATUS_ON, simulate
 
 from .board import Landing, discs_for, geometry, physics, table
@@ -31,8 +32,6 @@ from .rules import CurlastiqueRules
 
 __all__ = ["frames", "board_shapes", "MAX_VERTICES", "SEAT_COLOURS"]
 
-#: Largest number of path vertices kept per puck and frame (evenly subsampled, ends kept).
-MAX_VERTICES = 60
 
 #: Seat colours (as the static plots of :mod:`sim.curlastique.plot`).
 SEAT_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
@@ -63,21 +62,11 @@ class _Recorder:
         owners = [*np.asarray(owner).tolist(), seat]
         moved = [i for i in range(len(ids))
                  if i == len(ids) - 1 or not on[i] or not np.array_equal(result.final_pos[i], start[i])]
-        self.throws.append({"paths": [(ids[i], owners[i], _subsampled(result.paths[i])) for i in moved],
+        self.throws.append({"paths": [(ids[i], owners[i], subsampled_path(result.paths[i])) for i in moved],
                             "rest": [(ids[i], owners[i], *result.final_pos[i].tolist())
                                      for i in range(len(ids)) if on[i]]})
         self.ids = [ids[i] for i in range(len(ids)) if on[i]]
         return Landing(result.final_pos, on)
-
-
-def _subsampled(path: np.ndarray) -> list[list[float]]:
-    """At most :data:`MAX_VERTICES` rows (t, x, y) of a path, evenly spaced, first and last kept
-    (at least two: a puck that did not move stays where it was)."""
-    if len(path) == 1:
-        path = np.vstack([path, path])
-    if len(path) > MAX_VERTICES:
-        path = path[np.unique(np.linspace(0, len(path) - 1, MAX_VERTICES).round().astype(int))]
-    return [[round(float(t), 4), round(float(x), 5), round(float(y), 5)] for t, x, y in path]
 
 
 def board_shapes(rules: CurlastiqueRules) -> list[dict]:

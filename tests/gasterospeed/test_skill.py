@@ -13,7 +13,7 @@ import pytest
 from scipy.stats import binomtest
 
 from sim.core import Cell, run_cells
-from sim.core.estimators import clustered_wilson
+from sim.core.headtohead import win_interval
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.gasterospeed import GAME
@@ -37,11 +37,8 @@ class _Interval:
 
 def _wins(tables, profile):
     """(wins, championships, 95 % interval clustered by seed) of the one seat of ``profile``."""
-    players = tables["players"].merge(tables["matches"][["match", "seed"]], on="match", suffixes=("_p", ""))
-    focal = players[players["profile"] == profile].assign(won=lambda f: f["won"].astype(float))
-    per_seed = focal.groupby("seed")["won"].agg(["sum", "count"])
-    _, low, high, _ = clustered_wilson(per_seed["sum"].to_numpy(float), per_seed["count"].to_numpy(float))
-    return int(per_seed["sum"].sum()), len(tables["matches"]), _Interval(low, high)
+    wins, low, high = win_interval(tables, profile)
+    return wins, len(tables["matches"]), _Interval(low, high)
 
 
 def test_tactician_wins_at_least_90_percent_against_three_random_players():
