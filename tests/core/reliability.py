@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -43,11 +45,29 @@ def cli_script(tmp_path: Path) -> Path:
     return path
 
 
+#: Every process group :func:`popen` started; tests/conftest.py kills what is left of them after
+#: each test, so a test that fails before its own kill leaves no run playing (a million-match
+#: run left behind would slow every later test).
+STARTED: list[subprocess.Popen] = []
+
+
 def popen(tmp_path: Path, *argv, **kwargs) -> subprocess.Popen:
     """``tablesim ARGV`` as a subprocess in its own session (so a kill reaches its workers)."""
-    return subprocess.Popen([sys.executable, str(cli_script(tmp_path)), *map(str, argv)],
+    proc = subprocess.Popen([sys.executable, str(cli_script(tmp_path)), *map(str, argv)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, **kwargs)
+    STARTED.append(proc)
+    return proc
+
+
+def kill_started() -> None:
+    """SIGKILL the process group of every :func:`popen` process (their workers included)."""
+    while STARTED:
+        proc = STARTED.pop()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            proc.communicate(timeout=10)
 
 
 def run_sub(tmp_path: Path, *argv, timeout: float = 180) -> subprocess.CompletedProcess:
