@@ -25,7 +25,7 @@ from .emulator import Basis, Emulator
 from .fit import Fit, fit_players
 from .likelihood import Group, Likelihood
 from .outcome import Categories, RoundOutcome, make_categories
-from .sheet import Sheet
+from .sheet import Sheet, sheet_hooks
 
 __all__ = ["Emulated", "PlayerFit", "SheetFit", "build_emulators", "fit_sheet", "sheet_outcome"]
 
@@ -68,9 +68,9 @@ class SheetFit:
 
 
 def sheet_outcome(spec: GameSpec, sheet: Sheet, columns: dict[str, str] | None = None) -> RoundOutcome:
-    """The outcome the sheet records, read through the game's column map (``GameSpec.sheet``)."""
-    hints = getattr(spec, "sheet", None)
-    mapping = dict(getattr(hints, "columns", None) or {}) if columns is None else dict(columns)
+    """The outcome the sheet records: its value column, read from the rounds column the game
+    maps it to (``GameSpec.sheet.columns``; ``columns``, when given, replaces that map)."""
+    mapping = dict(sheet_hooks(spec).columns) if columns is None else dict(columns)
     return RoundOutcome(sheet.value, mapping.get(sheet.value, sheet.value), sheet.tokens)
 
 

@@ -6,15 +6,18 @@ One row per match × round × player, with a header naming the columns::
     1,1,Alice,40
     1,1,Bob,100
 
-or ``match,race,player,position`` for a race game (1 = first; a token such as ``ko`` where
+or ``match,race,player,position`` for a race game (1 = first; a word such as ``ko`` where
 the game's rounds table has a boolean column of that name). The value column decides which of
 the game's per-round outcomes the sheet is fitted on. Seats are the order of the players'
 first rows in each match. Blank lines and lines starting with ``#`` are skipped.
 
 Every problem is one line naming the file, the row (the line number, the header is row 1)
 and the column: an unknown or missing column, a repeated or missing row (a player of a match
-without a row in one of its rounds), a value the rules cannot produce (the generic check, or
-the game's own hook, see :func:`value_problem`), a position repeated in a race.
+without a row in one of its rounds), a match of a size the game does not take (its
+``player_counts`` and ``lineup_problems``), a value the rules cannot produce (the game's own
+check, ``GameSpec.sheet.check``, or the generic one: see :func:`value_problem`), a position
+repeated in a race. What the game declares about its sheets (:class:`~sim.core.sheet.ScoreSheet`)
+is read in one place, :func:`sheet_hooks`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,6 @@ from __future__ import annotations
 import csv
 import math
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,8 +32,12 @@ from typing import Any
 import pandas as pd
 
 from sim.core.config import ConfigError
+from sim.core.game import GameSpec
+from sim.core.protocols import LineupProblems, SheetCheck
+from sim.core.sheet import ScoreSheet
 
-__all__ = ["MAX_SHEET_BYTES", "ROUND_COLUMNS", "VALUE_COLUMNS", "Sheet", "read_sheet", "value_problem"]
+__all__ = ["MAX_SHEET_BYTES", "ROUND_COLUMNS", "VALUE_COLUMNS", "Sheet", "read_game_sheet", "read_sheet",
+           "sheet_hooks", "value_problem"]
 
 #: The outcome columns a sheet may have (exactly one of them).
 VALUE_COLUMNS = ("points", "position")
@@ -42,8 +48,14 @@ MAX_SHEET_BYTES = 64 * 2**20
 _TOKEN = re.compile(r"^[a-z][a-z0-9_]*$")
 
 #: ``(rules, column, value, n_players) -> str | None``: the game's own check of one sheet value
-#: (None: the rules can produce it). See :func:`value_problem`.
-ValueCheck = Callable[[Any, str, Any, int], "str | None"]
+#: (None: the rules can produce it; :class:`~sim.core.protocols.SheetCheck`).
+ValueCheck = SheetCheck
+
+
+def sheet_hooks(spec: GameSpec) -> ScoreSheet:
+    """What ``spec`` declares about its sheets (``GameSpec.sheet``; none: same-named columns,
+    generic checks). The one place calibration reads the hook."""
+    return spec.sheet if spec.sheet is not None else ScoreSheet()
 
 
 @dataclass(frozen=True)
@@ -142,14 +154,25 @@ def value_problem(column: str, value: float | str, rules: Any = None, n_players:
     """Why a sheet value cannot be produced, or None.
 
     The generic check: ``points`` are whole numbers >= 0, ``position`` a whole number >= 1 or a
-    word token. A game may declare its own ``check(rules, column, value, n_players)`` (the
-    optional ``GameSpec.sheet_check`` hook): it then decides for numbers (e.g. Curlastique's
-    points are sums of zone values), and the generic check only refuses what is not a number.
+    word. A game that declares its own ``check(rules, column, value, n_players)``
+    (``GameSpec.sheet.check``) decides instead, for numbers and for the words of a ``position``
+    column (e.g. Curlastique's points are sums of zone values, a race's only word is ``ko``);
+    a word in a ``points`` column is refused before it.
+
+    Examples:
+        >>> value_problem("points", 2.5)
+        'got 2.5; allowed: a whole number >= 0 (points a round can score)'
+        >>> value_problem("points", 95, check=lambda rules, column, value, n: f"got {value:g}; allowed: 100")
+        'got 95; allowed: 100'
+        >>> value_problem("position", "ko") is None
+        True
     """
-    if isinstance(value, str):
-        return None if column == "position" else f"got {value!r}; allowed: a number"
+    if isinstance(value, str) and column != "position":
+        return f"got {value!r}; allowed: a number"
     if check is not None:
         return check(rules, column, value, n_players)
+    if isinstance(value, str):
+        return None
     whole = float(value).is_integer()
     if column == "points" and (value < 0 or not whole):
         return f"got {value:g}; allowed: a whole number >= 0 (points a round can score)"
@@ -233,27 +256,44 @@ def _check_values(path: Path, rows: pd.DataFrame, value_col: str, round_col: str
             taken[value] = int(line)
 
 
+def _check_sizes(path: Path, rows: pd.DataFrame, lineups: dict[str, tuple[str, ...]], rules: Any,
+                 player_counts: tuple[int, ...] | None, lineup_problems: LineupProblems | None) -> None:
+    """Every match has a size the game takes (and its rules allow: ``lineup_problems``)."""
+    for match, players in lineups.items():
+        first = int(rows.loc[rows["match"] == match, "line"].iloc[0])
+        if player_counts is not None and len(players) not in player_counts:
+            raise _fail(path, first, "player", f"match {match} has {len(players)} players; the game takes "
+                        + ", ".join(str(n) for n in player_counts))
+        problems = lineup_problems(rules, len(players)) if lineup_problems is not None and rules is not None else []
+        if problems:
+            raise _fail(path, first, "player", f"match {match} has {len(players)} players: "
+                        f"{problems[0].removeprefix('players: ')}")
+
+
 def read_sheet(path: str | Path, rules: Any = None, check: ValueCheck | None = None,
-               player_counts: tuple[int, ...] | None = None) -> Sheet:
+               player_counts: tuple[int, ...] | None = None,
+               lineup_problems: LineupProblems | None = None) -> Sheet:
     """Read and check a score sheet; :class:`ConfigError` (one line) on the first problem.
 
     Args:
-        rules: the rules the sheet was played under (passed to ``check``).
+        rules: the rules the sheet was played under (passed to ``check`` and ``lineup_problems``).
         check: the game's own value check (see :func:`value_problem`), or None.
         player_counts: the line-up sizes the game allows (a match with another is refused).
+        lineup_problems: the game's check of a line-up size against the rules (``GameSpec``).
     """
     path = Path(path)
     lines = _read_lines(path)
     round_col, value_col = _columns(path, *lines[0])
     rows = _records(path, lines, round_col, value_col)
     lineups = _check_rounds(path, rows, round_col)
-    if player_counts is not None:
-        for match, players in lineups.items():
-            if len(players) not in player_counts:
-                first = int(rows.loc[rows["match"] == match, "line"].iloc[0])
-                raise _fail(path, first, "player", f"match {match} has {len(players)} players; the game takes "
-                            + ", ".join(str(n) for n in player_counts))
+    _check_sizes(path, rows, lineups, rules, player_counts, lineup_problems)
     _check_values(path, rows, value_col, round_col, lineups, rules, check)
     rows["seat"] = [lineups[m].index(p) for m, p in zip(rows["match"], rows["player"])]
     rows = rows[["match", "round", "player", "seat", "value", "line"]]
     return Sheet(path=path, value=value_col, round_word=round_col, rows=rows, lineups=lineups)
+
+
+def read_game_sheet(spec: GameSpec, path: str | Path, rules: Any) -> Sheet:
+    """:func:`read_sheet` with everything ``spec`` knows: its check of each value
+    (``GameSpec.sheet``), its player counts and line-up checks."""
+    return read_sheet(path, rules, sheet_hooks(spec).check, tuple(spec.player_counts), spec.lineup_problems)

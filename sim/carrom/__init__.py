@@ -22,6 +22,7 @@ from .match import play_match
 from .players import CarromProfile
 from .replay import replay as replay_match   # (keeps ``sim.carrom.replay`` the module)
 from .metrics import plots, summary
+from .sheet import SHEET
 from .rules import CarromRules, lineup_problems
 from .shot import shot
 
@@ -46,6 +47,7 @@ GAME = register(GameSpec(
     skill_path=("beginner", "casual", "club", "champion"),
     examples=HERE / "examples",
     frames=frames,
+    sheet=SHEET,
 ))
 
 __all__ = ["GAME", "CarromRules", "CarromProfile", "play_match"]

@@ -44,7 +44,7 @@ def _space(spec, args):
 
 
 def cmd_calibrate(args: argparse.Namespace) -> int:
-    from analysis.calibrate.sheet import read_sheet
+    from analysis.calibrate.sheet import read_game_sheet
 
     check_jobs(args.jobs)
     positive_int("--bins", args.bins, 2, 30)
@@ -55,7 +55,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     check_out_dir("--out", out)
     rules = load_user_rules(spec, args)
     space = _space(spec, args)
-    sheet = read_sheet(args.sheet, rules, getattr(spec, "sheet_check", None), tuple(spec.player_counts))
+    sheet = read_game_sheet(spec, args.sheet, rules)
     # the heavy imports only once every input is known good (a bad sheet answers at once)
     from analysis.calibrate.calibration import build_emulators, fit_sheet, sheet_outcome
     from analysis.calibrate.goodness import goodness_of_fit
@@ -108,7 +108,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--bins", type=int, default=10, help="outcome categories at most (default 10)")
     p.add_argument("--source", default=None, metavar="COLUMN",
                    help="the rounds-table column the sheet's points/position are compared with (default: the "
-                        "same name, or the game's map), e.g. --source arrival for a race game's positions")
+                        "game's map, GameSpec.sheet.columns, else the same name)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
     add_rules_options(p)

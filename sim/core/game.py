@@ -14,6 +14,7 @@ from typing import Any
 
 from .hints import Conformance
 from .protocols import Frames, LineupProblems, MetricParts, MetricsFromParts, PlayMatch, Plots, Replay, Shot, Summary
+from .sheet import ScoreSheet
 
 __all__ = ["GameSpec", "GameLength", "MatchLog", "Player", "register", "get_game", "game_names",
            "installed_game_names", "TABLES",
@@ -131,6 +132,11 @@ class GameSpec:
             ``demo.toml``) there is what ``tablesim demo`` plays.
         length: what the reports call the game's length (:class:`GameLength`; default the
             ``rounds`` column of ``matches``).
+        sheet: optional :class:`~sim.core.sheet.ScoreSheet`: how ``tablesim calibrate`` reads
+            the game's playtest score sheets: the ``rounds`` column a sheet column is compared
+            with when the names differ (``{"position": "arrival"}``) and the game's check of
+            each value against the rules (``check(rules, column, value, n_players)``, e.g. the
+            points a round can score). None: the columns of the same name, generic bounds.
     """
 
     name: str
@@ -154,6 +160,7 @@ class GameSpec:
     frames: Frames | None = None
     examples: Path | None = None
     length: GameLength = GameLength()
+    sheet: ScoreSheet | None = None
 
 
 #: The entry-point group through which every game, shipped or not, makes itself known. Each

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .seeding import MatchSeeds
 
 __all__ = ["PlayMatch", "LineupProblems", "Summary", "Plots", "Replay", "ShotOutcome", "Shot",
-           "MetricParts", "MetricsFromParts", "Frames", "ResolvedRules"]
+           "MetricParts", "MetricsFromParts", "Frames", "ResolvedRules", "SheetCheck"]
 
 Tables = Mapping[str, "pd.DataFrame"]
 
@@ -114,6 +114,18 @@ class Frames(Protocol):
     """
 
     def __call__(self, rules: Any, players: Sequence[Player], seeds: MatchSeeds) -> dict[str, Any]: ...
+
+
+class SheetCheck(Protocol):
+    """A game's check of one value of a playtest score sheet (``ScoreSheet.check``).
+
+    ``column`` is the sheet's value column (``points`` or ``position``), ``value`` a number
+    or, in a ``position`` column, a lower-case word (``ko``), ``n_players`` the size of the
+    value's match. Returns None when the rules can produce the value, else one line saying
+    what was got and what is allowed: ``got 13; allowed: 0 to 12 (...)``.
+    """
+
+    def __call__(self, rules: Any, column: str, value: float | str, n_players: int) -> str | None: ...
 
 
 class ResolvedRules(Protocol):

@@ -22,6 +22,7 @@ from .frames import frames
 from .match import play_match
 from .players import CurlastiqueProfile
 from .replay import replay as replay_match   # (keeps ``sim.curlastique.replay`` the module)
+from .sheet import SHEET
 from .rules import CurlastiqueRules, lineup_problems
 from .shot import shot as throw_one   # (keeps ``sim.curlastique.shot`` the module)
 from .metrics import summary as game_metrics
@@ -55,6 +56,7 @@ GAME = register(GameSpec(
     skill_path=("novice", "casual", "club", "expert"),
     frames=frames,
     examples=HERE / "examples",
+    sheet=SHEET,
 ))
 
 __all__ = ["GAME", "CurlastiqueRules", "CurlastiqueProfile", "play_match"]

@@ -19,6 +19,7 @@ from .match import play_match, replay
 from .metrics import metric_parts, metrics_from_parts, summary
 from .players import GasterospeedProfile
 from .rules import GasterospeedRules, lineup_problems
+from .sheet import SHEET
 
 __all__ = ["GAME", "play_match", "replay", "summary", "GasterospeedRules", "GasterospeedProfile"]
 
@@ -45,4 +46,5 @@ GAME = register(GameSpec(
     # the tactician from many slips to none: its softmax temperature 1.0, 0.2, 0
     skill_path=("novice", "casual", "tactician"),
     length=GameLength(column="turns_per_race", unit="turns per race", label="race length"),
+    sheet=SHEET,
 ))
