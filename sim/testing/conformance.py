@@ -129,6 +129,28 @@ def check_schema(spec: GameSpec, case: Case) -> None:
     if len(tables["events"]):
         keys = ["variant", "lineup", "match", "index"]
         assert not tables["events"].duplicated(keys).any(), "events: an index appears twice in a match"
+    _check_sheet_values(spec, rules, tables["rounds"], n)
+
+
+#: The value columns of a playtest score sheet (``analysis.calibrate.sheet.VALUE_COLUMNS``).
+SHEET_COLUMNS = ("points", "position")
+
+
+def _check_sheet_values(spec: GameSpec, rules: Any, rounds: pd.DataFrame, n: int) -> None:
+    """Every round value the game records passes its own score-sheet check (``GameSpec.sheet``):
+    a check that refused what play produces would refuse a designer's true sheet."""
+    sheet = spec.sheet
+    if sheet is None or sheet.check is None:
+        return
+    for column in SHEET_COLUMNS:
+        source = sheet.source(column)
+        if source not in rounds.columns:
+            continue
+        for _, row in rounds.iterrows():
+            value = "ko" if column == "position" and bool(row.get("ko", False)) else float(row[source])
+            problem = sheet.check(rules, column, value, n)
+            assert problem is None, (f"rounds: match {row['match']} round {row['round']} seat {row['seat']} "
+                                     f"recorded {source} = {row[source]!r}, which the sheet check refuses: {problem}")
 
 
 def check_determinism(spec: GameSpec, case: Case) -> None:
