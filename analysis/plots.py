@@ -46,12 +46,18 @@ def to_png(figure: Figure, dpi: int = 150) -> bytes:
     return buffer.getvalue()
 
 
-def _legend(fig: Figure, ax, title: str | None = None) -> None:
-    """The legend below the plot, outside the data (printed plots are read without zooming)."""
+#: Characters of legend text that fit across a figure at the report's font size.
+LEGEND_ROW_CHARS = 84
+
+
+def legend_below(fig: Figure, ax, title: str | None = None) -> None:
+    """The legend below the plot, outside the data (printed plots are read without zooming), in
+    as many columns as its longest label leaves room for (at most 4): no label is cut off."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        fig.legend(handles, labels, loc="outside lower center", ncols=min(4, len(handles)),
-                   frameon=False, title=title)
+        widest = max(len(label) for label in labels) + 6  # the marker and the gap
+        columns = max(1, min(4, len(handles), LEGEND_ROW_CHARS // widest))
+        fig.legend(handles, labels, loc="outside lower center", ncols=columns, frameon=False, title=title)
 
 
 def _err(center: float, low: float, high: float, scale: float = 1.0) -> list[list[float]]:
@@ -100,7 +106,7 @@ def seat_win_rates_plot(rates: pd.DataFrame, lineup: str, variants: Sequence[str
         ax.set_ylabel(f"win rate (%), {100 * confidence:.0f} % simultaneous CI")
         ax.set_title(f"Win rate by seat — {lineup}")
         ax.set_ylim(bottom=0)
-        _legend(fig, ax)
+        legend_below(fig, ax)
         return fig
 
 
@@ -158,7 +164,7 @@ def _binary_forest(cell: pd.DataFrame, variants: list[str], lineup: str, alpha: 
     ax.axvline(0, color="0.3", lw=1)
     ax.set_xlabel(f"change (percentage points), {100 * confidence:.0f} % paired CI")
     ax.set_title(f"Variant effects on win rates — {lineup}\n(filled marker: significant after correction)")
-    _legend(fig, ax, title="variant")
+    legend_below(fig, ax, title="variant")
     return fig
 
 
@@ -225,7 +231,7 @@ def length_plot(matches: pd.DataFrame, lineup: str, variants: Sequence[str], uni
         ax.set_xlabel(f"game length ({unit})" + ("; dotted line: cap reached" if any_capped else ""))
         ax.set_ylabel("share of matches (%)")
         ax.set_title(f"Game length — {lineup}")
-        _legend(fig, ax)
+        legend_below(fig, ax)
         return fig
 
 
@@ -251,7 +257,7 @@ def score_plot(players: pd.DataFrame, lineup: str, variants: Sequence[str]) -> F
         ax.set_xlabel("final score (points)")
         ax.set_ylabel("share of players (%)")
         ax.set_title(f"Final scores — {lineup}")
-        _legend(fig, ax)
+        legend_below(fig, ax)
         return fig
 
 
@@ -274,7 +280,7 @@ def survival_plot(curves: pd.DataFrame, lineup: str, variants: Sequence[str],
         ax.set_ylabel(f"matches still running at t (%), {100 * confidence:.0f} % band")
         ax.set_title(f"Game length as survival (cap = censoring) — {lineup}")
         ax.set_ylim(0, 102)
-        _legend(fig, ax)
+        legend_below(fig, ax)
         return fig
 
 

@@ -29,7 +29,7 @@ import pandas as pd
 
 from .length import length_of, length_table
 from .narrative import number, pct
-from .plots import COLOURS, LINES, MARKERS, STYLE, new_figure
+from .plots import COLOURS, LINES, MARKERS, STYLE, legend_below, new_figure
 
 __all__ = ["SweepFrames", "sweep_frames", "sweep_sections", "seat_curve_plot", "length_curve_plot",
            "effect_curve_plot"]
@@ -134,7 +134,7 @@ def seat_curve_plot(frames: SweepFrames, base: str, spec: Any = None, band: floa
         ax.set_ylabel(f"win rate (%), {100 * confidence:.0f} % simultaneous CI")
         ax.set_title(f"Win rate by seat against {frames.axis} — {base}")
         _skill_ticks(ax, frames, spec)
-        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=4, frameon=False)
+        legend_below(fig, ax)
         return fig
 
 
@@ -154,7 +154,7 @@ def length_curve_plot(frames: SweepFrames, base: str, spec: Any = None, confiden
         ax.set_ylabel(f"mean {frames.length.label} ({frames.length.unit}), {100 * confidence:.0f} % CI")
         ax.set_title(f"{frames.length.label[:1].upper()}{frames.length.label[1:]} against {frames.axis} — {base}")
         _skill_ticks(ax, frames, spec)
-        fig.legend(*ax.get_legend_handles_labels(), loc="outside lower center", ncols=4, frameon=False)
+        legend_below(fig, ax)
         return fig
 
 
@@ -212,9 +212,12 @@ def fairness_sentences(frames: SweepFrames) -> list[str]:
         fair = rows.loc[rows["verdict"] == "fair", "sweep_value"].to_list()
         unfair = rows.loc[rows["verdict"].isin(["unfair", "small bias"]), "sweep_value"].to_list()
         open_ = rows.loc[rows["verdict"] == "inconclusive", "sweep_value"].to_list()
-        text = (f"{base}, {variant}: shown fair at {frames.axis} = {_values_text(fair)}; a seat shown off its fair "
-                f"share at {_values_text(unfair)}; undecided at {_values_text(open_)}.")
-        out.append(text)
+        parts = [f"shown fair at {frames.axis} = {_values_text(fair)}"]
+        if unfair:
+            parts.append(f"a seat shown off its fair share at {_values_text(unfair)}")
+        if open_:
+            parts.append(f"undecided at {_values_text(open_)}")
+        out.append(f"{base}, {variant}: " + "; ".join(parts) + ".")
     return out
 
 
