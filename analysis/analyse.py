@@ -16,6 +16,7 @@ from .distributions import length_distribution, score_distribution
 from .effects import CORRECTIONS, variant_effects
 from .fairness import cell_verdict, omnibus_test, seat_fairness
 from .hooks import game_metrics
+from .length import length_of
 from .metrics import design_metrics
 from .outcomes import match_outcomes
 from .results import BASELINE, Results
@@ -115,7 +116,7 @@ def analyse(results: Results, **options: Any) -> Analysis:
     tables = results.tables
     matches, players = tables["matches"], tables["players"]
     conf, seed, boot = opts.confidence, opts.seed, opts.n_resamples
-    outcomes = match_outcomes(tables)
+    outcomes = match_outcomes(tables, length_of(results))
     applicable = {(v, x): results.symmetric(x) or results.rotated(x)
                   for v, x in matches[["variant", "lineup"]].drop_duplicates().itertuples(index=False)}
     fairness = seat_fairness(players, opts.fairness_margin, opts.alpha, applicable=applicable)

@@ -216,9 +216,9 @@ def paired_outcomes(outcomes: pd.DataFrame, variant: str, lineup: str,
     return pairs.rename(columns={"seed_v": "seed"})
 
 
-def _effect_row(pairs: pd.DataFrame, column: str, confidence: float) -> dict:
+def _effect_row(pairs: pd.DataFrame, column: str, confidence: float, described=None) -> dict:
     """One outcome of one variant and line-up: the paired effect and its test."""
-    label, unit, is_binary = describe_outcome(column)
+    label, unit, is_binary = describe_outcome(column, described)
     xv, xb = pairs[f"{column}_v"].to_numpy(float), pairs[f"{column}_b"].to_numpy(float)
     if is_binary:
         keep = ~(np.isnan(xv) | np.isnan(xb))
@@ -279,7 +279,8 @@ def variant_effects(outcomes: pd.DataFrame, baseline: str = "baseline", confiden
         for column in binary + continuous:
             if f"{column}_v" not in pairs or pairs[f"{column}_v"].isna().all() or column in constant[lineup]:
                 continue
-            records.append({"lineup": lineup, "variant": variant, **_effect_row(pairs, column, confidence)})
+            records.append({"lineup": lineup, "variant": variant,
+                            **_effect_row(pairs, column, confidence, outcomes.attrs.get("described"))})
     table = pd.DataFrame.from_records(records)
     if table.empty:
         return pd.DataFrame(columns=columns)

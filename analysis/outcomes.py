@@ -14,6 +14,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from sim.core.game import GameLength
+
 from .metrics import per_match_metrics
 
 __all__ = ["match_outcomes", "describe_outcome", "binary_outcomes", "continuous_outcomes",
@@ -33,12 +35,15 @@ CONTINUOUS = {
 }
 
 
-def match_outcomes(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+def match_outcomes(tables: Mapping[str, pd.DataFrame], length: GameLength | None = None) -> pd.DataFrame:
     """Per-match outcomes of a results directory's tables.
 
     Args:
         tables: ``matches``, ``players`` and (optionally) ``rounds``, as from
             :func:`sim.core.store.load_tables`.
+        length: the game's declared length (``GameSpec.length``); when it is a column of its
+            own (Gastérospeed's turns per race), that column is a continuous outcome too, with
+            the label and unit the game gives it (``outcomes.attrs["described"]``).
 
     Returns:
         one row per match: ``variant``, ``lineup``, ``match``, ``seed``, ``rotation``,
@@ -71,7 +76,13 @@ def match_outcomes(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         frames.append(metrics.set_index(KEYS))
     joined = pd.concat(frames, axis=1)
     out = out.merge(joined, left_on=KEYS, right_index=True, how="left")
-    return out.sort_values(KEYS, kind="stable").reset_index(drop=True)
+    described = {}
+    if length is not None and length.column != "rounds" and length.column in matches.columns:
+        out[length.column] = matches[length.column].astype(float).to_numpy()
+        described[length.column] = (length.label, length.unit)
+    out = out.sort_values(KEYS, kind="stable").reset_index(drop=True)
+    out.attrs["described"] = described
+    return out
 
 
 def _profile_wins(players: pd.DataFrame) -> pd.DataFrame:
@@ -122,12 +133,18 @@ def binary_outcomes(outcomes: pd.DataFrame) -> list[str]:
 
 
 def continuous_outcomes(outcomes: pd.DataFrame) -> list[str]:
-    """The continuous outcome columns of a :func:`match_outcomes` frame with data."""
-    return [c for c in CONTINUOUS if c in outcomes.columns and outcomes[c].notna().any()]
+    """The continuous outcome columns of a :func:`match_outcomes` frame with data (the game's
+    declared length after the game length in rounds)."""
+    columns = [*CONTINUOUS]
+    columns[1:1] = list(outcomes.attrs.get("described", {}))
+    return [c for c in columns if c in outcomes.columns and outcomes[c].notna().any()]
 
 
-def describe_outcome(column: str) -> tuple[str, str, bool]:
-    """(label, unit, is_binary) of an outcome column, for tables and sentences."""
+def describe_outcome(column: str, described: Mapping[str, tuple[str, str]] | None = None) -> tuple[str, str, bool]:
+    """(label, unit, is_binary) of an outcome column, for tables and sentences; ``described``:
+    the game's own continuous outcomes (``outcomes.attrs["described"]``)."""
+    if described and column in described:
+        return (*described[column], False)
     if column.startswith("seat") and column.endswith("_won"):
         seat = int(column[4:-4])
         label = f"seat {seat}'s win rate" + (" (first to play)" if seat == 0 else "")

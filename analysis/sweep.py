@@ -11,7 +11,11 @@ computes for that line-up, with its interval, regrouped by value:
 * each variant's paired effect (variant − baseline on the same seeds) with its interval and
   its Holm-adjusted p-value over the whole effects table (:func:`analysis.effects.variant_effects`);
 * the fairness verdict of every value, family-wise over every cell of the report
-  (:func:`analysis.fairness.seat_fairness`): the values at which a rule stops being fair.
+  (:func:`analysis.fairness.seat_fairness`): the values at which a rule stops being fair;
+* each variant's paired effect on the game's own metrics (a KO rate, a share of shots:
+  :func:`analysis.game_effects.game_metric_effects`, jackknife over seeds, Holm over that
+  table), for the metrics the file's ``[sweep] metrics`` names, else for those a variant moves
+  at some value (at most :data:`MAX_METRICS`).
 
 :func:`sweep_sections` returns the report's section; :func:`sweep_frames` the same numbers as
 tables (what a notebook or test reads).
@@ -32,7 +36,7 @@ from .narrative import number, pct
 from .plots import COLOURS, LINES, MARKERS, STYLE, legend_below, new_figure
 
 __all__ = ["SweepFrames", "sweep_frames", "sweep_sections", "seat_curve_plot", "length_curve_plot",
-           "effect_curve_plot"]
+           "effect_curve_plot", "metric_effect_plot", "MAX_METRICS"]
 
 
 @dataclass
@@ -49,6 +53,9 @@ class SweepFrames:
     lengths: pd.DataFrame  # variant, mean, ci_low, ci_high, ... (the declared length's table)
     effects: pd.DataFrame  # variant, outcome, label, binary, effect, ci_low, ci_high, p_adjusted (analysis.effects)
     verdicts: pd.DataFrame  # variant, verdict (analysis.fairness_cells)
+    # variant, metric, effect, ci_low, ci_high, p_adjusted (analysis.game_effects), the metrics plotted only
+    game_effects: pd.DataFrame = None
+    metrics: tuple[str, ...] = ()  # the game metrics plotted (the file's [sweep] metrics, or chosen)
 
 
 def _cells(sweep: dict) -> pd.DataFrame:
@@ -75,8 +82,34 @@ def sweep_frames(analysis) -> SweepFrames | None:
     lengths = _by_value(length_table(analysis), cells)
     effects = _by_value(analysis.effects, cells)
     verdicts = _by_value(analysis.fairness_cells, cells)
+    game_effects, metrics = _game_effects(analysis, cells, tuple(sweep.get("metrics") or ()))
     return SweepFrames(str(sweep.get("axis")), str(sweep.get("kind")), length_of(analysis.results),
-                       sweep.get("slots"), cells, seats, lengths, effects, verdicts)
+                       sweep.get("slots"), cells, seats, lengths, effects, verdicts, game_effects, metrics)
+
+
+#: Game metrics plotted against the swept value when the file names none.
+MAX_METRICS = 4
+
+
+def _game_effects(analysis, cells: pd.DataFrame, named: tuple[str, ...]) -> tuple[pd.DataFrame, tuple[str, ...]]:
+    """The game metrics' paired variant effects by value (:func:`analysis.game_effects.game_metric_effects`,
+    Holm over the whole table as in the report), for the metrics named, else for the (at most
+    :data:`MAX_METRICS`) metrics a variant moves at some value (adjusted p < α), largest |t| first."""
+    from .game_effects import game_metric_effects
+
+    spec = analysis.results.spec
+    if spec is None or getattr(spec, "summary", None) is None or not analysis.has_variants:
+        return _by_value(None, cells), ()
+    table = _by_value(game_metric_effects(analysis), cells)
+    if table.empty:
+        return table, ()
+    if named:
+        metrics = tuple(m for m in named if m in set(table["metric"]))
+    else:
+        moved = table[table["p_adjusted"] < analysis.options.alpha]
+        strength = (moved["effect"].abs() / moved["se"]).groupby(moved["metric"]).max()
+        metrics = tuple(strength.sort_values(ascending=False, kind="stable").index[:MAX_METRICS])
+    return table[table["metric"].isin(metrics)].reset_index(drop=True), metrics
 
 
 # ------------------------------------------------------------------------------------------
@@ -197,6 +230,36 @@ def effect_curve_plot(frames: SweepFrames, base: str, variant: str, spec: Any = 
         return fig
 
 
+def metric_effect_plot(frames: SweepFrames, base: str, variant: str, spec: Any = None, alpha: float = 0.05,
+                       confidence: float = 0.95):
+    """A variant's effect on the game's own metrics (:attr:`SweepFrames.metrics`) against the
+    swept value, one panel per metric. Filled markers: Holm-adjusted p < α over the report's
+    table of game-metric effects."""
+    rows = frames.game_effects[(frames.game_effects["sweep_base"] == base)
+                               & (frames.game_effects["variant"] == variant)]
+    metrics = [m for m in frames.metrics if m in set(rows["metric"])]
+    with matplotlib.rc_context(STYLE):
+        fig = new_figure(3.6)
+        axes = np.atleast_1d(fig.subplots(1, max(1, len(metrics))))
+        for index, (ax, metric) in enumerate(zip(axes, metrics)):
+            line = rows[rows["metric"] == metric].sort_values("sweep_value")
+            x, y = line["sweep_value"].to_numpy(), line["effect"].to_numpy(float)
+            err = np.clip(np.vstack([y - line["ci_low"], line["ci_high"] - y]), 0, None)
+            colour, marker = COLOURS[index % len(COLOURS)], MARKERS[index % len(MARKERS)]
+            ax.axhline(0.0, color="0.3", lw=1)
+            ax.errorbar(x, y, yerr=err, capsize=3, color=colour, marker="none")
+            significant = (line["p_adjusted"] < alpha).to_numpy()
+            ax.plot(x[significant], y[significant], ls="none", marker=marker, color=colour, ms=7)
+            ax.plot(x[~significant], y[~significant], ls="none", marker=marker, mfc="white", color=colour, ms=7)
+            ax.set_title(metric, fontsize=11)
+            _skill_ticks(ax, frames, spec)
+        axes[0].set_ylabel("effect (variant − baseline)")
+        fig.supxlabel(_axis_label(frames, spec))
+        fig.suptitle(f"Effect of {variant} on the game's metrics against {frames.axis} — {base}\n"
+                     f"({100 * confidence:.0f} % paired CIs, jackknife over seeds; filled: Holm-adjusted p < {alpha:g})")
+        return fig
+
+
 # ------------------------------------------------------------------------------------------
 # text and tables
 # ------------------------------------------------------------------------------------------
@@ -309,6 +372,10 @@ def sweep_sections(analysis, make_figure: Callable, section_type: type, table_ty
             section.items.append(make_figure(f"Effect of {variant} against {frames.axis} — {base}",
                                              effect_curve_plot(frames, base, variant, spec, options.alpha,
                                                                options.confidence)))
+            if frames.metrics:
+                section.items.append(make_figure(
+                    f"Effect of {variant} on the game's metrics against {frames.axis} — {base}",
+                    metric_effect_plot(frames, base, variant, spec, options.alpha, options.confidence)))
         columns, rows = _table_rows(frames, base)
         section.items.append(table_type(f"Outcomes against {frames.axis} — {base}", columns, rows,
                                         note="Win rates with their simultaneous CIs; mean length with its CI; the "

@@ -119,7 +119,7 @@ def test_the_sweep_sees_a_known_effect_of_the_swept_slot(tmp_path):
 
 
 def test_the_report_plots_every_outcome_against_the_value_with_the_reports_intervals(tmp_path):
-    path = write(tmp_path, 'skill = [0, 2]', matches=60)  # two values: the report's figures are most of the cost
+    path = write(tmp_path, 'skill = [0, 2]\nmetrics = ["bust_rate"]', matches=60)  # two values: the report's figures are most of the cost
     run_experiment(load_experiment(path), ResultStore(tmp_path / "out"), progress=False)
     analysis = analyse(load_results(tmp_path / "out"))
     frames = sweep_frames(analysis)
@@ -130,6 +130,14 @@ def test_the_report_plots_every_outcome_against_the_value_with_the_reports_inter
                                                                                    merged["ci_high_report"])
     assert set(frames.effects["variant"]) == {"short"} and set(frames.effects["sweep_value"]) == {0.0, 2.0}
     assert set(frames.verdicts["sweep_value"]) == {0.0, 2.0}
+    # the game's metric named in [sweep] metrics: its paired effects, the report's own, by value
+    from analysis.game_effects import game_metric_effects
+
+    assert frames.metrics == ("bust_rate",) and set(frames.game_effects["metric"]) == {"bust_rate"}
+    own = frames.game_effects.merge(game_metric_effects(analysis), on=["variant", "lineup", "metric"],
+                                    suffixes=("", "_report"))
+    assert len(own) == 2 and np.allclose(own["effect"], own["effect_report"]) \
+        and np.allclose(own["p_adjusted"], own["p_adjusted_report"])
     # the section as the report draws and renders it (its figure maker, classes and template; the
     # whole report, ~20 figures of other sections, is built by test_cli_runs_a_sweep...)
     from analysis.report import Section, Table, _Figures, render_html
@@ -138,9 +146,10 @@ def test_the_report_plots_every_outcome_against_the_value_with_the_reports_inter
     section = html[html.index('id="sweep"'):]
     section = section[:section.index("</section>")]
     for caption in ("Win rate by seat against skill — duel", "Game length against skill — duel",
-                    "Effect of short against skill — duel", "Outcomes against skill — duel"):
+                    "Effect of short against skill — duel", "Outcomes against skill — duel",
+                    "Effect of short on the game&#39;s metrics against skill — duel"):
         assert caption in section
-    assert len(re.findall(r"<img src=\"data:image/png;base64,", section)) == 3
+    assert len(re.findall(r"<img src=\"data:image/png;base64,", section)) == 4
     assert section.count("<tr>") == 1 + 2 * 2  # header + variants × values
 
 

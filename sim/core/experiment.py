@@ -25,6 +25,7 @@ An experiment file (TOML)::
     skill = [0, 1, 2, 3]      # the game's skill axis (sim.core.skill: novice → expert) ...
     # key = "temperature"     # ... or a profile key of the slots' profiles
     # values = [0.0, 0.3, 1.0]
+    # metrics = ["ko_rate"]   # game metrics whose variant effects are plotted against the value
 
 Match ``i`` of every variant and line-up uses the same seeds (common random numbers). The
 results directory keeps every finished chunk; rerunning skips them, and raising ``matches``
@@ -97,6 +98,8 @@ class Sweep:
     skill: tuple[float, ...] = param((), doc="values on the game's skill axis (0 = its first preset)")
     key: str = param("", doc="a profile key to sweep instead of the skill axis")
     values: tuple[float, ...] = param((), doc="the key's values")
+    metrics: tuple[str, ...] = param((), doc="game metrics whose variant effects the report plots against "
+                                             "the value (default: those a variant moves at some value, at most 4)")
 
     @property
     def axis(self) -> str:
@@ -207,7 +210,7 @@ class Experiment:
         if not sweep.points:
             return None
         return {"axis": sweep.axis, "kind": "skill" if sweep.skill else "key", "slots": sweep.slots,
-                "values": list(sweep.points),
+                "values": list(sweep.points), "metrics": list(sweep.metrics),
                 "lineups": {name: {"lineup": base, "value": value} for name, base, value in self.swept}}
 
 

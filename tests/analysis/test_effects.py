@@ -214,3 +214,23 @@ def test_minimum_detectable_effect_is_detected_with_80_percent_power():
     hits = sum(paired_binary_effect(*draw(mde))["p"] < 0.05 / tests for _ in range(reps))
     se = np.sqrt(0.8 * 0.2 / reps)
     assert hits / reps >= 0.8 - 3 * se
+
+
+def test_a_game_declared_length_is_an_outcome_with_its_label_and_a_paired_effect(experiment, tmp_path):
+    """A length column of the game's own (``GameSpec.length``, e.g. turns per race) is compared
+    between variants like the game length in rounds: the paired t on the same seeds."""
+    from sim.core.game import GameLength
+
+    tables = load_tables(make_experiment(tmp_path, matches=40))
+    matches = tables["matches"]
+    # a declared length that the variant raises by exactly 2 turns on every seed
+    matches["turns"] = matches["rounds"] * 3.0 + np.where(matches["variant"] == "baseline", 0.0, 2.0)
+    outcomes = match_outcomes(tables, GameLength(column="turns", unit="turns per race", label="race length"))
+    assert "turns" in outcomes.columns and outcomes.attrs["described"] == {"turns": ("race length", "turns per race")}
+    effects = variant_effects(outcomes)
+    rows = effects[effects["outcome"] == "turns"]
+    assert len(rows) and (rows["label"] == "race length").all() and (rows["unit"] == "turns per race").all()
+    rounds = effects[effects["outcome"] == "rounds"].set_index(["lineup", "variant"])
+    for row in rows.itertuples():
+        assert row.effect == pytest.approx(3.0 * rounds.loc[(row.lineup, row.variant), "effect"] + 2.0)
+    assert "turns" not in match_outcomes(tables).columns  # without the declaration: not an outcome
