@@ -182,11 +182,9 @@ class Planner:
         elif view.queen_pending:
             worth = worth * p.rank_cover_factor  # the cover
         worth = np.maximum(worth, p.rank_worth_floor)
-        rows = pot_candidates(local, view.on, targets, self.pockets, striker_grid(spans, p.aim_grid_m), spans,
-                              p.rebounds, self.prm, worth, budget, p.pot_min_prior)
-        keep = rows[:, 7] > p.pot_min_prior
-        rows, score = rows[keep], (rows[:, 7] * np.repeat(worth, 100))[keep]
-        best = rows[np.argsort(-score, kind="stable")[:budget]]
+        rows, order = pot_candidates(local, view.on, targets, self.pockets, striker_grid(spans, p.aim_grid_m), spans,
+                                     p.rebounds, self.prm, worth, budget, p.pot_min_prior)
+        best = rows[order]
         return Candidates(best[:, 4], best[:, 5], best[:, 6], (best[:, 2] * 5 + best[:, 3]).astype(np.int64),
                           best[:, 0].astype(np.int64), best[:, 1].astype(np.int64))
 
@@ -252,7 +250,7 @@ class Planner:
         starts, vels = noisy_strikes(cands.x[which], cands.angle[which], cands.speed[which], z, self.sigma, self.max_speed, geo.striker_y, setup.spans,
                                      view.rot)
         batch = simulate_batch(geo.table, geo.physics, setup.discs, len(setup.ids), starts, vels)
-        values = outcome_values(batch.status, batch.final_pos, setup.ids, setup.own, setup.opp, setup.coin_value,
+        values = outcome_values(batch.status, batch.final_pos, setup.discs.pos[:-1], setup.ids, setup.own, setup.opp, setup.coin_value,
                                 setup.next_targets, view.rot, view.next_rot, setup.situation, self.weights,
                                 self.pockets, setup.grid, geo.legal, self.prm)
         return values.reshape(len(which), samples)
