@@ -42,7 +42,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["make_params", "pot_candidates", "best_pot", "LOCAL_POCKETS", "kind_name",
-           "free_spans", "striker_grid", "clamp_many", "noisy_strikes", "pot_tables", "N_PARAMS"]
+           "free_spans", "striker_grid", "noisy_strikes", "pot_tables", "N_PARAMS"]
 
 # indices of the player's aiming model in the ``params`` array (see the module docstring)
 P_COS_CUT, P_SPEED_FACTOR, P_SPEED_MARGIN, P_DEPTH, P_APERTURE = 13, 14, 15, 16, 17
@@ -351,15 +351,6 @@ def _clamp_to(x, spans):
             bd = d
             best = c
     return best
-
-
-@njit(cache=True)
-def clamp_many(x, spans):
-    """The nearest point of the union of ``spans`` (k, 2) for every element of ``x`` (1-D)."""
-    out = np.empty(x.shape[0])
-    for i in range(x.shape[0]):
-        out[i] = _clamp_to(x[i], spans)
-    return out
 
 
 @njit(cache=True)
