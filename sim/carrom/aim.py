@@ -30,8 +30,11 @@ Players rank candidates by it before simulating the best ones.
 
 A candidate's clearance tests (no coin in the way) are the costly part: each is made only for
 a shot whose prior would beat the best one found so far (the result is the same). The small
-helpers are inlined into the loops (``inline="always"``): calls that pass arrays cost more
-than the arithmetic.
+arithmetic helpers are inlined into the loops (``inline="always"``); the clearance test and
+the strike are plain calls (inlining them everywhere cost seconds of cold compile time and
+saved nothing measurable). Cold compile time counts too: no array-to-slice copies (seconds
+each), no literal constants passed to compiled helpers (each would be compiled a second time
+for the literal type).
 """
 
 from __future__ import annotations
@@ -84,7 +87,7 @@ def make_params(geo, profile) -> np.ndarray:
                      profile.position_good_enough], dtype=np.float64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _seg_clear(ax, ay, bx, by, coins, on, skip, clearance):
     """No coin on the board (other than ``skip``) within ``clearance`` of segment a→b."""
     dx = bx - ax
@@ -227,7 +230,7 @@ def _prior(sb, cosphi, acc, p_speed, prm):
     return p_dir * p_speed
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _aim(sx, sy, cx, cy, ux, uy, v_coin, acc, p_speed, wall, prm):
     """The striker from (sx, sy) to the ghost position that sends the coin along (ux, uy),
     directly (wall 0) or off one cushion (1 left, 2 right, 3 far, 4 near); its path is not
@@ -521,7 +524,7 @@ def _legs(coins, targets, pockets, prm):
 
 @njit(cache=True, inline="always")
 def _cos_from(x, sy, gx, gy, ux, uy):
-    """cos φ of a direct strike from (x, sy) to the ghost (gx, gy) for the coin direction u."""
+    """cos φ of a strike from (x, sy) straight to the ghost (gx, gy) for the coin direction u."""
     dx = gx - x
     dy = gy - sy
     d = math.sqrt(dx * dx + dy * dy)
@@ -531,12 +534,15 @@ def _cos_from(x, sy, gx, gy, ux, uy):
 @njit(cache=True)
 def _prior_bound(cx, cy, ux, uy, acc, p_speed, wall, xlo, xhi, prm):
     """An upper bound of the prior of any striker position in [xlo, xhi] for a leg and a
-    striker route. The aim lever is at least the ghost's distance D from that stretch of the
-    base line; a rebound's at least min(1, e_w) × the distance of the ghost's mirror image in
-    the cushion line (a path off a line is at least as long as the straight line to the
-    mirror image). A direct cut is at best as full as from the best point of the stretch
-    (cos φ = cos(θ − θ_u) for the path's direction θ, monotonic along the line: the best is
-    the full cut if it lies within, else an end); a rebound's cos φ <= 1."""
+    striker route (0 if no position can pot).
+
+    The aim lever is at least the ghost's distance from that stretch of the base line; a
+    rebound's at least min(1, e_w) × the distance of the ghost's mirror image in the cushion
+    line (a path off a line is at least as long as the straight line to the mirror image).
+    The cut is at best as full as from the best point of the stretch (direct) or of the
+    cushion line between the pockets' clearances (rebound): the direction from a point moving
+    on a line to the ghost turns monotonically, so the best is the full cut if it lies within,
+    else an end; a cut thinner than ``max_cut_deg`` is never tried."""
     if p_speed <= 0.0:
         return 0.0
     rs = prm[0]
@@ -545,19 +551,22 @@ def _prior_bound(cx, cy, ux, uy, acc, p_speed, wall, xlo, xhi, prm):
     gx = cx - (rs + rc) * ux
     gy = cy - (rs + rc) * uy
     factor = 1.0
-    cos_max = 1.0
     if wall > 0:
         line = prm[9] - rs
-        if wall == 1:
-            gx = -2.0 * line - gx
-        elif wall == 2:
-            gx = 2.0 * line - gx
-        elif wall == 3:
-            gy = 2.0 * line - gy
-        else:
-            gy = -2.0 * line - gy
-        near = min(max(gx, xlo), xhi)
-        reach = math.sqrt((gx - near) ** 2 + (gy - sy) ** 2) * min(1.0, prm[10])
+        ends = prm[9] - prm[P_REBOUND_CLEARANCE] * prm[12] - rs  # the bounce's |coordinate| along the line
+        w = line if wall == 2 or wall == 3 else -line
+        if wall <= 2:  # left, right: the cushion line x = w
+            cos_max = max(_cos_from(w, -ends, gx, gy, ux, uy), _cos_from(w, ends, gx, gy, ux, uy))
+            if abs(ux) > 1e-12:
+                cos_max = max(cos_max, _cos_from(w, min(max(gy - (gx - w) * uy / ux, -ends), ends), gx, gy, ux, uy))
+            mx, my = 2.0 * w - gx, gy
+        else:  # far, near: the cushion line y = w
+            cos_max = max(_cos_from(-ends, w, gx, gy, ux, uy), _cos_from(ends, w, gx, gy, ux, uy))
+            if abs(uy) > 1e-12:
+                cos_max = max(cos_max, _cos_from(min(max(gx - (gy - w) * ux / uy, -ends), ends), w, gx, gy, ux, uy))
+            mx, my = gx, 2.0 * w - gy
+        near = min(max(mx, xlo), xhi)
+        reach = math.sqrt((mx - near) ** 2 + (my - sy) ** 2) * min(1.0, prm[10])
         factor = prm[P_REBOUND_FACTOR]
     else:
         near = min(max(gx, xlo), xhi)
@@ -566,9 +575,9 @@ def _prior_bound(cx, cy, ux, uy, acc, p_speed, wall, xlo, xhi, prm):
         if uy > 1e-12:  # the full cut, from where the coin's line meets the base line, if within
             x_line = min(max(gx - (gy - sy) * ux / uy, xlo), xhi)
             cos_max = max(cos_max, _cos_from(x_line, sy, gx, gy, ux, uy))
-        cos_max = min(1.0, cos_max + 1e-9)
-        if cos_max <= 0.0:
-            return 0.0
+    cos_max = min(1.0, cos_max + 1e-9)
+    if cos_max <= 0.0 or cos_max < prm[P_COS_CUT]:
+        return 0.0
     sphi = reach * prm[6] / ((rs + rc) * cos_max) + 1e-9
     bound = factor * math.erf(acc / (math.sqrt(2.0) * sphi)) * p_speed
     return bound * (1.0 + 1e-9) + 1e-15  # round-off: never below the exact prior
@@ -631,8 +640,9 @@ def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, rank_w
                 bound[row] = prior * rank_worth[ti]
                 order[n] = row
                 n += 1
-    _sort_by_decreasing(order, n, bound)
-    top = np.full(max(keep, 1), -np.inf)  # the keep best scores found, the smallest first
+    _sort_by_decreasing(order[:n], bound)
+    top = np.empty(max(keep, 1))  # the keep best scores found, the smallest first
+    top[:] = -np.inf
     found = np.empty(n, np.int64)  # rows with a prior above min_prior
     n_found = 0
     scratch = np.empty((xs.shape[0] + 1, 7))
@@ -661,12 +671,13 @@ def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, rank_w
             score = out[row, 7] * worth
             if keep > 0 and score > top[0]:
                 _replace_smallest(top, score)
-    return out, _best_rows(out, found, n_found, rank_worth, keep)
+    return out, _best_rows(out, found[:n_found], rank_worth, keep)
 
 
 @njit(cache=True)
-def _sort_by_decreasing(order, n, key):
-    """Sort ``order[:n]`` by decreasing ``key[order]``, stable (a merge sort)."""
+def _sort_by_decreasing(order, key):
+    """Sort ``order`` in place by decreasing ``key[order]``, stable (a merge sort)."""
+    n = order.shape[0]
     buf = np.empty(n, np.int64)
     width = 1
     while width < n:
@@ -690,7 +701,8 @@ def _sort_by_decreasing(order, n, key):
                 buf[k] = order[j]
                 j += 1
                 k += 1
-        order[:n] = buf[:n]
+        for k in range(n):  # (a loop: an array-to-slice copy costs seconds of compile time)
+            order[k] = buf[k]
         width *= 2
 
 
@@ -705,14 +717,15 @@ def _replace_smallest(top, score):
 
 
 @njit(cache=True)
-def _best_rows(out, found, n_found, rank_worth, keep):
-    """The rows ``found[:n_found]`` by decreasing prior × worth, the first of equals (lowest
-    row) first, at most ``keep`` (0: all)."""
-    rows = found[:n_found].copy()
-    score = np.empty(n_found)
-    for i in range(n_found):
+def _best_rows(out, found, rank_worth, keep):
+    """The rows ``found`` by decreasing prior × worth, the first of equals (lowest row)
+    first, at most ``keep`` (0: all)."""
+    n = found.shape[0]
+    rows = found.copy()
+    score = np.empty(n)
+    for i in range(n):
         score[i] = out[rows[i], 7] * rank_worth[rows[i] // 100]
-    for i in range(1, n_found):  # insertion sort (a few dozen rows)
+    for i in range(1, n):  # insertion sort (a few dozen rows)
         r = rows[i]
         s = score[i]
         j = i - 1
@@ -722,7 +735,7 @@ def _best_rows(out, found, n_found, rank_worth, keep):
             j -= 1
         rows[j + 1] = r
         score[j + 1] = s
-    m = n_found if keep <= 0 else min(keep, n_found)
+    m = n if keep <= 0 else min(keep, n)
     return rows[:m].copy()
 
 
@@ -794,7 +807,9 @@ def pot_tables(n_coins, n_positions):
     """Empty tables for :func:`best_pot`: one slot per coin and a last one for a coin that
     moved; (n_coins + 1, 4, 8) legs (nothing made yet: NaN) and (n_coins + 1, 4,
     n_positions + 1, 2) striker positions."""
-    return np.full((n_coins + 1, 4, 8), np.nan), np.empty((n_coins + 1, 4, n_positions + 1, 2))
+    tab = np.empty((n_coins + 1, 4, 8))
+    tab[:] = np.nan
+    return tab, np.empty((n_coins + 1, 4, n_positions + 1, 2))
 
 
 @njit(cache=True)
@@ -871,15 +886,15 @@ def _table_leg(cx, cy, p, pockets, xs, spans, prm, row):
     acc, p_speed = _leg_terms(L, v_coin, v_need, prm)
     xlo = spans[0, 0]
     xhi = spans[spans.shape[0] - 1, 1]
-    if xs.shape[0] > 0:
-        xlo = min(xlo, xs.min())
-        xhi = max(xhi, xs.max())
+    for x in xs:
+        xlo = min(xlo, x)
+        xhi = max(xhi, x)
     row[T_UX] = ux
     row[T_UY] = uy
     row[T_VCOIN] = v_coin
     row[T_ACC] = acc
     row[T_PSPEED] = p_speed
-    row[T_BOUND] = _prior_bound(cx, cy, ux, uy, acc, p_speed, 0, xlo, xhi, prm)
+    row[T_BOUND] = _prior_bound(cx, cy, ux, uy, acc, p_speed, np.int64(0), xlo, xhi, prm)  # (int64: one compiled version)
     row[T_LEG] = 1.0
 
 

@@ -167,18 +167,7 @@ def outcome_values(status, final, start, ids, own, opp, coin_value, next_targets
     solo = sit[S_SOLO] > 0
     for k in range(nk):
         st = status[k, m] == STATUS_POCKETED
-        own_n, opp_n, fell, gained, q = 0, 0, 0, 0.0, False
-        for j in range(m):
-            alive[j] = status[k, j] != STATUS_POCKETED
-            moved[j] = not (_same(final[k, j, 0], start[j, 0]) and _same(final[k, j, 1], start[j, 1]))
-            if not alive[j]:
-                fell += 1
-                q = q or ids[j] == 0
-                if own[j]:
-                    own_n += 1
-                    gained += coin_value[j]
-                if opp[j]:
-                    opp_n += 1
+        own_n, opp_n, fell, gained, q = _tally(status[k], final[k], start, ids, own, opp, coin_value, alive, moved)
         if solo:
             value = fell + (w[W_PRACTICE_DUE] if st else 0.0)
             cont, settled, pending_after, q_ok = True, False, False, False
@@ -201,6 +190,26 @@ def outcome_values(status, final, start, ids, own, opp, coin_value, next_targets
                                               next_pos)
         out[k] = value
     return out
+
+
+@njit(cache=True)
+def _tally(status, final, start, ids, own, opp, coin_value, alive, moved):
+    """What one outcome pocketed: (own coins, opponents' coins, coins, the own coins' value,
+    the queen fell); fills ``alive`` (still on the board) and ``moved`` (not where it started,
+    bit for bit) for the coins ``ids``."""
+    own_n, opp_n, fell, gained, q = 0, 0, 0, 0.0, False
+    for j in range(ids.shape[0]):
+        alive[j] = status[j] != STATUS_POCKETED
+        moved[j] = not (_same(final[j, 0], start[j, 0]) and _same(final[j, 1], start[j, 1]))
+        if not alive[j]:
+            fell += 1
+            q = q or ids[j] == 0
+            if own[j]:
+                own_n += 1
+                gained += coin_value[j]
+            if opp[j]:
+                opp_n += 1
+    return own_n, opp_n, fell, gained, q
 
 
 @njit(cache=True, inline="always")
