@@ -430,7 +430,7 @@ def physics_stroke(rules: CarromRules, pos: np.ndarray, on: np.ndarray, striker_
     ev = result.events
     kind, a, b = ev["kind"], ev["a"], ev["b"]
     fell = (kind == POCKET) & (a != STRIKER)
-    touched = bool(np.any((kind == DISC) & ((a == STRIKER) | (b == STRIKER))))  # ShotResult.first_contact >= 0
+    touched = bool(((kind == DISC) & ((a == STRIKER) | (b == STRIKER))).any())  # ShotResult.first_contact >= 0
     return StrokeOutcome(pocketed=tuple(a[fell].tolist()), pockets=tuple(b[fell].tolist()),
                          striker_pocketed=bool(result.status[STRIKER] == STATUS_POCKETED), touched=touched,
                          final_pos=result.final_pos[:N_COINS].copy(),

@@ -41,7 +41,7 @@ from sim.core.seeding import MatchSeeds
 from sim.dexterity import ShotParams, Turn, play_turn
 
 from .board import (
-    COLOUR_NAMES, N_COINS, POCKET_NAMES, QUEEN, WHITE, StrokeOutcome, geometry,
+    COLOUR_NAMES, N_COINS, POCKET_NAMES, WHITE, StrokeOutcome, geometry,
     physics_stroke, side_quarter,
 )
 from .flow import BoardState, StrokeReport, sides_for

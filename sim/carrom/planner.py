@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -217,8 +217,8 @@ class Planner:
             scores = np.concatenate([scores[pool], more], axis=1)
         else:
             pool = None
-        mean = scores.mean(axis=1)
-        best = int(np.argmax(mean))
+        mean = np.add.reduce(scores, axis=1) / scores.shape[1]  # = scores.mean(axis=1), without its checks
+        best = int(mean.argmax())
         return cands.stroke(best if pool is None else int(pool[best]), float(mean[best]))
 
     def _setup(self, view: PlanView, spans: np.ndarray) -> _BoardSetup:
