@@ -532,13 +532,14 @@ def _cos_from(x, sy, gx, gy, ux, uy):
 
 
 @njit(cache=True)
-def _prior_bound(cx, cy, ux, uy, acc, p_speed, wall, xlo, xhi, prm):
+def _prior_bound(cx, cy, ux, uy, v_coin, acc, p_speed, wall, xlo, xhi, prm):
     """An upper bound of the prior of any striker position in [xlo, xhi] for a leg and a
     striker route (0 if no position can pot).
 
     The aim lever is at least the ghost's distance from that stretch of the base line; a
-    rebound's at least min(1, e_w) × the distance of the ghost's mirror image in the cushion
-    line (a path off a line is at least as long as the straight line to the mirror image).
+    rebound's is bounded with the distance of the ghost's mirror image in the cushion line (a
+    path off a line is at least as long as the straight line to the mirror image), see
+    :func:`_rebound_lever`.
     The cut is at best as full as from the best point of the stretch (direct) or of the
     cushion line between the pockets' clearances (rebound): the direction from a point moving
     on a line to the ghost turns monotonically, so the best is the full cut if it lies within,
@@ -550,6 +551,8 @@ def _prior_bound(cx, cy, ux, uy, acc, p_speed, wall, xlo, xhi, prm):
     sy = prm[11]
     gx = cx - (rs + rc) * ux
     gy = cy - (rs + rc) * uy
+    if abs(gx) > prm[9] - rs or abs(gy) > prm[9] - rs or (wall == 0 and cy <= sy) or (wall > 0 and prm[10] <= 0.0):
+        return 0.0  # (the strike's own tests, which do not depend on the striker's position)
     factor = 1.0
     if wall > 0:
         line = prm[9] - rs
@@ -560,17 +563,22 @@ def _prior_bound(cx, cy, ux, uy, acc, p_speed, wall, xlo, xhi, prm):
             if abs(ux) > 1e-12:
                 cos_max = max(cos_max, _cos_from(w, min(max(gy - (gx - w) * uy / ux, -ends), ends), gx, gy, ux, uy))
             mx, my = 2.0 * w - gx, gy
+            to_line = min(abs(w - xlo), abs(w - xhi))  # (the line lies beyond the stretch)
+            along = ends + abs(sy)
         else:  # far, near: the cushion line y = w
             cos_max = max(_cos_from(-ends, w, gx, gy, ux, uy), _cos_from(ends, w, gx, gy, ux, uy))
             if abs(uy) > 1e-12:
                 cos_max = max(cos_max, _cos_from(min(max(gx - (gy - w) * ux / uy, -ends), ends), w, gx, gy, ux, uy))
             mx, my = gx, 2.0 * w - gy
+            to_line = abs(w - sy)
+            along = ends + max(abs(xlo), abs(xhi))
         near = min(max(mx, xlo), xhi)
-        reach = math.sqrt((mx - near) ** 2 + (my - sy) ** 2) * min(1.0, prm[10])
+        path = math.sqrt((mx - near) ** 2 + (my - sy) ** 2)  # <= D1 + D2
+        reach = _rebound_lever(path, to_line, along, prm[10])
         factor = prm[P_REBOUND_FACTOR]
     else:
         near = min(max(gx, xlo), xhi)
-        reach = math.sqrt((gx - near) ** 2 + (gy - sy) ** 2)
+        reach = path = math.sqrt((gx - near) ** 2 + (gy - sy) ** 2)
         cos_max = max(_cos_from(xlo, sy, gx, gy, ux, uy), _cos_from(xhi, sy, gx, gy, ux, uy))
         if uy > 1e-12:  # the full cut, from where the coin's line meets the base line, if within
             x_line = min(max(gx - (gy - sy) * ux / uy, xlo), xhi)
@@ -578,9 +586,25 @@ def _prior_bound(cx, cy, ux, uy, acc, p_speed, wall, xlo, xhi, prm):
     cos_max = min(1.0, cos_max + 1e-9)
     if cos_max <= 0.0 or cos_max < prm[P_COS_CUT]:
         return 0.0
+    u = v_coin / (prm[3] * cos_max)  # the striker's least speed at the ghost, then over the path:
+    if math.sqrt(u * u + 2.0 * prm[2] * path) > prm[4] * (1.0 + 1e-9):  # (a bounce only slows it)
+        return 0.0  # faster than striker.max_speed from any position
     sphi = reach * prm[6] / ((rs + rc) * cos_max) + 1e-9
     bound = factor * math.erf(acc / (math.sqrt(2.0) * sphi)) * p_speed
     return bound * (1.0 + 1e-9) + 1e-15  # round-off: never below the exact prior
+
+
+@njit(cache=True, inline="always")
+def _rebound_lever(mirror, to_line, along, ew):
+    """A lower bound of a rebound's aim lever D1 + g·D2 (:func:`_aim_rebound`, e_w <= 1): with
+    ``mirror`` <= D1 + D2 (the distance to the ghost's mirror image), ``to_line`` <= D1 (the
+    striker's distance from the cushion line) and ``along`` >= the bounce's offset along the
+    line, the path's normal share is at least to_line / √(to_line² + along²), which bounds the
+    speed kept and so the gain g = e_w / keep² from below; then D1 + g·D2 >= g'·(D1 + D2) +
+    (1 − g')·D1 with g' = min(1, g)."""
+    tn2 = to_line * to_line / (to_line * to_line + along * along) if along > 0.0 else 1.0
+    g = min(1.0, ew / (1.0 - (1.0 - ew * ew) * tn2))
+    return g * mirror + (1.0 - g) * to_line
 
 
 @njit(cache=True)
@@ -634,7 +658,7 @@ def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, rank_w
         out[row, 3] = legs[leg, 6]
         if legs[leg, 5] > 0 and (wall == 0 or rebounds):
             t = targets[ti]
-            prior = _prior_bound(coins[t, 0], coins[t, 1], legs[leg, 0], legs[leg, 1], legs[leg, 3], legs[leg, 4],
+            prior = _prior_bound(coins[t, 0], coins[t, 1], legs[leg, 0], legs[leg, 1], legs[leg, 2], legs[leg, 3], legs[leg, 4],
                                  wall, xlo, xhi, prm)
             if prior > 0.0:
                 bound[row] = prior * rank_worth[ti]
@@ -894,7 +918,7 @@ def _table_leg(cx, cy, p, pockets, xs, spans, prm, row):
     row[T_VCOIN] = v_coin
     row[T_ACC] = acc
     row[T_PSPEED] = p_speed
-    row[T_BOUND] = _prior_bound(cx, cy, ux, uy, acc, p_speed, np.int64(0), xlo, xhi, prm)  # (int64: one compiled version)
+    row[T_BOUND] = _prior_bound(cx, cy, ux, uy, v_coin, acc, p_speed, np.int64(0), xlo, xhi, prm)  # (int64: one compiled version)
     row[T_LEG] = 1.0
 
 

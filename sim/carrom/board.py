@@ -96,32 +96,32 @@ class Geometry:
         return Physics(friction=p.friction, restitution=p.restitution,
                        contact_friction=p.contact_friction, gravity=p.gravity)
 
-    @property
+    @cached_property
     def half(self) -> float:
         return self.rules.board.half
 
-    @property
+    @cached_property
     def rc(self) -> float:
         return self.rules.coins.radius
 
-    @property
+    @cached_property
     def rs(self) -> float:
         return self.rules.striker.radius
 
-    @property
+    @cached_property
     def mc(self) -> float:
         return self.rules.coins.mass
 
-    @property
+    @cached_property
     def ms(self) -> float:
         return self.rules.striker.mass
 
-    @property
+    @cached_property
     def decel(self) -> float:
         """μg (m/s²)."""
         return self.rules.physics.friction * self.rules.physics.gravity
 
-    @property
+    @cached_property
     def striker_y(self) -> float:
         return self.rules.board.striker_y
 
@@ -129,7 +129,7 @@ class Geometry:
     def pocket_xy(self) -> np.ndarray:
         return _POCKET_SIGNS * self.rules.board.pocket_centre
 
-    @property
+    @cached_property
     def capture(self) -> float:
         return self.rules.board.pocket_capture * self.rules.board.pocket_radius
 
@@ -156,6 +156,16 @@ class Geometry:
     def discs(self) -> Discs:
         """The buffer :func:`stroke_discs` refills for every stroke (radii and masses set once)."""
         return Discs(np.zeros((N_COINS + 1, 2)), None, self.radii, self.masses)
+
+    def compact_discs(self, n_coins: int) -> Discs:
+        """A buffer of ``n_coins`` coins then the striker (radii and masses set once, one per
+        number of coins): the planner's simulations refill its positions for every decision."""
+        buffers = self.__dict__.setdefault("_compact_discs", {})
+        discs = buffers.get(n_coins)
+        if discs is None:
+            keep = np.r_[np.arange(n_coins), N_COINS]
+            discs = buffers[n_coins] = Discs(np.zeros((n_coins + 1, 2)), None, self.radii[keep], self.masses[keep])
+        return discs
 
     # ---------------------------------------------------------------- frames
     def rotation(self, n_seats: int, seat: int) -> np.ndarray:

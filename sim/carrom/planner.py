@@ -18,7 +18,7 @@ from sim.dexterity import ShotParams
 from sim.physics import Discs, simulate_batch
 
 from .aim import LOCAL_POCKETS, kind_name, make_params, noisy_strikes, pot_candidates, striker_grid
-from .board import N_COINS, Geometry, nearest_in
+from .board import Geometry, nearest_in
 from .value import outcome_values, situation, weights
 from .view import PlanView, Stroke, execute_stroke, striker_spans
 
@@ -101,7 +101,6 @@ class Planner:
         self.weights = weights(profile)
         self.pockets = LOCAL_POCKETS(geo.rules.board.pocket_centre)
         self.max_speed = geo.rules.striker.max_speed
-        self._discs: dict[int, Discs] = {}
 
     def execute(self, stroke: Stroke, rng: np.random.Generator) -> ShotParams:
         return execute_stroke(self.noise, self.max_speed, stroke, rng)
@@ -224,11 +223,7 @@ class Planner:
     def _setup(self, view: PlanView, spans: np.ndarray) -> _BoardSetup:
         geo = self.geo
         ids = np.flatnonzero(view.on)
-        discs = self._discs.get(len(ids))
-        if discs is None:  # one mutable Discs per number of coins on the board (radii, masses fixed)
-            keep = np.r_[ids, N_COINS]
-            discs = self._discs.setdefault(len(ids), Discs(np.zeros((len(keep), 2)), None, geo.radii[keep],
-                                                           geo.masses[keep]))
+        discs = geo.compact_discs(len(ids))
         discs.pos[:-1] = view.pos[ids]
         discs.pos[-1] = (spans[0, 0], geo.striker_y) @ view.rot.T  # any legal spot: the batch moves it
         return _BoardSetup(discs, ids, view.own[ids], view.opp[ids], np.asarray(view.coin_value, float)[ids],
