@@ -20,15 +20,15 @@ from functools import cached_property
 import numpy as np
 
 from sim.physics import (
-    FORMATION_GAP_M, POCKET, STATUS_ON, STATUS_POCKETED, TOUCH_TOL_M, Discs, Physics, Table,
+    DISC, FORMATION_GAP_M, POCKET, STATUS_ON, STATUS_POCKETED, TOUCH_TOL_M, Discs, Physics, Table,
     simulate,
 )
 
-from .aim import clamp_many, free_spans
+from .aim import free_spans
 from .rules import CarromRules
 
 __all__ = ["WHITE", "BLACK", "QUEEN", "COLOUR_NAMES", "N_COINS", "STRIKER", "POCKET_NAMES",
-           "Geometry", "geometry", "side_quarter", "formation", "StrokeOutcome", "physics_stroke"]
+           "Geometry", "geometry", "side_quarter", "formation", "StrokeOutcome", "physics_stroke", "nearest_in"]
 
 WHITE, BLACK, QUEEN = 0, 1, 2
 COLOUR_NAMES = ("white", "black", "queen")
@@ -96,32 +96,32 @@ class Geometry:
         return Physics(friction=p.friction, restitution=p.restitution,
                        contact_friction=p.contact_friction, gravity=p.gravity)
 
-    @property
+    @cached_property
     def half(self) -> float:
         return self.rules.board.half
 
-    @property
+    @cached_property
     def rc(self) -> float:
         return self.rules.coins.radius
 
-    @property
+    @cached_property
     def rs(self) -> float:
         return self.rules.striker.radius
 
-    @property
+    @cached_property
     def mc(self) -> float:
         return self.rules.coins.mass
 
-    @property
+    @cached_property
     def ms(self) -> float:
         return self.rules.striker.mass
 
-    @property
+    @cached_property
     def decel(self) -> float:
         """μg (m/s²)."""
         return self.rules.physics.friction * self.rules.physics.gravity
 
-    @property
+    @cached_property
     def striker_y(self) -> float:
         return self.rules.board.striker_y
 
@@ -129,7 +129,7 @@ class Geometry:
     def pocket_xy(self) -> np.ndarray:
         return _POCKET_SIGNS * self.rules.board.pocket_centre
 
-    @property
+    @cached_property
     def capture(self) -> float:
         return self.rules.board.pocket_capture * self.rules.board.pocket_radius
 
@@ -156,6 +156,16 @@ class Geometry:
     def discs(self) -> Discs:
         """The buffer :func:`stroke_discs` refills for every stroke (radii and masses set once)."""
         return Discs(np.zeros((N_COINS + 1, 2)), None, self.radii, self.masses)
+
+    def compact_discs(self, n_coins: int) -> Discs:
+        """A buffer of ``n_coins`` coins then the striker (radii and masses set once, one per
+        number of coins): the planner's simulations refill its positions for every decision."""
+        buffers = self.__dict__.setdefault("_compact_discs", {})
+        discs = buffers.get(n_coins)
+        if discs is None:
+            keep = np.r_[np.arange(n_coins), N_COINS]
+            discs = buffers[n_coins] = Discs(np.zeros((n_coins + 1, 2)), None, self.radii[keep], self.masses[keep])
+        return discs
 
     # ---------------------------------------------------------------- frames
     def rotation(self, n_seats: int, seat: int) -> np.ndarray:
@@ -195,7 +205,7 @@ class Geometry:
         spans = self.free_spans(coins_local)
         if len(spans) == 0:
             return None
-        return float(clamp_many(np.array([float(x)]), spans)[0])
+        return nearest_in(float(x), spans.tolist())
 
     def striker_is_legal(self, x: float, coins_local: np.ndarray, tol: float = 1e-9) -> bool:
         """Whether a striker centred at local (x, striker_y) is legally placed and free."""
@@ -271,6 +281,17 @@ class Geometry:
             if self._spot_is_free(p, others):
                 return p
         return self.free_spot((0.0, 0.0), others)
+
+
+def nearest_in(x: float, spans: list[list[float]]) -> float:
+    """The nearest point to ``x`` of the union of intervals ``spans`` [[lo, hi], ...] (the
+    first of equals)."""
+    best, gap = x, math.inf
+    for lo, hi in spans:
+        c = lo if x < lo else hi if x > hi else x
+        if abs(c - x) < gap:
+            best, gap = c, abs(c - x)
+    return best
 
 
 def _contact_candidates(target: np.ndarray, others: np.ndarray, contact: float) -> np.ndarray:
@@ -417,11 +438,10 @@ def physics_stroke(rules: CarromRules, pos: np.ndarray, on: np.ndarray, striker_
     discs = stroke_discs(geo, pos, on, striker_xy, (speed * -math.sin(a), speed * math.cos(a)))
     result = simulate(geo.table, geo.physics, discs, record_paths=record_paths)
     ev = result.events
-    falls = [(int(e["a"]), int(e["b"])) for e in ev[ev["kind"] == POCKET]]
-    pocketed = tuple(a for a, _ in falls if a != STRIKER)
-    pockets = tuple(b for a, b in falls if a != STRIKER)
-    return StrokeOutcome(pocketed=pocketed, pockets=pockets,
-                         striker_pocketed=bool(result.status[STRIKER] == STATUS_POCKETED),
-                         touched=result.first_contact(STRIKER) >= 0,
+    kind, a, b = ev["kind"], ev["a"], ev["b"]
+    fell = (kind == POCKET) & (a != STRIKER)
+    touched = bool(((kind == DISC) & ((a == STRIKER) | (b == STRIKER))).any())  # ShotResult.first_contact >= 0
+    return StrokeOutcome(pocketed=tuple(a[fell].tolist()), pockets=tuple(b[fell].tolist()),
+                         striker_pocketed=bool(result.status[STRIKER] == STATUS_POCKETED), touched=touched,
                          final_pos=result.final_pos[:N_COINS].copy(),
                          striker_final=result.final_pos[STRIKER].copy(), events=ev, paths=result.paths)

@@ -133,6 +133,7 @@ class BoardState:
             self.pos = np.array(layout[0], dtype=float).copy()
             self.colour = np.array(layout[1], dtype=np.int64).copy()
             self.break_pending = False
+        self._side_masks, self._not_queen = self._colour_masks()
         self.on = np.ones(N_COINS, dtype=bool)
         self.credit = np.full(N_COINS, -1, dtype=np.int64)  # side credited for a pocketed coin
         self.queen_state = "board"  # "board" | "pending" | "covered"
@@ -154,27 +155,36 @@ class BoardState:
         self.last_coins_early = 0  # family: last coins pocketed before the queen was covered
 
     # ------------------------------------------------------------------ who owns what
+    def _colour_masks(self) -> tuple[list[np.ndarray], np.ndarray]:
+        """Each side's own coins and the coins that are not the queen, (19,) read-only masks
+        made once (the colours and sides do not change during a board)."""
+        not_queen = self.colour != QUEEN
+        if self.three:
+            sides = [not_queen] * self.n_sides
+        else:
+            sides = [self.colour == self.colour_of_side(side) for side in range(self.n_sides)]
+        for mask in [*sides, not_queen]:
+            mask.setflags(write=False)
+        return sides, not_queen
+
     def colour_of_side(self, side: int) -> int:
         """WHITE or BLACK (2 and 4 players)."""
         return WHITE if side == self.white_side else BLACK
 
     def own_mask(self, seat: int) -> np.ndarray:
-        """(19,) coins that count as the seat's own (three players: every coin but the queen)."""
-        if self.three:
-            return self.colour != QUEEN
-        return self.colour == self.colour_of_side(self.side_of[seat])
+        """(19,) coins that count as the seat's own (three players: every coin but the queen);
+        read-only."""
+        return self._side_masks[self.side_of[seat]]
 
     def opp_mask(self, seat: int) -> np.ndarray:
         """(19,) the opponents' coins (none with three players)."""
         if self.three:
             return np.zeros(N_COINS, dtype=bool)
-        return self.colour == self.colour_of_side(1 - self.side_of[seat])
+        return self._side_masks[1 - self.side_of[seat]]
 
     def coins_left(self, side: int) -> int:
         """Own coins of a side still on the board (three players: all coins but the queen)."""
-        if self.three:
-            return int(np.count_nonzero(self.on & (self.colour != QUEEN)))
-        return int(np.count_nonzero(self.on & (self.colour == self.colour_of_side(side))))
+        return int(np.count_nonzero(self.on & self._side_masks[side]))
 
     def own_down(self, seat: int) -> int:
         """Own coins already pocketed (ICF "own C/m down"); three players: coins this seat

@@ -41,7 +41,7 @@ from sim.core.seeding import MatchSeeds
 from sim.dexterity import ShotParams, Turn, play_turn
 
 from .board import (
-    COLOUR_NAMES, N_COINS, POCKET_NAMES, QUEEN, WHITE, StrokeOutcome, geometry,
+    COLOUR_NAMES, N_COINS, POCKET_NAMES, WHITE, StrokeOutcome, geometry,
     physics_stroke, side_quarter,
 )
 from .flow import BoardState, StrokeReport, sides_for
@@ -70,28 +70,30 @@ def plan_view(state: BoardState, seat: int) -> PlanView:
     geo, rules = state.geo, state.rules
     side = state.side_of[seat]
     nxt = state.next_seat(seat)
-    own, opp = state.own_mask(seat), state.opp_mask(seat)
-    own = own & (state.colour != QUEEN)
     if state.three:
         t = rules.three_players
         value = np.where(state.colour == WHITE, t.white_points, t.black_points) / 10.0
         queen_value = t.queen_points / 10.0
     else:
-        value = np.ones(N_COINS)
+        value = _ONES
         queen_value = float(rules.scoring.queen_points) if state.scores[side] < \
             rules.scoring.queen_bonus_below else 0.5
     prior = state.queen_prior(seat)
     return PlanView(
         geo=geo, pos=state.pos, on=state.on.copy(),
         rot=geo.rotation(state.n_seats, seat), next_rot=geo.rotation(state.n_seats, nxt),
-        own=own, opp=opp, coin_value=value,
-        next_targets=state.own_mask(nxt) & (state.colour != QUEEN),
+        own=state.own_mask(seat), opp=state.opp_mask(seat), coin_value=value, next_targets=state.own_mask(nxt),
         queen_on=bool(state.on[0]), queen_allowed=state.queen_allowed(seat),
         queen_prior=bool(prior), queen_pending=state.queen_state == "pending" and state.queen_seat == seat,
         queen_settled=state.queen_state == "covered", queen_value=queen_value,
         own_left=state.coins_left(side), opp_left=0 if state.three else state.coins_left(1 - side),
         is_break=state.break_pending, three=state.three, own_down=state.own_down(seat),
         next_queen_allowed=state.queen_allowed(nxt))
+
+
+#: Every coin worth one (two and four players), read-only.
+_ONES = np.ones(N_COINS)
+_ONES.setflags(write=False)
 
 
 def _event_row(state: BoardState, rep: StrokeReport, turn: Turn[Stroke, StrokeOutcome], start_board,
@@ -155,16 +157,12 @@ class _Match:
         """One stroke of ``seat`` (:func:`sim.dexterity.play_turn`): its policy decides from its
         view, the noise perturbs it, the striker goes to the nearest legal free spot, the
         resolver plays it; no legal spot: the stroke is lost (nothing touched)."""
-        local = state.geo.to_local(self.n, seat, state.pos[state.on])
-
-        def place(x: float) -> float:
-            placed = self.geo.place_striker(x, local)
-            return np.nan if placed is None else placed
+        view = plan_view(state, seat)
 
         def resolve(shot: ShotParams) -> StrokeOutcome:
             return self.resolver(state, seat, shot.x, shot.angle_deg, shot.speed)
 
-        return play_turn(self.policies[seat], plan_view(state, seat), self.rngs[seat], place, resolve,
+        return play_turn(self.policies[seat], view, self.rngs[seat], view.place, resolve,
                          lambda: StrokeOutcome(touched=False))
 
     @property

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from sim.dexterity import ShotParams
 from sim.physics import Discs, simulate_batch
 
 from .aim import LOCAL_POCKETS, kind_name, make_params, noisy_strikes, pot_candidates, striker_grid
-from .board import N_COINS, Geometry
+from .board import Geometry, nearest_in
 from .value import outcome_values, situation, weights
 from .view import PlanView, Stroke, execute_stroke, striker_spans
 
@@ -49,54 +49,37 @@ class _BoardSetup:
 PUSH, BREAK = 25, 26
 
 
-class Candidates(NamedTuple):
-    """Candidate strokes as arrays, best first: striker ``x`` (m), ``angle`` (deg), ``speed``
-    (m/s), ``kind`` (pots: 5 × striker route + coin route, see :func:`~sim.carrom.aim.kind_name`;
-    :data:`PUSH`, :data:`BREAK`), target coin and local pocket (-1: none)."""
+class Candidates:
+    """Candidate strokes, best first, as the rows of one (6, n) array: striker ``x`` (m),
+    ``angle`` (deg), ``speed`` (m/s), ``kind`` (pots: 5 × striker route + coin route, see
+    :func:`~sim.carrom.aim.kind_name`; :data:`PUSH`, :data:`BREAK`), target coin and local
+    pocket (-1: none)."""
 
-    x: np.ndarray
-    angle: np.ndarray
-    speed: np.ndarray
-    kind: np.ndarray
-    target: np.ndarray
-    pocket: np.ndarray
+    __slots__ = ("table",)
 
-    @classmethod
-    def empty(cls) -> Candidates:
-        return cls.of([], PUSH)
+    def __init__(self, table: np.ndarray):
+        self.table = table
 
     @classmethod
-    def of(cls, rows: list[tuple[float, float, float, float]], kind: int) -> Candidates:
-        """From (x, angle, speed, target) rows of one kind."""
-        a = np.array(rows, dtype=float).reshape(-1, 4)
-        n = len(a)
-        return cls(a[:, 0], a[:, 1], a[:, 2], np.full(n, kind, np.int64), a[:, 3].astype(np.int64),
-                   np.full(n, -1, np.int64))
+    def of(cls, rows) -> Candidates:
+        """From (x, angle, speed, kind, target, pocket) rows (an (n, 6) array or a list)."""
+        return cls(np.array(rows, dtype=float).reshape(-1, 6).T.copy())
+
+    x = property(lambda self: self.table[0])
+    angle = property(lambda self: self.table[1])
+    speed = property(lambda self: self.table[2])
+    kind = property(lambda self: self.table[3])
+    target = property(lambda self: self.table[4])
+    pocket = property(lambda self: self.table[5])
 
     def __len__(self) -> int:
-        return len(self.x)
-
-    def head(self, n: int) -> Candidates:
-        return Candidates(*(column[:max(n, 0)] for column in self))
-
-    def then(self, other: Candidates) -> Candidates:
-        return Candidates(*(np.concatenate([a, b]) for a, b in zip(self, other, strict=True)))
+        return self.table.shape[1]
 
     def stroke(self, i: int, value: float = math.nan) -> Stroke:
-        kind = int(self.kind[i])
+        x, angle, speed, kind, target, pocket = self.table[:, i].tolist()
+        kind = int(kind)
         name = "push" if kind == PUSH else "break" if kind == BREAK else kind_name(kind // 5, kind % 5)
-        return Stroke(float(self.x[i]), float(self.angle[i]), float(self.speed[i]), name, int(self.target[i]),
-                      int(self.pocket[i]), value)
-
-
-def _clamp(x: float, spans: list[list[float]]) -> float:
-    """The nearest point of the union of intervals ``spans`` to x (the first of equals)."""
-    best, gap = x, math.inf
-    for lo, hi in spans:
-        c = lo if x < lo else hi if x > hi else x
-        if abs(c - x) < gap:
-            best, gap = c, abs(c - x)
-    return best
+        return Stroke(x, angle, speed, name, int(target), int(pocket), value)
 
 
 def _last_coin_unlocks(rules) -> bool:
@@ -118,42 +101,43 @@ class Planner:
         self.weights = weights(profile)
         self.pockets = LOCAL_POCKETS(geo.rules.board.pocket_centre)
         self.max_speed = geo.rules.striker.max_speed
-        self._discs: dict[int, Discs] = {}
 
     def execute(self, stroke: Stroke, rng: np.random.Generator) -> ShotParams:
-        return execute_stroke(self.profile, self.geo, stroke, rng)
+        return execute_stroke(self.noise, self.max_speed, stroke, rng)
 
     # ------------------------------------------------------------------ candidates
-    def _break_candidates(self, spans: np.ndarray, limit: int) -> Candidates:
+    def _break_candidates(self, spans: np.ndarray, limit: int) -> list[tuple]:
         geo, p = self.geo, self.profile
         sy = geo.striker_y
+        free = spans.tolist()
         rows = []
         for x0 in p.break_offsets_m:
-            x = _clamp(x0, spans.tolist())
+            x = nearest_in(x0, free)
             for aim in p.break_aims:
                 for speed in p.break_speeds:
                     dx, dy = aim * geo.rc - x, 0.0 - sy
-                    rows.append((x, math.degrees(math.atan2(-dx, dy)), min(speed, self.max_speed), -1.0))
+                    rows.append((x, math.degrees(math.atan2(-dx, dy)), min(speed, self.max_speed), BREAK, -1, -1))
                     if len(rows) >= limit:
-                        return Candidates.of(rows, BREAK)
-        return Candidates.of(rows, BREAK)
+                        return rows
+        return rows
 
     def _push_candidates(self, view: PlanView, local: np.ndarray, spans: np.ndarray,
-                         limit: int) -> Candidates:
+                         limit: int) -> list[tuple]:
         """Straight, full-ball pushes of coins (own coins first, nearest first), each as far as
         ``push_travel_m`` says: fallback strokes when nothing can be potted and safety strokes."""
         geo = self.geo
         sy, rs, rc, a = geo.striker_y, geo.rs, geo.rc, geo.decel
         kcoll = self.prm[3]
-        ahead = np.flatnonzero(view.on & (local[:, 1] > sy))
-        order = ahead[np.lexsort((local[ahead, 1], ~view.own[ahead]))]
+        xs, ys = local.T.tolist()
+        on, own = view.on.tolist(), view.own.tolist()
+        ahead = sorted((i for i in range(len(on)) if on[i] and ys[i] > sy), key=lambda i: (not own[i], ys[i]))
         free = spans.tolist()
-        rows: list[tuple[float, float, float, float]] = []
-        for i in order.tolist():
+        rows: list[tuple] = []
+        for i in ahead:
             if len(rows) >= limit:
                 break
-            cx, cy = float(local[i, 0]), float(local[i, 1])
-            x = _clamp(cx, free)
+            cx, cy = xs[i], ys[i]
+            x = nearest_in(cx, free)
             dx, dy = cx - x, cy - sy
             D = math.hypot(dx, dy)
             if D <= rs + rc:
@@ -162,17 +146,18 @@ class Planner:
             for push in self.profile.push_travel_m:
                 u = math.sqrt(2 * a * push) / kcoll
                 v0 = math.sqrt(u * u + 2 * a * travel)
-                rows.append((x, math.degrees(math.atan2(-dx, dy)), min(v0, self.max_speed), float(i)))
-        return Candidates.of(rows[:limit], PUSH)
+                rows.append((x, math.degrees(math.atan2(-dx, dy)), min(v0, self.max_speed), PUSH, i, -1))
+        return rows[:limit]
 
-    def _pots(self, view: PlanView, local: np.ndarray, spans: np.ndarray, budget: int) -> Candidates:
-        """The ``budget`` best pots, ranked by prior × the target's worth."""
+    def _pots(self, view: PlanView, local: np.ndarray, spans: np.ndarray, budget: int) -> np.ndarray:
+        """The ``budget`` best pots, ranked by prior × the target's worth: (n, 6) rows (see
+        :class:`Candidates`)."""
         p = self.profile
         targets = np.flatnonzero(view.on & view.own)
         if view.queen_on and (view.queen_allowed or view.solo):
             targets = np.append(targets, 0)
         if not len(targets):
-            return Candidates.empty()
+            return np.empty((0, 6))
         worth = np.where(targets == 0, view.queen_value, view.coin_value[targets])
         if not view.three and not view.solo and view.own_left <= 1 \
                 and not view.queen_settled and not view.queen_pending:
@@ -182,13 +167,14 @@ class Planner:
         elif view.queen_pending:
             worth = worth * p.rank_cover_factor  # the cover
         worth = np.maximum(worth, p.rank_worth_floor)
-        rows = pot_candidates(local, view.on, targets, self.pockets, striker_grid(spans, p.aim_grid_m), spans,
-                              p.rebounds, self.prm, worth, budget, p.pot_min_prior)
-        keep = rows[:, 7] > p.pot_min_prior
-        rows, score = rows[keep], (rows[:, 7] * np.repeat(worth, 100))[keep]
-        best = rows[np.argsort(-score, kind="stable")[:budget]]
-        return Candidates(best[:, 4], best[:, 5], best[:, 6], (best[:, 2] * 5 + best[:, 3]).astype(np.int64),
-                          best[:, 0].astype(np.int64), best[:, 1].astype(np.int64))
+        rows, order = pot_candidates(local, view.on, targets, self.pockets, striker_grid(spans, p.aim_grid_m), spans,
+                                     p.rebounds, self.prm, worth, budget, p.pot_min_prior)
+        best = rows[order]
+        out = np.empty((len(best), 6))
+        out[:, :3] = best[:, 4:7]
+        out[:, 3] = best[:, 2] * 5 + best[:, 3]
+        out[:, 4:] = best[:, :2]
+        return out
 
     def candidates(self, view: PlanView, spans: np.ndarray) -> Candidates:
         """The strokes worth simulating, best first (at most ``candidates``): the best pots,
@@ -196,16 +182,18 @@ class Planner:
         p = self.profile
         budget = p.candidates
         if view.is_break:
-            return self._break_candidates(spans, budget)
+            return Candidates.of(self._break_candidates(spans, budget))
         local = view.pos @ view.rot
         pots = self._pots(view, local, spans, budget)
         n_push = min(max(p.push_min, int(budget * p.push_share)), budget - 1)
         if len(pots) < budget - n_push:
             n_push = budget - len(pots)
-        chosen = pots.head(budget - n_push).then(self._push_candidates(view, local, spans, n_push))
-        if not len(chosen):  # nothing to pot and nothing in front: a firm stroke through the middle
-            chosen = self._break_candidates(spans, 1)
-        return chosen.head(budget)
+        pushes = self._push_candidates(view, local, spans, n_push)
+        if not len(pots) and not pushes:  # nothing to pot and nothing in front: a firm stroke through the middle
+            return Candidates.of(self._break_candidates(spans, 1))
+        if not pushes:
+            return Candidates.of(pots[:budget - n_push])
+        return Candidates.of(np.vstack([pots[:budget - n_push], np.array(pushes, dtype=float)])[:budget])
 
     # ------------------------------------------------------------------ deciding
     def decide(self, view: PlanView, rng: np.random.Generator) -> Stroke:
@@ -220,39 +208,37 @@ class Planner:
         p = self.profile
         setup = self._setup(view, spans)
         first = min(p.screen_samples, p.samples)
-        pool = np.arange(len(cands))
-        scores = self._simulate(setup, view, cands, pool, first, rng)
+        scores = self._simulate(setup, view, cands, first, rng)
         if first < p.samples:
             pool = np.argsort(-scores.mean(axis=1), kind="stable")[:p.finalists]
-            more = self._simulate(setup, view, cands, pool, p.samples - first, rng)
+            more = self._simulate(setup, view, Candidates(np.ascontiguousarray(cands.table[:, pool])), p.samples - first,
+                                  rng)
             scores = np.concatenate([scores[pool], more], axis=1)
-        mean = scores.mean(axis=1)
-        best = int(np.argmax(mean))
-        return cands.stroke(int(pool[best]), float(mean[best]))
+        else:
+            pool = None
+        mean = np.add.reduce(scores, axis=1) / scores.shape[1]  # = scores.mean(axis=1), without its checks
+        best = int(mean.argmax())
+        return cands.stroke(best if pool is None else int(pool[best]), float(mean[best]))
 
     def _setup(self, view: PlanView, spans: np.ndarray) -> _BoardSetup:
         geo = self.geo
         ids = np.flatnonzero(view.on)
-        discs = self._discs.get(len(ids))
-        if discs is None:  # one mutable Discs per number of coins on the board (radii, masses fixed)
-            keep = np.r_[ids, N_COINS]
-            discs = self._discs.setdefault(len(ids), Discs(np.zeros((len(keep), 2)), None, geo.radii[keep],
-                                                           geo.masses[keep]))
+        discs = geo.compact_discs(len(ids))
         discs.pos[:-1] = view.pos[ids]
         discs.pos[-1] = (spans[0, 0], geo.striker_y) @ view.rot.T  # any legal spot: the batch moves it
         return _BoardSetup(discs, ids, view.own[ids], view.opp[ids], np.asarray(view.coin_value, float)[ids],
                            view.next_targets[ids], situation(view, self.profile.safety), spans,
                            striker_grid(spans, self.profile.position_grid_m))
 
-    def _simulate(self, setup: _BoardSetup, view: PlanView, cands: Candidates, which: np.ndarray,
-                  samples: int, rng: np.random.Generator) -> np.ndarray:
-        """(len(which), samples) values of noisy executions of the candidates ``which``."""
+    def _simulate(self, setup: _BoardSetup, view: PlanView, cands: Candidates, samples: int,
+                  rng: np.random.Generator) -> np.ndarray:
+        """(len(cands), samples) values of noisy executions of the candidates."""
         geo = self.geo
-        z = rng.standard_normal((3, len(which), samples))  # sim.physics.execute_shots's draws
-        starts, vels = noisy_strikes(cands.x[which], cands.angle[which], cands.speed[which], z, self.sigma, self.max_speed, geo.striker_y, setup.spans,
-                                     view.rot)
+        z = rng.standard_normal((3, len(cands), samples))  # sim.physics.execute_shots's draws
+        starts, vels = noisy_strikes(cands.x, cands.angle, cands.speed, z, self.sigma, self.max_speed, geo.striker_y,
+                                     setup.spans, view.rot)
         batch = simulate_batch(geo.table, geo.physics, setup.discs, len(setup.ids), starts, vels)
-        values = outcome_values(batch.status, batch.final_pos, setup.ids, setup.own, setup.opp, setup.coin_value,
-                                setup.next_targets, view.rot, view.next_rot, setup.situation, self.weights,
-                                self.pockets, setup.grid, geo.legal, self.prm)
-        return values.reshape(len(which), samples)
+        values = outcome_values(batch.status, batch.final_pos, setup.discs.pos[:-1], setup.ids, setup.own,
+                                setup.opp, setup.coin_value, setup.next_targets, view.rot, view.next_rot,
+                                setup.situation, self.weights, self.pockets, setup.grid, geo.legal, self.prm)
+        return values.reshape(len(cands), samples)

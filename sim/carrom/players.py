@@ -169,6 +169,7 @@ class RandomPlayer:
     def __init__(self, profile: CarromProfile, geo: Geometry):
         self.profile = profile
         self.geo = geo
+        self.noise = profile.noise
 
     def decide(self, view: PlanView, rng: np.random.Generator) -> Stroke:
         spans = striker_spans(view)
@@ -183,7 +184,7 @@ class RandomPlayer:
         return Stroke(x, angle, speed, "random")
 
     def execute(self, stroke: Stroke, rng: np.random.Generator) -> ShotParams:
-        return execute_stroke(self.profile, self.geo, stroke, rng)
+        return execute_stroke(self.noise, self.geo.rules.striker.max_speed, stroke, rng)
 
 
 def make_policy(profile, geo: Geometry) -> CarromPolicy:

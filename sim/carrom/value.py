@@ -15,12 +15,14 @@ returns them; :func:`situation` packs what it needs of the view and the rules.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
 from sim.physics import STATUS_POCKETED
 
-from .aim import best_pot
+from .aim import best_pot, pot_tables
 from .view import PlanView
 
 __all__ = ["weights", "situation", "outcome_values"]
@@ -138,13 +140,14 @@ def _to_local(final_k, rot, local):
 
 
 @njit(cache=True)
-def outcome_values(status, final, ids, own, opp, coin_value, next_targets, rot, next_rot, sit, w,
+def outcome_values(status, final, start, ids, own, opp, coin_value, next_targets, rot, next_rot, sit, w,
                    pockets, xs, legal, prm):
     """The value of each simulated outcome (see the module docstring).
 
     Args:
         status, final: (K, M+1) statuses and (K, M+1, 2) board positions of the compact
             simulation (coins ``ids`` then the striker).
+        start: (M, 2) board positions of the coins before the stroke.
         ids: (M,) coin ids of the coins on the board, increasing (the queen is id 0).
         own, opp, coin_value, next_targets: (M,) the view's arrays, for those coins.
         rot, next_rot: local→board rotations of the shooter and of the next seat.
@@ -156,22 +159,15 @@ def outcome_values(status, final, ids, own, opp, coin_value, next_targets, rot, 
     m = ids.shape[0]
     out = np.empty(nk)
     alive = np.empty(m, np.bool_)
+    moved = np.empty(m, np.bool_)
     worth = np.empty(m)
     local = np.empty((m, 2))
+    self_tab, self_pos = pot_tables(m, xs.shape[0])  # a coin's pots from the shooter's seat...
+    next_tab, next_pos = pot_tables(m, xs.shape[0])  # ... and from the next seat's
     solo = sit[S_SOLO] > 0
     for k in range(nk):
         st = status[k, m] == STATUS_POCKETED
-        own_n, opp_n, fell, gained, q = 0, 0, 0, 0.0, False
-        for j in range(m):
-            alive[j] = status[k, j] != STATUS_POCKETED
-            if not alive[j]:
-                fell += 1
-                q = q or ids[j] == 0
-                if own[j]:
-                    own_n += 1
-                    gained += coin_value[j]
-                if opp[j]:
-                    opp_n += 1
+        own_n, opp_n, fell, gained, q = _tally(status[k], final[k], start, ids, own, opp, coin_value, alive, moved)
         if solo:
             value = fell + (w[W_PRACTICE_DUE] if st else 0.0)
             cont, settled, pending_after, q_ok = True, False, False, False
@@ -182,16 +178,44 @@ def outcome_values(status, final, ids, own, opp, coin_value, next_targets, rot, 
             _next_worth(worth, ids, own, coin_value, own_n, settled, pending_after, q_ok, sit, w)
         if cont:
             _to_local(final[k], rot, local)
-            value += w[W_NEXT_SELF] * best_pot(local, alive, worth, pockets, xs, legal, prm)
+            value += w[W_NEXT_SELF] * best_pot(local, alive, worth, pockets, xs, legal, prm, moved, self_tab,
+                                               self_pos)
         elif sit[S_SAFETY] > 0 and w[W_NEXT_OPP] != 0.0:  # (weight 0: the same value, not computed)
             for j in range(m):
                 worth[j] = 1.0 if next_targets[j] else 0.0
                 if ids[j] == 0:
                     worth[j] = w[W_OPP_QUEEN] if sit[S_NEXT_QUEEN] > 0 else 0.0
             _to_local(final[k], next_rot, local)
-            value += w[W_NEXT_OPP] * best_pot(local, alive, worth, pockets, xs, legal, prm)
+            value += w[W_NEXT_OPP] * best_pot(local, alive, worth, pockets, xs, legal, prm, moved, next_tab,
+                                              next_pos)
         out[k] = value
     return out
+
+
+@njit(cache=True)
+def _tally(status, final, start, ids, own, opp, coin_value, alive, moved):
+    """What one outcome pocketed: (own coins, opponents' coins, coins, the own coins' value,
+    the queen fell); fills ``alive`` (still on the board) and ``moved`` (not where it started,
+    bit for bit) for the coins ``ids``."""
+    own_n, opp_n, fell, gained, q = 0, 0, 0, 0.0, False
+    for j in range(ids.shape[0]):
+        alive[j] = status[j] != STATUS_POCKETED
+        moved[j] = not (_same(final[j, 0], start[j, 0]) and _same(final[j, 1], start[j, 1]))
+        if not alive[j]:
+            fell += 1
+            q = q or ids[j] == 0
+            if own[j]:
+                own_n += 1
+                gained += coin_value[j]
+            if opp[j]:
+                opp_n += 1
+    return own_n, opp_n, fell, gained, q
+
+
+@njit(cache=True, inline="always")
+def _same(a, b):
+    """The same float, bit for bit (a coin at rest keeps its position exactly; 0.0 is not -0.0)."""
+    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
 
 
 @njit(cache=True)

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from functools import cached_property
 
 import numpy as np
 
 from sim.dexterity import ShotParams, execute_shot
+from sim.physics import ExecutionNoise
 
-from .board import Geometry
-
-if TYPE_CHECKING:
-    from .players import CarromProfile
+from .board import Geometry, nearest_in
 
 __all__ = ["Stroke", "PlanView", "striker_spans", "execute_stroke"]
 
@@ -91,17 +89,29 @@ class PlanView:
         """(M, 2) the coins on the board in the shooter's frame."""
         return self.pos[self.on] @ self.rot
 
+    @cached_property
+    def spans(self) -> np.ndarray:
+        """(k, 2) local x intervals where the shooter may put the striker (legal and free);
+        worked out once per view (the policy and the placement share them)."""
+        return self.geo.free_spans(self.local_coins())
+
+    def place(self, x: float) -> float:
+        """The legal, free striker position nearest to ``x`` (local, m); NaN if there is none
+        (:meth:`~sim.carrom.board.Geometry.place_striker` on this view's coins)."""
+        spans = self.spans
+        return nearest_in(float(x), spans.tolist()) if len(spans) else math.nan
+
 
 def striker_spans(view: PlanView) -> np.ndarray:
     """(k, 2) local x intervals where the shooter may put the striker (legal and free)."""
-    return view.geo.free_spans(view.local_coins())
+    return view.spans
 
 
-def execute_stroke(profile: CarromProfile, geo: Geometry, stroke: Stroke,
+def execute_stroke(noise: ExecutionNoise, max_speed: float, stroke: Stroke,
                    rng: np.random.Generator) -> ShotParams:
-    """The stroke after the profile's execution noise, the speed capped at the striker's
-    maximum; a forfeited stroke (``x`` NaN) draws nothing."""
+    """The stroke after the execution noise, the speed capped at the striker's ``max_speed``
+    (m/s); a forfeited stroke (``x`` NaN) draws nothing."""
     if not math.isfinite(stroke.x):
         return ShotParams(math.nan, 0.0, 0.0)
-    shot = execute_shot(ShotParams(stroke.x, stroke.angle_deg, stroke.speed), profile.noise, rng)
-    return shot._replace(speed=min(shot.speed, geo.rules.striker.max_speed))
+    shot = execute_shot(ShotParams(stroke.x, stroke.angle_deg, stroke.speed), noise, rng)
+    return shot._replace(speed=min(shot.speed, max_speed))

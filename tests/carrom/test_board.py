@@ -26,7 +26,7 @@ def _noise_free(geo):
 
 def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm):
     """Every row searched (no ranking cut-off: keep 0, every target worth 1)."""
-    return _pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, np.ones(len(targets)), 0, 0.0)
+    return _pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, np.ones(len(targets)), 0, 0.0)[0]
 
 
 def test_icf_geometry():
