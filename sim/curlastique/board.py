@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.physics import STATUS_ON, Discs, Physics, Table, heading, simulate_batch
+from sim.physics import STATUS_ON, Discs, Physics, PreparedBatch, Table, heading
 
 from .flight import board_edges, free_flights
 from .rules import CurlastiqueRules
@@ -159,11 +159,11 @@ class Arena:
     """The physics of one rules set, built once and reused for every throw.
 
     It holds the :class:`~sim.physics.Table` and :class:`~sim.physics.Physics`, the elements of
-    the broad phase (:mod:`sim.curlastique.flight`) and one :class:`~sim.physics.Discs` per
-    number of pucks on the board, reused for every board state of that size: rows ``0..M-1``
-    the pucks at rest, the last row the thrown puck (parked behind the elastic until a shot
-    places it). A throw that touches nothing is settled by the broad phase; the others by
-    :func:`sim.physics.simulate_batch`, all of a batch in one call.
+    the broad phase (:mod:`sim.curlastique.flight`) and one :class:`~sim.physics.PreparedBatch`
+    per number of pucks on the board, reused for every board state of that size: its discs'
+    rows ``0..M-1`` the pucks at rest, the last row the thrown puck (parked behind the elastic
+    until a shot places it). A throw that touches nothing is settled by the broad phase; the
+    others by the engine, all of a batch in one call.
     """
 
     def __init__(self, rules: CurlastiqueRules):
@@ -176,20 +176,26 @@ class Arena:
                                  (0.0, rules.board.length / 2))
         self.circles = np.array(g.pegs, dtype=float).reshape(-1, 3)
         self.parked = np.array([0.0, rules.board.elastic_y / 2])
-        self._discs: dict[int, Discs] = {}
+        self._batches: dict[int, PreparedBatch] = {}
 
-    def load(self, pos: np.ndarray, owner: np.ndarray, seat: int) -> Discs:
-        """The reused Discs of ``len(pos)`` pucks at rest, set to ``pos`` (M, 2) of ``owner``
-        (M,) and the thrown puck of ``seat`` parked (last row)."""
+    def batch(self, pos: np.ndarray, owner: np.ndarray, seat: int) -> PreparedBatch:
+        """The reused engine batch of ``len(pos)`` pucks at rest, its discs set to ``pos``
+        (M, 2) of ``owner`` (M,) and the thrown puck of ``seat`` parked (last row, the mover)."""
         m = len(pos)
-        discs = self._discs.get(m)
-        if discs is None:
-            discs = self._discs[m] = discs_for(self.rules, pos, owner, seat)
-            return discs
+        prepared = self._batches.get(m)
+        if prepared is None:
+            prepared = self._batches[m] = PreparedBatch(self.table, self.physics,
+                                                        discs_for(self.rules, pos, owner, seat), m)
+            return prepared
+        discs = prepared.discs
         discs.pos[:m] = pos
         discs.kind[:m] = owner
         discs.kind[m] = seat
-        return discs
+        return prepared
+
+    def load(self, pos: np.ndarray, owner: np.ndarray, seat: int) -> Discs:
+        """The reused Discs of :meth:`batch`."""
+        return self.batch(pos, owner, seat).discs
 
     def settle(self, pos: np.ndarray, owner: np.ndarray, seat: int, starts: np.ndarray,
                vel: np.ndarray) -> Landing:
@@ -211,11 +217,12 @@ class Arena:
 
     def engine(self, pos: np.ndarray, owner: np.ndarray, seat: int, starts: np.ndarray,
                vel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """E throws through :func:`sim.physics.simulate_batch` (none: no call): final positions
-        (E, M+1, 2) and statuses (E, M+1), the thrown puck last."""
+        """E throws through the engine (:class:`~sim.physics.PreparedBatch`; none: no call):
+        final positions (E, M+1, 2) and statuses (E, M+1), the thrown puck last. ``starts``
+        and ``vel`` (E, 2) float64, C order, finite."""
         if not len(starts):
             return _NO_FINAL, _NO_STATUS
-        res = simulate_batch(self.table, self.physics, self.load(pos, owner, seat), len(pos), starts, vel)
+        res = self.batch(pos, owner, seat).run(starts, vel)
         return res.final_pos, res.status
 
 

@@ -297,7 +297,9 @@ def _fill(rows, start, size, order, budget):
             if n >= budget:
                 break
             if cursor[family] < size[family]:
-                picked[n] = rows[start[family] + cursor[family]]
+                row = start[family] + cursor[family]
+                for col in range(WIDTH):   # (a loop: a row assignment compiles shape-error formatting)
+                    picked[n, col] = rows[row, col]
                 cursor[family] += 1
                 n += 1
                 progressed = True
@@ -306,12 +308,18 @@ def _fill(rows, start, size, order, budget):
     return picked[:n]
 
 
+@njit(cache=True, error_model="numpy")
+def _picked_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed, order, budget):
+    """:func:`_family_rows` then :func:`_fill`: the picked rows, in one compiled call."""
+    rows, start, size = _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed)
+    return _fill(rows, start, size, order, budget)
+
+
 def candidate_rows(k: Kit, pos: np.ndarray, owner: np.ndarray, side: np.ndarray, seat: int,
                    budget: int) -> np.ndarray:
     """The picked candidate rows (n <= budget, columns ``FAM .. IMPACT``) for a board."""
-    rows, start, size = _family_rows(pos, owner, side, seat, k.spots, k.geometry, k.zones, k.style, k.counts,
-                                     k.guards, k.allowed)
-    return _fill(rows, start, size, k.order, budget)
+    return _picked_rows(pos, owner, side, seat, k.spots, k.geometry, k.zones, k.style, k.counts, k.guards,
+                        k.allowed, k.order, budget)
 
 
 def finish(k: Kit, rows: np.ndarray) -> np.ndarray:
@@ -320,10 +328,10 @@ def finish(k: Kit, rows: np.ndarray) -> np.ndarray:
     shots[:, 0] = rows[:, X0]
     shots[:, 1] = np.degrees(np.arctan2(-rows[:, AX], rows[:, AY]))
     shots[:, 2] = rows[:, SPEED]
-    exact = np.flatnonzero(rows[:, EXACT])
+    exact = rows[:, EXACT].nonzero()[0]
     if len(exact):
         mug, v_max = float(k.geometry[6]), float(k.geometry[5])
-        for i in exact.tolist():
-            impact, reach = float(rows[i, IMPACT]), math.hypot(float(rows[i, RX]), float(rows[i, RY]))
-            shots[i, 2] = min(math.sqrt(impact ** 2 + 2 * mug * max(reach, 0.0)), v_max)
+        for i, impact, rx, ry in zip(exact.tolist(), rows[exact, IMPACT].tolist(), rows[exact, RX].tolist(),
+                                     rows[exact, RY].tolist()):
+            shots[i, 2] = min(math.sqrt(impact ** 2 + 2 * mug * max(math.hypot(rx, ry), 0.0)), v_max)
     return shots

@@ -85,7 +85,8 @@ def _jittered(shots, fams, z, jitter):
     n, extra = shots.shape[0], z.shape[0]
     out = np.empty((n + extra, 3))
     out_fams = np.empty(n + extra, dtype=np.int64)
-    out[:n], out_fams[:n] = shots, fams
+    for i in range(n):   # loops, not slice assignments (those compile shape-error formatting)
+        out[i, 0], out[i, 1], out[i, 2], out_fams[i] = shots[i, 0], shots[i, 1], shots[i, 2], fams[i]
     for i in range(extra):
         b = i % n
         out[n + i, 0] = shots[b, 0] + z[i, 0] * jitter[0]
@@ -115,7 +116,8 @@ def _best(pos, owner, seat, side, rival, samples, placed, free, rest, engine_fin
         for s in range(samples):
             k = c * samples + s
             if free[k]:
-                totals[:] = resting
+                for r in range(n_sides):
+                    totals[r] = resting[r]
                 if placed[k]:
                     totals[mine] += zone_points(rest[k, 0], rest[k, 1], cx, cy, radii, values, rule, radius,
                                                 decreasing)
@@ -154,6 +156,7 @@ class Planner(NoisyPolicy):
         self.noise = np.array(self.sigmas)
         self._rivals: dict[tuple, np.ndarray] = {}
         self.jitter = np.array([profile.jitter_x_m, profile.jitter_angle_deg, profile.jitter_speed_rel])
+        self.diameter = rules.puck.diameter
 
     def rivals(self, sit: Situation) -> np.ndarray:
         """(n_sides,) bool: the sides other than the thrower's playing this round."""
@@ -187,14 +190,13 @@ class Planner(NoisyPolicy):
 
     def decide(self, sit: Situation, rng: np.random.Generator) -> Shot:
         shots, fams = self.candidates(sit, rng)
-        samples = self.profile.samples
+        samples, board = self.profile.samples, self.arena
         z = rng.standard_normal((3, len(shots), samples))
-        board = self.arena
         placed, free, rest, hit_starts, hit_vel = _throws(
-            shots, z, self.noise, self.limits, sit.pos, board.launch_y, self.rules.puck.diameter,
-            board.deceleration, board.edges, board.circles, board.parked)
+            shots, z, self.noise, self.limits, sit.pos, board.launch_y, self.diameter, board.deceleration,
+            board.edges, board.circles, board.parked)
         final, status = board.engine(sit.pos, sit.owner, sit.seat, hit_starts, hit_vel)
         best, margin = _best(sit.pos, sit.owner, sit.seat, sit.side, self.rivals(sit), samples, placed, free, rest,
                              final, status, self.kit.zones)
         x, a, v = shots[best].tolist()
-        return Shot(x, a, v, _NAMES[int(fams[best])], float(margin))
+        return Shot(x, a, v, _NAMES[fams[best]], margin)

@@ -1,5 +1,6 @@
-"""Public entry points: `simulate` (one shot), `simulate_batch` (K shots, one call) and
-`trace` (one shot with every debug record: paths and the impact log).
+"""Public entry points: `simulate` (one shot), `simulate_batch` (K shots, one call),
+`PreparedBatch` (many such calls on one table) and `trace` (one shot with every debug
+record: paths and the impact log).
 
 The compiled engine is imported on first use (importing `sim.physics` does not import numba
 or compile anything); numba caches the machine code on disk (`cache=True`), so only the very
@@ -181,26 +182,51 @@ def simulate_batch(table: Table, physics: Physics, discs: Discs, mover: int,
     In shot k, disc `mover` starts at start_positions[k] (m) with velocities[k] (m/s); every
     other disc starts as in `discs` (at rest or moving). Predictions that do not involve the
     mover are computed once for the whole batch. Results are bit-identical to `simulate` on
-    the same shot.
+    the same shot. (Many batches on one table: `PreparedBatch` does these checks once.)
     """
-    eng = _engine()
-    mover = int(mover)
-    if not 0 <= mover < discs.n:
-        raise ValueError(f"mover: expected a disc id in [0, {discs.n}), got {mover}")
+    prepared = PreparedBatch(table, physics, discs, mover, max_events)
     starts = np.ascontiguousarray(np.asarray(start_positions, dtype=np.float64)).reshape(-1, 2)
     vels = np.ascontiguousarray(np.asarray(velocities, dtype=np.float64)).reshape(-1, 2)
-    if starts.shape != vels.shape:
-        raise ValueError(f"start_positions and velocities: expected the same (K, 2) shape, "
-                         f"got {starts.shape} and {vels.shape}")
     if not (np.all(np.isfinite(starts)) and np.all(np.isfinite(vels))):
         raise ValueError("start_positions / velocities: values must be finite")
-    walls, outs, obst, outc, pockets = table.packed
-    pos, vel, radius, mass, status_in = _disc_arrays(discs)
-    started = time.process_time()
-    final, status, first, n_ev, trunc = eng.batch_kernel(
-        walls, outs, obst, outc, pockets, physics.friction * physics.gravity,
-        physics.restitution, physics.contact_friction, pos, vel, radius, mass, status_in,
-        mover, starts, vels, _check_max_events(max_events))
-    _KERNEL_SECONDS[0] += time.process_time() - started
-    return BatchResult(final_pos=final, status=status, first_contact=first, n_events=n_ev,
-                       truncated=trunc)
+    return prepared.run(starts, vels)
+
+
+class PreparedBatch:
+    """`simulate_batch` on one table and one disc layout, its checks and set-up done once.
+
+    Built (and validated) like `simulate_batch`'s arguments; `run(starts, vels)` then only
+    passes the shots to the compiled kernel. The disc arrays are held, not copied: a caller
+    may write a new layout into them in place (``discs.pos[:] = ...``, same shapes) between
+    runs; replacing an array of `discs` is not seen.
+
+    Example:
+        >>> from sim.physics import Discs, Physics, PreparedBatch, Table
+        >>> d = Discs(pos=[[0.0, 0.5], [0.0, 0.0]], radius=0.02, mass=0.01)
+        >>> batch = PreparedBatch(Table(), Physics(friction=0.1, restitution=1.0), d, mover=1)
+        >>> r = batch.run(np.zeros((2, 2)), np.array([[0.0, 0.5], [0.0, 2.0]]))
+        >>> r.first_contact.tolist()      # the slow shot stops short, the fast one hits disc 0
+        [-1, 0]
+    """
+
+    def __init__(self, table: Table, physics: Physics, discs: Discs, mover: int, max_events: int = 10_000):
+        self.mover = int(mover)
+        if not 0 <= self.mover < discs.n:
+            raise ValueError(f"mover: expected a disc id in [0, {discs.n}), got {self.mover}")
+        self.discs = discs
+        self._args = (*table.packed, physics.friction * physics.gravity, physics.restitution,
+                      physics.contact_friction, *_disc_arrays(discs), self.mover)
+        self._max_events = _check_max_events(max_events)
+
+    def run(self, starts: np.ndarray, vels: np.ndarray) -> BatchResult:
+        """K shots: the mover from ``starts`` (K, 2) m with ``vels`` (K, 2) m/s, both float64,
+        C-contiguous and finite (shapes checked; values as the caller computed them)."""
+        if starts.shape != vels.shape or starts.ndim != 2 or starts.shape[1] != 2:
+            raise ValueError(f"start_positions and velocities: expected the same (K, 2) shape, "
+                             f"got {starts.shape} and {vels.shape}")
+        eng = _engine_mod or _engine()
+        started = time.process_time()
+        final, status, first, n_ev, trunc = eng.batch_kernel(*self._args, starts, vels, self._max_events)
+        _KERNEL_SECONDS[0] += time.process_time() - started
+        return BatchResult(final_pos=final, status=status, first_contact=first, n_events=n_ev,
+                           truncated=trunc)
