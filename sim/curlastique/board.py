@@ -33,7 +33,7 @@ from numba import njit
 
 from sim.physics import STATUS_ON, Discs, Physics, PreparedBatch, Table, heading
 
-from .flight import board_edges, free_flights
+from .flight import board_edges, free_flights, one_flight
 from .rules import CurlastiqueRules
 
 __all__ = ["BoardGeometry", "geometry", "table", "physics", "aim_angle", "launch_velocity",
@@ -214,6 +214,16 @@ class Arena:
                                                        self.edges, self.circles, self.parked)
         engine_final, engine_status = self.engine(pos, owner, seat, hit_starts, hit_vel)
         return Landing(*_assemble(pos, free, rest, starts, engine_final, engine_status))
+
+    def throw(self, pos: np.ndarray, owner: np.ndarray, seat: int, x: float, angle_deg: float,
+              speed: float) -> Landing:
+        """One throw from a legal start ``x`` (m, finite), as :meth:`settle` settles it."""
+        clear, final, vx, vy = one_flight(pos, x, self.launch_y, angle_deg, speed, self.deceleration, self.radius,
+                                          self.edges, self.circles)
+        if clear:
+            return Landing(final, np.ones(len(final), dtype=np.bool_))
+        res = self.batch(pos, owner, seat).run(np.array([[x, self.launch_y]]), np.array([[vx, vy]]))
+        return Landing(res.final_pos[0], res.status[0] == STATUS_ON)
 
     def engine(self, pos: np.ndarray, owner: np.ndarray, seat: int, starts: np.ndarray,
                vel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
