@@ -36,6 +36,13 @@ were at the last event executed, a valid overlap-free state). Runaway shots are 
 packed clusters at very low restitution (e ≲ 0.3): pressed-together discs become long trains
 of micro-impacts (inelastic collapse), which an event-driven model can only enumerate.
 
+Reference counting: the loop's helpers (here and in `detect`, `resolve`, `state`, `motion`)
+allocate nothing and return no array, so they are compiled without numba's runtime
+(`_nrt=False`): the arrays they receive stay owned by the entry point, and no reference counts
+are taken at each call (with them, those atomic increments and decrements were about a third
+of the engine's time). Only the entry points and the loop that grows its record buffers
+(`_run`, `_grow`) use the runtime; a helper that allocates must not be marked.
+
 Impact log (debug, `sim.physics.trace`): one row of 12 numbers per event: vx, vy, ω of disc
 a then of disc b before the event, the same after it (b's columns are 0 unless DISC).
 """
@@ -70,7 +77,7 @@ def _grow(buf, need):
     return new
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _far(S, i, k, tol):
     """True if the reference paths of discs i and k (bounding boxes, grown by the radii)
     cannot meet: what is left of each path is a part of its reference path."""
@@ -79,7 +86,7 @@ def _far(S, i, k, tol):
             or S[k, BY0] - m > S[i, BY1] or S[i, BY0] - m > S[k, BY1])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol):
     """Absolute time of the next contact of discs i < k at the given states (time t)."""
     if si <= 0.0 and sk <= 0.0:
@@ -90,7 +97,7 @@ def _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol):
                         S[i, RAD] + S[k, RAD], a, tol)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _pair(S, i, k, t, a, tol):
     """Absolute time of the next contact of discs i < k (both in play), from time t."""
     if _far(S, i, k, tol):
@@ -100,7 +107,7 @@ def _pair(S, i, k, t, a, tol):
     return _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _rescan_row(pt, rm_t, rm_j, i, n):
     """Row minimum of the pair table: earliest pair (i, j > i), lowest j on ties."""
     bt = INF
@@ -114,7 +121,7 @@ def _rescan_row(pt, rm_t, rm_j, i, n):
     rm_j[i] = bj
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _set_pair(pt, rm_t, rm_j, i, j, n, value):
     """Store the prediction of pair i < j and keep row i's minimum up to date."""
     pt[i * n + j] = value
@@ -125,7 +132,7 @@ def _set_pair(pt, rm_t, rm_j, i, j, n, value):
         _rescan_row(pt, rm_t, rm_j, i, n)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _predict_row(S, status, pt, rm_t, rm_j, i, skip, t, n, a, tol):
     """Re-predict every pair (i, k), k != skip, from time t."""
     on = in_play(status, i)
@@ -150,7 +157,7 @@ def _predict_row(S, status, pt, rm_t, rm_j, i, skip, t, n, a, tol):
     _rescan_row(pt, rm_t, rm_j, i, n)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _predict_static(S, status, i, t, a, tol, walls, outs, obst, outc, pockets, st_t, st_k, st_i):
     """Re-predict disc i's next wall / out / pocket / obstacle contact from time t."""
     if not in_play(status, i) or S[i, SP] <= 0.0:
@@ -166,7 +173,7 @@ def _predict_static(S, status, i, t, a, tol, walls, outs, obst, outc, pockets, s
     st_i[i] = idx
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _init_state(S, status, pos, vel, rad, mass, status_in, a):
     for i in range(pos.shape[0]):
         status[i] = status_in[i]
@@ -179,7 +186,7 @@ def _init_state(S, status, pos, vel, rad, mass, status_in, a):
             set_motion(S, i, 0.0, pos[i, 0], pos[i, 1], 0.0, 0.0, a)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _init_predictions(S, status, n, skip, a, tol, walls, outs, obst, outc, pockets,
                       pt, rm_t, rm_j, st_t, st_k, st_i):
     """All predictions at t = 0, except those involving disc `skip` (-1: none skipped)."""
