@@ -19,13 +19,14 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.physics import STATUS_ON
+from sim.physics import STATUS_ON, add_engine_seconds
 
 from .board import Arena, arena
 from .families import FAMILIES, RANDOM, candidate_rows, finish, kit
 from .flight import free_flights, launch_velocity_of
 from .rules import CurlastiqueRules
 from .scoring import zone_points
+from .settling import engine_batch
 from .situation import Shot, Situation, off_spans, start_line_spans
 from .throwing import NoisyPolicy
 
@@ -146,6 +147,19 @@ def _best(pos, owner, seat, side, rival, samples, placed, free, rest, engine_fin
     return best, best_margin
 
 
+@njit(cache=True, error_model="numpy")
+def _plan(shots, z, sigmas, limits, pos, owner, seat, side, rival, samples, zones, flight, engine, mass):
+    """:func:`_throws`, the engine for the throws that touch something
+    (:func:`~sim.curlastique.settling.engine_batch`) and :func:`_best`, in one call: the best
+    candidate's index, its mean margin and the engine's CPU seconds."""
+    launch_y, d, a, edges, circles, parked = flight
+    placed, free, rest, hit_starts, hit_vel = _throws(shots, z, sigmas, limits, pos, launch_y, d, a, edges, circles,
+                                                      parked)
+    final, status, seconds = engine_batch(pos, parked, hit_starts, hit_vel, engine, d / 2, mass)
+    best, margin = _best(pos, owner, seat, side, rival, samples, placed, free, rest, final, status, zones)
+    return best, margin, seconds
+
+
 class Planner(NoisyPolicy):
     """Generates candidate shots, simulates each under its own noise, keeps the best on average."""
 
@@ -192,11 +206,9 @@ class Planner(NoisyPolicy):
         shots, fams = self.candidates(sit, rng)
         samples, board = self.profile.samples, self.arena
         z = rng.standard_normal((3, len(shots), samples))
-        placed, free, rest, hit_starts, hit_vel = _throws(
-            shots, z, self.noise, self.limits, sit.pos, board.launch_y, self.diameter, board.deceleration,
-            board.edges, board.circles, board.parked)
-        final, status = board.engine(sit.pos, sit.owner, sit.seat, hit_starts, hit_vel)
-        best, margin = _best(sit.pos, sit.owner, sit.seat, sit.side, self.rivals(sit), samples, placed, free, rest,
-                             final, status, self.kit.zones)
+        best, margin, seconds = _plan(shots, z, self.noise, self.limits, sit.pos, sit.owner, sit.seat, sit.side,
+                                      self.rivals(sit), samples, self.kit.zones, board.flight, board.engine_args,
+                                      board.mass)
+        add_engine_seconds(seconds)
         x, a, v = shots[best].tolist()
         return Shot(x, a, v, _NAMES[fams[best]], margin)

@@ -18,6 +18,9 @@ so nothing tunnels or is missed at any speed. Layout (pooltool-style verbs):
     result.py   ShotResult, BatchResult, Trace, EVENT_DTYPE
     shot.py     ExecutionNoise, execute_shots, heading
     scenes.py   reference scenes (Carrom break, Curlastique throw) for tests and benchmarks
+    clock.py    cpu_seconds: the process CPU clock for compiled code (a game's kernel that
+                calls the engine counts its time)
+    kernel_cache.py  numba's disk cache kept in step with the kernel sources
 
 Importing this package does not import numba or compile anything: the engine is compiled on
 the first simulation and cached on disk.
@@ -30,7 +33,7 @@ the first simulation and cached on disk.
 (1, True)
 """
 
-from .api import PreparedBatch, engine_seconds, simulate, simulate_batch, trace
+from .api import PreparedBatch, add_engine_seconds, engine_seconds, load_engine, simulate, simulate_batch, trace
 from .constants import (
     DISC, EVENT_NAMES, FORMATION_GAP_M, GRAVITY, OBSTACLE, OUT, POCKET, STATUS_LOST,
     STATUS_ON, STATUS_OUT, STATUS_POCKETED, TOUCH_TOL_M, WALL,
@@ -45,5 +48,6 @@ __all__ = [
     "FORMATION_GAP_M", "TOUCH_TOL_M", "GRAVITY",
     "Table", "Physics", "Discs", "ShotResult", "BatchResult", "Trace", "EVENT_DTYPE",
     "IMPACT_COLUMNS", "simulate", "simulate_batch", "PreparedBatch", "trace", "engine_seconds",
+    "add_engine_seconds", "load_engine",
     "ExecutionNoise", "execute_shots", "heading",
 ]

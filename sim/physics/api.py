@@ -9,39 +9,15 @@ first call on a machine pays the compilation.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import time
-from pathlib import Path
 
 import numpy as np
 
+from .kernel_cache import KERNEL_MODULES, clear_stale, kernel_sources
 from .result import EVENT_DTYPE, BatchResult, ShotResult, Trace
 from .table import Discs, Physics, Table
 
-_KERNEL_MODULES = ("constants", "motion", "state", "detect", "resolve", "engine")
 _engine_mod = None
-
-
-def _drop_stale_cache(cache_dir: str) -> None:
-    """numba's disk cache only tracks the file that defines a function, not the modules it
-    calls: after an edit of detect.py the cached engine would silently keep the old code.
-    We stamp the cache with a digest of all kernel sources and clear it when they change."""
-    here = Path(__file__).parent
-    digest = hashlib.sha256()
-    for name in _KERNEL_MODULES:
-        digest.update((here / f"{name}.py").read_bytes())
-    stamp = Path(cache_dir) / "sim_physics_kernels.stamp"
-    try:
-        if stamp.exists() and stamp.read_text() == digest.hexdigest():
-            return
-        for name in _KERNEL_MODULES:
-            for f in Path(cache_dir).glob(f"{name}.*.nb[ic]"):
-                f.unlink(missing_ok=True)
-        os.makedirs(cache_dir, exist_ok=True)
-        stamp.write_text(digest.hexdigest())
-    except OSError:  # read-only install: nothing to clear, nothing we can stamp
-        pass
 
 
 #: CPU seconds spent inside the compiled kernels by this process (see :func:`engine_seconds`).
@@ -57,17 +33,25 @@ def engine_seconds() -> float:
     return _KERNEL_SECONDS[0]
 
 
-def _engine():
+def add_engine_seconds(seconds: float) -> None:
+    """Count CPU seconds spent in the engine's kernels by compiled code that calls them itself
+    (a game's kernel reads :func:`sim.physics.clock.cpu_seconds` around the call)."""
+    _KERNEL_SECONDS[0] += seconds
+
+
+def load_engine():
+    """The compiled engine (module ``sim.physics.engine``), its disk cache first cleared if a
+    kernel source changed since it was written (:func:`sim.physics.kernel_cache.clear_stale`).
+    A game whose compiled code calls the engine's kernels calls this before they first run."""
     global _engine_mod
     if _engine_mod is None:
         from . import engine
 
-        try:
-            _drop_stale_cache(engine.simulate_kernel._cache.cache_path)
-        except AttributeError:  # numba internals moved: keep going without the guard
-            pass
+        clear_stale(engine.simulate_kernel, kernel_sources(), "sim_physics_kernels.stamp",
+                    [f"{name}.*.nb[ic]" for name in KERNEL_MODULES])
         _engine_mod = engine
     return _engine_mod
+
 
 
 def _check_max_events(max_events: int) -> int:
@@ -97,7 +81,7 @@ def _disc_arrays(discs: Discs):
 def _shot(table: Table, physics: Physics, discs: Discs, record_paths: bool,
           max_events: int, log_impacts: bool) -> tuple[ShotResult, np.ndarray]:
     """One shot through the compiled kernel: (result, impact log (n_events, 12))."""
-    eng = _engine()
+    eng = load_engine()
     walls, outs, obst, outc, pockets = table.packed
     pos, vel, radius, mass, status_in = _disc_arrays(discs)
     started = time.process_time()
@@ -224,7 +208,7 @@ class PreparedBatch:
         if starts.shape != vels.shape or starts.ndim != 2 or starts.shape[1] != 2:
             raise ValueError(f"start_positions and velocities: expected the same (K, 2) shape, "
                              f"got {starts.shape} and {vels.shape}")
-        eng = _engine_mod or _engine()
+        eng = _engine_mod or load_engine()
         started = time.process_time()
         final, status, first, n_ev, trunc = eng.batch_kernel(*self._args, starts, vels, self._max_events)
         _KERNEL_SECONDS[0] += time.process_time() - started
