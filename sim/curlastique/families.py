@@ -115,6 +115,8 @@ def kit(rules: CurlastiqueRules, profile) -> Kit:
 # Compiled rows, one function per family
 # ---------------------------------------------------------------------------------------------
 
+# The compiled helpers below take their counters, family ids and flags as np.int64 / np.bool_
+# values: a literal constant argument would compile each helper once more per literal value.
 @njit(cache=True, error_model="numpy")
 def _row(rows, n, family, x0, ax, ay, speed):
     rows[n, FAM], rows[n, X0], rows[n, AX], rows[n, AY], rows[n, SPEED] = family, x0, ax, ay, speed
@@ -148,7 +150,7 @@ def _draws(rows, n, pos, spots, g, style, count):
             sx, sy = spots[free[q], 0], spots[free[q], 1]
             x0 = _clip(sx + x_off, x_max)
             dx, dy = sx - x0, sy - y0
-            n = _row(rows, n, DRAW, x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
+            n = _row(rows, n, np.int64(DRAW), x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
     return n
 
 
@@ -167,7 +169,7 @@ def _takeouts(rows, n, pos, theirs, g, style, count):
                 dx, dy = tx - x0, pos[i, 1] - y0
                 dist = np.hypot(dx, dy)
                 speed = min(np.sqrt(impact_sq + 2 * mug * max(dist - d, 0.0)), v_max)
-                n = _row(rows, n, TAKEOUT, x0, dx, dy, speed)
+                n = _row(rows, n, np.int64(TAKEOUT), x0, dx, dy, speed)
     return n
 
 
@@ -198,7 +200,7 @@ def _raises(rows, n, pos, own, g, count):
             continue
         nx, ny = gx / dist_t, gy / dist_t
         impact = 2 * math.sqrt(2 * mug * dist_t) / (1 + e)
-        n = _along(rows, n, RAISE, pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, impact, g)
+        n = _along(rows, n, np.int64(RAISE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, impact, g)
     return n
 
 
@@ -217,7 +219,7 @@ def _doubles(rows, n, pos, theirs, g, style, first, partners):
             if i == j or dist > style[3]:
                 continue
             nx, ny = gx / dist, gy / dist
-            n = _along(rows, n, DOUBLE, pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, style[6], g)
+            n = _along(rows, n, np.int64(DOUBLE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, style[6], g)
     return n
 
 
@@ -234,7 +236,7 @@ def _guards(rows, n, pos, pts, mine, guards, g):
         if gy > y0 + d:
             x0 = _clip(tx, x_max)
             dx, dy = tx - x0, gy - y0
-            n = _row(rows, n, GUARD, x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
+            n = _row(rows, n, np.int64(GUARD), x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
     return n
 
 
@@ -262,12 +264,12 @@ def _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards,
     for i in range(m):
         pts[i] = zone_points(pos[i, 0], pos[i, 1], cx, cy, radii, values, rule, radius, decreasing)
         mine[i] = side[owner[i]] == side[seat]
-    theirs = _ranked(pos, pts, ~mine & (pts > 0), True)
-    own = _ranked(pos, pts, mine & (pts < g[10]), False)
+    theirs = _ranked(pos, pts, ~mine & (pts > 0), np.bool_(True))
+    own = _ranked(pos, pts, mine & (pts < g[10]), np.bool_(False))
     cap = 3 * spots.shape[0] + 4 * m + m + m * m + guards.shape[0] + 1
     rows = np.empty((cap, WIDTH))
     start, size = np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64)
-    n = 0
+    n = np.int64(0)
     for family in range(5):
         start[family] = n
         if allowed[family]:

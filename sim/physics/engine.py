@@ -73,7 +73,9 @@ def _grow(buf, need):
     if need < buf.shape[0]:
         return buf
     new = np.empty((max(2 * buf.shape[0], need + 1), buf.shape[1]))
-    new[:buf.shape[0]] = buf
+    for i in range(buf.shape[0]):   # loops: an array-to-array slice assignment compiles numba's
+        for c in range(buf.shape[1]):   # shape-error formatting, seconds of first-call time
+            new[i, c] = buf[i, c]
     return new
 
 
@@ -422,14 +424,23 @@ def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
     nev_out = np.empty(nk, dtype=np.int64)
     trunc_out = np.empty(nk, dtype=np.bool_)
     for k in range(nk):
-        S[:, :] = S0
-        status[:] = status0
-        pt[:] = b_pt
-        rm_t[:] = b_rm_t
-        rm_j[:] = b_rm_j
-        st_t[:] = b_st_t
-        st_k[:] = b_st_k
-        st_i[:] = b_st_i
+        for i in range(n):   # back to the base state (one simple loop per array: see _grow)
+            for c in range(NCOL):
+                S[i, c] = S0[i, c]
+        for i in range(n):
+            status[i] = status0[i]
+        for i in range(n * n):
+            pt[i] = b_pt[i]
+        for i in range(n):
+            rm_t[i] = b_rm_t[i]
+        for i in range(n):
+            rm_j[i] = b_rm_j[i]
+        for i in range(n):
+            st_t[i] = b_st_t[i]
+        for i in range(n):
+            st_k[i] = b_st_k[i]
+        for i in range(n):
+            st_i[i] = b_st_i[i]
         if in_play(status, mover):
             set_motion(S, mover, 0.0, starts[k, 0], starts[k, 1], vels[k, 0], vels[k, 1], a)
         else:
