@@ -117,14 +117,14 @@ def kit(rules: CurlastiqueRules, profile) -> Kit:
 
 # The compiled helpers below take their counters, family ids and flags as np.int64 / np.bool_
 # values: a literal constant argument would compile each helper once more per literal value.
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _row(rows, n, family, x0, ax, ay, speed):
     rows[n, FAM], rows[n, X0], rows[n, AX], rows[n, AY], rows[n, SPEED] = family, x0, ax, ay, speed
     rows[n, EXACT], rows[n, RX], rows[n, RY], rows[n, IMPACT] = 0.0, 0.0, 0.0, 0.0
     return n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _clip(v, lim):
     return min(max(v, -lim), lim)
 
@@ -154,7 +154,7 @@ def _draws(rows, n, pos, spots, g, style, count):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _takeouts(rows, n, pos, theirs, g, style, count):
     """Firm, soft, then the two cut take-outs of the first ``count`` targets."""
     r, d, y0, x_max, v_max, mug = g[0], g[1], g[2], g[3], g[5], g[6]
@@ -173,7 +173,7 @@ def _takeouts(rows, n, pos, theirs, g, style, count):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _along(rows, n, family, px, py, nx, ny, impact, g):
     """A row for the path through contact point (px, py) moving along unit (nx, ny), if its
     start and angle are legal: the speed that arrives at ``impact`` is finished in Python."""
@@ -188,7 +188,7 @@ def _along(rows, n, family, px, py, nx, ny, impact, g):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _raises(rows, n, pos, own, g, count):
     """Own pucks (most points first) pushed along the line of centres onto the target centre."""
     d, mug, e, cx, cy = g[1], g[6], g[7], g[8], g[9]
@@ -204,7 +204,7 @@ def _raises(rows, n, pos, own, g, count):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _doubles(rows, n, pos, theirs, g, style, first, partners):
     """Take-outs of one opponent puck along the line to another within the largest gap."""
     d = g[1]
@@ -223,7 +223,7 @@ def _doubles(rows, n, pos, theirs, g, style, first, partners):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _guards(rows, n, pos, pts, mine, guards, g):
     """Draws that stop short of the side's best puck (the target centre if it has none)."""
     d, y0, x_max, mug = g[1], g[2], g[3], g[6]

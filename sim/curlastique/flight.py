@@ -31,7 +31,7 @@ __all__ = ["CLEARANCE_M", "launch_velocity_of", "board_edges", "free_flights", "
 CLEARANCE_M = 100 * TOUCH_TOL_M
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def launch_velocity_of(angle_deg, speed):
     """Velocity (vx, vy) (m/s) of a launch ``angle_deg`` from straight ahead (counterclockwise
     positive) at ``speed``: :func:`sim.physics.heading` ``(angle) · speed``, same arithmetic."""
@@ -40,7 +40,7 @@ def launch_velocity_of(angle_deg, speed):
     return (c * 0.0 - s * 1.0) * speed, (s * 0.0 + c * 1.0) * speed
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _point_segment_sq(ax, ay, bx, by, px, py):
     """Squared distance (m²) from point ``p`` to segment ``a``–``b``."""
     dx, dy = bx - ax, by - ay
@@ -50,7 +50,7 @@ def _point_segment_sq(ax, ay, bx, by, px, py):
     return ex * ex + ey * ey
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _clear(x0, y0, x1, y1, pos, r, edges, circles):
     """Whether the disc of radius ``r`` swept from (x0, y0) to (x1, y1) stays clear of the
     pucks at ``pos`` (radius ``r``), of the pegs ``circles`` (x, y, radius) and inside the
@@ -89,7 +89,7 @@ def board_edges(segments: np.ndarray, inside: tuple[float, float]) -> np.ndarray
     return out
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _flight(x, y, vx, vy, pos, a, r, edges, circles):
     """Whether a throw from (x, y) (finite) at (vx, vy) touches nothing, and where its puck
     then stops (m): the engine's settle arithmetic."""

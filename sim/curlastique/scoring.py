@@ -32,7 +32,7 @@ EDGE_TOL = 1e-9
 LINE_RULE_CODES = {"lower": 0, "higher": 1, "centre": 2}
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def zone_points(x, y, cx, cy, radii, values, rule, radius, decreasing):
     """Points of one puck centred at ``(x, y)`` (m) (compiled: :meth:`Scorer.points` and the
     planner's inner loops call it).

@@ -91,7 +91,7 @@ def start_line_spans(pos, launch_y, d):
     return merged[:n]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def off_spans(x, spans, x_max):
     """``x`` moved to the nearer free end of the span it lies in (NaN when neither end is
     within ``±x_max``); unchanged outside every span."""
