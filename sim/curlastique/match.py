@@ -185,7 +185,7 @@ class _Game:
             "zone": self.scorer.zone_value(fx, fy) if thrown_on else 0,
             "out": not thrown_on,
             "knocked_out": len(knocked),
-            "opponents_knocked_out": sum(1 for s in knocked if sides[s] != sides[seat]),
+            "opponents_knocked_out": sum(1 for s in knocked if sides[s] != sides[seat]) if knocked else 0,
         })
         self.throws[seat] += 1
         for s in knocked if thrown_on else [*knocked, seat]:
@@ -201,11 +201,11 @@ class _Game:
         left[list(participants)] = rules.game.pucks_per_player
         pos = np.zeros((0, 2))
         owner = np.zeros(0, dtype=np.int64)
-        lap = tuple(order[:len(participants)])
+        lap, cumulative = tuple(order[:len(participants)]), tuple(self.cumulative)  # (fixed in a round)
         for turn, seat in enumerate(order, start=1):
             left[seat] -= 1
-            situation = Situation(rules, seat, self.round, decisive, pos, owner, self.side, lap,
-                                  left.copy(), tuple(self.cumulative))
+            situation = Situation(rules, seat, self.round, decisive, pos, owner, self.side, lap, left.copy(),
+                                  cumulative)
             # the dexterity turn step (sim.dexterity): decide, add the seat's noise, place on
             # the start line, resolve (a throw with no room on the line counts as out); then log
             step = play_turn(self.policies[seat], situation, self.rngs[seat],
