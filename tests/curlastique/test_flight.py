@@ -99,3 +99,19 @@ def test_a_real_throw_lands_as_the_arena_settles_it(seed, m, variant):
         final, on = arena(rules).throw(pos, owner, 1, float(x), float(angle), float(speed))
         expected = simulate_throws(rules, pos, owner, 1, [x], [angle], [speed])
         assert np.array_equal(final, expected[0][0]) and np.array_equal(on, expected[1][0])
+
+
+def test_the_engine_time_of_compiled_calls_is_counted():
+    """settling.engine_batch reads the CPU clock around the engine: sim.physics.engine_seconds grows."""
+    import sys
+
+    from sim.physics import engine_seconds
+
+    if sys.platform not in ("linux", "darwin"):
+        pytest.skip("no process CPU clock for compiled code on this platform")
+    rules = load_rules(GAME)
+    pos, owner = board(3, 8)
+    before = engine_seconds()
+    for _ in range(30):
+        simulate_throws(rules, pos, owner, 0, np.zeros(16), np.linspace(-20, 20, 16), np.full(16, 1.6))
+    assert engine_seconds() > before
