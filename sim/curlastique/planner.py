@@ -4,8 +4,9 @@
 profile's ``candidates``, filled in its ``fill_order``; when the families offer fewer, jittered
 copies of them, or uniform random shots when they offer none), throws each ``samples`` times
 with the profile's execution noise, settles all of them on the game's
-:class:`~sim.curlastique.board.Arena` in one batch and keeps the candidate with the best mean
-margin: its side's round points after the throw minus the best other participating side's.
+:class:`~sim.curlastique.board.Arena` (the broad phase, then the engine for the throws that touch
+something) and keeps the candidate with the best mean margin: its side's round points after the
+throw minus the best other participating side's; all of that in one compiled call (:func:`_plan`).
 
 Per decision the generator gives, in this order: the jitter's normals (or the random shots'
 uniforms), then the candidates' noise (three standard normals per candidate × sample, in the
@@ -170,7 +171,6 @@ class Planner(NoisyPolicy):
         self.noise = np.array(self.sigmas)
         self._rivals: dict[tuple, np.ndarray] = {}
         self.jitter = np.array([profile.jitter_x_m, profile.jitter_angle_deg, profile.jitter_speed_rel])
-        self.diameter = rules.puck.diameter
 
     def rivals(self, sit: Situation) -> np.ndarray:
         """(n_sides,) bool: the sides other than the thrower's playing this round."""

@@ -53,7 +53,6 @@ def load_engine():
     return _engine_mod
 
 
-
 def _check_max_events(max_events: int) -> int:
     max_events = int(max_events)
     if max_events < 1:
