@@ -2,7 +2,8 @@
 
 Modules: ``rules`` (the rules dataclasses; defaults in ``rules.toml``), ``board`` (the physics
 table, the per-rules :class:`~sim.curlastique.board.Arena` and throws), ``flight`` (throws that
-touch nothing, settled without the engine), ``scoring`` (zone points), ``situation`` (what a
+touch nothing, settled without the engine), ``settling`` (the others, through the engine's batch
+kernel called from compiled code), ``scoring`` (zone points), ``situation`` (what a
 player sees and decides; the start line), ``players`` (profiles, the policy protocol, the random
 player; presets in ``profiles.toml``), ``families`` (the planner's candidate shots),
 ``planner`` (the planner), ``match`` (one game → tables), ``metrics`` (game metrics), ``shot``

@@ -31,10 +31,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.physics import STATUS_ON, Discs, Physics, Table, heading, simulate_batch
+from sim.physics import STATUS_ON, Discs, Physics, Table, add_engine_seconds, heading
 
 from .flight import board_edges, free_flights
 from .rules import CurlastiqueRules
+from .settling import engine_batch, landing
 
 __all__ = ["BoardGeometry", "geometry", "table", "physics", "aim_angle", "launch_velocity",
            "Landing", "Arena", "arena", "simulate_throws", "physics_resolver", "discs_for"]
@@ -159,11 +160,12 @@ class Arena:
     """The physics of one rules set, built once and reused for every throw.
 
     It holds the :class:`~sim.physics.Table` and :class:`~sim.physics.Physics`, the elements of
-    the broad phase (:mod:`sim.curlastique.flight`) and one :class:`~sim.physics.Discs` per
-    number of pucks on the board, reused for every board state of that size: rows ``0..M-1``
-    the pucks at rest, the last row the thrown puck (parked behind the elastic until a shot
-    places it). A throw that touches nothing is settled by the broad phase; the others by
-    :func:`sim.physics.simulate_batch`, all of a batch in one call.
+    the broad phase (:mod:`sim.curlastique.flight`) and the arguments the compiled code of
+    :mod:`sim.curlastique.settling` takes: ``flight`` (launch line y (m), puck diameter (m), μg
+    (m/s²), the board's edge lines, the pegs and where the thrown puck waits, parked behind
+    the elastic) and ``engine_args`` (the table's packed arrays, μg, e, μ_c). A throw that
+    touches nothing is settled by the broad phase; the others by the engine, all of a batch in
+    one call.
     """
 
     def __init__(self, rules: CurlastiqueRules):
@@ -171,25 +173,14 @@ class Arena:
         self.rules = rules
         self.table, self.physics = table(rules), physics(rules)
         self.deceleration = self.physics.deceleration
-        self.radius, self.launch_y = rules.puck.radius, rules.launch_y
+        self.radius, self.launch_y, self.mass = rules.puck.radius, rules.launch_y, rules.puck.mass
         self.edges = board_edges(np.array(g.rim + g.corners, dtype=float).reshape(-1, 4),
                                  (0.0, rules.board.length / 2))
         self.circles = np.array(g.pegs, dtype=float).reshape(-1, 3)
         self.parked = np.array([0.0, rules.board.elastic_y / 2])
-        self._discs: dict[int, Discs] = {}
-
-    def load(self, pos: np.ndarray, owner: np.ndarray, seat: int) -> Discs:
-        """The reused Discs of ``len(pos)`` pucks at rest, set to ``pos`` (M, 2) of ``owner``
-        (M,) and the thrown puck of ``seat`` parked (last row)."""
-        m = len(pos)
-        discs = self._discs.get(m)
-        if discs is None:
-            discs = self._discs[m] = discs_for(self.rules, pos, owner, seat)
-            return discs
-        discs.pos[:m] = pos
-        discs.kind[:m] = owner
-        discs.kind[m] = seat
-        return discs
+        p = self.physics
+        self.flight = (self.launch_y, rules.puck.diameter, self.deceleration, self.edges, self.circles, self.parked)
+        self.engine_args = (*self.table.packed, p.friction * p.gravity, p.restitution, p.contact_friction)
 
     def settle(self, pos: np.ndarray, owner: np.ndarray, seat: int, starts: np.ndarray,
                vel: np.ndarray) -> Landing:
@@ -206,21 +197,17 @@ class Arena:
         """
         free, rest, hit_starts, hit_vel = free_flights(pos, starts, vel, self.deceleration, self.radius,
                                                        self.edges, self.circles, self.parked)
-        engine_final, engine_status = self.engine(pos, owner, seat, hit_starts, hit_vel)
+        engine_final, engine_status, seconds = engine_batch(pos, self.parked, hit_starts, hit_vel, self.engine_args,
+                                                            self.radius, self.mass)
+        add_engine_seconds(seconds)
         return Landing(*_assemble(pos, free, rest, starts, engine_final, engine_status))
 
-    def engine(self, pos: np.ndarray, owner: np.ndarray, seat: int, starts: np.ndarray,
-               vel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """E throws through :func:`sim.physics.simulate_batch` (none: no call): final positions
-        (E, M+1, 2) and statuses (E, M+1), the thrown puck last."""
-        if not len(starts):
-            return _NO_FINAL, _NO_STATUS
-        res = simulate_batch(self.table, self.physics, self.load(pos, owner, seat), len(pos), starts, vel)
-        return res.final_pos, res.status
-
-
-_NO_FINAL = np.zeros((0, 1, 2))
-_NO_STATUS = np.zeros((0, 1), dtype=np.int8)
+    def throw(self, pos: np.ndarray, owner: np.ndarray, seat: int, x: float, angle_deg: float,
+              speed: float) -> Landing:
+        """One throw from a legal start ``x`` (m, finite), as :meth:`settle` settles it."""
+        final, on, seconds = landing(pos, x, angle_deg, speed, self.flight, self.engine_args, self.mass)
+        add_engine_seconds(seconds)
+        return Landing(final, on)
 
 
 @lru_cache(maxsize=32)

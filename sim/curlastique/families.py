@@ -115,14 +115,16 @@ def kit(rules: CurlastiqueRules, profile) -> Kit:
 # Compiled rows, one function per family
 # ---------------------------------------------------------------------------------------------
 
-@njit(cache=True, error_model="numpy")
+# The compiled helpers below take their counters, family ids and flags as np.int64 / np.bool_
+# values: a literal constant argument would compile each helper once more per literal value.
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _row(rows, n, family, x0, ax, ay, speed):
     rows[n, FAM], rows[n, X0], rows[n, AX], rows[n, AY], rows[n, SPEED] = family, x0, ax, ay, speed
     rows[n, EXACT], rows[n, RX], rows[n, RY], rows[n, IMPACT] = 0.0, 0.0, 0.0, 0.0
     return n + 1
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _clip(v, lim):
     return min(max(v, -lim), lim)
 
@@ -148,11 +150,11 @@ def _draws(rows, n, pos, spots, g, style, count):
             sx, sy = spots[free[q], 0], spots[free[q], 1]
             x0 = _clip(sx + x_off, x_max)
             dx, dy = sx - x0, sy - y0
-            n = _row(rows, n, DRAW, x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
+            n = _row(rows, n, np.int64(DRAW), x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _takeouts(rows, n, pos, theirs, g, style, count):
     """Firm, soft, then the two cut take-outs of the first ``count`` targets."""
     r, d, y0, x_max, v_max, mug = g[0], g[1], g[2], g[3], g[5], g[6]
@@ -167,11 +169,11 @@ def _takeouts(rows, n, pos, theirs, g, style, count):
                 dx, dy = tx - x0, pos[i, 1] - y0
                 dist = np.hypot(dx, dy)
                 speed = min(np.sqrt(impact_sq + 2 * mug * max(dist - d, 0.0)), v_max)
-                n = _row(rows, n, TAKEOUT, x0, dx, dy, speed)
+                n = _row(rows, n, np.int64(TAKEOUT), x0, dx, dy, speed)
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _along(rows, n, family, px, py, nx, ny, impact, g):
     """A row for the path through contact point (px, py) moving along unit (nx, ny), if its
     start and angle are legal: the speed that arrives at ``impact`` is finished in Python."""
@@ -186,7 +188,7 @@ def _along(rows, n, family, px, py, nx, ny, impact, g):
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _raises(rows, n, pos, own, g, count):
     """Own pucks (most points first) pushed along the line of centres onto the target centre."""
     d, mug, e, cx, cy = g[1], g[6], g[7], g[8], g[9]
@@ -198,11 +200,11 @@ def _raises(rows, n, pos, own, g, count):
             continue
         nx, ny = gx / dist_t, gy / dist_t
         impact = 2 * math.sqrt(2 * mug * dist_t) / (1 + e)
-        n = _along(rows, n, RAISE, pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, impact, g)
+        n = _along(rows, n, np.int64(RAISE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, impact, g)
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _doubles(rows, n, pos, theirs, g, style, first, partners):
     """Take-outs of one opponent puck along the line to another within the largest gap."""
     d = g[1]
@@ -217,11 +219,11 @@ def _doubles(rows, n, pos, theirs, g, style, first, partners):
             if i == j or dist > style[3]:
                 continue
             nx, ny = gx / dist, gy / dist
-            n = _along(rows, n, DOUBLE, pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, style[6], g)
+            n = _along(rows, n, np.int64(DOUBLE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, style[6], g)
     return n
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _guards(rows, n, pos, pts, mine, guards, g):
     """Draws that stop short of the side's best puck (the target centre if it has none)."""
     d, y0, x_max, mug = g[1], g[2], g[3], g[6]
@@ -234,7 +236,7 @@ def _guards(rows, n, pos, pts, mine, guards, g):
         if gy > y0 + d:
             x0 = _clip(tx, x_max)
             dx, dy = tx - x0, gy - y0
-            n = _row(rows, n, GUARD, x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
+            n = _row(rows, n, np.int64(GUARD), x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
     return n
 
 
@@ -262,12 +264,12 @@ def _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards,
     for i in range(m):
         pts[i] = zone_points(pos[i, 0], pos[i, 1], cx, cy, radii, values, rule, radius, decreasing)
         mine[i] = side[owner[i]] == side[seat]
-    theirs = _ranked(pos, pts, ~mine & (pts > 0), True)
-    own = _ranked(pos, pts, mine & (pts < g[10]), False)
+    theirs = _ranked(pos, pts, ~mine & (pts > 0), np.bool_(True))
+    own = _ranked(pos, pts, mine & (pts < g[10]), np.bool_(False))
     cap = 3 * spots.shape[0] + 4 * m + m + m * m + guards.shape[0] + 1
     rows = np.empty((cap, WIDTH))
     start, size = np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64)
-    n = 0
+    n = np.int64(0)
     for family in range(5):
         start[family] = n
         if allowed[family]:
@@ -297,7 +299,9 @@ def _fill(rows, start, size, order, budget):
             if n >= budget:
                 break
             if cursor[family] < size[family]:
-                picked[n] = rows[start[family] + cursor[family]]
+                row = start[family] + cursor[family]
+                for col in range(WIDTH):   # (a loop: a row assignment compiles shape-error formatting)
+                    picked[n, col] = rows[row, col]
                 cursor[family] += 1
                 n += 1
                 progressed = True
@@ -306,12 +310,18 @@ def _fill(rows, start, size, order, budget):
     return picked[:n]
 
 
+@njit(cache=True, error_model="numpy")
+def _picked_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed, order, budget):
+    """:func:`_family_rows` then :func:`_fill`: the picked rows, in one compiled call."""
+    rows, start, size = _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed)
+    return _fill(rows, start, size, order, budget)
+
+
 def candidate_rows(k: Kit, pos: np.ndarray, owner: np.ndarray, side: np.ndarray, seat: int,
                    budget: int) -> np.ndarray:
     """The picked candidate rows (n <= budget, columns ``FAM .. IMPACT``) for a board."""
-    rows, start, size = _family_rows(pos, owner, side, seat, k.spots, k.geometry, k.zones, k.style, k.counts,
-                                     k.guards, k.allowed)
-    return _fill(rows, start, size, k.order, budget)
+    return _picked_rows(pos, owner, side, seat, k.spots, k.geometry, k.zones, k.style, k.counts, k.guards,
+                        k.allowed, k.order, budget)
 
 
 def finish(k: Kit, rows: np.ndarray) -> np.ndarray:
@@ -320,10 +330,10 @@ def finish(k: Kit, rows: np.ndarray) -> np.ndarray:
     shots[:, 0] = rows[:, X0]
     shots[:, 1] = np.degrees(np.arctan2(-rows[:, AX], rows[:, AY]))
     shots[:, 2] = rows[:, SPEED]
-    exact = np.flatnonzero(rows[:, EXACT])
+    exact = rows[:, EXACT].nonzero()[0]
     if len(exact):
         mug, v_max = float(k.geometry[6]), float(k.geometry[5])
-        for i in exact.tolist():
-            impact, reach = float(rows[i, IMPACT]), math.hypot(float(rows[i, RX]), float(rows[i, RY]))
-            shots[i, 2] = min(math.sqrt(impact ** 2 + 2 * mug * max(reach, 0.0)), v_max)
+        for i, impact, rx, ry in zip(exact.tolist(), rows[exact, IMPACT].tolist(), rows[exact, RX].tolist(),
+                                     rows[exact, RY].tolist()):
+            shots[i, 2] = min(math.sqrt(impact ** 2 + 2 * mug * max(math.hypot(rx, ry), 0.0)), v_max)
     return shots

@@ -24,14 +24,14 @@ from numba import njit
 from sim.physics import TOUCH_TOL_M
 from sim.physics.constants import REST_SPEED
 
-__all__ = ["CLEARANCE_M", "launch_velocity_of", "board_edges", "free_flights"]
+__all__ = ["CLEARANCE_M", "launch_velocity_of", "board_edges", "free_flights", "one_flight"]
 
 #: A path counts as touching nothing when it stays this far (m) beyond contact with every
 #: puck and element: 100 × the engine's contact tolerance, so the engine agrees.
 CLEARANCE_M = 100 * TOUCH_TOL_M
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def launch_velocity_of(angle_deg, speed):
     """Velocity (vx, vy) (m/s) of a launch ``angle_deg`` from straight ahead (counterclockwise
     positive) at ``speed``: :func:`sim.physics.heading` ``(angle) · speed``, same arithmetic."""
@@ -40,7 +40,7 @@ def launch_velocity_of(angle_deg, speed):
     return (c * 0.0 - s * 1.0) * speed, (s * 0.0 + c * 1.0) * speed
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _point_segment_sq(ax, ay, bx, by, px, py):
     """Squared distance (m²) from point ``p`` to segment ``a``–``b``."""
     dx, dy = bx - ax, by - ay
@@ -50,7 +50,7 @@ def _point_segment_sq(ax, ay, bx, by, px, py):
     return ex * ex + ey * ey
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _clear(x0, y0, x1, y1, pos, r, edges, circles):
     """Whether the disc of radius ``r`` swept from (x0, y0) to (x1, y1) stays clear of the
     pucks at ``pos`` (radius ``r``), of the pegs ``circles`` (x, y, radius) and inside the
@@ -89,6 +89,18 @@ def board_edges(segments: np.ndarray, inside: tuple[float, float]) -> np.ndarray
     return out
 
 
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _flight(x, y, vx, vy, pos, a, r, edges, circles):
+    """Whether a throw from (x, y) (finite) at (vx, vy) touches nothing, and where its puck
+    then stops (m): the engine's settle arithmetic."""
+    s = math.sqrt(vx * vx + vy * vy)
+    ex, ey, moving_on = x, y, s >= REST_SPEED
+    if moving_on and vy > 0.0:
+        d = s * s / (2.0 * a)
+        ex, ey = x + vx / s * d, y + vy / s * d
+    return (not moving_on or vy > 0.0) and _clear(x, y, ex, ey, pos, r, edges, circles), ex, ey
+
+
 @njit(cache=True, error_model="numpy")
 def free_flights(pos, starts, vel, a, r, edges, circles, parked):
     """Settle the throws that touch nothing; gather the others for the engine.
@@ -117,12 +129,8 @@ def free_flights(pos, starts, vel, a, r, edges, circles, parked):
             rest[k, 0], rest[k, 1] = parked[0], parked[1]
             free[k] = True
             continue
-        s = math.sqrt(vx * vx + vy * vy)
-        ex, ey, moving_on = x, y, s >= REST_SPEED
-        if moving_on and vy > 0.0:
-            d = s * s / (2.0 * a)
-            ex, ey = x + vx / s * d, y + vy / s * d
-        if (not moving_on or vy > 0.0) and _clear(x, y, ex, ey, pos, r, edges, circles):
+        clear, ex, ey = _flight(x, y, vx, vy, pos, a, r, edges, circles)
+        if clear:
             rest[k, 0], rest[k, 1] = ex, ey
             free[k] = True
         else:
@@ -130,3 +138,18 @@ def free_flights(pos, starts, vel, a, r, edges, circles, parked):
             hit_vel[n_hit, 0], hit_vel[n_hit, 1] = vx, vy
             n_hit += 1
     return free, rest, hit_starts[:n_hit], hit_vel[:n_hit]
+
+
+@njit(cache=True, error_model="numpy")
+def one_flight(pos, x, y, angle_deg, speed, a, r, edges, circles):
+    """One throw from (x, y) (finite) at ``angle_deg``, ``speed``: whether it touches nothing,
+    the board after it if so ((M+1, 2) m: ``pos``, then where the thrown puck stops) and its
+    launch velocity (:func:`launch_velocity_of`)."""
+    vx, vy = launch_velocity_of(angle_deg, speed)
+    clear, ex, ey = _flight(x, y, vx, vy, pos, a, r, edges, circles)
+    m = pos.shape[0]
+    final = np.empty((m + 1, 2))
+    for i in range(m):
+        final[i, 0], final[i, 1] = pos[i, 0], pos[i, 1]
+    final[m, 0], final[m, 1] = ex, ey
+    return clear, final, vx, vy

@@ -63,12 +63,11 @@ from sim.core.seeding import MatchSeeds
 from sim.dexterity import ShotParams, play_turn
 
 from .board import Landing, arena
-from .flight import launch_velocity_of
 from .players import make_policy
 from .throwing import ExecutedShot
 from .rules import CurlastiqueRules
 from .scoring import scorer
-from .situation import Shot, Situation, free_launch_x, off_spans, start_line_spans
+from .situation import Shot, Situation, free_launch_x, free_start
 
 __all__ = ["Situation", "Shot", "Resolver", "play_match", "starter_of", "throw_order",
            "sides_of", "free_launch_x"]
@@ -138,6 +137,7 @@ class _Game:
         self.n = len(players)
         self.players = players
         self.side = sides_of(rules, self.n)
+        self.sides = self.side.tolist()
         self.arena = arena(rules)  # the physics, built once for the rules
         self.policies = [make_policy(p.profile, rules, self.arena) for p in players]
         self.rngs = [seeds.seat(s) for s in range(self.n)]
@@ -149,30 +149,28 @@ class _Game:
         self.events: list[dict] = []
         self.throws = [0] * self.n
         self.pucks_out = [0] * self.n
+        self.launch_y, self.diameter, self.x_max = rules.launch_y, rules.puck.diameter, rules.launch.x_max
 
     def place_x(self, x: float, pos: np.ndarray) -> float:
         """The start x actually used for an executed start ``x`` (m): off pucks lying on the
         start line (NaN: no room)."""
-        spans = start_line_spans(pos, self.rules.launch_y, self.rules.puck.diameter)
-        return float(off_spans(x, spans, self.rules.launch.x_max) if len(spans) else x)
+        return free_start(x, pos, self.launch_y, self.diameter, self.x_max)
 
     def resolve(self, pos: np.ndarray, owner: np.ndarray, seat: int, x: float, executed: ShotParams | None) -> Landing:
         """Where every puck stops (the thrown one last) and which are still in play."""
-        if not np.isfinite(x):  # no room on the start line: the puck cannot be played, it counts as out
+        if not math.isfinite(x):  # no room on the start line: the puck cannot be played, it counts as out
             return Landing(np.vstack([pos, [[np.nan, np.nan]]]), np.append(np.ones(len(pos), dtype=bool), False))
         if self.resolver is not None:
             final, on = self.resolver(self.rules, pos, owner, seat, x, executed.angle_deg, executed.speed)
             return Landing(np.asarray(final, dtype=float), np.asarray(on, dtype=bool))
-        vel = np.array([launch_velocity_of(executed.angle_deg, executed.speed)])
-        final, on = self.arena.settle(pos, owner, seat, np.array([[x, self.rules.launch_y]]), vel)
-        return Landing(final[0], on[0])
+        return self.arena.throw(pos, owner, seat, x, executed.angle_deg, executed.speed)
 
     def log_throw(self, turn: int, seat: int, puck: int, decisive: bool, shot: Shot, executed: ExecutedShot,
                   x: float, landing: Landing, owner: np.ndarray) -> None:
         """One row of the ``events`` table; counts the seat's throw and every side's pucks out."""
         final, on = landing
-        in_play, owners, sides = on.tolist(), owner.tolist(), self.side.tolist()
-        knocked = [owners[i] for i in range(len(owners)) if not in_play[i]]
+        in_play, sides = on.tolist(), self.sides
+        knocked = [s for s, kept in zip(owner.tolist(), in_play) if not kept]
         thrown_on = in_play[-1]
         fx, fy = final[-1].tolist()
         self.events.append({
@@ -187,7 +185,7 @@ class _Game:
             "zone": self.scorer.zone_value(fx, fy) if thrown_on else 0,
             "out": not thrown_on,
             "knocked_out": len(knocked),
-            "opponents_knocked_out": sum(1 for s in knocked if sides[s] != sides[seat]),
+            "opponents_knocked_out": sum(1 for s in knocked if sides[s] != sides[seat]) if knocked else 0,
         })
         self.throws[seat] += 1
         for s in knocked if thrown_on else [*knocked, seat]:
@@ -203,11 +201,11 @@ class _Game:
         left[list(participants)] = rules.game.pucks_per_player
         pos = np.zeros((0, 2))
         owner = np.zeros(0, dtype=np.int64)
-        lap = tuple(order[:len(participants)])
+        lap, cumulative = tuple(order[:len(participants)]), tuple(self.cumulative)  # (fixed in a round)
         for turn, seat in enumerate(order, start=1):
             left[seat] -= 1
-            situation = Situation(rules, seat, self.round, decisive, pos, owner, self.side, lap,
-                                  left.copy(), tuple(self.cumulative))
+            situation = Situation(rules, seat, self.round, decisive, pos, owner, self.side, lap, left.copy(),
+                                  cumulative)
             # the dexterity turn step (sim.dexterity): decide, add the seat's noise, place on
             # the start line, resolve (a throw with no room on the line counts as out); then log
             step = play_turn(self.policies[seat], situation, self.rngs[seat],

@@ -4,8 +4,9 @@
 profile's ``candidates``, filled in its ``fill_order``; when the families offer fewer, jittered
 copies of them, or uniform random shots when they offer none), throws each ``samples`` times
 with the profile's execution noise, settles all of them on the game's
-:class:`~sim.curlastique.board.Arena` in one batch and keeps the candidate with the best mean
-margin: its side's round points after the throw minus the best other participating side's.
+:class:`~sim.curlastique.board.Arena` (the broad phase, then the engine for the throws that touch
+something) and keeps the candidate with the best mean margin: its side's round points after the
+throw minus the best other participating side's; all of that in one compiled call (:func:`_plan`).
 
 Per decision the generator gives, in this order: the jitter's normals (or the random shots'
 uniforms), then the candidates' noise (three standard normals per candidate × sample, in the
@@ -19,13 +20,14 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 from numba import njit
 
-from sim.physics import STATUS_ON
+from sim.physics import STATUS_ON, add_engine_seconds
 
 from .board import Arena, arena
 from .families import FAMILIES, RANDOM, candidate_rows, finish, kit
 from .flight import free_flights, launch_velocity_of
 from .rules import CurlastiqueRules
 from .scoring import zone_points
+from .settling import engine_batch
 from .situation import Shot, Situation, off_spans, start_line_spans
 from .throwing import NoisyPolicy
 
@@ -85,7 +87,8 @@ def _jittered(shots, fams, z, jitter):
     n, extra = shots.shape[0], z.shape[0]
     out = np.empty((n + extra, 3))
     out_fams = np.empty(n + extra, dtype=np.int64)
-    out[:n], out_fams[:n] = shots, fams
+    for i in range(n):   # loops, not slice assignments (those compile shape-error formatting)
+        out[i, 0], out[i, 1], out[i, 2], out_fams[i] = shots[i, 0], shots[i, 1], shots[i, 2], fams[i]
     for i in range(extra):
         b = i % n
         out[n + i, 0] = shots[b, 0] + z[i, 0] * jitter[0]
@@ -115,7 +118,8 @@ def _best(pos, owner, seat, side, rival, samples, placed, free, rest, engine_fin
         for s in range(samples):
             k = c * samples + s
             if free[k]:
-                totals[:] = resting
+                for r in range(n_sides):
+                    totals[r] = resting[r]
                 if placed[k]:
                     totals[mine] += zone_points(rest[k, 0], rest[k, 1], cx, cy, radii, values, rule, radius,
                                                 decreasing)
@@ -142,6 +146,19 @@ def _best(pos, owner, seat, side, rival, samples, placed, free, rest, engine_fin
         if margin > best_margin:
             best, best_margin = c, margin
     return best, best_margin
+
+
+@njit(cache=True, error_model="numpy")
+def _plan(shots, z, sigmas, limits, pos, owner, seat, side, rival, samples, zones, flight, engine, mass):
+    """:func:`_throws`, the engine for the throws that touch something
+    (:func:`~sim.curlastique.settling.engine_batch`) and :func:`_best`, in one call: the best
+    candidate's index, its mean margin and the engine's CPU seconds."""
+    launch_y, d, a, edges, circles, parked = flight
+    placed, free, rest, hit_starts, hit_vel = _throws(shots, z, sigmas, limits, pos, launch_y, d, a, edges, circles,
+                                                      parked)
+    final, status, seconds = engine_batch(pos, parked, hit_starts, hit_vel, engine, d / 2, mass)
+    best, margin = _best(pos, owner, seat, side, rival, samples, placed, free, rest, final, status, zones)
+    return best, margin, seconds
 
 
 class Planner(NoisyPolicy):
@@ -187,14 +204,11 @@ class Planner(NoisyPolicy):
 
     def decide(self, sit: Situation, rng: np.random.Generator) -> Shot:
         shots, fams = self.candidates(sit, rng)
-        samples = self.profile.samples
+        samples, board = self.profile.samples, self.arena
         z = rng.standard_normal((3, len(shots), samples))
-        board = self.arena
-        placed, free, rest, hit_starts, hit_vel = _throws(
-            shots, z, self.noise, self.limits, sit.pos, board.launch_y, self.rules.puck.diameter,
-            board.deceleration, board.edges, board.circles, board.parked)
-        final, status = board.engine(sit.pos, sit.owner, sit.seat, hit_starts, hit_vel)
-        best, margin = _best(sit.pos, sit.owner, sit.seat, sit.side, self.rivals(sit), samples, placed, free, rest,
-                             final, status, self.kit.zones)
+        best, margin, seconds = _plan(shots, z, self.noise, self.limits, sit.pos, sit.owner, sit.seat, sit.side,
+                                      self.rivals(sit), samples, self.kit.zones, board.flight, board.engine_args,
+                                      board.mass)
+        add_engine_seconds(seconds)
         x, a, v = shots[best].tolist()
-        return Shot(x, a, v, _NAMES[int(fams[best])], float(margin))
+        return Shot(x, a, v, _NAMES[fams[best]], margin)

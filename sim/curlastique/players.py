@@ -20,6 +20,7 @@ scripted policies (tests), and :class:`NoisyPolicy`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 import numpy as np
@@ -144,9 +145,17 @@ class Policy(Protocol):
 def make_policy(profile, rules: CurlastiqueRules, board: Arena | None = None) -> Policy:
     """The policy of a seat: its profile itself if it already is one (scripted tests), else
     a :class:`~sim.curlastique.planner.Planner` (simulating on ``board``, the game's physics)
-    or a :class:`~sim.curlastique.throwing.RandomPlayer` built from a :class:`CurlastiqueProfile`."""
-    if isinstance(profile, Policy):
+    or a :class:`~sim.curlastique.throwing.RandomPlayer` built from a :class:`CurlastiqueProfile`.
+
+    A planner keeps nothing of a match (its caches are functions of the board it is shown), so
+    one is built per (profile, rules, board) and reused by every match of a process."""
+    if not isinstance(profile, CurlastiqueProfile) and isinstance(profile, Policy):
         return profile
     if profile.policy == "random":
         return RandomPlayer(rules)
+    return _planner(profile, rules, board)
+
+
+@lru_cache(maxsize=64)
+def _planner(profile: CurlastiqueProfile, rules: CurlastiqueRules, board: Arena | None) -> Planner:
     return Planner(rules, profile, board)

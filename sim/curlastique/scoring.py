@@ -32,7 +32,7 @@ EDGE_TOL = 1e-9
 LINE_RULE_CODES = {"lower": 0, "higher": 1, "centre": 2}
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def zone_points(x, y, cx, cy, radii, values, rule, radius, decreasing):
     """Points of one puck centred at ``(x, y)`` (m) (compiled: :meth:`Scorer.points` and the
     planner's inner loops call it).
@@ -96,13 +96,10 @@ class Scorer:
         self.values = np.append(np.asarray(zones.values, dtype=np.int64), 0)  # last: outside
         self._decreasing = bool(np.all(np.diff(self.values) <= 0))
         self.rule_code = LINE_RULE_CODES[self.rule]
-
-    @property
-    def kernel_args(self) -> tuple:
-        """The trailing arguments of :func:`zone_points` for these zones:
-        ``(cx, cy, radii, values, rule, radius, decreasing)``."""
-        return (float(self.centre[0]), float(self.centre[1]), self.radii, self.values, self.rule_code,
-                self.radius, self._decreasing)
+        #: The trailing arguments of :func:`zone_points` for these zones:
+        #: ``(cx, cy, radii, values, rule, radius, decreasing)``.
+        self.kernel_args = (float(self.centre[0]), float(self.centre[1]), self.radii, self.values, self.rule_code,
+                            self.radius, self._decreasing)
 
     def points(self, pos: np.ndarray, on_board: np.ndarray | None = None) -> np.ndarray:
         """Points of each puck (int64, shape ``pos.shape[:-1]``); pucks not on the board score 0.
@@ -120,7 +117,7 @@ class Scorer:
 
     def zone_value(self, x: float, y: float) -> int:
         """Points of one puck at ``(x, y)`` (a plain int)."""
-        return int(zone_points(float(x), float(y), *self.kernel_args))
+        return zone_points(float(x), float(y), *self.kernel_args)
 
 
 @lru_cache(maxsize=64)

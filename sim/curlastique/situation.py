@@ -14,7 +14,7 @@ from numba import njit
 
 from .rules import CurlastiqueRules
 
-__all__ = ["Situation", "Shot", "free_launch_x", "free_starts"]
+__all__ = ["Situation", "Shot", "free_launch_x", "free_start", "free_starts"]
 
 
 class Situation(NamedTuple):
@@ -91,7 +91,7 @@ def start_line_spans(pos, launch_y, d):
     return merged[:n]
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def off_spans(x, spans, x_max):
     """``x`` moved to the nearer free end of the span it lies in (NaN when neither end is
     within ``±x_max``); unchanged outside every span."""
@@ -104,6 +104,13 @@ def off_spans(x, spans, x_max):
             to_left = (x - lo) <= (hi - x) if (left_ok and right_ok) else left_ok
             return lo if to_left else hi
     return x
+
+
+@njit(cache=True, error_model="numpy")
+def free_start(x, pos, launch_y, d, x_max):
+    """:func:`off_spans` of one start ``x`` (m) for the pucks at ``pos`` (M, 2)."""
+    spans = start_line_spans(pos, launch_y, d)
+    return off_spans(x, spans, x_max) if spans.shape[0] else x
 
 
 @njit(cache=True, error_model="numpy")

@@ -101,7 +101,6 @@ def execute_shot(intended: ShotParams, noise: ExecutionNoise, rng: np.random.Gen
     """One noisy execution of an intended shot, exactly as :func:`sim.physics.execute_shots`
     draws it (three standard normals: position, angle, speed; the speed kept >= 0), without
     its array set-up (this runs once per turn)."""
-    z = rng.standard_normal(3)
-    return ShotParams(float(intended.x + noise.position_m * z[0]),
-                      float(intended.angle_deg + noise.angle_deg * z[1]),
-                      float(max(intended.speed * (1.0 + noise.speed_rel * z[2]), 0.0)))
+    zx, za, zv = rng.standard_normal(3).tolist()
+    return ShotParams(float(intended.x) + noise.position_m * zx, float(intended.angle_deg) + noise.angle_deg * za,
+                      max(float(intended.speed) * (1.0 + noise.speed_rel * zv), 0.0))

@@ -14,10 +14,13 @@ so nothing tunnels or is missed at any speed. Layout (pooltool-style verbs):
     resolve.py  one function per event kind disc–disc (e, μ_c), wall, obstacle, out, pocket
     engine.py   the compiled event loop     next event, dispatch, re-predict; batch kernel
     api.py      simulate, simulate_batch,   lazy compilation, result assembly;
-                trace                       trace: paths and impact log (debugging, tests)
+                PreparedBatch, trace        trace: paths and impact log (debugging, tests)
     result.py   ShotResult, BatchResult, Trace, EVENT_DTYPE
     shot.py     ExecutionNoise, execute_shots, heading
     scenes.py   reference scenes (Carrom break, Curlastique throw) for tests and benchmarks
+    clock.py    cpu_seconds: the process CPU clock for compiled code (a game's kernel that
+                calls the engine counts its time)
+    kernel_cache.py  numba's disk cache kept in step with the kernel sources
 
 Importing this package does not import numba or compile anything: the engine is compiled on
 the first simulation and cached on disk.
@@ -30,7 +33,7 @@ the first simulation and cached on disk.
 (1, True)
 """
 
-from .api import engine_seconds, simulate, simulate_batch, trace
+from .api import PreparedBatch, add_engine_seconds, engine_seconds, load_engine, simulate, simulate_batch, trace
 from .constants import (
     DISC, EVENT_NAMES, FORMATION_GAP_M, GRAVITY, OBSTACLE, OUT, POCKET, STATUS_LOST,
     STATUS_ON, STATUS_OUT, STATUS_POCKETED, TOUCH_TOL_M, WALL,
@@ -44,6 +47,7 @@ __all__ = [
     "STATUS_ON", "STATUS_OUT", "STATUS_POCKETED", "STATUS_LOST",
     "FORMATION_GAP_M", "TOUCH_TOL_M", "GRAVITY",
     "Table", "Physics", "Discs", "ShotResult", "BatchResult", "Trace", "EVENT_DTYPE",
-    "IMPACT_COLUMNS", "simulate", "simulate_batch", "trace", "engine_seconds",
+    "IMPACT_COLUMNS", "simulate", "simulate_batch", "PreparedBatch", "trace", "engine_seconds",
+    "add_engine_seconds", "load_engine",
     "ExecutionNoise", "execute_shots", "heading",
 ]

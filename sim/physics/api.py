@@ -1,5 +1,6 @@
-"""Public entry points: `simulate` (one shot), `simulate_batch` (K shots, one call) and
-`trace` (one shot with every debug record: paths and the impact log).
+"""Public entry points: `simulate` (one shot), `simulate_batch` (K shots, one call),
+`PreparedBatch` (many such calls on one table) and `trace` (one shot with every debug
+record: paths and the impact log).
 
 The compiled engine is imported on first use (importing `sim.physics` does not import numba
 or compile anything); numba caches the machine code on disk (`cache=True`), so only the very
@@ -8,39 +9,15 @@ first call on a machine pays the compilation.
 
 from __future__ import annotations
 
-import hashlib
-import os
 import time
-from pathlib import Path
 
 import numpy as np
 
+from .kernel_cache import KERNEL_MODULES, clear_stale, kernel_sources
 from .result import EVENT_DTYPE, BatchResult, ShotResult, Trace
 from .table import Discs, Physics, Table
 
-_KERNEL_MODULES = ("constants", "motion", "state", "detect", "resolve", "engine")
 _engine_mod = None
-
-
-def _drop_stale_cache(cache_dir: str) -> None:
-    """numba's disk cache only tracks the file that defines a function, not the modules it
-    calls: after an edit of detect.py the cached engine would silently keep the old code.
-    We stamp the cache with a digest of all kernel sources and clear it when they change."""
-    here = Path(__file__).parent
-    digest = hashlib.sha256()
-    for name in _KERNEL_MODULES:
-        digest.update((here / f"{name}.py").read_bytes())
-    stamp = Path(cache_dir) / "sim_physics_kernels.stamp"
-    try:
-        if stamp.exists() and stamp.read_text() == digest.hexdigest():
-            return
-        for name in _KERNEL_MODULES:
-            for f in Path(cache_dir).glob(f"{name}.*.nb[ic]"):
-                f.unlink(missing_ok=True)
-        os.makedirs(cache_dir, exist_ok=True)
-        stamp.write_text(digest.hexdigest())
-    except OSError:  # read-only install: nothing to clear, nothing we can stamp
-        pass
 
 
 #: CPU seconds spent inside the compiled kernels by this process (see :func:`engine_seconds`).
@@ -56,15 +33,22 @@ def engine_seconds() -> float:
     return _KERNEL_SECONDS[0]
 
 
-def _engine():
+def add_engine_seconds(seconds: float) -> None:
+    """Count CPU seconds spent in the engine's kernels by compiled code that calls them itself
+    (a game's kernel reads :func:`sim.physics.clock.cpu_seconds` around the call)."""
+    _KERNEL_SECONDS[0] += seconds
+
+
+def load_engine():
+    """The compiled engine (module ``sim.physics.engine``), its disk cache first cleared if a
+    kernel source changed since it was written (:func:`sim.physics.kernel_cache.clear_stale`).
+    A game whose compiled code calls the engine's kernels calls this before they first run."""
     global _engine_mod
     if _engine_mod is None:
         from . import engine
 
-        try:
-            _drop_stale_cache(engine.simulate_kernel._cache.cache_path)
-        except AttributeError:  # numba internals moved: keep going without the guard
-            pass
+        clear_stale(engine.simulate_kernel, kernel_sources(), "sim_physics_kernels.stamp",
+                    [f"{name}.*.nb[ic]" for name in KERNEL_MODULES])
         _engine_mod = engine
     return _engine_mod
 
@@ -96,7 +80,7 @@ def _disc_arrays(discs: Discs):
 def _shot(table: Table, physics: Physics, discs: Discs, record_paths: bool,
           max_events: int, log_impacts: bool) -> tuple[ShotResult, np.ndarray]:
     """One shot through the compiled kernel: (result, impact log (n_events, 12))."""
-    eng = _engine()
+    eng = load_engine()
     walls, outs, obst, outc, pockets = table.packed
     pos, vel, radius, mass, status_in = _disc_arrays(discs)
     started = time.process_time()
@@ -181,26 +165,51 @@ def simulate_batch(table: Table, physics: Physics, discs: Discs, mover: int,
     In shot k, disc `mover` starts at start_positions[k] (m) with velocities[k] (m/s); every
     other disc starts as in `discs` (at rest or moving). Predictions that do not involve the
     mover are computed once for the whole batch. Results are bit-identical to `simulate` on
-    the same shot.
+    the same shot. (Many batches on one table: `PreparedBatch` does these checks once.)
     """
-    eng = _engine()
-    mover = int(mover)
-    if not 0 <= mover < discs.n:
-        raise ValueError(f"mover: expected a disc id in [0, {discs.n}), got {mover}")
+    prepared = PreparedBatch(table, physics, discs, mover, max_events)
     starts = np.ascontiguousarray(np.asarray(start_positions, dtype=np.float64)).reshape(-1, 2)
     vels = np.ascontiguousarray(np.asarray(velocities, dtype=np.float64)).reshape(-1, 2)
-    if starts.shape != vels.shape:
-        raise ValueError(f"start_positions and velocities: expected the same (K, 2) shape, "
-                         f"got {starts.shape} and {vels.shape}")
     if not (np.all(np.isfinite(starts)) and np.all(np.isfinite(vels))):
         raise ValueError("start_positions / velocities: values must be finite")
-    walls, outs, obst, outc, pockets = table.packed
-    pos, vel, radius, mass, status_in = _disc_arrays(discs)
-    started = time.process_time()
-    final, status, first, n_ev, trunc = eng.batch_kernel(
-        walls, outs, obst, outc, pockets, physics.friction * physics.gravity,
-        physics.restitution, physics.contact_friction, pos, vel, radius, mass, status_in,
-        mover, starts, vels, _check_max_events(max_events))
-    _KERNEL_SECONDS[0] += time.process_time() - started
-    return BatchResult(final_pos=final, status=status, first_contact=first, n_events=n_ev,
-                       truncated=trunc)
+    return prepared.run(starts, vels)
+
+
+class PreparedBatch:
+    """`simulate_batch` on one table and one disc layout, its checks and set-up done once.
+
+    Built (and validated) like `simulate_batch`'s arguments; `run(starts, vels)` then only
+    passes the shots to the compiled kernel. The disc arrays are held, not copied: a caller
+    may write a new layout into them in place (``discs.pos[:] = ...``, same shapes) between
+    runs; replacing an array of `discs` is not seen.
+
+    Example:
+        >>> from sim.physics import Discs, Physics, PreparedBatch, Table
+        >>> d = Discs(pos=[[0.0, 0.5], [0.0, 0.0]], radius=0.02, mass=0.01)
+        >>> batch = PreparedBatch(Table(), Physics(friction=0.1, restitution=1.0), d, mover=1)
+        >>> r = batch.run(np.zeros((2, 2)), np.array([[0.0, 0.5], [0.0, 2.0]]))
+        >>> r.first_contact.tolist()      # the slow shot stops short, the fast one hits disc 0
+        [-1, 0]
+    """
+
+    def __init__(self, table: Table, physics: Physics, discs: Discs, mover: int, max_events: int = 10_000):
+        self.mover = int(mover)
+        if not 0 <= self.mover < discs.n:
+            raise ValueError(f"mover: expected a disc id in [0, {discs.n}), got {self.mover}")
+        self.discs = discs
+        self._args = (*table.packed, physics.friction * physics.gravity, physics.restitution,
+                      physics.contact_friction, *_disc_arrays(discs), self.mover)
+        self._max_events = _check_max_events(max_events)
+
+    def run(self, starts: np.ndarray, vels: np.ndarray) -> BatchResult:
+        """K shots: the mover from ``starts`` (K, 2) m with ``vels`` (K, 2) m/s, both float64,
+        C-contiguous and finite (shapes checked; values as the caller computed them)."""
+        if starts.shape != vels.shape or starts.ndim != 2 or starts.shape[1] != 2:
+            raise ValueError(f"start_positions and velocities: expected the same (K, 2) shape, "
+                             f"got {starts.shape} and {vels.shape}")
+        eng = _engine_mod or load_engine()
+        started = time.process_time()
+        final, status, first, n_ev, trunc = eng.batch_kernel(*self._args, starts, vels, self._max_events)
+        _KERNEL_SECONDS[0] += time.process_time() - started
+        return BatchResult(final_pos=final, status=status, first_contact=first, n_events=n_ev,
+                           truncated=trunc)

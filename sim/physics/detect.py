@@ -35,7 +35,7 @@ XTOL_CRIT = 1e-13
 
 
 # ---------------------------------------------------------------------------- static targets
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def circle_hit(px, py, ux, uy, smax, qx, qy, rho, tol):
     """Arc length (m) at which a centre moving from (px, py) along unit (ux, uy) for at most
     smax metres first comes within rho of (qx, qy) while approaching it; inf if never.
@@ -60,7 +60,7 @@ def circle_hit(px, py, ux, uy, smax, qx, qy, rho, tol):
     return s
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def segment_hit(px, py, ux, uy, smax, x1, y1, tx, ty, length, r, tol):
     """Arc length (m) at which a disc of radius r (centre (px, py), unit heading (ux, uy),
     at most smax metres left) first touches the segment from (x1, y1) along unit (tx, ty)
@@ -94,7 +94,7 @@ def segment_hit(px, py, ux, uy, smax, x1, y1, tx, ty, length, r, tol):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
     """Earliest contact of one disc with the static table. Returns (tau, kind, index): time
     from now (s), event kind (WALL, OUT, POCKET or OBSTACLE) and index (out circles offset by
@@ -175,7 +175,7 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
 
 
 # ------------------------------------------------------------------------------- disc–disc
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _pt_seg_d2(px, py, ax, ay, bx, by):
     dx = bx - ax
     dy = by - ay
@@ -192,7 +192,7 @@ def _pt_seg_d2(px, py, ax, ay, bx, by):
     return ex * ex + ey * ey
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def seg_seg_d2(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y):
     """Squared distance (m²) between segments P0P1 and Q0Q1 (0 if they cross)."""
     ex = q1x - q0x
@@ -220,7 +220,7 @@ def seg_seg_d2(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y):
     return m
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _f(t, wx, wy, bx, by, cx, cy, r2):
     """f(t) = |d(t)|² − R², d = w + Bt + Ct² (evaluated in vector form for accuracy)."""
     dx = wx + t * (bx + t * cx)
@@ -228,7 +228,7 @@ def _f(t, wx, wy, bx, by, cx, cy, r2):
     return dx * dx + dy * dy - r2
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _g(t, wx, wy, bx, by, cx, cy):
     """g(t) = f'(t)/2 = d·d' (a cubic)."""
     dx = wx + t * (bx + t * cx)
@@ -236,7 +236,7 @@ def _g(t, wx, wy, bx, by, cx, cy):
     return dx * (bx + 2.0 * t * cx) + dy * (by + 2.0 * t * cy)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _h(t, wx, wy, bx, by, cx, cy):
     """h(t) = g'(t) = |d'|² + 2 d·C (a quadratic)."""
     dx = wx + t * (bx + t * cx)
@@ -246,7 +246,7 @@ def _h(t, wx, wy, bx, by, cx, cy):
     return ex * ex + ey * ey + 2.0 * (dx * cx + dy * cy)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _root_g(lo, hi, glo, ghi, wx, wy, bx, by, cx, cy):
     """Root of the monotone cubic g on [lo, hi] (g changes sign): rtsafe Newton/bisection
     started from the secant point."""
@@ -281,7 +281,7 @@ def _root_g(lo, hi, glo, ghi, wx, wy, bx, by, cx, cy):
     return x
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _root_f(lo, hi, flo, fhi, wx, wy, bx, by, cx, cy, r2):
     """Root of f on [lo, hi] where f(lo) > 0 ≥ f(hi) and f is monotone: rtsafe started from
     the secant point."""
@@ -313,7 +313,7 @@ def _root_f(lo, hi, flo, fhi, wx, wy, bx, by, cx, cy, r2):
     return x
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _down_piece(x0, x1, f0, f1, thr, wx, wy, bx, by, cx, cy, r2):
     """Contact time in the monotone piece [x0, x1] of f, or -1: a decreasing piece that
     starts touching (f0 ≤ thr) gives x0, one that crosses zero gives the root."""
@@ -327,7 +327,7 @@ def _down_piece(x0, x1, f0, f1, thr, wx, wy, bx, by, cx, cy, r2):
     return -1.0
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def first_down_root(wx, wy, bx, by, cx, cy, rr, tmax, tol):
     """Earliest τ in [0, tmax] where f(τ) = |w + Bτ + Cτ²|² − rr² goes from > 0 to ≤ 0
     (contact while approaching), with the touching rule at the start of each monotone piece
@@ -393,7 +393,7 @@ def first_down_root(wx, wy, bx, by, cx, cy, rr, tmax, tol):
     return INF
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def moving_vs_rest(xm, ym, sm, ux, uy, xr, yr, rr, a, tol):
     """Time (s) until a disc moving from (xm, ym) at speed sm along (ux, uy) touches a disc
     at rest at (xr, yr), rr = sum of radii; inf if never."""
@@ -403,7 +403,7 @@ def moving_vs_rest(xm, ym, sm, ux, uy, xr, yr, rr, a, tol):
     return travel_time(s, sm, a)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def pair_toi(xi, yi, si, uxi, uyi, xj, yj, sj, uxj, uyj, rr, a, tol):
     """Time (s) from now of the first contact of discs i and j (positions m, speeds m/s,
     unit headings), both decelerating at a (m/s²), rr = r_i + r_j; inf if none.

@@ -36,6 +36,15 @@ were at the last event executed, a valid overlap-free state). Runaway shots are 
 packed clusters at very low restitution (e ≲ 0.3): pressed-together discs become long trains
 of micro-impacts (inelastic collapse), which an event-driven model can only enumerate.
 
+Reference counting: the loop's helpers (here and in `detect`, `resolve`, `state`, `motion`)
+allocate nothing and return no array, so they are compiled without numba's runtime
+(`_nrt=False`): the arrays they receive stay owned by the entry point, and no reference counts
+are taken at each call (with them, those atomic increments and decrements were about a third
+of the engine's time). Only the entry points allocate and use the runtime; a helper that
+allocates must not be marked. So the loop (`_run`) records into buffers it is given: when one
+runs out of rows it stops, and `simulate_kernel` runs the same shot again with twice the room
+(the loop is deterministic: same records).
+
 Impact log (debug, `sim.physics.trace`): one row of 12 numbers per event: vx, vy, ω of disc
 a then of disc b before the event, the same after it (b's columns are 0 unless DISC).
 """
@@ -60,17 +69,7 @@ INF = np.inf
 IMPACT_WIDTH = 12
 
 
-@njit(cache=True, error_model="numpy")
-def _grow(buf, need):
-    """buf if it has more than `need` rows, else a copy with (at least) twice the rows."""
-    if need < buf.shape[0]:
-        return buf
-    new = np.empty((max(2 * buf.shape[0], need + 1), buf.shape[1]))
-    new[:buf.shape[0]] = buf
-    return new
-
-
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _far(S, i, k, tol):
     """True if the reference paths of discs i and k (bounding boxes, grown by the radii)
     cannot meet: what is left of each path is a part of its reference path."""
@@ -79,7 +78,7 @@ def _far(S, i, k, tol):
             or S[k, BY0] - m > S[i, BY1] or S[i, BY0] - m > S[k, BY1])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol):
     """Absolute time of the next contact of discs i < k at the given states (time t)."""
     if si <= 0.0 and sk <= 0.0:
@@ -90,7 +89,7 @@ def _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol):
                         S[i, RAD] + S[k, RAD], a, tol)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _pair(S, i, k, t, a, tol):
     """Absolute time of the next contact of discs i < k (both in play), from time t."""
     if _far(S, i, k, tol):
@@ -100,7 +99,7 @@ def _pair(S, i, k, t, a, tol):
     return _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _rescan_row(pt, rm_t, rm_j, i, n):
     """Row minimum of the pair table: earliest pair (i, j > i), lowest j on ties."""
     bt = INF
@@ -114,7 +113,7 @@ def _rescan_row(pt, rm_t, rm_j, i, n):
     rm_j[i] = bj
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _set_pair(pt, rm_t, rm_j, i, j, n, value):
     """Store the prediction of pair i < j and keep row i's minimum up to date."""
     pt[i * n + j] = value
@@ -125,7 +124,7 @@ def _set_pair(pt, rm_t, rm_j, i, j, n, value):
         _rescan_row(pt, rm_t, rm_j, i, n)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _predict_row(S, status, pt, rm_t, rm_j, i, skip, t, n, a, tol):
     """Re-predict every pair (i, k), k != skip, from time t."""
     on = in_play(status, i)
@@ -150,7 +149,7 @@ def _predict_row(S, status, pt, rm_t, rm_j, i, skip, t, n, a, tol):
     _rescan_row(pt, rm_t, rm_j, i, n)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _predict_static(S, status, i, t, a, tol, walls, outs, obst, outc, pockets, st_t, st_k, st_i):
     """Re-predict disc i's next wall / out / pocket / obstacle contact from time t."""
     if not in_play(status, i) or S[i, SP] <= 0.0:
@@ -166,7 +165,7 @@ def _predict_static(S, status, i, t, a, tol, walls, outs, obst, outc, pockets, s
     st_i[i] = idx
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _init_state(S, status, pos, vel, rad, mass, status_in, a):
     for i in range(pos.shape[0]):
         status[i] = status_in[i]
@@ -179,7 +178,7 @@ def _init_state(S, status, pos, vel, rad, mass, status_in, a):
             set_motion(S, i, 0.0, pos[i, 0], pos[i, 1], 0.0, 0.0, a)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _init_predictions(S, status, n, skip, a, tol, walls, outs, obst, outc, pockets,
                       pt, rm_t, rm_j, st_t, st_k, st_i):
     """All predictions at t = 0, except those involving disc `skip` (-1: none skipped)."""
@@ -233,26 +232,23 @@ def _log_velocities(imp, row, col, S, i, t, a):
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _add_vertex(pv, npv, i, t, S):
-    """Path record: disc i's reference point at time t as row npv of pv (grown if needed)."""
-    pv = _grow(pv, npv + 1)
+    """Path record: disc i's reference point at time t as row npv of pv; the next row."""
     pv[npv, 0] = i
     pv[npv, 1] = t
     pv[npv, 2] = S[i, X]
     pv[npv, 3] = S[i, Y]
-    return pv, npv + 1
+    return npv + 1
 
 
 @njit(cache=True, error_model="numpy", inline="always")
 def _add_event(ev, row, t, kind, ia, ib, S):
     """Event record: (t, kind, a, b, x, y of disc a after the event) as row `row` of ev."""
-    ev = _grow(ev, row + 1)
     ev[row, 0] = t
     ev[row, 1] = kind
     ev[row, 2] = ia
     ev[row, 3] = ib
     ev[row, 4] = S[ia, X]
     ev[row, 5] = S[ia, Y]
-    return ev
 
 
 @njit(cache=True, error_model="numpy", inline="always")
@@ -271,26 +267,30 @@ def _settle(S, status, n, t, a, truncated, rec_paths, pv, npv):
                 y = S[i, Y] + S[i, UY] * d
             set_motion(S, i, tstop, x, y, 0.0, 0.0, a)
             if rec_paths:
-                pv, npv = _add_vertex(pv, npv, i, tstop, S)
-    return pv, npv
+                npv = _add_vertex(pv, npv, i, tstop, S)
+    return npv
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
          pt, rm_t, rm_j, st_t, st_k, st_i, mover, max_events,
          rec_events, ev, rec_paths, pv, log_imp, imp):
-    """The event loop. Predictions must be initialised. Records (when asked) go to growable
+    """The event loop. Predictions must be initialised. Records (when asked) go to the given
     buffers: ev rows (t, kind, a, b, x, y), pv rows (disc, t, x, y), imp rows (impact log).
-    Returns (n_events, n_path_vertices, first disc touched by `mover` or -1, truncated,
-    ev, pv, imp) (the buffers may have been reallocated)."""
+    Returns (n_events, n_path_vertices, first disc touched by `mover` or -1, truncated, full):
+    `full` means a record buffer ran out of rows and the records are incomplete; the caller
+    runs the shot again with larger buffers (the loop allocates nothing, so it runs without
+    numba's runtime: see the module docstring)."""
     n_ev = 0
     npv = 0
     first = -1
     truncated = False
     t = 0.0
     if rec_paths:
+        if pv.shape[0] < n:
+            return n_ev, npv, first, truncated, True
         for i in range(n):
-            pv, npv = _add_vertex(pv, npv, i, 0.0, S)
+            npv = _add_vertex(pv, npv, i, 0.0, S)
     while True:
         bt, bk, ba, bb = _next_event(n, rm_t, rm_j, st_t, st_k, st_i)
         if bt == INF:
@@ -298,10 +298,13 @@ def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
         if n_ev >= max_events:
             truncated = True
             break
+        if ((rec_events and n_ev >= ev.shape[0]) or (log_imp and n_ev >= imp.shape[0])
+                or (rec_paths and npv + 2 > pv.shape[0])):
+            return n_ev, npv, first, truncated, True
         t = bt
         if log_imp:
-            imp = _grow(imp, n_ev + 1)
-            imp[n_ev, :] = 0.0
+            for c in range(IMPACT_WIDTH):
+                imp[n_ev, c] = 0.0
             _log_velocities(imp, n_ev, 0, S, ba, t, a)
             if bk == DISC:
                 _log_velocities(imp, n_ev, 3, S, bb, t, a)
@@ -332,14 +335,16 @@ def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
             if bk == DISC:
                 _log_velocities(imp, n_ev, 9, S, bb, t, a)
         if rec_events:
-            ev = _add_event(ev, n_ev, t, bk, ba, bb, S)
+            _add_event(ev, n_ev, t, bk, ba, bb, S)
         if rec_paths:
-            pv, npv = _add_vertex(pv, npv, ba, t, S)
+            npv = _add_vertex(pv, npv, ba, t, S)
             if bk == DISC:
-                pv, npv = _add_vertex(pv, npv, bb, t, S)
+                npv = _add_vertex(pv, npv, bb, t, S)
         n_ev += 1
-    pv, npv = _settle(S, status, n, t, a, truncated, rec_paths, pv, npv)
-    return n_ev, npv, first, truncated, ev, pv, imp
+    if rec_paths and npv + n > pv.shape[0]:
+        return n_ev, npv, first, truncated, True
+    npv = _settle(S, status, n, t, a, truncated, rec_paths, pv, npv)
+    return n_ev, npv, first, truncated, False
 
 
 @njit(cache=True, error_model="numpy")
@@ -358,17 +363,21 @@ def simulate_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
     st_t = np.empty(n)
     st_k = np.empty(n, dtype=np.int64)
     st_i = np.empty(n, dtype=np.int64)
-    cap = min(max_events, 64 + 8 * n)
-    ev = np.empty((cap, 6))
-    pv = np.empty((2 * n + 2 * cap if record_paths else 0, 4))
-    imp = np.empty((cap if log_impacts else 0, IMPACT_WIDTH))
-    _init_state(S, status, pos, vel, rad, mass, status_in, a)
-    _init_predictions(S, status, n, -1, a, tol, walls, outs, obst, outc, pockets,
-                      pt, rm_t, rm_j, st_t, st_k, st_i)
-    n_ev, npv, first, truncated, ev, pv, imp = _run(
-        S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
-        pt, rm_t, rm_j, st_t, st_k, st_i, -1, max_events,
-        True, ev, record_paths, pv, log_impacts, imp)
+    cap = min(max_events, 64 + 8 * n)   # events the record buffers hold
+    while True:
+        ev = np.empty((cap, 6))
+        pv = np.empty((2 * n + 2 * cap if record_paths else 0, 4))
+        imp = np.empty((cap if log_impacts else 0, IMPACT_WIDTH))
+        _init_state(S, status, pos, vel, rad, mass, status_in, a)
+        _init_predictions(S, status, n, -1, a, tol, walls, outs, obst, outc, pockets,
+                          pt, rm_t, rm_j, st_t, st_k, st_i)
+        n_ev, npv, first, truncated, full = _run(
+            S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
+            pt, rm_t, rm_j, st_t, st_k, st_i, -1, max_events,
+            True, ev, record_paths, pv, log_impacts, imp)
+        if not full:   # else the same shot again with room for twice the events (at most
+            break      # max_events, which always fits)
+        cap = min(2 * cap, max_events)
     final = np.empty((n, 2))
     for i in range(n):
         final[i, 0] = S[i, X]
@@ -415,14 +424,25 @@ def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
     nev_out = np.empty(nk, dtype=np.int64)
     trunc_out = np.empty(nk, dtype=np.bool_)
     for k in range(nk):
-        S[:, :] = S0
-        status[:] = status0
-        pt[:] = b_pt
-        rm_t[:] = b_rm_t
-        rm_j[:] = b_rm_j
-        st_t[:] = b_st_t
-        st_k[:] = b_st_k
-        st_i[:] = b_st_i
+        # back to the base state, one simple loop per array (an array-to-array slice
+        # assignment compiles numba's shape-error formatting: seconds at the first call)
+        for i in range(n):
+            for c in range(NCOL):
+                S[i, c] = S0[i, c]
+        for i in range(n):
+            status[i] = status0[i]
+        for i in range(n * n):
+            pt[i] = b_pt[i]
+        for i in range(n):
+            rm_t[i] = b_rm_t[i]
+        for i in range(n):
+            rm_j[i] = b_rm_j[i]
+        for i in range(n):
+            st_t[i] = b_st_t[i]
+        for i in range(n):
+            st_k[i] = b_st_k[i]
+        for i in range(n):
+            st_i[i] = b_st_i[i]
         if in_play(status, mover):
             set_motion(S, mover, 0.0, starts[k, 0], starts[k, 1], vels[k, 0], vels[k, 1], a)
         else:
@@ -430,7 +450,7 @@ def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
         _predict_row(S, status, pt, rm_t, rm_j, mover, -1, 0.0, n, a, tol)
         _predict_static(S, status, mover, 0.0, a, tol, walls, outs, obst, outc, pockets,
                         st_t, st_k, st_i)
-        n_ev, npv, first, truncated, _, _, _ = _run(
+        n_ev, npv, first, truncated, _ = _run(
             S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
             pt, rm_t, rm_j, st_t, st_k, st_i, mover, max_events,
             False, no_ev, False, no_pv, False, no_imp)

@@ -11,7 +11,7 @@ import math
 from numba import njit
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def state_at(t, t0, x0, y0, sp0, ux, uy, a):
     """Position (m) and speed (m/s) at absolute time t of a disc that was at (x0, y0) with
     speed sp0 along unit vector (ux, uy) at time t0, decelerating at a (m/s²).
@@ -30,13 +30,13 @@ def state_at(t, t0, x0, y0, sp0, ux, uy, a):
     return x0 + ux * d, y0 + uy * d, sp0 - a * tau
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def reach(sp, a):
     """Distance (m) left to travel before stopping from speed sp (m/s): v²/(2a)."""
     return sp * sp / (2.0 * a)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def travel_time(s, sp, a):
     """Time (s) to travel arc length s (m) from speed sp under deceleration a.
 

@@ -44,7 +44,7 @@ from .state import MASS, RAD, UX, UY, W, at, set_motion
 KISS_GAP_M = 2.0 * TOUCH_TOL_M
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def disc_disc(xa, ya, vxa, vya, wa, ra, ma, xb, yb, vxb, vyb, wb, rb, mb, e, mu_c):
     """Velocities and spins after an impact of disc a on disc b.
 
@@ -85,7 +85,7 @@ def disc_disc(xa, ya, vxa, vya, wa, ra, ma, xb, yb, vxb, vyb, wb, rb, mb, e, mu_
     return vxa, vya, wa, vxb, vyb, wb
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def bounce(vx, vy, nx, ny, e):
     """Velocity after hitting a fixed body with unit normal (nx, ny) pointing toward the disc:
     v_n' = −e·v_n if approaching, tangential part unchanged."""
@@ -96,7 +96,7 @@ def bounce(vx, vy, nx, ny, e):
     return vx - k * nx, vy - k * ny
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def segment_normal(px, py, x1, y1, tx, ty, length):
     """Unit normal from the closest point of a segment toward (px, py), and the distance (m).
     The closest point may be an end point (end points act as zero-radius posts)."""
@@ -113,7 +113,7 @@ def segment_normal(px, py, x1, y1, tx, ty, length):
     return nx / d, ny / d, d
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def separate_discs(xa, ya, ra, xb, yb, rb, gap):
     """After an impact: set the centre distance to at least r_a + r_b + gap by moving each
     disc half the shortfall along the line of centres (the "kiss", as in pooltool). Returns
@@ -130,7 +130,7 @@ def separate_discs(xa, ya, ra, xb, yb, rb, gap):
     return xa - ov * nx, ya - ov * ny, xb + ov * nx, yb + ov * ny
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def circle_normal(px, py, cx, cy, ux, uy):
     """Unit normal from a circle's centre (cx, cy) toward (px, py) and the centre distance
     (m); straight back along -(ux, uy) if the points coincide (invalid layout)."""
@@ -143,7 +143,7 @@ def circle_normal(px, py, cx, cy, ux, uy):
 
 
 # ------------------------------------------------------------------- one function per kind
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def resolve_discs(S, i, k, t, a, e, mu_c):
     """DISC event between discs i and k at time t: impulses, then the KISS_GAP_M kiss."""
     xa, ya, sa = at(S, i, t, a)
@@ -158,7 +158,7 @@ def resolve_discs(S, i, k, t, a, e, mu_c):
     S[k, W] = wb
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def _bounce_off(S, i, t, a, x, y, sp, nx, ny, d, e):
     """Disc i at (x, y), speed sp, hits a fixed body whose surface is at distance d (m) along
     the unit normal (nx, ny): reflect with restitution e, push out any round-off penetration."""
@@ -171,7 +171,7 @@ def _bounce_off(S, i, t, a, x, y, sp, nx, ny, d, e):
     set_motion(S, i, t, x, y, vx, vy, a)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def resolve_wall(S, i, t, a, walls, k):
     """WALL event: disc i bounces off wall k (packed row: restitution in column 4)."""
     x, y, sp = at(S, i, t, a)
@@ -180,7 +180,7 @@ def resolve_wall(S, i, t, a, walls, k):
     _bounce_off(S, i, t, a, x, y, sp, nx, ny, d, walls[k, 4])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def resolve_obstacle(S, i, t, a, obst, k):
     """OBSTACLE event: disc i bounces off round post k (x, y, radius, restitution)."""
     x, y, sp = at(S, i, t, a)
@@ -188,7 +188,7 @@ def resolve_obstacle(S, i, t, a, obst, k):
     _bounce_off(S, i, t, a, x, y, sp, nx, ny, d - obst[k, 2], obst[k, 3])
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def resolve_out(S, status, i, t, a, outs, outc, b):
     """OUT event: disc i touches out element b (segments first, then circles, offset by the
     number of segments). Packed restitution REMOVE_AT_CONTACT: the disc is OUT and stops
@@ -211,7 +211,7 @@ def resolve_out(S, status, i, t, a, outs, outc, b):
     _bounce_off(S, i, t, a, x, y, sp, nx, ny, d, e)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def resolve_pocket(S, status, i, t, a):
     """POCKET event: disc i is POCKETED and stops where its centre entered the pocket."""
     x, y, _ = at(S, i, t, a)

@@ -19,7 +19,7 @@ T0, X, Y, SP, UX, UY, W, RAD, MASS, BX0, BX1, BY0, BY1 = range(13)
 NCOL = 13
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def set_motion(S, i, t, x, y, vx, vy, a):
     """New reference for disc i: at time t at (x, y) with velocity (vx, vy) (speeds below
     REST_SPEED become exactly 0)."""
@@ -50,13 +50,13 @@ def set_motion(S, i, t, x, y, vx, vy, a):
     S[i, BY1] = max(y, ey)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def at(S, i, t, a):
     """Position (m) and speed (m/s) of disc i at time t."""
     return state_at(t, S[i, T0], S[i, X], S[i, Y], S[i, SP], S[i, UX], S[i, UY], a)
 
 
-@njit(cache=True, error_model="numpy")
+@njit(cache=True, error_model="numpy", _nrt=False)
 def in_play(status, i):
     """True if disc i takes part in the shot: on the board, or lost (a lost disc stays a
     physical body, moving and colliding, until the shot ends)."""

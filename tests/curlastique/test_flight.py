@@ -1,5 +1,6 @@
-"""The broad phase (throws that touch nothing, settled without the engine) and the reused
-Discs of the Arena give exactly what the engine gives on its own."""
+"""The broad phase (throws that touch nothing, settled without the engine) and the compiled
+calls of the engine in the Arena (sim.curlastique.settling) give exactly what the engine gives
+on its own."""
 
 import numpy as np
 import pytest
@@ -78,12 +79,39 @@ def test_the_compiled_launch_velocity_is_the_engines_heading(angle, speed):
     assert launch_velocity_of(angle, speed) == (expected[0], expected[1])
 
 
-def test_reused_discs_carry_no_state_between_boards():
+def test_no_state_carries_between_boards():
     rules = load_rules(GAME)
-    a = arena(rules)
     first, second = board(1, 4), board(2, 4)
     x, angle, speed = np.zeros(8), np.linspace(-10, 10, 8), np.full(8, 1.5)
     for pos, owner in (first, second, first):
         assert np.array_equal(simulate_throws(rules, pos, owner, 0, x, angle, speed)[0],
                               engine_only(rules, pos, owner, 0, x, angle, speed)[0])
-    assert a.load(*first, 0) is a.load(*second, 1)        # one Discs per board size
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), m=st.integers(0, 10), variant=st.sampled_from(range(len(VARIANTS))))
+def test_a_real_throw_lands_as_the_arena_settles_it(seed, m, variant):
+    """Arena.throw (one compiled call: launch velocity, broad phase, engine) = settle of one throw."""
+    rules = load_rules(GAME, None, VARIANTS[variant])
+    pos, owner = board(seed, m)
+    rng = np.random.default_rng(seed + 2)
+    for x, angle, speed in zip(rng.uniform(-0.19, 0.19, 6), rng.uniform(-35.0, 35.0, 6), rng.uniform(0.0, 3.0, 6)):
+        final, on = arena(rules).throw(pos, owner, 1, float(x), float(angle), float(speed))
+        expected = simulate_throws(rules, pos, owner, 1, [x], [angle], [speed])
+        assert np.array_equal(final, expected[0][0]) and np.array_equal(on, expected[1][0])
+
+
+def test_the_engine_time_of_compiled_calls_is_counted():
+    """settling.engine_batch reads the CPU clock around the engine: sim.physics.engine_seconds grows."""
+    import sys
+
+    from sim.physics import engine_seconds
+
+    if sys.platform not in ("linux", "darwin"):
+        pytest.skip("no process CPU clock for compiled code on this platform")
+    rules = load_rules(GAME)
+    pos, owner = board(3, 8)
+    before = engine_seconds()
+    for _ in range(30):
+        simulate_throws(rules, pos, owner, 0, np.zeros(16), np.linspace(-20, 20, 16), np.full(16, 1.6))
+    assert engine_seconds() > before

@@ -143,3 +143,70 @@ def test_engine_seconds_grow_with_every_kernel_call():
     for _ in range(50):
         simulate(table, physics, discs)
     assert engine_seconds() > before
+
+
+def test_a_prepared_batch_gives_simulate_batch_and_sees_discs_written_in_place():
+    table, d = S.carrom_table(), S.carrom_break()
+    starts, vels = np.repeat(d.pos[:1], 3, axis=0), np.array([[0.0, 3.0], [0.1, 4.0], [-0.2, 2.5]])
+    batch = P.PreparedBatch(table, S.CARROM_PHYSICS, d, 0)
+    for _ in range(2):   # the same answer every time: nothing carried from one run to the next
+        got, expected = batch.run(starts, vels), simulate_batch(table, S.CARROM_PHYSICS, d, 0, starts, vels)
+        assert np.array_equal(got.final_pos, expected.final_pos) and np.array_equal(got.status, expected.status)
+        assert np.array_equal(got.n_events, expected.n_events)
+    d.pos[5] += [0.0, 0.05]   # a new layout, written into the held arrays
+    assert np.array_equal(batch.run(starts, vels).final_pos,
+                          simulate_batch(table, S.CARROM_PHYSICS, d, 0, starts, vels).final_pos)
+    with pytest.raises(ValueError, match="same"):
+        batch.run(starts, vels[:2])
+
+
+def test_a_shot_longer_than_the_record_buffers_is_recorded_whole():
+    """simulate_kernel starts with room for 64 + 8n events and runs the shot again with twice
+    the room when they run out: the records, paths and result are those of one run."""
+    walls = [(-0.5, -0.5, 0.5, -0.5, 1.0), (0.5, -0.5, 0.5, 0.5, 1.0), (0.5, 0.5, -0.5, 0.5, 1.0),
+             (-0.5, 0.5, -0.5, -0.5, 1.0)]
+    table, physics = Table.build(walls=walls), Physics(friction=0.001, restitution=1.0)
+    d = Discs(pos=[[0.0, 0.0], [0.2, 0.1]], vel=[[3.0, 1.3], [-1.0, 2.2]], radius=0.02, mass=0.01)
+    tr = P.trace(table, physics, d)
+    r = tr.result
+    assert r.n_events > 1000 and len(tr.impacts) == r.n_events and np.all(np.diff(r.events["time"]) >= 0)
+    batch = simulate_batch(table, physics, d, 0, d.pos[:1], d.vel[:1])
+    assert np.array_equal(r.final_pos, batch.final_pos[0]) and r.n_events == batch.n_events[0]
+    assert np.array_equal(simulate(table, physics, d).events, r.events)
+    for i, path in enumerate(r.paths):
+        assert np.array_equal(path[-1, 1:], r.final_pos[i])
+    cut = simulate(table, physics, d, max_events=300)
+    assert cut.truncated and np.array_equal(cut.events, r.events[:300])
+
+
+def test_the_compiled_cpu_clock_is_the_process_clock():
+    import sys
+    import time
+
+    from sim.physics.clock import cpu_seconds
+
+    before, inside, after = time.process_time(), cpu_seconds(), time.process_time()
+    if sys.platform in ("linux", "darwin"):
+        assert before - 1e-3 <= inside <= after + 1e-3
+    else:
+        assert inside == 0.0
+
+
+def test_a_stale_kernel_cache_is_cleared(tmp_path):
+    from types import SimpleNamespace
+
+    from sim.physics.kernel_cache import clear_stale
+
+    source = tmp_path / "kernels.py"
+    source.write_text("x = 1\n")
+    cached = tmp_path / "kernels.f-1.py311.nbi"
+    cached.write_text("")
+    fake = SimpleNamespace(_cache=SimpleNamespace(cache_path=str(tmp_path)))
+    clear_stale(fake, [source], "k.stamp", ["*.nbi"])      # no stamp yet: cleared, stamped
+    assert not cached.exists() and (tmp_path / "k.stamp").exists()
+    cached.write_text("")
+    clear_stale(fake, [source], "k.stamp", ["*.nbi"])      # same sources: kept
+    assert cached.exists()
+    source.write_text("x = 2\n")
+    clear_stale(fake, [source], "k.stamp", ["*.nbi"])      # a source changed: cleared
+    assert not cached.exists()

@@ -1,0 +1,51 @@
+"""numba's disk cache kept in step with every source its compiled code was built from.
+
+numba's cache (``cache=True``) checks only the file that defines a function, not the modules
+it calls: after an edit of ``detect.py`` the cached engine, or a game's kernel that calls the
+engine, would silently keep the old code. :func:`clear_stale` stamps a cache folder with a
+digest of the sources its kernels depend on and clears the cached machine code when they
+change (the engine does it for itself on first use; a game whose compiled code calls the
+engine does it for its own folder, with :func:`kernel_sources` among its sources).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = ["KERNEL_MODULES", "kernel_sources", "clear_stale"]
+
+#: The physics modules whose code is compiled into the engine.
+KERNEL_MODULES = ("constants", "motion", "state", "detect", "resolve", "engine", "clock")
+
+
+def kernel_sources() -> tuple[Path, ...]:
+    """The files of the physics kernel modules."""
+    here = Path(__file__).parent
+    return tuple(here / f"{name}.py" for name in KERNEL_MODULES)
+
+
+def clear_stale(dispatcher, sources: Iterable[Path], stamp: str, patterns: Iterable[str]) -> None:
+    """Clear the cached machine code (file ``patterns``) in the cache folder of the compiled
+    function ``dispatcher`` when the digest of ``sources`` differs from the one in its
+    ``stamp`` file, then record the new digest."""
+    try:
+        cache_dir = Path(dispatcher._cache.cache_path)
+    except AttributeError:  # numba internals moved: keep going without the guard
+        return
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(Path(path).read_bytes())
+    stamp_file = cache_dir / stamp
+    try:
+        if stamp_file.exists() and stamp_file.read_text() == digest.hexdigest():
+            return
+        for pattern in patterns:
+            for f in cache_dir.glob(pattern):
+                f.unlink(missing_ok=True)
+        os.makedirs(cache_dir, exist_ok=True)
+        stamp_file.write_text(digest.hexdigest())
+    except OSError:  # read-only install: nothing to clear, nothing we can stamp
+        pass
