@@ -17,7 +17,7 @@ import numpy as np
 
 from .board import Board
 from .cards import SPEED, Deck
-from .inference import card_worth, counter_chances, expected_pushes, jostlers
+from .inference import card_worth, counter_chances, expected_pushes, jostlers, seen_by_type
 from .kernels import lookahead as _look
 from .kernels import value as _value
 from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_FAR_SHARE, X_FINISH_RACE,
@@ -72,6 +72,8 @@ class Evaluator:
         self._jostlers: dict[int, dict] = {}
         self._push_key: tuple = ()
         self._counter_key: tuple = ()
+        self._seen_view: View | None = None
+        self._seen_counts: list[int] = []
 
     # -- the decision's context ----------------------------------------------------------------
     def start(self, view: View) -> None:
@@ -100,11 +102,17 @@ class Evaluator:
         counts = self._jostlers.get(id(view.deck))
         if counts is None:
             counts = self._jostlers[id(view.deck)] = jostlers(view.deck)
-        pushes = expected_pushes(view, counts)
+        pushes = expected_pushes(view, counts, self._seen(view))
         at = int(self.x[X_PUSH])
         self.x[at:at + 4 * len(view.hand_sizes)] = 0.0
         for seat, push in pushes.items():
             self.x[at + 4 * seat:at + 4 * seat + 4] = push
+
+    def _seen(self, view: View) -> list[int]:
+        """:func:`~.inference.seen_by_type` of ``view``, counted once per view."""
+        if view is not self._seen_view:
+            self._seen_view, self._seen_counts = view, seen_by_type(view)
+        return self._seen_counts
 
     def fill_counters(self, view: View) -> None:
         """The chances each seat holds a counter against a shot and a domino (needed by the
@@ -117,7 +125,7 @@ class Evaluator:
         self._counter_key = key
         at = int(self.x[X_COUNTER])
         for k, situation in enumerate(("shot", "domino")):
-            for seat, chances in enumerate(counter_chances(view, situation)):
+            for seat, chances in enumerate(counter_chances(view, situation, self._seen(view))):
                 self.x[at + 4 * seat + 2 * k:at + 4 * seat + 2 * k + 2] = chances
 
     def needs_counters(self, deck: Deck, hand: Sequence[int]) -> bool:

@@ -5,7 +5,6 @@ hand)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from .cards import REACTION, SPEED, CardInfo, Deck
@@ -14,7 +13,7 @@ from .view import View
 if TYPE_CHECKING:
     from .players import GasterospeedProfile
 
-__all__ = ["card_worth", "jostlers", "expected_pushes", "counter_chances", "CANCELS", "SENDS_BACK"]
+__all__ = ["card_worth", "jostlers", "seen_by_type", "expected_pushes", "counter_chances", "CANCELS", "SENDS_BACK"]
 
 #: Reaction effects that cancel what they counter / that send it back to the other player.
 CANCELS = ("cancel", "stop", "block")
@@ -61,41 +60,63 @@ def jostlers(deck: Deck) -> dict[str, list]:
     return counts
 
 
+def seen_by_type(view: View) -> list[int]:
+    """Cards of each deck entry (type) the seat has seen: the discard pile(s) and its own hand."""
+    type_of = view.deck.type_of
+    counts = [0] * len(view.deck.ids)
+    for u in view.discard:
+        counts[type_of[u]] += 1
+    for u in view.hand:
+        counts[type_of[u]] += 1
+    return counts
+
+
 def _unseen(view: View) -> int:
     """Cards the seat has not seen: the draw piles and the other seats' hands."""
     return sum(view.draw_sizes) + sum(h for i, h in enumerate(view.hand_sizes) if i != view.seat)
 
 
-def expected_pushes(view: View, counts: dict[str, list]) -> dict[int, list[float]]:
+def expected_pushes(view: View, counts: dict[str, list], seen: list[int] | None = None) -> dict[int, list[float]]:
     """Per opponent seat, the expected push of a snail 1, 2 or 3 squares straight ahead of it:
-    the chance it holds each jostling card (from the cards not seen yet) times its push."""
+    the chance it holds each jostling card (from the cards not seen yet) times its push.
+    ``seen``: :func:`seen_by_type` of the view (computed when not given)."""
     if not counts:
         return {}
-    seen = Counter(map(view.deck.cid.__getitem__, view.discard + view.hand))
+    if seen is None:
+        seen = seen_by_type(view)
     unseen = _unseen(view)
+    type_index = view.deck.type_index
+    left = [(max(0, n - seen[type_index[cid]]), amount) for cid, (n, amount) in counts.items()]
     out = {}
     for o, h in enumerate(view.hand_sizes):
         if o == view.seat or unseen <= 0 or h <= 0:
             continue
         push = [0.0, 0.0, 0.0, 0.0]
-        for cid, (n, amount) in counts.items():
-            left = max(0, n - seen.get(cid, 0))
-            p_hold = 1.0 - (1.0 - min(1.0, left / unseen)) ** h
+        for k_left, amount in left:
+            p_hold = 1.0 - (1.0 - min(1.0, k_left / unseen)) ** h
             for k in (1, 2, 3):
                 push[k] += p_hold * amount[k]
         out[o] = push
     return out
 
 
-def counter_chances(view: View, situation: str) -> list[tuple[float, float]]:
+def counter_chances(view: View, situation: str, seen: list[int] | None = None) -> list[tuple[float, float]]:
     """Per seat, the chances its player holds a reaction against ``situation`` (``shot``,
     ``domino``, ``jostle``) that cancels it (cancel, stop, block) / that sends it back
-    (reflect, return, reverse), inferred from the cards not yet seen."""
+    (reflect, return, reverse), inferred from the cards not yet seen (``seen``: as in
+    :func:`expected_pushes`)."""
     deck = view.deck
-    seen = Counter(map(deck.counter_effect[situation].__getitem__, view.discard + view.hand))
+    if seen is None:
+        seen = seen_by_type(view)
     unseen = _unseen(view)
-    left = [sum(max(0, deck.counter_counts.get((situation, e), 0) - seen.get(e, 0)) for e in effects)
-            for effects in (CANCELS, SENDS_BACK)]
+    left = []
+    for effects in (CANCELS, SENDS_BACK):
+        k = 0
+        for e in effects:
+            n = deck.counter_counts.get((situation, e), 0)
+            if n:
+                k += max(0, n - sum(seen[t] for t in deck.counter_types[(situation, e)]))
+        left.append(k)
     out = []
     for h in view.hand_sizes:
         if unseen <= 0 or h <= 0:
