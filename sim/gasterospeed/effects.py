@@ -61,7 +61,8 @@ def _card_lost(race: Race, s: int, own_change: int, reason: str) -> str:
     board = race.board
     if own_change and board.status[s] == RUNNING:
         board.shells[s] = max(1, min(board.max_shells[s], board.shells[s] - own_change))
-        say(race, f"  the card is lost: {name(race, s)} is back to {board.shells[s]} shells")
+        if race.trace is not None:
+            say(race, f"  the card is lost: {name(race, s)} is back to {board.shells[s]} shells")
     return reason
 
 
@@ -69,7 +70,8 @@ def _settle(race: Race, arrivals_before: int) -> None:
     """After an effect: snails pushed over the line are done; the board's losses are applied."""
     board = race.board
     for s in board.arrivals[arrivals_before:]:
-        say(race, f"  {name(race, s)} crosses the finish line!")
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} crosses the finish line!")
         snail_done(race, s)
     while True:
         losses = board.take_pending()
@@ -80,7 +82,8 @@ def _settle(race: Race, arrivals_before: int) -> None:
                 inflict(race, loss.snail, None, loss.cause)
     if (board.status == KO).any():
         for s in board.clear_blocking_ko():
-            say(race, f"  KO snail {name(race, s)} blocked the only passage: removed")
+            if race.trace is not None:
+                say(race, f"  KO snail {name(race, s)} blocked the only passage: removed")
 
 
 def _move_options(race: Race, s: int, eff: Effect, dirs: list[int]) -> list[MoveOption]:
@@ -112,7 +115,8 @@ def _effect_move(race: Race, s: int, uid: int, eff: Effect) -> str:
         table = race.deck.cards[uid].direction_table
         dash = table[race.chance.roll(len(table)) - 1]
         dirs = [board.abs_dir(s, dash)]
-        say(race, f"  {name(race, s)} rolls direction: dashboard {dash}")
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} rolls direction: dashboard {dash}")
     else:
         dirs = list(dict.fromkeys(board.abs_dir(s, k) for k in eff.directions))
     options = _move_options(race, s, eff, dirs)
@@ -136,7 +140,9 @@ def _effect_move(race: Race, s: int, uid: int, eff: Effect) -> str:
         if race.countered is not None:
             if race.countered.effect == "reverse":
                 board.push(s, (choice + 4) % 8, {s})
-                say(race, f"  {name(race, s)} is pushed back one square by {name(race, race.countered.snail)}'s counter")
+                if race.trace is not None:
+                    say(race, f"  {name(race, s)} is pushed back one square by "
+                              f"{name(race, race.countered.snail)}'s counter")
             return "countered"
     if board.status[s] == FINISHED:
         return "finished"
@@ -168,9 +174,11 @@ def _effect_shoot(race: Race, s: int, uid: int, eff: Effect) -> str:
     t = targets[race.policies[seat].target(race.view(seat), s, uid, targets) if len(targets) > 1 else 0]
     face = race.chance.roll(board.c.die)
     if face not in board.c.shot_hits:
-        say(race, f"  {name(race, s)} shoots {name(race, t)}: rolls {face}, missed")
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} shoots {name(race, t)}: rolls {face}, missed")
         return "miss"
-    say(race, f"  {name(race, s)} shoots {name(race, t)}: rolls {face}, hit")
+    if race.trace is not None:
+        say(race, f"  {name(race, s)} shoots {name(race, t)}: rolls {face}, hit")
     return inflict(race, t, s, "shot")
 
 
@@ -201,10 +209,12 @@ def _domino_wave(race: Race, causer: int, line: list[int]) -> int:
                 continue
             r = inflict(race, t, causer, "domino", domino=True)
             if r == "cancelled":
-                say(race, f"  the domino stops at {name(race, t)}")
+                if race.trace is not None:
+                    say(race, f"  the domino stops at {name(race, t)}")
                 break
             if r == "reflected":
-                say(race, f"  {name(race, t)} sends the domino back!")
+                if race.trace is not None:
+                    say(race, f"  {name(race, t)} sends the domino back!")
                 outward, j, reflector = False, i - 1, t
                 continue
             losses += 1
@@ -215,7 +225,8 @@ def _domino_wave(race: Race, causer: int, line: list[int]) -> int:
                     break
                 r = inflict(race, causer, reflector, "domino", domino=True)
                 if r == "reflected":
-                    say(race, f"  {name(race, causer)} sends the domino out again: ping-pong!")
+                    if race.trace is not None:
+                        say(race, f"  {name(race, causer)} sends the domino out again: ping-pong!")
                     outward, i = True, 0
                     continue
                 if r != "cancelled":
