@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Evaluator"]
 
+#: no snail moves later (an empty int64 array for the kernels; never written)
+_NONE = np.zeros(0, dtype=np.int64)
+
 
 def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.ndarray:
     """A context array with the profile's numbers (the per-decision entries still zero)."""
@@ -67,7 +70,9 @@ class Evaluator:
         self.x = np.zeros(0)
         self.disc = profile.hand_discount
         self.snails = 1
-        self._worth: dict[str, float] = {}
+        self._worth_deck: Deck | None = None
+        self._worths: list[float] = []
+        self._hands: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._mean: float | None = None
         self._jostlers: dict[int, dict] = {}
         self._push_key: tuple = ()
@@ -85,6 +90,7 @@ class Evaluator:
             self.x = profile_context(p, board.n, n_seats)
             self._push_key = self._counter_key = ()
         x = self.x
+        self._hands.clear()
         x[X_SEAT] = view.seat
         x[X_SHELL_MODE] = view.config.shell_championship
         x[X_SACRIFICE_GAIN] = view.config.sacrifice_gain
@@ -149,11 +155,13 @@ class Evaluator:
             n_speed = sum(1 for u in hand if deck.kind[u] == SPEED)
             if n_speed <= self.snails:
                 return self.p.worth_last_speed
-        cid = deck.cid[uid]
-        w = self._worth.get(cid)
-        if w is None:
-            w = self._worth[cid] = card_worth(deck.cards[uid], self.p)
-        return w
+        return self._type_worths(deck)[deck.type_of[uid]]
+
+    def _type_worths(self, deck: Deck) -> list[float]:
+        """:func:`~.inference.card_worth` of every deck entry (the cards of an entry are worth the same)."""
+        if self._worth_deck is not deck:
+            self._worth_deck, self._worths = deck, [card_worth(info, self.p) for info in deck.types]
+        return self._worths
 
     def mean_worth(self, deck: Deck) -> float:
         """Expected worth of a fresh card from the deck."""
@@ -163,9 +171,21 @@ class Evaluator:
 
     def churn(self, deck: Deck, hand: Sequence[int]) -> np.ndarray:
         """Per card of ``hand``: what its leaving the hand is worth now (the discount times a
-        fresh card's worth minus its own)."""
-        avg = self.mean_worth(deck)
-        return np.array([self.disc * (avg - self.worth(deck, u, hand)) for u in hand])
+        fresh card's worth minus its own, see :meth:`worth`)."""
+        avg, disc, kind, type_of = self.mean_worth(deck), self.disc, deck.kind, deck.type_of
+        worths = self._type_worths(deck)
+        last = self.p.worth_last_speed if sum(1 for u in hand if kind[u] == SPEED) <= self.snails else None
+        return np.array([disc * (avg - (last if last is not None and kind[u] == SPEED else worths[type_of[u]]))
+                         for u in hand])
+
+    def _hand_arrays(self, deck: Deck, hand: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+        """The card types of ``hand`` and its :meth:`churn`, once per hand and decision."""
+        key = tuple(hand)
+        arrays = self._hands.get(key)
+        if arrays is None:
+            types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
+            arrays = self._hands[key] = (types, self.churn(deck, hand))
+        return arrays
 
     def action_plan(self, board: Board, deck: Deck, s: int, hand: Sequence[int],
                     cache: tuple[np.ndarray, np.ndarray] | None = None) -> float:
@@ -173,9 +193,8 @@ class Evaluator:
         :func:`~sim.gasterospeed.kernels.lookahead.action_plan`); ``cache``: play values on
         this same board shared by several calls (:meth:`new_cache`)."""
         known, values = cache if cache is not None else self.new_cache(deck)
-        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
-        return float(_look.action_plan(board.state, board.world, deck.table, self.x, s, types,
-                                       self.churn(deck, hand), known, values))
+        types, churn = self._hand_arrays(deck, hand)
+        return float(_look.action_plan(board.state, board.world, deck.table, self.x, s, types, churn, known, values))
 
     @staticmethod
     def new_cache(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
@@ -186,10 +205,14 @@ class Evaluator:
         """Score of each end of a speed move of ``s`` (see
         :func:`~sim.gasterospeed.kernels.lookahead.plan_ends`); ``later``: (snail, squares) of
         the snails moving after it."""
-        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
+        types, churn = self._hand_arrays(deck, hand)
+        if later:
+            snails = np.array([o for o, _ in later], dtype=np.int64)
+            squares = np.array([q for _, q in later], dtype=np.int64)
+        else:
+            snails = squares = _NONE
         scores = _look.plan_ends(board.state, board.world, deck.table, self.x, s, np.array(ends, dtype=np.int64),
-                                 np.array([o for o, _ in later], dtype=np.int64),
-                                 np.array([q for _, q in later], dtype=np.int64), types, self.churn(deck, hand))
+                                 snails, squares, types, churn)
         return scores.tolist()
 
     def play_value(self, board: Board, deck: Deck, s: int, uid: int, base: float) -> float:

@@ -67,7 +67,10 @@ class TacticianPolicy(Chooser):
         ev, board, deck = self.eval, view.board, view.deck
         dist = board.c.dist
         here = dist[board.pos[s]]
-        ends_of = {deck.squares[u]: board.speed_ends(s, deck.squares[u]) for u, discard in options if not discard}
+        ends_of: dict[int, list[int]] = {}
+        for u, discard in options:
+            if not discard and deck.squares[u] not in ends_of:
+                ends_of[deck.squares[u]] = board.speed_ends(s, deck.squares[u])
         if any(dist[e] <= here for ends in ends_of.values() for e in ends):
             kept = [i for i, (_, discard) in enumerate(options) if not discard]
         else:
@@ -75,6 +78,7 @@ class TacticianPolicy(Chooser):
         options = [options[i] for i in kept]
         plans: dict[int, float] = {}
         cache = ev.new_cache(deck)          # action cards' values from the board as it stands
+        standing = None                     # the board's value, when needed
         for u, discard in options:
             sq = deck.squares[u]
             if discard or sq in plans:
@@ -83,14 +87,16 @@ class TacticianPolicy(Chooser):
             if ends_of[sq]:
                 plans[sq] = max(ev.plan_ends(board, deck, s, ends_of[sq], hand))
             else:
-                plans[sq] = ev.value(board) + ev.action_plan(board, deck, s, hand, cache) - self.profile.plan_no_move
+                standing = ev.value(board) if standing is None else standing
+                plans[sq] = standing + ev.action_plan(board, deck, s, hand, cache) - self.profile.plan_no_move
         mean = ev.mean_worth(deck)
         scores = []
         for u, discard in options:
             worth = ev.worth(deck, u, view.hand, keep_last_speed=False)
             if discard:
                 hand = [x for x in view.hand if x != u]
-                scores.append(ev.value(board) + ev.action_plan(board, deck, s, hand, cache) + ev.disc * (mean - worth))
+                standing = ev.value(board) if standing is None else standing
+                scores.append(standing + ev.action_plan(board, deck, s, hand, cache) + ev.disc * (mean - worth))
                 continue
             # among equal plans the slowest card: it moves last, blocking those behind and
             # finding the squares ahead vacated; but the fastest when it can cross the line,
