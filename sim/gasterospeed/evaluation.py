@@ -68,6 +68,7 @@ class Evaluator:
     def __init__(self, profile: GasterospeedProfile):
         self.p = profile
         self.x = np.zeros(0)
+        self._shape: tuple[int, int] = (-1, -1)
         self.disc = profile.hand_discount
         self.snails = 1
         self._worth_deck: Deck | None = None
@@ -86,7 +87,8 @@ class Evaluator:
         of or close to its best snail count fully), the hand discount, the threat."""
         p, board = self.p, view.board
         n_seats = len(view.hand_sizes)
-        if self.x.size != context_size(board.n, n_seats) or self.x[X_N_SEATS] != n_seats:
+        if self._shape != (board.n, n_seats):
+            self._shape = (board.n, n_seats)
             self.x = profile_context(p, board.n, n_seats)
             self._push_key = self._counter_key = ()
         x = self.x
@@ -94,9 +96,8 @@ class Evaluator:
         x[X_SEAT] = view.seat
         x[X_SHELL_MODE] = view.config.shell_championship
         x[X_SACRIFICE_GAIN] = view.config.sacrifice_gain
-        here = min((board.distance(s) for s in view.snails), default=0)
+        here = _value.anchor(board.state, board.world, x)
         self.disc = p.hand_discount * min(1.0, here / p.hand_horizon)
-        _value.anchor(board.state, board.world, x)
         self.snails = len(view.snails)
         if p.value_tailwind:
             key = (view.race_no, view.turn, len(view.discard), view.draw_sizes)
@@ -110,9 +111,10 @@ class Evaluator:
             counts = self._jostlers[id(view.deck)] = jostlers(view.deck)
         pushes = expected_pushes(view, counts, self._seen(view))
         at = int(self.x[X_PUSH])
-        self.x[at:at + 4 * len(view.hand_sizes)] = 0.0
+        flat = [0.0] * (4 * len(view.hand_sizes))
         for seat, push in pushes.items():
-            self.x[at + 4 * seat:at + 4 * seat + 4] = push
+            flat[4 * seat:4 * seat + 4] = push
+        self.x[at:at + len(flat)] = flat
 
     def _seen(self, view: View) -> list[int]:
         """:func:`~.inference.seen_by_type` of ``view``, counted once per view."""
@@ -129,10 +131,13 @@ class Evaluator:
         if key == self._counter_key:
             return
         self._counter_key = key
+        seen = self._seen(view)
+        flat = []
+        for (shot_cancel, shot_back), (domino_cancel, domino_back) in zip(counter_chances(view, "shot", seen),
+                                                                           counter_chances(view, "domino", seen)):
+            flat += (shot_cancel, shot_back, domino_cancel, domino_back)
         at = int(self.x[X_COUNTER])
-        for k, situation in enumerate(("shot", "domino")):
-            for seat, chances in enumerate(counter_chances(view, situation, self._seen(view))):
-                self.x[at + 4 * seat + 2 * k:at + 4 * seat + 2 * k + 2] = chances
+        self.x[at:at + len(flat)] = flat
 
     def needs_counters(self, deck: Deck, hand: Sequence[int]) -> bool:
         """Whether the hand holds a card whose play value weighs counters (a shot, a domino)."""

@@ -13,7 +13,8 @@ from .view import View
 if TYPE_CHECKING:
     from .players import GasterospeedProfile
 
-__all__ = ["card_worth", "jostlers", "seen_by_type", "expected_pushes", "counter_chances", "CANCELS", "SENDS_BACK"]
+__all__ = ["card_worth", "jostlers", "seen_by_type", "hold_chance", "expected_pushes", "counter_chances", "CANCELS",
+           "SENDS_BACK"]
 
 #: Reaction effects that cancel what they counter / that send it back to the other player.
 CANCELS = ("cancel", "stop", "block")
@@ -71,6 +72,21 @@ def seen_by_type(view: View) -> list[int]:
     return counts
 
 
+#: hold_chance's memo: (left, unseen, hand) -> chance
+_HOLD: dict[tuple[int, int, int], float] = {}
+
+
+def hold_chance(left: int, unseen: int, hand: int) -> float:
+    """The chance that a hand of ``hand`` cards holds one of ``left`` cards among ``unseen``
+    (drawn with replacement: ``1 - (1 - left / unseen) ** hand``); remembered, it is a pure
+    function of three small ints."""
+    key = (left, unseen, hand)
+    chance = _HOLD.get(key)
+    if chance is None:
+        chance = _HOLD[key] = 1.0 - (1.0 - min(1.0, left / unseen)) ** hand
+    return chance
+
+
 def _unseen(view: View) -> int:
     """Cards the seat has not seen: the draw piles and the other seats' hands."""
     return sum(view.draw_sizes) + sum(h for i, h in enumerate(view.hand_sizes) if i != view.seat)
@@ -93,7 +109,7 @@ def expected_pushes(view: View, counts: dict[str, list], seen: list[int] | None 
             continue
         push = [0.0, 0.0, 0.0, 0.0]
         for k_left, amount in left:
-            p_hold = 1.0 - (1.0 - min(1.0, k_left / unseen)) ** h
+            p_hold = hold_chance(k_left, unseen, h)
             for k in (1, 2, 3):
                 push[k] += p_hold * amount[k]
         out[o] = push
@@ -122,5 +138,5 @@ def counter_chances(view: View, situation: str, seen: list[int] | None = None) -
         if unseen <= 0 or h <= 0:
             out.append((0.0, 0.0))
         else:
-            out.append(tuple(1.0 - (1.0 - min(1.0, k / unseen)) ** h for k in left))
+            out.append((hold_chance(left[0], unseen, h), hold_chance(left[1], unseen, h)))
     return out

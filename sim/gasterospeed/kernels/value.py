@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from numba import njit
 
+from ..circuit import INF
+
 from .layout import (
     FINISHED,
     FRONT,
@@ -129,16 +131,23 @@ def evaluate(st, w, x):
 @njit(cache=True, _nrt=False)
 def anchor(st, w, x):
     """Fix the opponents' weights, the cap of their distances and the threat (opponents near
-    the line) from the board at the start of a decision, so its options share one scale."""
+    the line) from the board at the start of a decision, so its options share one scale.
+    Returns the steps to go of the seat's snail nearest the finish (0 once one finished,
+    1e6 if all are KO or out; 0 without a snail)."""
     seat = int(x[X_SEAT])
     n = st[N_SNAILS]
     ref = 0.0
     mine = False
+    here = 0
     for s in range(n):
         if get(st, OWNER, s) == seat:
             e = effective(st, w, x, s)
             if not mine or e < ref:
                 ref = e
+            status = get(st, STATUS, s)
+            steps = dist(w, get(st, POS, s)) if status == RUNNING else (0 if status == FINISHED else INF)
+            if not mine or steps < here:
+                here = steps
             mine = True
     lam = x[X_LAMBDA]
     x[X_CAP] = ref + x[X_CAP_AHEAD]
@@ -153,3 +162,4 @@ def anchor(st, w, x):
         if p >= 0 and get(st, STATUS, s) == RUNNING and dist(w, p) <= x[X_THREAT_DISTANCE]:
             threat += 1
     x[X_THREAT] = threat
+    return here
