@@ -103,16 +103,19 @@ def expected_pushes(view: View, counts: dict[str, list], seen: list[int] | None 
     unseen = _unseen(view)
     type_index = view.deck.type_index
     left = [(max(0, n - seen[type_index[cid]]), amount) for cid, (n, amount) in counts.items()]
+    by_hand: dict[int, list[float]] = {}       # the push depends on the opponent's hand size only
     out = {}
     for o, h in enumerate(view.hand_sizes):
         if o == view.seat or unseen <= 0 or h <= 0:
             continue
-        push = [0.0, 0.0, 0.0, 0.0]
-        for k_left, amount in left:
-            p_hold = hold_chance(k_left, unseen, h)
-            for k in (1, 2, 3):
-                push[k] += p_hold * amount[k]
-        out[o] = push
+        push = by_hand.get(h)
+        if push is None:
+            push = by_hand[h] = [0.0, 0.0, 0.0, 0.0]
+            for k_left, amount in left:
+                p_hold = hold_chance(k_left, unseen, h)
+                for k in (1, 2, 3):
+                    push[k] += p_hold * amount[k]
+        out[o] = list(push)
     return out
 
 
@@ -133,10 +136,7 @@ def counter_chances(view: View, situation: str, seen: list[int] | None = None) -
             if n:
                 k += max(0, n - sum(seen[t] for t in deck.counter_types[(situation, e)]))
         left.append(k)
-    out = []
-    for h in view.hand_sizes:
-        if unseen <= 0 or h <= 0:
-            out.append((0.0, 0.0))
-        else:
-            out.append((hold_chance(left[0], unseen, h), hold_chance(left[1], unseen, h)))
-    return out
+    if unseen <= 0:
+        return [(0.0, 0.0)] * len(view.hand_sizes)
+    return [(hold_chance(left[0], unseen, h), hold_chance(left[1], unseen, h)) if h > 0 else (0.0, 0.0)
+            for h in view.hand_sizes]
