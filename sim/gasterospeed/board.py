@@ -92,7 +92,7 @@ class Board:
 
     Attributes:
         c: the compiled :class:`~sim.gasterospeed.circuit.Circuit`; world: its array form.
-        owner: seat of each snail.
+        owner: seat of each snail; n: how many snails.
         state: the whole state (see :mod:`.kernels.layout`); ``pos``, ``occ``, ``status``,
             ``shells``, ``max_shells``, ``slot`` are numpy views into it:
         pos: square of each snail (-1 when off the board: not placed, finished or removed).
@@ -105,7 +105,7 @@ class Board:
         guard: the :class:`Guard` of a jostle being played (None: no counter).
     """
 
-    __slots__ = ("c", "world", "owner", "state", "pos", "occ", "status", "shells", "max_shells", "slot",
+    __slots__ = ("c", "world", "owner", "n", "state", "pos", "occ", "status", "shells", "max_shells", "slot",
                  "rules", "guard")
 
     def __init__(self, circuit: Circuit, owners: Sequence[int], shells: Sequence[int], rules):
@@ -113,12 +113,13 @@ class Board:
         self.rules = rules
         self.world = _world(circuit, rules)
         self.owner = tuple(int(o) for o in owners)
+        self.n = len(self.owner)
         self.state = new_state(self.owner, list(shells), circuit.width * circuit.height)
         self.guard = None
         self._bind()
 
     def _bind(self) -> None:
-        st, n = self.state, len(self.owner)
+        st, n = self.state, self.n
         self.pos = st[HEAD + POS * n:HEAD + (POS + 1) * n]
         self.status = st[HEAD + STATUS * n:HEAD + (STATUS + 1) * n]
         self.shells = st[HEAD + SHELLS * n:HEAD + (SHELLS + 1) * n]
@@ -133,7 +134,7 @@ class Board:
     def with_state(self, state: np.ndarray) -> Board:
         """A board of the same race holding ``state`` (not copied); no pending losses, no guard."""
         b = Board.__new__(Board)
-        b.c, b.world, b.owner, b.rules, b.guard = self.c, self.world, self.owner, self.rules, None
+        b.c, b.world, b.owner, b.n, b.rules, b.guard = self.c, self.world, self.owner, self.n, self.rules, None
         b.state = state
         state[N_PENDING] = 0
         b._bind()
@@ -141,8 +142,9 @@ class Board:
 
     # -- basics ------------------------------------------------------------------------------
     @property
-    def n(self) -> int:
-        return len(self.owner)
+    def n_arrived(self) -> int:
+        """How many snails have crossed the finish line."""
+        return int(self.state[N_ARRIVED])
 
     @property
     def arrivals(self) -> list[int]:
@@ -159,6 +161,8 @@ class Board:
 
     def take_pending(self) -> list[Loss]:
         """The pending losses, which the board forgets."""
+        if not self.state[N_PENDING]:
+            return []
         out = self.pending
         self.state[N_PENDING] = 0
         return out
@@ -304,7 +308,7 @@ class Board:
         snails passable) leads to the finish with KO snails as obstacles while one exists
         without them; the KO snails on the edge of its reachable region are removed.
         """
-        if not (self.status == KO).any():
+        if KO not in self.status.tolist():
             return []
         return _moves.clear_blocking_ko(self.state, self.world).tolist()
 

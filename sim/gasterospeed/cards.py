@@ -106,6 +106,8 @@ class Deck:
         self.type_of = [self.type_index[c.cid] for c in cards]
         #: per type: whether it shoots or dominoes
         self.attacks = [any(e.op in ("shoot", "domino") for e in info.effects) for info in self.types]
+        #: per uid: whether it shoots or dominoes
+        self.uid_attacks = [self.attacks[t] for t in self.type_of]
         self.table = cards_array(self.types)
         #: situation -> per uid, what the card does against it ("" for no counter)
         self.counter_effect = {what: [c.counter(what) for c in cards] for what in REACTION_SITUATIONS}

@@ -38,7 +38,7 @@ def play_card(race: Race, s: int, uid: int) -> str:
             break
         if eff.condition == "behind" and not board.behind_another(s):
             return _card_lost(race, s, own_change, "not_behind")
-        arrivals = len(board.arrivals)
+        arrivals = board.n_arrived
         if eff.op == "move":
             outcome = _effect_move(race, s, uid, eff)
         elif eff.op == "shell":
@@ -69,7 +69,7 @@ def _card_lost(race: Race, s: int, own_change: int, reason: str) -> str:
 def _settle(race: Race, arrivals_before: int) -> None:
     """After an effect: snails pushed over the line are done; the board's losses are applied."""
     board = race.board
-    for s in board.arrivals[arrivals_before:]:
+    for s in board.arrivals[arrivals_before:] if board.n_arrived > arrivals_before else ():
         if race.trace is not None:
             say(race, f"  {name(race, s)} crosses the finish line!")
         snail_done(race, s)
@@ -80,7 +80,7 @@ def _settle(race: Race, arrivals_before: int) -> None:
         for loss in losses:
             for _ in range(loss.amount):
                 inflict(race, loss.snail, None, loss.cause)
-    if (board.status == KO).any():
+    if KO in board.status.tolist():
         for s in board.clear_blocking_ko():
             if race.trace is not None:
                 say(race, f"  KO snail {name(race, s)} blocked the only passage: removed")

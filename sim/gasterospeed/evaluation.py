@@ -17,14 +17,15 @@ import numpy as np
 
 from .board import Board
 from .cards import SPEED, Deck
-from .inference import card_worth, counter_chances, expected_pushes, jostlers, seen_by_type
+from .inference import card_worth, counter_chances, expected_pushes, jostlers
 from .kernels import lookahead as _look
 from .kernels import value as _value
-from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_FAR_SHARE, X_FINISH_RACE,
-                            X_FINISHED, X_KO_DISTANCE, X_LAMBDA, X_MODE, X_N_SEATS, X_NEAR, X_PLAN_ENDS, X_PUSH,
-                            X_SACRIFICE_GAIN, X_SEAT, X_SHELL1, X_SHELL2, X_SHELL_MODE, X_SM_KO, X_SM_LOSS,
-                            X_SM_PROGRESS, X_TAIL, X_THREAT, X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY,
-                            X_WEIGHTS, CONTEXT_HEAD, TACTICIAN, context_size)
+from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_DISC, X_FAR_SHARE, X_FINISHED,
+                            X_FINISH_RACE, X_HAND_SNAILS, X_KO_DISTANCE, X_LAMBDA, X_LAST_SPEED, X_MEAN_WORTH, X_MODE,
+                            X_NEAR, X_NO_MOVE, X_N_SEATS, X_PLAN_ENDS, X_PUSH, X_SACRIFICE_GAIN, X_SEAT, X_SHELL1,
+                            X_SHELL2, X_SHELL_MODE, X_SM_KO, X_SM_LOSS, X_SM_PROGRESS, X_TAIL, X_THREAT,
+                            X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY, X_WEIGHTS, CONTEXT_HEAD, TACTICIAN,
+                            context_size)
 from .view import View
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.n
     x[X_THREAT_DISTANCE] = p.plan_threat_distance
     x[X_PLAN_ENDS], x[X_UNPLANNED], x[X_BLOCKING] = p.plan_ends, p.plan_unplanned, p.plan_blocking
     x[X_FINISH_RACE], x[X_URGENCY] = p.plan_finish_race, p.shot_counter_share
+    x[X_LAST_SPEED], x[X_NO_MOVE] = p.worth_last_speed, p.plan_no_move
     x[X_WEIGHTS] = CONTEXT_HEAD
     x[X_PUSH] = CONTEXT_HEAD + n_snails
     x[X_COUNTER] = CONTEXT_HEAD + n_snails + 4 * n_seats
@@ -73,6 +75,7 @@ class Evaluator:
         self.snails = 1
         self._worth_deck: Deck | None = None
         self._worths: list[float] = []
+        self._worth_array = np.zeros(0)
         self._hands: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._mean: float | None = None
         self._jostlers: dict[int, dict] = {}
@@ -80,6 +83,9 @@ class Evaluator:
         self._counter_key: tuple = ()
         self._seen_view: View | None = None
         self._seen_counts: list[int] = []
+        self._pile: tuple[int, ...] = ()
+        self._pile_counts: list[int] = []
+        self._pile_deck: Deck | None = None
 
     # -- the decision's context ----------------------------------------------------------------
     def start(self, view: View) -> None:
@@ -99,6 +105,7 @@ class Evaluator:
         here = _value.anchor(board.state, board.world, x)
         self.disc = p.hand_discount * min(1.0, here / p.hand_horizon)
         self.snails = len(view.snails)
+        x[X_DISC], x[X_HAND_SNAILS], x[X_MEAN_WORTH] = self.disc, self.snails, self.mean_worth(view.deck)
         if p.value_tailwind:
             key = (view.race_no, view.turn, len(view.discard), view.draw_sizes)
             if key != self._push_key:
@@ -117,10 +124,23 @@ class Evaluator:
         self.x[at:at + len(flat)] = flat
 
     def _seen(self, view: View) -> list[int]:
-        """:func:`~.inference.seen_by_type` of ``view``, counted once per view."""
-        if view is not self._seen_view:
-            self._seen_view, self._seen_counts = view, seen_by_type(view)
-        return self._seen_counts
+        """:func:`~.inference.seen_by_type` of ``view``, counted once per view; the discard pile
+        is counted from its count at the last view when it has only grown since."""
+        if view is self._seen_view:
+            return self._seen_counts
+        pile, counted, type_of = view.discard, self._pile, view.deck.type_of
+        if self._pile_deck is view.deck and len(pile) >= len(counted) and pile[:len(counted)] == counted:
+            counts, tail = self._pile_counts, pile[len(counted):]
+        else:
+            counts, tail = [0] * len(view.deck.ids), pile
+        for u in tail:
+            counts[type_of[u]] += 1
+        self._pile, self._pile_counts, self._pile_deck = pile, counts, view.deck
+        seen = list(counts)
+        for u in view.hand:
+            seen[type_of[u]] += 1
+        self._seen_view, self._seen_counts = view, seen
+        return seen
 
     def fill_counters(self, view: View) -> None:
         """The chances each seat holds a counter against a shot and a domino (needed by the
@@ -141,7 +161,11 @@ class Evaluator:
 
     def needs_counters(self, deck: Deck, hand: Sequence[int]) -> bool:
         """Whether the hand holds a card whose play value weighs counters (a shot, a domino)."""
-        return any(deck.attacks[deck.type_of[u]] for u in hand)
+        attacks = deck.uid_attacks
+        for u in hand:
+            if attacks[u]:
+                return True
+        return False
 
     @property
     def threat(self) -> int:
@@ -166,6 +190,7 @@ class Evaluator:
         """:func:`~.inference.card_worth` of every deck entry (the cards of an entry are worth the same)."""
         if self._worth_deck is not deck:
             self._worth_deck, self._worths = deck, [card_worth(info, self.p) for info in deck.types]
+            self._worth_array = np.array(self._worths)
         return self._worths
 
     def mean_worth(self, deck: Deck) -> float:
@@ -210,15 +235,28 @@ class Evaluator:
         """Score of each end of a speed move of ``s`` (see
         :func:`~sim.gasterospeed.kernels.lookahead.plan_ends`); ``later``: (snail, squares) of
         the snails moving after it."""
-        types, churn = self._hand_arrays(deck, hand)
+        self._type_worths(deck)
         if later:
             snails = np.array([o for o, _ in later], dtype=np.int64)
             squares = np.array([q for _, q in later], dtype=np.int64)
         else:
             snails = squares = _NONE
-        scores = _look.plan_ends(board.state, board.world, deck.table, self.x, s, np.array(ends, dtype=np.int64),
-                                 snails, squares, types, churn)
+        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
+        scores = _look.plan_ends(board.state, board.world, deck.table, self.x, self._worth_array, s,
+                                 np.array(ends, dtype=np.int64), snails, squares, types)
         return scores.tolist()
+
+    def speed_plans(self, board: Board, deck: Deck, s: int, hand: Sequence[int], squares: Sequence[int],
+                    removed: Sequence[int], cache: tuple[np.ndarray, np.ndarray]) -> tuple[list[float], bool]:
+        """The plan of each speed distance ``squares[i]`` played with the hand without its card
+        ``removed[i]``, and whether some end is no farther than ``s`` stands (see
+        :func:`~sim.gasterospeed.kernels.lookahead.speed_plans`; ``cache`` as in :meth:`action_plan`)."""
+        self._type_worths(deck)
+        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
+        plans, near = _look.speed_plans(board.state, board.world, deck.table, self.x, self._worth_array, s, types,
+                                        np.array(squares, dtype=np.int64), np.array(removed, dtype=np.int64),
+                                        *cache)
+        return plans.tolist(), bool(near)
 
     def play_value(self, board: Board, deck: Deck, s: int, uid: int, base: float) -> float:
         """Expected change of value if ``s`` plays action card ``uid`` now."""

@@ -196,10 +196,11 @@ class Race:
 
     def active(self, seat: int) -> list[int]:
         """``seat``'s running snails."""
-        return [s for s in self.snails_of[seat] if self.board.status[s] == RUNNING]
+        status = self.board.status
+        return [s for s in self.snails_of[seat] if status[s] == RUNNING]
 
     def running(self) -> bool:
-        return bool((self.board.status == RUNNING).any())
+        return RUNNING in self.board.status.tolist()
 
     # -- the race ----------------------------------------------------------------------------
     def setup(self) -> None:

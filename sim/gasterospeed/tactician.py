@@ -65,31 +65,20 @@ class TacticianPolicy(Chooser):
         that card."""
         self._start(view, view.hand)
         ev, board, deck = self.eval, view.board, view.deck
-        dist = board.c.dist
-        here = dist[board.pos[s]]
-        ends_of: dict[int, list[int]] = {}
+        here = board.c.dist[board.pos[s]]
+        squares: list[int] = []             # the distances of the speed cards, each played ...
+        removed: list[int] = []             # ... with the hand without its first card
         for u, discard in options:
-            if not discard and deck.squares[u] not in ends_of:
-                ends_of[deck.squares[u]] = board.speed_ends(s, deck.squares[u])
-        if any(dist[e] <= here for ends in ends_of.values() for e in ends):
-            kept = [i for i, (_, discard) in enumerate(options) if not discard]
-        else:
-            kept = list(range(len(options)))
-        options = [options[i] for i in kept]
-        plans: dict[int, float] = {}
+            if not discard and deck.squares[u] not in squares:
+                squares.append(deck.squares[u])
+                removed.append(view.hand.index(u))
         cache = ev.new_cache(deck)          # action cards' values from the board as it stands
-        standing = None                     # the board's value, when needed
-        for u, discard in options:
-            sq = deck.squares[u]
-            if discard or sq in plans:
-                continue
-            hand = [x for x in view.hand if x != u]
-            if ends_of[sq]:
-                plans[sq] = max(ev.plan_ends(board, deck, s, ends_of[sq], hand))
-            else:
-                standing = ev.value(board) if standing is None else standing
-                plans[sq] = standing + ev.action_plan(board, deck, s, hand, cache) - self.profile.plan_no_move
+        plans, near = ev.speed_plans(board, deck, s, view.hand, squares, removed, cache)
+        plan_of = dict(zip(squares, plans))
+        kept = [i for i, (_, discard) in enumerate(options) if not discard] if near else list(range(len(options)))
+        options = [options[i] for i in kept]
         mean = ev.mean_worth(deck)
+        standing = None                     # the board's value, when a discard is weighed
         scores = []
         for u, discard in options:
             worth = ev.worth(deck, u, view.hand, keep_last_speed=False)
@@ -102,7 +91,7 @@ class TacticianPolicy(Chooser):
             # finding the squares ahead vacated; but the fastest when it can cross the line,
             # to arrive before the others finishing in the same phase
             bias = self.profile.plan_slow_bias if deck.squares[u] >= here else -self.profile.plan_slow_bias
-            scores.append(plans[deck.squares[u]] + ev.disc * (mean - worth) + bias * deck.number[u])
+            scores.append(plan_of[deck.squares[u]] + ev.disc * (mean - worth) + bias * deck.number[u])
         return kept[self.pick(scores)]
 
     def _squares_of(self, deck) -> dict[int, int]:

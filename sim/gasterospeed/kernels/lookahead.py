@@ -8,7 +8,9 @@
   shell change); shots and dominoes weigh the counters the targets may hold;
 * :func:`action_plan`: the best score of the coming action phase with a given hand;
 * :func:`plan_ends`: the score of each end of a speed move, after the slower snails' likeliest
-  moves, with the action phase planned from the best few ends;
+  moves, with the action phase planned from the best few ends (:func:`churn`: what a card's
+  leaving the hand is worth);
+* :func:`speed_plans`: the plan of each speed card a snail may play;
 * :func:`expected_distance`: the greedy player's expected distance after an action card.
 
 Branches are rows of a state matrix with their probability, whether the card is still alive
@@ -83,7 +85,12 @@ from .value import (
     SHOT_REFLECT,
     X_BLOCKING,
     X_COUNTER,
+    X_DISC,
     X_FINISH_RACE,
+    X_HAND_SNAILS,
+    X_LAST_SPEED,
+    X_MEAN_WORTH,
+    X_NO_MOVE,
     X_PLAN_ENDS,
     X_SACRIFICE_GAIN,
     X_SEAT,
@@ -99,7 +106,7 @@ from .value import (
 SACRIFICE = -2
 #: move outcomes: the board given (nothing changed), a new board, or impossible (card lost)
 SAME, NEW, IMPOSSIBLE = 0, 1, 2
-ACTION = 1
+SPEED, ACTION = 0, 1
 
 
 @njit(cache=True, _nrt=False)
@@ -402,17 +409,38 @@ def blocking(st, w, s, seat):
 
 
 @njit(cache=True)
-def plan_ends(st, w, cards, x, s, ends, later, later_squares, hand, churn):
+def churn(cards, x, worths, hand):
+    """Per card of ``hand`` (card types): what its leaving the hand is worth now, the hand
+    discount ``x[X_DISC]`` times a fresh card's worth ``x[X_MEAN_WORTH]`` minus its own
+    (``worths`` per type; ``x[X_LAST_SPEED]`` for a speed card when the hand holds no more
+    speed cards than the seat has snails ``x[X_HAND_SNAILS]``)."""
+    n_speed = 0
+    for t in hand:
+        if card(cards, t, T_KIND) == SPEED:
+            n_speed += 1
+    last = n_speed <= x[X_HAND_SNAILS]
+    out = np.empty(hand.size)
+    for i in range(hand.size):
+        t = hand[i]
+        own = x[X_LAST_SPEED] if last and card(cards, t, T_KIND) == SPEED else worths[t]
+        out[i] = x[X_DISC] * (x[X_MEAN_WORTH] - own)
+    return out
+
+
+@njit(cache=True)
+def plan_ends(st, w, cards, x, worths, s, ends, later, later_squares, hand):
     """Score of each end of a speed move of ``s`` (``SACRIFICE``: stay put, regain shells):
     the value there once the snails ``later`` (moving after it, ``later_squares`` each) have
-    made their likeliest move (nearest the finish), plus the best action from there, planned
-    for the ``X_PLAN_ENDS`` best ends only (the others lose ``X_UNPLANNED``)."""
+    made their likeliest move (nearest the finish), plus the best action from there with
+    ``hand`` (card types; its :func:`churn` from ``worths``), planned for the ``X_PLAN_ENDS``
+    best ends only (the others lose ``X_UNPLANNED``)."""
     n = ends.size
     seat = int(x[X_SEAT])
     values = np.empty(n)
     afters = np.empty((n, st.size), dtype=np.int64)
     for i in range(n):
-        after = st.copy()
+        after = afters[i]
+        after[:] = st
         if ends[i] == SACRIFICE:
             put(after, SHELLS, s, min(get(after, MAX_SHELLS, s), get(after, SHELLS, s) + int(x[X_SACRIFICE_GAIN])))
         else:
@@ -427,20 +455,59 @@ def plan_ends(st, w, cards, x, s, ends, later, later_squares, hand, churn):
                         if dist(w, e) < dist(w, nearest):
                             nearest = e
                     enter(after, w, o, nearest)
-        afters[i] = after
         values[i] = value(after, w, x)
     scores = values - x[X_UNPLANNED]
     ranked = np.argsort(-values, kind="mergesort")[:int(x[X_PLAN_ENDS])]
     n_types = cards[C_TYPES]
+    hand_churn = churn(cards, x, worths, hand)
     for i in ranked:
         after = afters[i]
         if get(after, STATUS, s) == RUNNING:
-            plan = action_plan(after, w, cards, x, s, hand, churn, np.zeros(n_types, dtype=np.bool_),
+            plan = action_plan(after, w, cards, x, s, hand, hand_churn, np.zeros(n_types, dtype=np.bool_),
                                np.zeros(n_types))
         else:
             plan = x[X_THREAT] * x[X_FINISH_RACE]
         scores[i] = values[i] + plan + x[X_BLOCKING] * blocking(after, w, s, seat)
     return scores
+
+
+@njit(cache=True)
+def speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, values):
+    """The plan of each speed card the seat may play, by its distance ``squares[i]``: the best
+    of :func:`plan_ends` over the ends of its move with the hand without card ``removed[i]``
+    (an index of ``hand``), or with no end the board's value plus that hand's
+    :func:`action_plan` (play values shared through ``known`` / ``values``) minus
+    ``x[X_NO_MOVE]``. Returns the plans and whether some end is no farther from the finish
+    than ``s`` stands."""
+    here = dist(w, get(st, POS, s))
+    plans = np.empty(squares.size)
+    near = False
+    none = np.zeros(0, dtype=np.int64)
+    sub = np.empty(max(0, hand.size - 1), dtype=np.int64)
+    standing = math.nan
+    for i in range(squares.size):
+        j = 0
+        for k in range(hand.size):
+            if k != removed[i]:
+                sub[j] = hand[k]
+                j += 1
+        ends = speed_ends(st, w, s, squares[i], ALL_DIRECTIONS)
+        for e in ends:
+            if dist(w, e) <= here:
+                near = True
+        if ends.size:
+            scores = plan_ends(st, w, cards, x, worths, s, ends, none, none, sub)
+            best = scores[0]
+            for v in scores[1:]:
+                if v > best:
+                    best = v
+            plans[i] = best
+        else:
+            if math.isnan(standing):
+                standing = value(st, w, x)
+            plans[i] = standing + action_plan(st, w, cards, x, s, sub, churn(cards, x, worths, sub), known,
+                                              values) - x[X_NO_MOVE]
+    return plans, near
 
 
 @njit(cache=True)
