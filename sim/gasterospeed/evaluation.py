@@ -17,7 +17,7 @@ import numpy as np
 
 from .board import Board
 from .cards import SPEED, Deck
-from .inference import card_worth, counter_chances, expected_pushes, jostlers
+from .inference import card_worth, counter_chances, counter_table, expected_pushes, jostlers
 from .kernels import lookahead as _look
 from .kernels import value as _value
 from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_DISC, X_FAR_SHARE, X_FINISHED,
@@ -78,7 +78,8 @@ class Evaluator:
         self._worth_array = np.zeros(0)
         self._hands: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._mean: float | None = None
-        self._jostlers: dict[int, dict] = {}
+        self._facts_deck: Deck | None = None
+        self._facts: tuple = ()
         self._push_key: tuple = ()
         self._counter_key: tuple = ()
         self._seen_view: View | None = None
@@ -113,15 +114,20 @@ class Evaluator:
                 self._fill_pushes(view)
 
     def _fill_pushes(self, view: View) -> None:
-        counts = self._jostlers.get(id(view.deck))
-        if counts is None:
-            counts = self._jostlers[id(view.deck)] = jostlers(view.deck)
-        pushes = expected_pushes(view, counts, self._seen(view))
+        pushes = expected_pushes(view, self._deck_facts(view.deck)[0], self._seen(view))
         at = int(self.x[X_PUSH])
         flat = [0.0] * (4 * len(view.hand_sizes))
         for seat, push in pushes.items():
             flat[4 * seat:4 * seat + 4] = push
         self.x[at:at + len(flat)] = flat
+
+    def _deck_facts(self, deck: Deck) -> tuple:
+        """What the inferences need of ``deck``: its :func:`~.inference.jostlers` and its
+        :func:`~.inference.counter_table` against shots and dominoes."""
+        if self._facts_deck is not deck:
+            self._facts_deck = deck
+            self._facts = (jostlers(deck), counter_table(deck, "shot"), counter_table(deck, "domino"))
+        return self._facts
 
     def _seen(self, view: View) -> list[int]:
         """:func:`~.inference.seen_by_type` of ``view``, counted once per view; the discard pile
@@ -152,10 +158,11 @@ class Evaluator:
             return
         self._counter_key = key
         seen = self._seen(view)
-        flat = []
-        for (shot_cancel, shot_back), (domino_cancel, domino_back) in zip(counter_chances(view, "shot", seen),
-                                                                           counter_chances(view, "domino", seen)):
-            flat += (shot_cancel, shot_back, domino_cancel, domino_back)
+        _, shots, dominoes = self._deck_facts(view.deck)
+        flat: list[float] = []
+        for shot, domino in zip(counter_chances(view, "shot", seen, shots),
+                                counter_chances(view, "domino", seen, dominoes)):
+            flat += shot + domino
         at = int(self.x[X_COUNTER])
         self.x[at:at + len(flat)] = flat
 

@@ -13,8 +13,8 @@ from .view import View
 if TYPE_CHECKING:
     from .players import GasterospeedProfile
 
-__all__ = ["card_worth", "jostlers", "seen_by_type", "hold_chance", "expected_pushes", "counter_chances", "CANCELS",
-           "SENDS_BACK"]
+__all__ = ["card_worth", "jostlers", "counter_table", "seen_by_type", "hold_chance", "expected_pushes",
+           "counter_chances", "CANCELS", "SENDS_BACK"]
 
 #: Reaction effects that cancel what they counter / that send it back to the other player.
 CANCELS = ("cancel", "stop", "block")
@@ -41,9 +41,10 @@ def card_worth(info: CardInfo, p: GasterospeedProfile) -> float:
     return worth
 
 
-def jostlers(deck: Deck) -> dict[str, list]:
-    """Deck entries with a jostling move forward: entry id → [copies, push], ``push[k]`` the
-    squares a snail k = 1, 2, 3 squares straight ahead of the player is pushed ahead."""
+def jostlers(deck: Deck) -> list[tuple[int, int, list[float]]]:
+    """Deck entries with a jostling move forward, in deck order: (type, copies, push),
+    ``push[k]`` the squares a snail k = 1, 2, 3 squares straight ahead of the player is pushed
+    ahead."""
     counts: dict[str, list] = {}
     for info in deck.cards:
         push = [0.0, 0.0, 0.0, 0.0]
@@ -58,7 +59,15 @@ def jostlers(deck: Deck) -> dict[str, list]:
                     push[k] = max(push[k], forward)
         if any(push):
             counts.setdefault(info.cid, [0, push])[0] += 1
-    return counts
+    return [(deck.type_index[cid], n, push) for cid, (n, push) in counts.items()]
+
+
+def counter_table(deck: Deck, situation: str) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
+    """The reactions of the deck against ``situation``: for the effects that cancel it, then
+    those that send it back, (copies, the types holding that effect) per effect."""
+    return tuple(tuple((deck.counter_counts[(situation, e)], deck.counter_types[(situation, e)])
+                       for e in effects if deck.counter_counts.get((situation, e), 0))
+                 for effects in (CANCELS, SENDS_BACK))
 
 
 def seen_by_type(view: View) -> list[int]:
@@ -92,17 +101,18 @@ def _unseen(view: View) -> int:
     return sum(view.draw_sizes) + sum(h for i, h in enumerate(view.hand_sizes) if i != view.seat)
 
 
-def expected_pushes(view: View, counts: dict[str, list], seen: list[int] | None = None) -> dict[int, list[float]]:
+def expected_pushes(view: View, jostling: list[tuple[int, int, list[float]]],
+                    seen: list[int] | None = None) -> dict[int, list[float]]:
     """Per opponent seat, the expected push of a snail 1, 2 or 3 squares straight ahead of it:
-    the chance it holds each jostling card (from the cards not seen yet) times its push.
-    ``seen``: :func:`seen_by_type` of the view (computed when not given)."""
-    if not counts:
+    the chance it holds each jostling card (``jostling``: :func:`jostlers`; from the cards not
+    seen yet) times its push. ``seen``: :func:`seen_by_type` of the view (counted when not
+    given)."""
+    if not jostling:
         return {}
     if seen is None:
         seen = seen_by_type(view)
     unseen = _unseen(view)
-    type_index = view.deck.type_index
-    left = [(max(0, n - seen[type_index[cid]]), amount) for cid, (n, amount) in counts.items()]
+    left = [(max(0, n - seen[t]), amount) for t, n, amount in jostling]
     by_hand: dict[int, list[float]] = {}       # the push depends on the opponent's hand size only
     out = {}
     for o, h in enumerate(view.hand_sizes):
@@ -119,22 +129,22 @@ def expected_pushes(view: View, counts: dict[str, list], seen: list[int] | None 
     return out
 
 
-def counter_chances(view: View, situation: str, seen: list[int] | None = None) -> list[tuple[float, float]]:
+def counter_chances(view: View, situation: str, seen: list[int] | None = None,
+                    table: tuple | None = None) -> list[tuple[float, float]]:
     """Per seat, the chances its player holds a reaction against ``situation`` (``shot``,
     ``domino``, ``jostle``) that cancels it (cancel, stop, block) / that sends it back
-    (reflect, return, reverse), inferred from the cards not yet seen (``seen``: as in
-    :func:`expected_pushes`)."""
-    deck = view.deck
+    (reflect, return, reverse), inferred from the cards not yet seen (``seen`` as in
+    :func:`expected_pushes`; ``table``: :func:`counter_table` of the deck and situation)."""
     if seen is None:
         seen = seen_by_type(view)
+    if table is None:
+        table = counter_table(view.deck, situation)
     unseen = _unseen(view)
     left = []
-    for effects in (CANCELS, SENDS_BACK):
+    for rows in table:
         k = 0
-        for e in effects:
-            n = deck.counter_counts.get((situation, e), 0)
-            if n:
-                k += max(0, n - sum(seen[t] for t in deck.counter_types[(situation, e)]))
+        for n, types in rows:
+            k += max(0, n - sum(seen[t] for t in types))
         left.append(k)
     if unseen <= 0:
         return [(0.0, 0.0)] * len(view.hand_sizes)
