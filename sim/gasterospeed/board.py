@@ -52,6 +52,8 @@ __all__ = ["Board", "Guard", "Loss", "RUNNING", "FINISHED", "KO", "OUT", "STATUS
 STATUS_NAMES = ("running", "finished", "ko", "out")
 _ON_TRACK = (TRACK, MUD, ARROW)
 _ALL = _moves.ALL_DIRECTIONS
+#: the guard array of a move nobody may counter (one entry: the kernels never write it)
+_UNGUARDED = np.zeros(1, dtype=np.int64)
 
 
 class Loss(NamedTuple):
@@ -245,9 +247,8 @@ class Board:
     def _move(self, kernel, s: int, d: int, squares: int, jostle: bool) -> int:
         """Run a move kernel; with a :attr:`guard`, question by question (see ``kernels.moves``):
         each question is asked on the board as it stands at that moment of the move."""
-        unused = np.zeros(1, dtype=np.int64)
         if self.guard is None or not jostle:
-            return int(kernel(self.state, self.world, s, d, squares, jostle, unused, unused))
+            return int(kernel(self.state, self.world, s, d, squares, jostle, _UNGUARDED, _UNGUARDED))
         before = self.state.copy()
         g = np.zeros(_moves.G_ANSWERS + _moves.MAX_ANSWERS + self.n, dtype=np.int64)
         g[_moves.G_ANSWERS + _moves.MAX_ANSWERS:] = [bool(x) for x in self.guard.may_counter]
@@ -274,8 +275,7 @@ class Board:
         square. Snails in ``locked`` cannot be pushed (see ``kernels.moves.push``)."""
         mask = np.zeros(self.n, dtype=np.bool_)
         mask[list(locked)] = True
-        unused = np.zeros(1, dtype=np.int64)
-        return _moves.push(self.state, self.world, t, d, mask, unused, unused) == _moves.PUSHED
+        return _moves.push(self.state, self.world, t, d, mask, _UNGUARDED, _UNGUARDED) == _moves.PUSHED
 
     def to_slot(self, t: int) -> bool:
         """Start-line rule: back to its start slot, or (``start_slot_taken``) it stays or goes

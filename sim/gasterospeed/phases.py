@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .board import FINISHED, RUNNING
-from .cards import ACTION, SPEED
+from .cards import ACTION, SPEED, Deck
 from .dealing import all_action_check, refill
 from .effects import play_card
 from .narration import card_label, log, name, say, where
@@ -63,6 +63,23 @@ class _LazyView:
         return self.view
 
 
+class _Options:
+    """The option objects of one deck, built once and shared (they are immutable): per uid,
+    the card played and the card announced as a discard."""
+
+    deck: Deck | None = None
+    play: tuple[CardOption, ...] = ()
+    discard: tuple[CardOption, ...] = ()
+
+    @classmethod
+    def of(cls, deck: Deck) -> type[_Options]:
+        if cls.deck is not deck:
+            cls.play = tuple(CardOption(u, False) for u in range(len(deck)))
+            cls.discard = tuple(CardOption(u, True) for u in range(len(deck)))
+            cls.deck = deck
+        return cls
+
+
 def _as_option(choice: int | tuple[int, bool]) -> CardOption:
     return CardOption(*choice) if isinstance(choice, tuple) else CardOption(choice, False)
 
@@ -75,13 +92,15 @@ def speed_phase(race: Race, chosen: dict[int, int | tuple[int, bool]] | None = N
     that snail."""
     board, deck, piles = race.board, race.deck, race.piles
     if chosen is None:
+        table = _Options.of(deck)
+
         def pick(seat, policy, view, s, taken):
             hand = [u for u in piles.hands[seat] if u not in taken]
-            options = [CardOption(u, False) for u in hand if deck.kind[u] == SPEED]
+            options = [table.play[u] for u in hand if deck.kind[u] == SPEED]
             if not options:
                 return None
             if race.config.discard_in_speed_phase:
-                options += [CardOption(u, True) for u in hand]
+                options += [table.discard[u] for u in hand]
             return options[policy.speed_card(view.get(), s, options) if len(options) > 1 else 0]
 
         chosen = _choose_per_snail(race, pick)
@@ -147,12 +166,13 @@ def action_phase(race: Race, chosen: dict[int, tuple[int, bool]] | None = None) 
     once; actions resolve by order 1→4, ties by the higher speed card of the turn."""
     board, deck, piles = race.board, race.deck, race.piles
     if chosen is None:
+        table = _Options.of(deck)
+
         def pick(seat, policy, view, s, taken):
             hand = [u for u in piles.hands[seat] if u not in taken]
             if not hand:
                 return None
-            options = ([CardOption(u, False) for u in hand if deck.kind[u] == ACTION]
-                       + [CardOption(u, True) for u in hand])
+            options = [table.play[u] for u in hand if deck.kind[u] == ACTION] + [table.discard[u] for u in hand]
             return options[policy.action_card(view.get(), s, options) if len(options) > 1 else 0]
 
         chosen = _choose_per_snail(race, pick)
