@@ -33,8 +33,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Evaluator"]
 
-#: no snail moves later (an empty int64 array for the kernels; never written)
-_NONE = np.zeros(0, dtype=np.int64)
+#: no play values to share (empty arrays for the kernels; never written)
+_NO_FLAGS = np.zeros(0, dtype=np.bool_)
+_NO_VALUES = np.zeros(0)
 
 
 def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.ndarray:
@@ -76,7 +77,6 @@ class Evaluator:
         self._worth_deck: Deck | None = None
         self._worths: list[float] = []
         self._worth_array = np.zeros(0)
-        self._hands: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._mean: float | None = None
         self._facts_deck: Deck | None = None
         self._facts: tuple = ()
@@ -99,7 +99,6 @@ class Evaluator:
             self.x = profile_context(p, board.n, n_seats)
             self._push_key = self._counter_key = ()
         x = self.x
-        self._hands.clear()
         x[X_SEAT] = view.seat
         x[X_SHELL_MODE] = view.config.shell_championship
         x[X_SACRIFICE_GAIN] = view.config.sacrifice_gain
@@ -215,23 +214,26 @@ class Evaluator:
         return np.array([disc * (avg - (last if last is not None and kind[u] == SPEED else worths[type_of[u]]))
                          for u in hand])
 
-    def _hand_arrays(self, deck: Deck, hand: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-        """The card types of ``hand`` and its :meth:`churn`, once per hand and decision."""
-        key = tuple(hand)
-        arrays = self._hands.get(key)
-        if arrays is None:
-            types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
-            arrays = self._hands[key] = (types, self.churn(deck, hand))
-        return arrays
+    def _plan(self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int], *parts: Sequence[int],
+              cache: tuple[np.ndarray, np.ndarray] = (_NO_FLAGS, _NO_VALUES)) -> np.ndarray:
+        """Run the look-ahead ``op`` (see :func:`~sim.gasterospeed.kernels.lookahead.plan`) with
+        ``hand`` (uids) and the int sequences ``parts``."""
+        self._type_worths(deck)
+        type_of = deck.type_of
+        seqs = ([type_of[u] for u in hand], *parts)
+        ints = [len(q) for q in seqs] + [0] * (4 - len(seqs))
+        for q in seqs:
+            ints += q
+        return _look.plan(op, board.state, board.world, deck.table, self.x, self._worth_array, s,
+                          np.array(ints, dtype=np.int64), *cache)
 
     def action_plan(self, board: Board, deck: Deck, s: int, hand: Sequence[int],
                     cache: tuple[np.ndarray, np.ndarray] | None = None) -> float:
         """Best score of the coming action phase from ``board`` with ``hand`` (see
         :func:`~sim.gasterospeed.kernels.lookahead.action_plan`); ``cache``: play values on
         this same board shared by several calls (:meth:`new_cache`)."""
-        known, values = cache if cache is not None else self.new_cache(deck)
-        types, churn = self._hand_arrays(deck, hand)
-        return float(_look.action_plan(board.state, board.world, deck.table, self.x, s, types, churn, known, values))
+        return float(self._plan(_look.ACTION_PLAN, board, deck, s, hand,
+                                cache=cache if cache is not None else self.new_cache(deck))[0])
 
     @staticmethod
     def new_cache(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
@@ -242,32 +244,20 @@ class Evaluator:
         """Score of each end of a speed move of ``s`` (see
         :func:`~sim.gasterospeed.kernels.lookahead.plan_ends`); ``later``: (snail, squares) of
         the snails moving after it."""
-        self._type_worths(deck)
-        if later:
-            snails = np.array([o for o, _ in later], dtype=np.int64)
-            squares = np.array([q for _, q in later], dtype=np.int64)
-        else:
-            snails = squares = _NONE
-        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
-        scores = _look.plan_ends(board.state, board.world, deck.table, self.x, self._worth_array, s,
-                                 np.array(ends, dtype=np.int64), snails, squares, types)
-        return scores.tolist()
+        return self._plan(_look.PLAN_ENDS, board, deck, s, hand, list(ends), [o for o, _ in later],
+                          [q for _, q in later]).tolist()
 
     def speed_plans(self, board: Board, deck: Deck, s: int, hand: Sequence[int], squares: Sequence[int],
                     removed: Sequence[int], cache: tuple[np.ndarray, np.ndarray]) -> tuple[list[float], bool]:
         """The plan of each speed distance ``squares[i]`` played with the hand without its card
         ``removed[i]``, and whether some end is no farther than ``s`` stands (see
         :func:`~sim.gasterospeed.kernels.lookahead.speed_plans`; ``cache`` as in :meth:`action_plan`)."""
-        self._type_worths(deck)
-        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
-        plans, near = _look.speed_plans(board.state, board.world, deck.table, self.x, self._worth_array, s, types,
-                                        np.array(squares, dtype=np.int64), np.array(removed, dtype=np.int64),
-                                        *cache)
-        return plans.tolist(), bool(near)
+        out = self._plan(_look.SPEED_PLANS, board, deck, s, hand, list(squares), list(removed), cache=cache).tolist()
+        return out[:-1], out[-1] != 0.0
 
-    def play_value(self, board: Board, deck: Deck, s: int, uid: int, base: float) -> float:
-        """Expected change of value if ``s`` plays action card ``uid`` now."""
-        return float(_look.play_value(board.state, board.world, deck.table, self.x, s, deck.type_of[uid], base))
+    def play_values(self, board: Board, deck: Deck, s: int, types: Sequence[int]) -> list[float]:
+        """Expected change of value if ``s`` plays now an action card of each type of ``types``."""
+        return self._plan(_look.PLAY_VALUES, board, deck, s, (), list(types)).tolist()
 
     def shot_value(self, board: Board, s: int, t: int, base: float) -> float:
         """Expected change of value if ``s`` shoots ``t`` (counters filled first)."""

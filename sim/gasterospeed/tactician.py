@@ -115,21 +115,15 @@ class TacticianPolicy(Chooser):
     def action_card(self, view: View, s: int, options: list[CardOption]) -> int:
         """The card with the best expected value change, its leaving the hand counted."""
         self._start(view, view.hand)
-        ev, deck, board = self.eval, view.deck, view.board
-        base = ev.value(board)
+        ev, deck = self.eval, view.deck
         churn = ev.churn(deck, view.hand)
         index = {u: i for i, u in enumerate(view.hand)}
-        values: dict[str, float] = {}
+        types = list(dict.fromkeys(deck.type_of[uid] for uid, discard in options if not discard))
+        values = dict(zip(types, ev.play_values(view.board, deck, s, types)))
         scores = []
         for uid, discard in options:
             change = float(churn[index[uid]])
-            if discard:
-                scores.append(change)
-                continue
-            cid = deck.cid[uid]
-            if cid not in values:
-                values[cid] = ev.play_value(board, deck, s, uid, base)
-            scores.append(values[cid] + change)
+            scores.append(change if discard else values[deck.type_of[uid]] + change)
         return self.pick(scores)
 
     def move_choice(self, view: View, s: int, uid: int, options: list[MoveOption]) -> int:

@@ -11,6 +11,7 @@
   moves, with the action phase planned from the best few ends (:func:`churn`: what a card's
   leaving the hand is worth);
 * :func:`speed_plans`: the plan of each speed card a snail may play;
+* :func:`plan`: the one entry point of these for the tactician;
 * :func:`expected_distance`: the greedy player's expected distance after an action card.
 
 Branches are rows of a state matrix with their probability, whether the card is still alive
@@ -368,7 +369,7 @@ def play_value(st, w, cards, x, s, t, base):
     return total - base + extra
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_plan(st, w, cards, x, s, hand, churn, known, values):
     """Best score of the coming action phase from ``st`` with ``hand`` (card types): play an
     action card (its play value, plus ``churn``: what its leaving the hand is worth) or discard
@@ -408,7 +409,7 @@ def blocking(st, w, s, seat):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def churn(cards, x, worths, hand):
     """Per card of ``hand`` (card types): what its leaving the hand is worth now, the hand
     discount ``x[X_DISC]`` times a fresh card's worth ``x[X_MEAN_WORTH]`` minus its own
@@ -427,7 +428,7 @@ def churn(cards, x, worths, hand):
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def plan_ends(st, w, cards, x, worths, s, ends, later, later_squares, hand):
     """Score of each end of a speed move of ``s`` (``SACRIFICE``: stay put, regain shells):
     the value there once the snails ``later`` (moving after it, ``later_squares`` each) have
@@ -471,7 +472,7 @@ def plan_ends(st, w, cards, x, worths, s, ends, later, later_squares, hand):
     return scores
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, values):
     """The plan of each speed card the seat may play, by its distance ``squares[i]``: the best
     of :func:`plan_ends` over the ends of its move with the hand without card ``removed[i]``
@@ -508,6 +509,57 @@ def speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, value
             plans[i] = standing + action_plan(st, w, cards, x, s, sub, churn(cards, x, worths, sub), known,
                                               values) - x[X_NO_MOVE]
     return plans, near
+
+
+#: what :func:`plan` computes
+SPEED_PLANS, PLAN_ENDS, ACTION_PLAN, PLAY_VALUES = range(4)
+
+
+@njit(cache=True, inline="always")
+def _part(ints, k):
+    """The ``k``-th int sequence packed in ``ints`` (see :func:`plan`)."""
+    start = 4
+    for j in range(k):
+        start += ints[j]
+    return ints[start:start + ints[k]].copy()
+
+
+@njit(cache=True)
+def plan(op, st, w, cards, x, worths, s, ints, known, values):
+    """The tactician's look-ahead for snail ``s``, one entry point for all its uses (numba
+    optimises the whole call tree once per entry point, so :func:`speed_plans`,
+    :func:`plan_ends`, :func:`action_plan` and :func:`churn` are inlined here and only
+    :func:`play_value` is compiled on its own): ``ints`` packs up to four int sequences,
+    their lengths first (``[n0, n1, n2, n3, seq0..., seq1..., ...]``), the first being the
+    hand (card types, its :func:`churn` from ``worths``).
+
+    * ``SPEED_PLANS`` (distances, removed hand indices): :func:`speed_plans`, with whether
+      some end is no farther appended as 1.0 / 0.0;
+    * ``PLAN_ENDS`` (ends, later snails, their squares): :func:`plan_ends`;
+    * ``ACTION_PLAN``: the hand's :func:`action_plan`, as one value;
+    * ``PLAY_VALUES`` (card types): the :func:`play_value` of each from the board's value.
+
+    ``known`` / ``values``: play values shared by calls on one board (``SPEED_PLANS`` and
+    ``ACTION_PLAN``; sized by the deck's types)."""
+    hand = _part(ints, 0)
+    if op == SPEED_PLANS:
+        plans, near = speed_plans(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2), known, values)
+        out = np.empty(plans.size + 1)
+        out[:plans.size] = plans
+        out[plans.size] = 1.0 if near else 0.0
+        return out
+    if op == PLAN_ENDS:
+        return plan_ends(st, w, cards, x, worths, s, _part(ints, 1), _part(ints, 2), _part(ints, 3), hand)
+    if op == ACTION_PLAN:
+        out = np.empty(1)
+        out[0] = action_plan(st, w, cards, x, s, hand, churn(cards, x, worths, hand), known, values)
+        return out
+    types = _part(ints, 1)
+    base = value(st, w, x)
+    out = np.empty(types.size)
+    for i in range(types.size):
+        out[i] = play_value(st, w, cards, x, s, types[i], base)
+    return out
 
 
 @njit(cache=True)
