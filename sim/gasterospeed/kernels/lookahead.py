@@ -61,6 +61,7 @@ from .layout import (
     W_DIE,
     W_HITS,
     card,
+    copy_state,
     dash,
     dist,
     effect,
@@ -123,12 +124,12 @@ def _best_end(st, w, x, s, ends, out, trial):
     best_v = -math.inf
     found = False
     for end in ends:
-        trial[:] = st
+        copy_state(trial, st)
         enter(trial, w, s, end)
         v = evaluate(trial, w, x)
         if v > best_v:
             best_v, found = v, True
-            out[:] = trial
+            copy_state(out, trial)
     return found
 
 
@@ -136,7 +137,7 @@ def _best_end(st, w, x, s, ends, out, trial):
 def _aimed(st, w, s, path, d, squares, jostle, out, unused):
     """Write to ``out`` the board after a straight move or a leap in direction ``d`` (no
     counter: ``unused`` is a 1-entry guard); whether the snail moved."""
-    out[:] = st
+    copy_state(out, st)
     if path == STRAIGHT:
         return straight(out, w, s, d, squares, jostle, unused, unused) > 0
     return leap(out, w, s, d, squares, jostle, unused, unused) > 0
@@ -150,7 +151,7 @@ def move_outcomes(st, w, cards, x, s, t, k, probs, boards, kinds, at, scratch, u
     Returns the number of rows written."""
     if get(st, STATUS, s) != RUNNING:
         probs[at], kinds[at] = 1.0, SAME
-        boards[at] = st
+        copy_state(boards[at], st)
         return 1
     if effect(cards, t, k, E_BEHIND) and not behind_another(st, w, s):
         probs[at], kinds[at] = 1.0, IMPOSSIBLE
@@ -185,7 +186,7 @@ def move_outcomes(st, w, cards, x, s, t, k, probs, boards, kinds, at, scratch, u
             if v > best_v:
                 best_v = v
                 kinds[at] = NEW
-                boards[at] = scratch
+                copy_state(boards[at], scratch)
     return 1
 
 
@@ -255,14 +256,14 @@ def _move_branches(start, w, cards, x, s, t, k, probs, boards, alive, original, 
     for i in range(probs.size):
         if not alive[i]:
             out_p[j], out_alive[j], out_original[j] = probs[i], False, original[i]
-            out_b[j] = boards[i]
+            copy_state(out_b[j], boards[i])
             j += 1
             continue
         count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, j, scratch, unused)
         for m in range(j, j + count):
             out_p[m] = probs[i] * out_p[m]
             if kinds[m] == IMPOSSIBLE:
-                out_b[m] = start
+                copy_state(out_b[m], start)
                 out_alive[m], out_original[m] = False, True
             else:
                 out_alive[m] = True
@@ -292,7 +293,8 @@ def _shell_branches(w, cards, s, t, k, probs, boards, alive, original):
     for i in range(n):
         b = boards[i]
         if not alive[i] or get(b, STATUS, s) != RUNNING:
-            out_p[j], out_b[j], out_alive[j], out_original[j] = probs[i], b, alive[i], original[i]
+            out_p[j], out_alive[j], out_original[j] = probs[i], alive[i], original[i]
+            copy_state(out_b[j], b)
             j += 1
             continue
         b2 = b.copy()
@@ -303,9 +305,11 @@ def _shell_branches(w, cards, s, t, k, probs, boards, alive, original):
             if get(b2, SHELLS, s) == 0:
                 put(b2, STATUS, s, OUT)
         if chance < 1.0:
-            out_p[j], out_b[j], out_alive[j], out_original[j] = probs[i] * (1 - chance), b, True, original[i]
+            out_p[j], out_alive[j], out_original[j] = probs[i] * (1 - chance), True, original[i]
+            copy_state(out_b[j], b)
             j += 1
-        out_p[j], out_b[j], out_alive[j], out_original[j] = probs[i] * chance, b2, True, False
+        out_p[j], out_alive[j], out_original[j] = probs[i] * chance, True, False
+        copy_state(out_b[j], b2)
         j += 1
     return out_p[:j], out_b[:j], out_alive[:j], out_original[:j]
 
@@ -316,7 +320,7 @@ def _card_lost_here(start, boards, alive, original, only_unmet_behind, w, s):
     ``only_unmet_behind`` those where ``s`` is not behind another snail)."""
     for i in range(alive.size):
         if alive[i] and (not only_unmet_behind or not behind_another(boards[i], w, s)):
-            boards[i] = start
+            copy_state(boards[i], start)
             alive[i] = False
             original[i] = True
 
@@ -441,7 +445,7 @@ def plan_ends(st, w, cards, x, worths, s, ends, later, later_squares, hand):
     afters = np.empty((n, st.size), dtype=np.int64)
     for i in range(n):
         after = afters[i]
-        after[:] = st
+        copy_state(after, st)
         if ends[i] == SACRIFICE:
             put(after, SHELLS, s, min(get(after, MAX_SHELLS, s), get(after, SHELLS, s) + int(x[X_SACRIFICE_GAIN])))
         else:
@@ -545,7 +549,8 @@ def plan(op, st, w, cards, x, worths, s, ints, known, values):
     if op == SPEED_PLANS:
         plans, near = speed_plans(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2), known, values)
         out = np.empty(plans.size + 1)
-        out[:plans.size] = plans
+        for i in range(plans.size):
+            out[i] = plans[i]
         out[plans.size] = 1.0 if near else 0.0
         return out
     if op == PLAN_ENDS:
@@ -584,7 +589,7 @@ def expected_distance(st, w, cards, x, s, t):
             for m in range(j, j + count):
                 out_p[m] = probs[i] * out_p[m]
                 if kinds[m] == IMPOSSIBLE:
-                    out_b[m] = st
+                    copy_state(out_b[m], st)
             j += count
         probs, boards = out_p[:j], out_b[:j]
     total = 0.0
