@@ -43,6 +43,8 @@ from .layout import (
  X_FAR_SHARE, X_CAP_AHEAD, X_THREAT_DISTANCE, X_PLAN_ENDS, X_UNPLANNED, X_BLOCKING, X_FINISH_RACE,
  X_SACRIFICE_GAIN, X_URGENCY, X_WEIGHTS, X_PUSH, X_COUNTER, X_MEAN_WORTH, X_LAST_SPEED, X_HAND_SNAILS,
  X_NO_MOVE) = range(35)
+#: X_DISC (the hand discount now), X_MEAN_WORTH, X_LAST_SPEED and X_HAND_SNAILS give a hand's churn
+#: (:func:`~.lookahead.churn`); X_NO_MOVE is ``plan_no_move``
 CONTEXT_HEAD = 36
 #: X_MODE: the tactician's value, or minus the greedy player's distance of snail X_SNAIL
 TACTICIAN, GREEDY = 0, 1
