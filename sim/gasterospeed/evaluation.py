@@ -17,7 +17,8 @@ import numpy as np
 
 from .board import Board
 from .cards import SPEED, Deck
-from .inference import card_worth, counter_chances, counter_table, expected_pushes, jostlers
+from .inference import (card_worth, chances_from, counter_table, counters_left, jostlers, jostlers_left, pushes_from,
+                        unseen_cards)
 from .kernels import lookahead as _look
 from .kernels import value as _value
 from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_DISC, X_FAR_SHARE, X_FINISHED,
@@ -36,6 +37,8 @@ __all__ = ["Evaluator"]
 #: no play values to share (empty arrays for the kernels; never written)
 _NO_FLAGS = np.zeros(0, dtype=np.bool_)
 _NO_VALUES = np.zeros(0)
+#: inferred context entries remembered at most (then forgotten all at once)
+_MEMO_SIZE = 4096
 
 
 def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.ndarray:
@@ -80,6 +83,7 @@ class Evaluator:
         self._mean: float | None = None
         self._facts_deck: Deck | None = None
         self._facts: tuple = ()
+        self._inferred: dict[tuple, np.ndarray] = {}
         self._push_key: tuple = ()
         self._counter_key: tuple = ()
         self._seen_view: View | None = None
@@ -113,12 +117,27 @@ class Evaluator:
                 self._fill_pushes(view)
 
     def _fill_pushes(self, view: View) -> None:
-        pushes = expected_pushes(view, self._deck_facts(view.deck)[0], self._seen(view))
+        """The expected pushes of each seat (:func:`~.inference.expected_pushes`) into the context,
+        remembered by what they depend on."""
+        jostling = self._deck_facts(view.deck)[0]
+        unseen = unseen_cards(view)
+        left = jostlers_left(jostling, self._seen(view))
+        key = ("pushes", left, unseen, view.hand_sizes, view.seat)
+        flat = self._inferred.get(key)
+        if flat is None:
+            values = [0.0] * (4 * len(view.hand_sizes))
+            for seat, push in pushes_from(jostling, left, unseen, view.hand_sizes, view.seat).items():
+                values[4 * seat:4 * seat + 4] = push
+            flat = self._remember(key, values)
         at = int(self.x[X_PUSH])
-        flat = [0.0] * (4 * len(view.hand_sizes))
-        for seat, push in pushes.items():
-            flat[4 * seat:4 * seat + 4] = push
-        self.x[at:at + len(flat)] = flat
+        self.x[at:at + flat.size] = flat
+
+    def _remember(self, key: tuple, values: list[float]) -> np.ndarray:
+        """Keep inferred context entries by their inputs (a bounded memo of pure functions)."""
+        if len(self._inferred) >= _MEMO_SIZE:
+            self._inferred.clear()
+        flat = self._inferred[key] = np.array(values)
+        return flat
 
     def _deck_facts(self, deck: Deck) -> tuple:
         """What the inferences need of ``deck``: its :func:`~.inference.jostlers` and its
@@ -158,12 +177,17 @@ class Evaluator:
         self._counter_key = key
         seen = self._seen(view)
         _, shots, dominoes = self._deck_facts(view.deck)
-        flat: list[float] = []
-        for shot, domino in zip(counter_chances(view, "shot", seen, shots),
-                                counter_chances(view, "domino", seen, dominoes)):
-            flat += shot + domino
+        shot_left, domino_left, unseen = counters_left(shots, seen), counters_left(dominoes, seen), unseen_cards(view)
+        key = ("counters", shot_left, domino_left, unseen, view.hand_sizes)
+        flat = self._inferred.get(key)
+        if flat is None:
+            values: list[float] = []
+            for shot, domino in zip(chances_from(shot_left, unseen, view.hand_sizes),
+                                    chances_from(domino_left, unseen, view.hand_sizes)):
+                values += shot + domino
+            flat = self._remember(key, values)
         at = int(self.x[X_COUNTER])
-        self.x[at:at + len(flat)] = flat
+        self.x[at:at + flat.size] = flat
 
     def needs_counters(self, deck: Deck, hand: Sequence[int]) -> bool:
         """Whether the hand holds a card whose play value weighs counters (a shot, a domino)."""

@@ -13,8 +13,9 @@ from .view import View
 if TYPE_CHECKING:
     from .players import GasterospeedProfile
 
-__all__ = ["card_worth", "jostlers", "counter_table", "seen_by_type", "hold_chance", "expected_pushes",
-           "counter_chances", "CANCELS", "SENDS_BACK"]
+__all__ = ["card_worth", "jostlers", "counter_table", "seen_by_type", "hold_chance", "unseen_cards", "jostlers_left",
+           "pushes_from", "expected_pushes", "counters_left", "chances_from", "counter_chances", "CANCELS",
+           "SENDS_BACK"]
 
 #: Reaction effects that cancel what they counter / that send it back to the other player.
 CANCELS = ("cancel", "stop", "block")
@@ -96,9 +97,34 @@ def hold_chance(left: int, unseen: int, hand: int) -> float:
     return chance
 
 
-def _unseen(view: View) -> int:
+def unseen_cards(view: View) -> int:
     """Cards the seat has not seen: the draw piles and the other seats' hands."""
     return sum(view.draw_sizes) + sum(h for i, h in enumerate(view.hand_sizes) if i != view.seat)
+
+
+def jostlers_left(jostling: list[tuple[int, int, list[float]]], seen: list[int]) -> tuple[int, ...]:
+    """Per jostling entry of :func:`jostlers`, its copies not seen yet (``seen``: :func:`seen_by_type`)."""
+    return tuple(max(0, n - seen[t]) for t, n, _ in jostling)
+
+
+def pushes_from(jostling: list[tuple[int, int, list[float]]], left: tuple[int, ...], unseen: int,
+                hand_sizes: tuple[int, ...], seat: int) -> dict[int, list[float]]:
+    """:func:`expected_pushes` from the jostling copies ``left`` (:func:`jostlers_left`), the
+    cards ``unseen`` (:func:`unseen_cards`) and the hand sizes."""
+    by_hand: dict[int, list[float]] = {}       # the push depends on the opponent's hand size only
+    out = {}
+    for o, h in enumerate(hand_sizes):
+        if o == seat or unseen <= 0 or h <= 0:
+            continue
+        push = by_hand.get(h)
+        if push is None:
+            push = by_hand[h] = [0.0, 0.0, 0.0, 0.0]
+            for k_left, (_, _, amount) in zip(left, jostling):
+                p_hold = hold_chance(k_left, unseen, h)
+                for k in (1, 2, 3):
+                    push[k] += p_hold * amount[k]
+        out[o] = list(push)
+    return out
 
 
 def expected_pushes(view: View, jostling: list[tuple[int, int, list[float]]],
@@ -111,22 +137,23 @@ def expected_pushes(view: View, jostling: list[tuple[int, int, list[float]]],
         return {}
     if seen is None:
         seen = seen_by_type(view)
-    unseen = _unseen(view)
-    left = [(max(0, n - seen[t]), amount) for t, n, amount in jostling]
-    by_hand: dict[int, list[float]] = {}       # the push depends on the opponent's hand size only
-    out = {}
-    for o, h in enumerate(view.hand_sizes):
-        if o == view.seat or unseen <= 0 or h <= 0:
-            continue
-        push = by_hand.get(h)
-        if push is None:
-            push = by_hand[h] = [0.0, 0.0, 0.0, 0.0]
-            for k_left, amount in left:
-                p_hold = hold_chance(k_left, unseen, h)
-                for k in (1, 2, 3):
-                    push[k] += p_hold * amount[k]
-        out[o] = list(push)
-    return out
+    return pushes_from(jostling, jostlers_left(jostling, seen), unseen_cards(view), view.hand_sizes, view.seat)
+
+
+def counters_left(table: tuple, seen: list[int]) -> tuple[int, int]:
+    """The reactions of a :func:`counter_table` not seen yet: those that cancel, those that
+    send back (``seen``: :func:`seen_by_type`)."""
+    cancel, back = (sum(max(0, n - sum(seen[t] for t in types)) for n, types in rows) for rows in table)
+    return cancel, back
+
+
+def chances_from(left: tuple[int, int], unseen: int, hand_sizes: tuple[int, ...]) -> list[tuple[float, float]]:
+    """:func:`counter_chances` from the reactions ``left`` (:func:`counters_left`), the cards
+    ``unseen`` and the hand sizes."""
+    if unseen <= 0:
+        return [(0.0, 0.0)] * len(hand_sizes)
+    return [(hold_chance(left[0], unseen, h), hold_chance(left[1], unseen, h)) if h > 0 else (0.0, 0.0)
+            for h in hand_sizes]
 
 
 def counter_chances(view: View, situation: str, seen: list[int] | None = None,
@@ -139,14 +166,4 @@ def counter_chances(view: View, situation: str, seen: list[int] | None = None,
         seen = seen_by_type(view)
     if table is None:
         table = counter_table(view.deck, situation)
-    unseen = _unseen(view)
-    left = []
-    for rows in table:
-        k = 0
-        for n, types in rows:
-            k += max(0, n - sum(seen[t] for t in types))
-        left.append(k)
-    if unseen <= 0:
-        return [(0.0, 0.0)] * len(view.hand_sizes)
-    return [(hold_chance(left[0], unseen, h), hold_chance(left[1], unseen, h)) if h > 0 else (0.0, 0.0)
-            for h in view.hand_sizes]
+    return chances_from(counters_left(table, seen), unseen_cards(view), view.hand_sizes)
