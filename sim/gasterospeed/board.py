@@ -135,12 +135,25 @@ class Board:
 
     def with_state(self, state: np.ndarray) -> Board:
         """A board of the same race holding ``state`` (not copied); no pending losses, no guard."""
+        state[N_PENDING] = 0
+        return self._holding(state)
+
+    def _holding(self, state: np.ndarray) -> Board:
         b = Board.__new__(Board)
         b.c, b.world, b.owner, b.n, b.rules, b.guard = self.c, self.world, self.owner, self.n, self.rules, None
         b.state = state
-        state[N_PENDING] = 0
         b._bind()
         return b
+
+    def moved_copy(self, s: int, d: int, squares: int, jostle: bool, leap: bool) -> Board | None:
+        """:meth:`copy` then :meth:`straight` (or :meth:`leap`) of ``s`` in direction ``d``, with
+        no counter; None when the snail does not move (no board is built then)."""
+        state = self.state.copy()
+        state[N_PENDING] = 0
+        kernel = _moves.leap if leap else _moves.straight
+        if kernel(state, self.world, s, d, squares, jostle, _UNGUARDED, _UNGUARDED) <= 0:
+            return None
+        return self._holding(state)
 
     # -- basics ------------------------------------------------------------------------------
     @property

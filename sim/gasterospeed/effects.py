@@ -97,13 +97,10 @@ def _move_options(race: Race, s: int, eff: Effect, dirs: list[int]) -> list[Move
             after.enter(s, end)
             options.append(MoveOption(end, after))
         return options
+    leap = eff.path != "straight"
     for d in dirs:
-        after = board.copy()
-        if eff.path == "straight":
-            ok = after.straight(s, d, eff.squares, eff.jostle) > 0
-        else:
-            ok = after.leap(s, d, eff.squares, eff.jostle)
-        if ok:
+        after = board.moved_copy(s, d, eff.squares, eff.jostle, leap)
+        if after is not None:
             options.append(MoveOption(d, after))
     return options
 
