@@ -145,6 +145,7 @@ class Evaluator:
         if self._facts_deck is not deck:
             self._facts_deck = deck
             self._facts = (jostlers(deck), counter_table(deck, "shot"), counter_table(deck, "domino"))
+            self._inferred.clear()
         return self._facts
 
     def _seen(self, view: View) -> list[int]:
