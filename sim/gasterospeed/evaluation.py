@@ -17,8 +17,7 @@ import numpy as np
 
 from .board import Board
 from .cards import SPEED, Deck
-from .inference import (card_worth, chances_from, counter_table, counters_left, jostlers, jostlers_left, pushes_from,
-                        unseen_cards)
+from .inference import card_worth, counter_rows, jostle_array, unseen_cards
 from .kernels import lookahead as _look
 from .kernels import value as _value
 from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_DISC, X_FAR_SHARE, X_FINISHED,
@@ -37,8 +36,6 @@ __all__ = ["Evaluator"]
 #: no play values to share (empty arrays for the kernels; never written)
 _NO_FLAGS = np.zeros(0, dtype=np.bool_)
 _NO_VALUES = np.zeros(0)
-#: inferred context entries remembered at most (then forgotten all at once)
-_MEMO_SIZE = 4096
 
 
 def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.ndarray:
@@ -83,11 +80,10 @@ class Evaluator:
         self._mean: float | None = None
         self._facts_deck: Deck | None = None
         self._facts: tuple = ()
-        self._inferred: dict[tuple, np.ndarray] = {}
         self._push_key: tuple = ()
         self._counter_key: tuple = ()
         self._seen_view: View | None = None
-        self._seen_counts: list[int] = []
+        self._seen_counts = np.zeros(0, dtype=np.int64)
         self._pile: tuple[int, ...] = ()
         self._pile_counts: list[int] = []
         self._pile_deck: Deck | None = None
@@ -117,40 +113,25 @@ class Evaluator:
                 self._fill_pushes(view)
 
     def _fill_pushes(self, view: View) -> None:
-        """The expected pushes of each seat (:func:`~.inference.expected_pushes`) into the context,
-        remembered by what they depend on."""
-        jostling = self._deck_facts(view.deck)[0]
-        unseen = unseen_cards(view)
-        left = jostlers_left(jostling, self._seen(view))
-        key = ("pushes", left, unseen, view.hand_sizes, view.seat)
-        flat = self._inferred.get(key)
-        if flat is None:
-            values = [0.0] * (4 * len(view.hand_sizes))
-            for seat, push in pushes_from(jostling, left, unseen, view.hand_sizes, view.seat).items():
-                values[4 * seat:4 * seat + 4] = push
-            flat = self._remember(key, values)
-        at = int(self.x[X_PUSH])
-        self.x[at:at + flat.size] = flat
+        """The expected pushes of each seat into the context (see :func:`~.kernels.value.infer`)."""
+        self._infer(view, True, False)
 
-    def _remember(self, key: tuple, values: list[float]) -> np.ndarray:
-        """Keep inferred context entries by their inputs (a bounded memo of pure functions)."""
-        if len(self._inferred) >= _MEMO_SIZE:
-            self._inferred.clear()
-        flat = self._inferred[key] = np.array(values)
-        return flat
+    def _infer(self, view: View, pushes: bool, chances: bool) -> None:
+        jostling, counters = self._deck_facts(view.deck)
+        _value.infer(self.x, self._seen(view), jostling, counters, unseen_cards(view),
+                     np.array(view.hand_sizes, dtype=np.int64), view.seat, pushes, chances)
 
-    def _deck_facts(self, deck: Deck) -> tuple:
-        """What the inferences need of ``deck``: its :func:`~.inference.jostlers` and its
-        :func:`~.inference.counter_table` against shots and dominoes."""
+    def _deck_facts(self, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
+        """What the inferences need of ``deck``: its jostlers (:func:`~.inference.jostle_array`)
+        and its counters against shots and dominoes (:func:`~.inference.counter_rows`)."""
         if self._facts_deck is not deck:
             self._facts_deck = deck
-            self._facts = (jostlers(deck), counter_table(deck, "shot"), counter_table(deck, "domino"))
-            self._inferred.clear()
+            self._facts = (jostle_array(deck), counter_rows(deck, ("shot", "domino")))
         return self._facts
 
-    def _seen(self, view: View) -> list[int]:
-        """:func:`~.inference.seen_by_type` of ``view``, counted once per view; the discard pile
-        is counted from its count at the last view when it has only grown since."""
+    def _seen(self, view: View) -> np.ndarray:
+        """:func:`~.inference.seen_by_type` of ``view`` (an int64 array), counted once per view;
+        the discard pile is counted from its count at the last view when it has only grown since."""
         if view is self._seen_view:
             return self._seen_counts
         pile, counted, type_of = view.discard, self._pile, view.deck.type_of
@@ -164,8 +145,8 @@ class Evaluator:
         seen = list(counts)
         for u in view.hand:
             seen[type_of[u]] += 1
-        self._seen_view, self._seen_counts = view, seen
-        return seen
+        self._seen_view, self._seen_counts = view, np.array(seen, dtype=np.int64)
+        return self._seen_counts
 
     def fill_counters(self, view: View) -> None:
         """The chances each seat holds a counter against a shot and a domino (needed by the
@@ -176,19 +157,7 @@ class Evaluator:
         if key == self._counter_key:
             return
         self._counter_key = key
-        seen = self._seen(view)
-        _, shots, dominoes = self._deck_facts(view.deck)
-        shot_left, domino_left, unseen = counters_left(shots, seen), counters_left(dominoes, seen), unseen_cards(view)
-        key = ("counters", shot_left, domino_left, unseen, view.hand_sizes)
-        flat = self._inferred.get(key)
-        if flat is None:
-            values: list[float] = []
-            for shot, domino in zip(chances_from(shot_left, unseen, view.hand_sizes),
-                                    chances_from(domino_left, unseen, view.hand_sizes)):
-                values += shot + domino
-            flat = self._remember(key, values)
-        at = int(self.x[X_COUNTER])
-        self.x[at:at + flat.size] = flat
+        self._infer(view, False, True)
 
     def needs_counters(self, deck: Deck, hand: Sequence[int]) -> bool:
         """Whether the hand holds a card whose play value weighs counters (a shot, a domino)."""

@@ -1,21 +1,25 @@
 """What the tactician infers from public information: what a card in hand is worth, how far
 opponents' jostles may push it ahead, and the chance an opponent holds a given counter (all
 from the deck's contents and the cards not seen yet: neither in the discard pile nor in its own
-hand)."""
+hand). The deck's jostlers and counters are laid out here for the compiled inference of a
+decision's context (:func:`~.kernels.value.infer`), which shares its chance of holding a card
+(:func:`~.kernels.value.hold_chance`) with :func:`counter_chances`."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .cards import REACTION, SPEED, CardInfo, Deck
+from .kernels.value import counters_left, hold_chance
 from .view import View
 
 if TYPE_CHECKING:
     from .players import GasterospeedProfile
 
-__all__ = ["card_worth", "jostlers", "counter_table", "seen_by_type", "hold_chance", "unseen_cards", "jostlers_left",
-           "pushes_from", "expected_pushes", "counters_left", "chances_from", "counter_chances", "CANCELS",
-           "SENDS_BACK"]
+__all__ = ["card_worth", "jostlers", "jostle_array", "counter_rows", "seen_by_type", "unseen_cards", "counter_chances",
+           "CANCELS", "SENDS_BACK"]
 
 #: Reaction effects that cancel what they counter / that send it back to the other player.
 CANCELS = ("cancel", "stop", "block")
@@ -63,12 +67,26 @@ def jostlers(deck: Deck) -> list[tuple[int, int, list[float]]]:
     return [(deck.type_index[cid], n, push) for cid, (n, push) in counts.items()]
 
 
-def counter_table(deck: Deck, situation: str) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]:
-    """The reactions of the deck against ``situation``: for the effects that cancel it, then
-    those that send it back, (copies, the types holding that effect) per effect."""
-    return tuple(tuple((deck.counter_counts[(situation, e)], deck.counter_types[(situation, e)])
-                       for e in effects if deck.counter_counts.get((situation, e), 0))
-                 for effects in (CANCELS, SENDS_BACK))
+def jostle_array(deck: Deck) -> np.ndarray:
+    """:func:`jostlers` as the kernels read them: one row per entry, its type, copies and push
+    1, 2, 3 (float64)."""
+    rows = [[t, n, *push[1:]] for t, n, push in jostlers(deck)]
+    return np.array(rows, dtype=np.float64).reshape(len(rows), 5)
+
+
+def counter_rows(deck: Deck, situations: tuple[str, ...]) -> np.ndarray:
+    """The reactions of the deck against each of ``situations``: the effects that cancel it,
+    then those that send it back, each as :func:`~.kernels.value.counters_left` reads them
+    (how many effects, then per effect its copies, how many entries hold it, those entries)."""
+    out: list[int] = []
+    for situation in situations:
+        for effects in (CANCELS, SENDS_BACK):
+            rows = [e for e in effects if deck.counter_counts.get((situation, e), 0)]
+            out.append(len(rows))
+            for e in rows:
+                types = deck.counter_types[(situation, e)]
+                out += [deck.counter_counts[(situation, e)], len(types), *types]
+    return np.array(out, dtype=np.int64)
 
 
 def seen_by_type(view: View) -> list[int]:
@@ -82,88 +100,22 @@ def seen_by_type(view: View) -> list[int]:
     return counts
 
 
-#: hold_chance's memo: (left, unseen, hand) -> chance
-_HOLD: dict[tuple[int, int, int], float] = {}
-
-
-def hold_chance(left: int, unseen: int, hand: int) -> float:
-    """The chance that a hand of ``hand`` cards holds one of ``left`` cards among ``unseen``
-    (drawn with replacement: ``1 - (1 - left / unseen) ** hand``); remembered, it is a pure
-    function of three small ints."""
-    key = (left, unseen, hand)
-    chance = _HOLD.get(key)
-    if chance is None:
-        chance = _HOLD[key] = 1.0 - (1.0 - min(1.0, left / unseen)) ** hand
-    return chance
-
-
 def unseen_cards(view: View) -> int:
     """Cards the seat has not seen: the draw piles and the other seats' hands."""
     return sum(view.draw_sizes) + sum(h for i, h in enumerate(view.hand_sizes) if i != view.seat)
 
 
-def jostlers_left(jostling: list[tuple[int, int, list[float]]], seen: list[int]) -> tuple[int, ...]:
-    """Per jostling entry of :func:`jostlers`, its copies not seen yet (``seen``: :func:`seen_by_type`)."""
-    return tuple(max(0, n - seen[t]) for t, n, _ in jostling)
-
-
-def pushes_from(jostling: list[tuple[int, int, list[float]]], left: tuple[int, ...], unseen: int,
-                hand_sizes: tuple[int, ...], seat: int) -> dict[int, list[float]]:
-    """:func:`expected_pushes` from the jostling copies ``left`` (:func:`jostlers_left`), the
-    cards ``unseen`` (:func:`unseen_cards`) and the hand sizes."""
-    by_hand: dict[int, list[float]] = {}       # the push depends on the opponent's hand size only
-    out = {}
-    for o, h in enumerate(hand_sizes):
-        if o == seat or unseen <= 0 or h <= 0:
-            continue
-        push = by_hand.get(h)
-        if push is None:
-            push = by_hand[h] = [0.0, 0.0, 0.0, 0.0]
-            for k_left, (_, _, amount) in zip(left, jostling):
-                p_hold = hold_chance(k_left, unseen, h)
-                for k in (1, 2, 3):
-                    push[k] += p_hold * amount[k]
-        out[o] = list(push)
-    return out
-
-
-def expected_pushes(view: View, jostling: list[tuple[int, int, list[float]]],
-                    seen: list[int] | None = None) -> dict[int, list[float]]:
-    """Per opponent seat, the expected push of a snail 1, 2 or 3 squares straight ahead of it:
-    the chance it holds each jostling card (``jostling``: :func:`jostlers`; from the cards not
-    seen yet) times its push. ``seen``: :func:`seen_by_type` of the view (counted when not
-    given)."""
-    if not jostling:
-        return {}
-    if seen is None:
-        seen = seen_by_type(view)
-    return pushes_from(jostling, jostlers_left(jostling, seen), unseen_cards(view), view.hand_sizes, view.seat)
-
-
-def counters_left(table: tuple, seen: list[int]) -> tuple[int, int]:
-    """The reactions of a :func:`counter_table` not seen yet: those that cancel, those that
-    send back (``seen``: :func:`seen_by_type`)."""
-    cancel, back = (sum(max(0, n - sum(seen[t] for t in types)) for n, types in rows) for rows in table)
-    return cancel, back
-
-
-def chances_from(left: tuple[int, int], unseen: int, hand_sizes: tuple[int, ...]) -> list[tuple[float, float]]:
-    """:func:`counter_chances` from the reactions ``left`` (:func:`counters_left`), the cards
-    ``unseen`` and the hand sizes."""
-    if unseen <= 0:
-        return [(0.0, 0.0)] * len(hand_sizes)
-    return [(hold_chance(left[0], unseen, h), hold_chance(left[1], unseen, h)) if h > 0 else (0.0, 0.0)
-            for h in hand_sizes]
-
-
-def counter_chances(view: View, situation: str, seen: list[int] | None = None,
-                    table: tuple | None = None) -> list[tuple[float, float]]:
+def counter_chances(view: View, situation: str, seen: list[int] | None = None) -> list[tuple[float, float]]:
     """Per seat, the chances its player holds a reaction against ``situation`` (``shot``,
-    ``domino``, ``jostle``) that cancels it (cancel, stop, block) / that sends it back
-    (reflect, return, reverse), inferred from the cards not yet seen (``seen`` as in
-    :func:`expected_pushes`; ``table``: :func:`counter_table` of the deck and situation)."""
-    if seen is None:
-        seen = seen_by_type(view)
-    if table is None:
-        table = counter_table(view.deck, situation)
-    return chances_from(counters_left(table, seen), unseen_cards(view), view.hand_sizes)
+    ``domino``, ``jostle``, ``loss``) that cancels it (cancel, stop, block) / that sends it back
+    (reflect, return, reverse), inferred from the cards not yet seen (``seen``:
+    :func:`seen_by_type` of the view, counted when not given)."""
+    seen_array = np.array(seen_by_type(view) if seen is None else seen, dtype=np.int64)
+    table = counter_rows(view.deck, (situation,))
+    cancel, at = counters_left(table, 0, seen_array)
+    back, _ = counters_left(table, at, seen_array)
+    unseen = unseen_cards(view)
+    if unseen <= 0:
+        return [(0.0, 0.0)] * len(view.hand_sizes)
+    return [(hold_chance(cancel, unseen, h), hold_chance(back, unseen, h)) if h > 0 else (0.0, 0.0)
+            for h in view.hand_sizes]

@@ -15,6 +15,8 @@ counter that cancels / sends back a shot, then a domino (4 per seat) from ``x[X_
 
 from __future__ import annotations
 
+import math
+
 from numba import njit
 
 from ..circuit import INF
@@ -166,3 +168,70 @@ def anchor(st, w, x):
             threat += 1
     x[X_THREAT] = threat
     return here
+
+
+@njit(cache=True, _nrt=False)
+def hold_chance(left, unseen, hand):
+    """The chance that a hand of ``hand`` cards holds one of ``left`` cards among ``unseen``
+    (drawn with replacement: ``1 - (1 - left / unseen) ** hand``; ``math.pow`` is the C
+    library's pow, like Python's ``**`` on floats, so the chance is Python's to the last bit,
+    which numba's own ``**`` with an int exponent is not)."""
+    return 1.0 - math.pow(1.0 - min(1.0, left / unseen), float(hand))
+
+
+@njit(cache=True, _nrt=False)
+def counters_left(table, at, seen):
+    """Copies not seen yet of the counter rows of ``table`` from ``at`` (how many rows, then
+    per row: copies, how many deck entries hold it, those entries; ``seen``: cards seen per
+    deck entry). Returns them and where the next rows start."""
+    rows = table[at]
+    at += 1
+    left = 0
+    for _ in range(rows):
+        copies, n_types = table[at], table[at + 1]
+        seen_copies = 0
+        for i in range(n_types):
+            seen_copies += seen[table[at + 2 + i]]
+        left += max(0, copies - seen_copies)
+        at += 2 + n_types
+    return left, at
+
+
+@njit(cache=True, _nrt=False)
+def infer(x, seen, jostling, counters, unseen, hand_sizes, seat, pushes, chances):
+    """Write what seat ``seat`` infers from the cards it has not seen into the context ``x``:
+    with ``pushes``, per opponent the expected push ahead of a snail 1, 2 or 3 squares straight
+    ahead of it (from ``x[X_PUSH]``: the chance it holds each jostling card times its push;
+    ``jostling``: per jostling deck entry, its type, copies and push 1, 2, 3); with
+    ``chances``, per seat the chances it holds a counter that cancels / sends back a shot, then
+    a domino (from ``x[X_COUNTER]``; ``counters``: the counter rows, see :func:`counters_left`,
+    against shots, cancelling then sending back, then against dominoes). ``seen``: cards seen
+    per deck entry; ``unseen``: cards not seen; ``hand_sizes``: per seat."""
+    if pushes:
+        at = int(x[X_PUSH])
+        for o in range(hand_sizes.size):
+            for k in range(4):
+                x[at + 4 * o + k] = 0.0
+            h = hand_sizes[o]
+            if o == seat or unseen <= 0 or h <= 0:
+                continue
+            for j in range(jostling.shape[0]):
+                chance = hold_chance(max(0, int(jostling[j, 1]) - seen[int(jostling[j, 0])]), unseen, h)
+                for k in range(1, 4):
+                    x[at + 4 * o + k] += chance * jostling[j, 1 + k]
+    if chances:
+        at = int(x[X_COUNTER])
+        shot_cancel, next_rows = counters_left(counters, 0, seen)
+        shot_back, next_rows = counters_left(counters, next_rows, seen)
+        domino_cancel, next_rows = counters_left(counters, next_rows, seen)
+        domino_back, next_rows = counters_left(counters, next_rows, seen)
+        for o in range(hand_sizes.size):
+            h = hand_sizes[o]
+            if unseen <= 0 or h <= 0:
+                for k in range(4):
+                    x[at + 4 * o + k] = 0.0
+                continue
+            x[at + 4 * o] = hold_chance(shot_cancel, unseen, h)
+            x[at + 4 * o + 1] = hold_chance(shot_back, unseen, h)
+            x[at + 4 * o + 2] = hold_chance(domino_cancel, unseen, h)
+            x[at + 4 * o + 3] = hold_chance(domino_back, unseen, h)
