@@ -25,6 +25,7 @@ import math
 import numpy as np
 from numba import njit
 
+from ..circuit import FINISH
 from .layout import (
     C_TYPES,
     E_AMOUNT,
@@ -67,8 +68,11 @@ from .layout import (
     effect,
     geo,
     get,
+    kind,
     nb,
+    occupant,
     put,
+    step,
 )
 from .moves import (
     ALL_DIRECTIONS,
@@ -136,10 +140,15 @@ def _best_end(st, w, x, s, ends, out, trial):
 @njit(cache=True)
 def _aimed(st, w, s, path, d, squares, jostle, out, unused):
     """Write to ``out`` the board after a straight move or a leap in direction ``d`` (no
-    counter: ``unused`` is a 1-entry guard); whether the snail moved."""
-    copy_state(out, st)
+    counter: ``unused`` is a 1-entry guard); whether the snail moved (``out`` is left as it was
+    when a straight move cannot make its first step)."""
     if path == STRAIGHT:
+        q = step(w, get(st, POS, s), d)
+        if q < 0 or (kind(w, q) != FINISH and not jostle and occupant(st, q) >= 0):
+            return False
+        copy_state(out, st)
         return straight(out, w, s, d, squares, jostle, unused, unused) > 0
+    copy_state(out, st)
     return leap(out, w, s, d, squares, jostle, unused, unused) > 0
 
 
