@@ -108,6 +108,11 @@ from .value import (
     value,
 )
 
+#: every direction, as a run-time int64: numba compiles a callee once more for each literal
+#: argument (constant ints and bools are passed as np.int64 / np.bool_ values below for that reason)
+_ALL = np.int64(ALL_DIRECTIONS)
+#: which live branches :func:`_card_lost_here` sends back (run-time bools, for the same reason)
+_ONLY_UNMET_BEHIND, _EVERY_BRANCH = np.bool_(True), np.bool_(False)
 #: a speed-move end that is a sacrifice (stay put, regain shells); see ``view.SACRIFICE``
 SACRIFICE = -2
 #: move outcomes: the board given (nothing changed), a new board, or impossible (card lost)
@@ -183,7 +188,7 @@ def move_outcomes(st, w, cards, x, s, t, k, probs, boards, kinds, at, scratch, u
         mask = 0
         for i in range(effect(cards, t, k, E_N_DIRS)):
             mask |= 1 << abs_dir(st, w, s, effect(cards, t, k, E_DIRS + i))
-        found = _best_end(st, w, x, s, speed_ends(st, w, s, squares, mask), boards[at], scratch)
+        found = _best_end(st, w, x, s, speed_ends(st, w, s, squares, np.int64(mask)), boards[at], scratch)
         kinds[at] = NEW if found else IMPOSSIBLE
         return 1
     best_v = -math.inf
@@ -230,8 +235,8 @@ def shot_value(st, w, x, s, t, base):
     p_hit = w[W_HITS] / w[W_DIE]
     gain = loss_delta(st, w, x, t, base)
     urgent = 1.0 if get(st, SHELLS, t) <= 1 else x[X_URGENCY]
-    p_cancel = _counter_chance(st, x, t, SHOT_CANCEL) * urgent
-    p_reflect = _counter_chance(st, x, t, SHOT_REFLECT) * urgent
+    p_cancel = _counter_chance(st, x, t, np.int64(SHOT_CANCEL)) * urgent
+    p_reflect = _counter_chance(st, x, t, np.int64(SHOT_REFLECT)) * urgent
     back = loss_delta(st, w, x, s, base)
     return p_hit * ((1.0 - p_cancel - p_reflect) * gain + p_reflect * back)
 
@@ -244,8 +249,8 @@ def domino_value(st, w, x, s, base):
     for side in range(2):
         for t in domino_side(st, w, s, side):
             gain = loss_delta(st, w, x, t, base)
-            p_cancel = _counter_chance(st, x, t, DOMINO_CANCEL)
-            p_reflect = _counter_chance(st, x, t, DOMINO_REFLECT)
+            p_cancel = _counter_chance(st, x, t, np.int64(DOMINO_CANCEL))
+            p_reflect = _counter_chance(st, x, t, np.int64(DOMINO_REFLECT))
             back = loss_delta(st, w, x, s, base)
             total += (1.0 - p_cancel - p_reflect) * gain + p_reflect * back
     return total
@@ -268,7 +273,7 @@ def _move_branches(start, w, cards, x, s, t, k, probs, boards, alive, original, 
             copy_state(out_b[j], boards[i])
             j += 1
             continue
-        count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, j, scratch, unused)
+        count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, np.int64(j), scratch, unused)
         for m in range(j, j + count):
             out_p[m] = probs[i] * out_p[m]
             if kinds[m] == IMPOSSIBLE:
@@ -347,7 +352,7 @@ def play_value(st, w, cards, x, s, t, base):
     extra = 0.0
     for k in range(card(cards, t, T_EFF_COUNT)):
         if effect(cards, t, k, E_BEHIND):
-            _card_lost_here(st, boards, alive, original, True, w, s)
+            _card_lost_here(st, boards, alive, original, _ONLY_UNMET_BEHIND, w, s)
         live = 0.0
         for i in range(probs.size):
             if alive[i]:
@@ -363,7 +368,7 @@ def play_value(st, w, cards, x, s, t, base):
         elif op == SHOOT:
             targets = shot_targets(st, w, s, effect(cards, t, k, E_RANGE))
             if targets.size == 0:
-                _card_lost_here(st, boards, alive, original, False, w, s)
+                _card_lost_here(st, boards, alive, original, _EVERY_BRANCH, w, s)
             best = 0.0
             for i in range(targets.size):
                 v = shot_value(st, w, x, s, targets[i], base)
@@ -462,7 +467,7 @@ def plan_ends(st, w, cards, x, worths, s, ends, later, later_squares, hand):
         for j in range(later.size):
             o = later[j]
             if get(after, STATUS, o) == RUNNING:
-                o_ends = speed_ends(after, w, o, later_squares[j], ALL_DIRECTIONS)
+                o_ends = speed_ends(after, w, o, later_squares[j], _ALL)
                 if o_ends.size:
                     nearest = o_ends[0]
                     for e in o_ends:
@@ -505,7 +510,7 @@ def speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, value
             if k != removed[i]:
                 sub[j] = hand[k]
                 j += 1
-        ends = speed_ends(st, w, s, squares[i], ALL_DIRECTIONS)
+        ends = speed_ends(st, w, s, squares[i], _ALL)
         for e in ends:
             if dist(w, e) <= here:
                 near = True
@@ -594,7 +599,7 @@ def expected_distance(st, w, cards, x, s, t):
         kinds = np.empty(cap, dtype=np.int64)
         j = 0
         for i in range(probs.size):
-            count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, j, scratch, unused)
+            count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, np.int64(j), scratch, unused)
             for m in range(j, j + count):
                 out_p[m] = probs[i] * out_p[m]
                 if kinds[m] == IMPOSSIBLE:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 from numba import njit
 
 from ..circuit import INF
@@ -221,7 +222,7 @@ def infer(x, seen, jostling, counters, unseen, hand_sizes, seat, pushes, chances
                     x[at + 4 * o + k] += chance * jostling[j, 1 + k]
     if chances:
         at = int(x[X_COUNTER])
-        shot_cancel, next_rows = counters_left(counters, 0, seen)
+        shot_cancel, next_rows = counters_left(counters, np.int64(0), seen)
         shot_back, next_rows = counters_left(counters, next_rows, seen)
         domino_cancel, next_rows = counters_left(counters, next_rows, seen)
         domino_back, next_rows = counters_left(counters, next_rows, seen)
