@@ -52,6 +52,8 @@ __all__ = ["Board", "Guard", "Loss", "RUNNING", "FINISHED", "KO", "OUT", "STATUS
 STATUS_NAMES = ("running", "finished", "ko", "out")
 _ON_TRACK = (TRACK, MUD, ARROW)
 _ALL = _moves.ALL_DIRECTIONS
+#: the guard array of a move nobody may counter (one entry: the kernels never write it)
+_UNGUARDED = np.zeros(1, dtype=np.int64)
 
 
 class Loss(NamedTuple):
@@ -92,7 +94,7 @@ class Board:
 
     Attributes:
         c: the compiled :class:`~sim.gasterospeed.circuit.Circuit`; world: its array form.
-        owner: seat of each snail.
+        owner: seat of each snail; n: how many snails.
         state: the whole state (see :mod:`.kernels.layout`); ``pos``, ``occ``, ``status``,
             ``shells``, ``max_shells``, ``slot`` are numpy views into it:
         pos: square of each snail (-1 when off the board: not placed, finished or removed).
@@ -105,7 +107,7 @@ class Board:
         guard: the :class:`Guard` of a jostle being played (None: no counter).
     """
 
-    __slots__ = ("c", "world", "owner", "state", "pos", "occ", "status", "shells", "max_shells", "slot",
+    __slots__ = ("c", "world", "owner", "n", "state", "pos", "occ", "status", "shells", "max_shells", "slot",
                  "rules", "guard")
 
     def __init__(self, circuit: Circuit, owners: Sequence[int], shells: Sequence[int], rules):
@@ -113,12 +115,13 @@ class Board:
         self.rules = rules
         self.world = _world(circuit, rules)
         self.owner = tuple(int(o) for o in owners)
+        self.n = len(self.owner)
         self.state = new_state(self.owner, list(shells), circuit.width * circuit.height)
         self.guard = None
         self._bind()
 
     def _bind(self) -> None:
-        st, n = self.state, len(self.owner)
+        st, n = self.state, self.n
         self.pos = st[HEAD + POS * n:HEAD + (POS + 1) * n]
         self.status = st[HEAD + STATUS * n:HEAD + (STATUS + 1) * n]
         self.shells = st[HEAD + SHELLS * n:HEAD + (SHELLS + 1) * n]
@@ -132,17 +135,31 @@ class Board:
 
     def with_state(self, state: np.ndarray) -> Board:
         """A board of the same race holding ``state`` (not copied); no pending losses, no guard."""
-        b = Board.__new__(Board)
-        b.c, b.world, b.owner, b.rules, b.guard = self.c, self.world, self.owner, self.rules, None
-        b.state = state
         state[N_PENDING] = 0
+        return self._holding(state)
+
+    def _holding(self, state: np.ndarray) -> Board:
+        b = Board.__new__(Board)
+        b.c, b.world, b.owner, b.n, b.rules, b.guard = self.c, self.world, self.owner, self.n, self.rules, None
+        b.state = state
         b._bind()
         return b
 
+    def moved_copy(self, s: int, d: int, squares: int, jostle: bool, leap: bool) -> Board | None:
+        """:meth:`copy` then :meth:`straight` (or :meth:`leap`) of ``s`` in direction ``d``, with
+        no counter; None when the snail does not move (no board is built then)."""
+        state = self.state.copy()
+        state[N_PENDING] = 0
+        kernel = _moves.leap if leap else _moves.straight
+        if kernel(state, self.world, s, d, squares, jostle, _UNGUARDED, _UNGUARDED) <= 0:
+            return None
+        return self._holding(state)
+
     # -- basics ------------------------------------------------------------------------------
     @property
-    def n(self) -> int:
-        return len(self.owner)
+    def n_arrived(self) -> int:
+        """How many snails have crossed the finish line."""
+        return int(self.state[N_ARRIVED])
 
     @property
     def arrivals(self) -> list[int]:
@@ -159,6 +176,8 @@ class Board:
 
     def take_pending(self) -> list[Loss]:
         """The pending losses, which the board forgets."""
+        if not self.state[N_PENDING]:
+            return []
         out = self.pending
         self.state[N_PENDING] = 0
         return out
@@ -241,9 +260,8 @@ class Board:
     def _move(self, kernel, s: int, d: int, squares: int, jostle: bool) -> int:
         """Run a move kernel; with a :attr:`guard`, question by question (see ``kernels.moves``):
         each question is asked on the board as it stands at that moment of the move."""
-        unused = np.zeros(1, dtype=np.int64)
         if self.guard is None or not jostle:
-            return int(kernel(self.state, self.world, s, d, squares, jostle, unused, unused))
+            return int(kernel(self.state, self.world, s, d, squares, jostle, _UNGUARDED, _UNGUARDED))
         before = self.state.copy()
         g = np.zeros(_moves.G_ANSWERS + _moves.MAX_ANSWERS + self.n, dtype=np.int64)
         g[_moves.G_ANSWERS + _moves.MAX_ANSWERS:] = [bool(x) for x in self.guard.may_counter]
@@ -270,8 +288,7 @@ class Board:
         square. Snails in ``locked`` cannot be pushed (see ``kernels.moves.push``)."""
         mask = np.zeros(self.n, dtype=np.bool_)
         mask[list(locked)] = True
-        unused = np.zeros(1, dtype=np.int64)
-        return _moves.push(self.state, self.world, t, d, mask, unused, unused) == _moves.PUSHED
+        return _moves.push(self.state, self.world, t, d, mask, _UNGUARDED, _UNGUARDED) == _moves.PUSHED
 
     def to_slot(self, t: int) -> bool:
         """Start-line rule: back to its start slot, or (``start_slot_taken``) it stays or goes
@@ -304,7 +321,7 @@ class Board:
         snails passable) leads to the finish with KO snails as obstacles while one exists
         without them; the KO snails on the edge of its reachable region are removed.
         """
-        if not (self.status == KO).any():
+        if KO not in self.status.tolist():
             return []
         return _moves.clear_blocking_ko(self.state, self.world).tolist()
 

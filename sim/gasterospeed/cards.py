@@ -101,10 +101,13 @@ class Deck:
         for c in cards:
             first.setdefault(c.cid, c)
         self.types: tuple[CardInfo, ...] = tuple(first[cid] for cid in self.ids)
-        index = {cid: t for t, cid in enumerate(self.ids)}
-        self.type_of = [index[c.cid] for c in cards]
+        #: entry id -> type
+        self.type_index = {cid: t for t, cid in enumerate(self.ids)}
+        self.type_of = [self.type_index[c.cid] for c in cards]
         #: per type: whether it shoots or dominoes
         self.attacks = [any(e.op in ("shoot", "domino") for e in info.effects) for info in self.types]
+        #: per uid: whether it shoots or dominoes
+        self.uid_attacks = [self.attacks[t] for t in self.type_of]
         self.table = cards_array(self.types)
         #: situation -> per uid, what the card does against it ("" for no counter)
         self.counter_effect = {what: [c.counter(what) for c in cards] for what in REACTION_SITUATIONS}
@@ -113,6 +116,11 @@ class Deck:
         for c in cards:
             for pair in c.counters:
                 self.counter_counts[pair] = self.counter_counts.get(pair, 0) + 1
+        #: (situation, effect) -> the types with that counter
+        self.counter_types: dict[tuple[str, str], tuple[int, ...]] = {}
+        for t, info in enumerate(self.types):
+            for pair in info.counters:
+                self.counter_types[pair] = self.counter_types.get(pair, ()) + (t,)
 
     def __len__(self) -> int:
         return len(self.cards)

@@ -104,7 +104,8 @@ def all_action_check(race: Race, seat: int) -> None:
         if not any(kind[u] == SPEED for u in piles.draw[0] + piles.discard[0]):
             return  # no speed card left to draw: the hand plays on
         k = min(race.config.all_action_discard, len(hand))
-        say(race, f"  {name(race, first)} holds only action cards: discards {k} at random and draws {k}")
+        if race.trace is not None:
+            say(race, f"  {name(race, first)} holds only action cards: discards {k} at random and draws {k}")
         for _ in range(k):
             uid = hand.pop(race.chance.index(len(hand)))
             piles.discard_card(uid)

@@ -38,7 +38,7 @@ def play_card(race: Race, s: int, uid: int) -> str:
             break
         if eff.condition == "behind" and not board.behind_another(s):
             return _card_lost(race, s, own_change, "not_behind")
-        arrivals = len(board.arrivals)
+        arrivals = board.n_arrived
         if eff.op == "move":
             outcome = _effect_move(race, s, uid, eff)
         elif eff.op == "shell":
@@ -61,15 +61,17 @@ def _card_lost(race: Race, s: int, own_change: int, reason: str) -> str:
     board = race.board
     if own_change and board.status[s] == RUNNING:
         board.shells[s] = max(1, min(board.max_shells[s], board.shells[s] - own_change))
-        say(race, f"  the card is lost: {name(race, s)} is back to {board.shells[s]} shells")
+        if race.trace is not None:
+            say(race, f"  the card is lost: {name(race, s)} is back to {board.shells[s]} shells")
     return reason
 
 
 def _settle(race: Race, arrivals_before: int) -> None:
     """After an effect: snails pushed over the line are done; the board's losses are applied."""
     board = race.board
-    for s in board.arrivals[arrivals_before:]:
-        say(race, f"  {name(race, s)} crosses the finish line!")
+    for s in board.arrivals[arrivals_before:] if board.n_arrived > arrivals_before else ():
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} crosses the finish line!")
         snail_done(race, s)
     while True:
         losses = board.take_pending()
@@ -78,9 +80,10 @@ def _settle(race: Race, arrivals_before: int) -> None:
         for loss in losses:
             for _ in range(loss.amount):
                 inflict(race, loss.snail, None, loss.cause)
-    if (board.status == KO).any():
+    if KO in board.status.tolist():
         for s in board.clear_blocking_ko():
-            say(race, f"  KO snail {name(race, s)} blocked the only passage: removed")
+            if race.trace is not None:
+                say(race, f"  KO snail {name(race, s)} blocked the only passage: removed")
 
 
 def _move_options(race: Race, s: int, eff: Effect, dirs: list[int]) -> list[MoveOption]:
@@ -94,13 +97,10 @@ def _move_options(race: Race, s: int, eff: Effect, dirs: list[int]) -> list[Move
             after.enter(s, end)
             options.append(MoveOption(end, after))
         return options
+    leap = eff.path != "straight"
     for d in dirs:
-        after = board.copy()
-        if eff.path == "straight":
-            ok = after.straight(s, d, eff.squares, eff.jostle) > 0
-        else:
-            ok = after.leap(s, d, eff.squares, eff.jostle)
-        if ok:
+        after = board.moved_copy(s, d, eff.squares, eff.jostle, leap)
+        if after is not None:
             options.append(MoveOption(d, after))
     return options
 
@@ -112,7 +112,8 @@ def _effect_move(race: Race, s: int, uid: int, eff: Effect) -> str:
         table = race.deck.cards[uid].direction_table
         dash = table[race.chance.roll(len(table)) - 1]
         dirs = [board.abs_dir(s, dash)]
-        say(race, f"  {name(race, s)} rolls direction: dashboard {dash}")
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} rolls direction: dashboard {dash}")
     else:
         dirs = list(dict.fromkeys(board.abs_dir(s, k) for k in eff.directions))
     options = _move_options(race, s, eff, dirs)
@@ -136,7 +137,9 @@ def _effect_move(race: Race, s: int, uid: int, eff: Effect) -> str:
         if race.countered is not None:
             if race.countered.effect == "reverse":
                 board.push(s, (choice + 4) % 8, {s})
-                say(race, f"  {name(race, s)} is pushed back one square by {name(race, race.countered.snail)}'s counter")
+                if race.trace is not None:
+                    say(race, f"  {name(race, s)} is pushed back one square by "
+                              f"{name(race, race.countered.snail)}'s counter")
             return "countered"
     if board.status[s] == FINISHED:
         return "finished"
@@ -168,9 +171,11 @@ def _effect_shoot(race: Race, s: int, uid: int, eff: Effect) -> str:
     t = targets[race.policies[seat].target(race.view(seat), s, uid, targets) if len(targets) > 1 else 0]
     face = race.chance.roll(board.c.die)
     if face not in board.c.shot_hits:
-        say(race, f"  {name(race, s)} shoots {name(race, t)}: rolls {face}, missed")
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} shoots {name(race, t)}: rolls {face}, missed")
         return "miss"
-    say(race, f"  {name(race, s)} shoots {name(race, t)}: rolls {face}, hit")
+    if race.trace is not None:
+        say(race, f"  {name(race, s)} shoots {name(race, t)}: rolls {face}, hit")
     return inflict(race, t, s, "shot")
 
 
@@ -201,10 +206,12 @@ def _domino_wave(race: Race, causer: int, line: list[int]) -> int:
                 continue
             r = inflict(race, t, causer, "domino", domino=True)
             if r == "cancelled":
-                say(race, f"  the domino stops at {name(race, t)}")
+                if race.trace is not None:
+                    say(race, f"  the domino stops at {name(race, t)}")
                 break
             if r == "reflected":
-                say(race, f"  {name(race, t)} sends the domino back!")
+                if race.trace is not None:
+                    say(race, f"  {name(race, t)} sends the domino back!")
                 outward, j, reflector = False, i - 1, t
                 continue
             losses += 1
@@ -215,7 +222,8 @@ def _domino_wave(race: Race, causer: int, line: list[int]) -> int:
                     break
                 r = inflict(race, causer, reflector, "domino", domino=True)
                 if r == "reflected":
-                    say(race, f"  {name(race, causer)} sends the domino out again: ping-pong!")
+                    if race.trace is not None:
+                        say(race, f"  {name(race, causer)} sends the domino out again: ping-pong!")
                     outward, i = True, 0
                     continue
                 if r != "cancelled":

@@ -17,20 +17,25 @@ import numpy as np
 
 from .board import Board
 from .cards import SPEED, Deck
-from .inference import card_worth, counter_chances, expected_pushes, jostlers
+from .inference import card_worth, counter_rows, jostle_array, unseen_cards
 from .kernels import lookahead as _look
 from .kernels import value as _value
-from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_FAR_SHARE, X_FINISH_RACE,
-                            X_FINISHED, X_KO_DISTANCE, X_LAMBDA, X_MODE, X_N_SEATS, X_NEAR, X_PLAN_ENDS, X_PUSH,
-                            X_SACRIFICE_GAIN, X_SEAT, X_SHELL1, X_SHELL2, X_SHELL_MODE, X_SM_KO, X_SM_LOSS,
-                            X_SM_PROGRESS, X_TAIL, X_THREAT, X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY,
-                            X_WEIGHTS, CONTEXT_HEAD, TACTICIAN, context_size)
+from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_DISC, X_FAR_SHARE, X_FINISHED,
+                            X_FINISH_RACE, X_HAND_SNAILS, X_KO_DISTANCE, X_LAMBDA, X_LAST_SPEED, X_MEAN_WORTH, X_MODE,
+                            X_NEAR, X_NO_MOVE, X_N_SEATS, X_PLAN_ENDS, X_PUSH, X_SACRIFICE_GAIN, X_SEAT, X_SHELL1,
+                            X_SHELL2, X_SHELL_MODE, X_SM_KO, X_SM_LOSS, X_SM_PROGRESS, X_TAIL, X_THREAT,
+                            X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY, X_WEIGHTS, CONTEXT_HEAD, TACTICIAN,
+                            context_size)
 from .view import View
 
 if TYPE_CHECKING:
     from .players import GasterospeedProfile
 
 __all__ = ["Evaluator"]
+
+#: no play values to share (empty arrays for the kernels; never written)
+_NO_FLAGS = np.zeros(0, dtype=np.bool_)
+_NO_VALUES = np.zeros(0)
 
 
 def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.ndarray:
@@ -47,6 +52,7 @@ def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.n
     x[X_THREAT_DISTANCE] = p.plan_threat_distance
     x[X_PLAN_ENDS], x[X_UNPLANNED], x[X_BLOCKING] = p.plan_ends, p.plan_unplanned, p.plan_blocking
     x[X_FINISH_RACE], x[X_URGENCY] = p.plan_finish_race, p.shot_counter_share
+    x[X_LAST_SPEED], x[X_NO_MOVE] = p.worth_last_speed, p.plan_no_move
     x[X_WEIGHTS] = CONTEXT_HEAD
     x[X_PUSH] = CONTEXT_HEAD + n_snails
     x[X_COUNTER] = CONTEXT_HEAD + n_snails + 4 * n_seats
@@ -65,13 +71,22 @@ class Evaluator:
     def __init__(self, profile: GasterospeedProfile):
         self.p = profile
         self.x = np.zeros(0)
+        self._shape: tuple[int, int] = (-1, -1)
         self.disc = profile.hand_discount
         self.snails = 1
-        self._worth: dict[str, float] = {}
+        self._worth_deck: Deck | None = None
+        self._worths: list[float] = []
+        self._worth_array = np.zeros(0)
         self._mean: float | None = None
-        self._jostlers: dict[int, dict] = {}
+        self._facts_deck: Deck | None = None
+        self._facts: tuple = ()
         self._push_key: tuple = ()
         self._counter_key: tuple = ()
+        self._seen_view: View | None = None
+        self._seen_counts = np.zeros(0, dtype=np.int64)
+        self._pile: tuple[int, ...] = ()
+        self._pile_counts: list[int] = []
+        self._pile_deck: Deck | None = None
 
     # -- the decision's context ----------------------------------------------------------------
     def start(self, view: View) -> None:
@@ -79,17 +94,18 @@ class Evaluator:
         of or close to its best snail count fully), the hand discount, the threat."""
         p, board = self.p, view.board
         n_seats = len(view.hand_sizes)
-        if self.x.size != context_size(board.n, n_seats) or self.x[X_N_SEATS] != n_seats:
+        if self._shape != (board.n, n_seats):
+            self._shape = (board.n, n_seats)
             self.x = profile_context(p, board.n, n_seats)
             self._push_key = self._counter_key = ()
         x = self.x
         x[X_SEAT] = view.seat
         x[X_SHELL_MODE] = view.config.shell_championship
         x[X_SACRIFICE_GAIN] = view.config.sacrifice_gain
-        here = min((board.distance(s) for s in view.snails), default=0)
+        here = _value.anchor(board.state, board.world, x)
         self.disc = p.hand_discount * min(1.0, here / p.hand_horizon)
-        _value.anchor(board.state, board.world, x)
         self.snails = len(view.snails)
+        x[X_DISC], x[X_HAND_SNAILS], x[X_MEAN_WORTH] = self.disc, self.snails, self.mean_worth(view.deck)
         if p.value_tailwind:
             key = (view.race_no, view.turn, len(view.discard), view.draw_sizes)
             if key != self._push_key:
@@ -97,14 +113,40 @@ class Evaluator:
                 self._fill_pushes(view)
 
     def _fill_pushes(self, view: View) -> None:
-        counts = self._jostlers.get(id(view.deck))
-        if counts is None:
-            counts = self._jostlers[id(view.deck)] = jostlers(view.deck)
-        pushes = expected_pushes(view, counts)
-        at = int(self.x[X_PUSH])
-        self.x[at:at + 4 * len(view.hand_sizes)] = 0.0
-        for seat, push in pushes.items():
-            self.x[at + 4 * seat:at + 4 * seat + 4] = push
+        """The expected pushes of each seat into the context (see :func:`~.kernels.value.infer`)."""
+        self._infer(view, True, False)
+
+    def _infer(self, view: View, pushes: bool, chances: bool) -> None:
+        jostling, counters = self._deck_facts(view.deck)
+        _value.infer(self.x, self._seen(view), jostling, counters, unseen_cards(view),
+                     np.array(view.hand_sizes, dtype=np.int64), view.seat, pushes, chances)
+
+    def _deck_facts(self, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
+        """What the inferences need of ``deck``: its jostlers (:func:`~.inference.jostle_array`)
+        and its counters against shots and dominoes (:func:`~.inference.counter_rows`)."""
+        if self._facts_deck is not deck:
+            self._facts_deck = deck
+            self._facts = (jostle_array(deck), counter_rows(deck, ("shot", "domino")))
+        return self._facts
+
+    def _seen(self, view: View) -> np.ndarray:
+        """:func:`~.inference.seen_by_type` of ``view`` (an int64 array), counted once per view;
+        the discard pile is counted from its count at the last view when it has only grown since."""
+        if view is self._seen_view:
+            return self._seen_counts
+        pile, counted, type_of = view.discard, self._pile, view.deck.type_of
+        if self._pile_deck is view.deck and len(pile) >= len(counted) and pile[:len(counted)] == counted:
+            counts, tail = self._pile_counts, pile[len(counted):]
+        else:
+            counts, tail = [0] * len(view.deck.ids), pile
+        for u in tail:
+            counts[type_of[u]] += 1
+        self._pile, self._pile_counts, self._pile_deck = pile, counts, view.deck
+        seen = list(counts)
+        for u in view.hand:
+            seen[type_of[u]] += 1
+        self._seen_view, self._seen_counts = view, np.array(seen, dtype=np.int64)
+        return self._seen_counts
 
     def fill_counters(self, view: View) -> None:
         """The chances each seat holds a counter against a shot and a domino (needed by the
@@ -115,14 +157,15 @@ class Evaluator:
         if key == self._counter_key:
             return
         self._counter_key = key
-        at = int(self.x[X_COUNTER])
-        for k, situation in enumerate(("shot", "domino")):
-            for seat, chances in enumerate(counter_chances(view, situation)):
-                self.x[at + 4 * seat + 2 * k:at + 4 * seat + 2 * k + 2] = chances
+        self._infer(view, False, True)
 
     def needs_counters(self, deck: Deck, hand: Sequence[int]) -> bool:
         """Whether the hand holds a card whose play value weighs counters (a shot, a domino)."""
-        return any(deck.attacks[deck.type_of[u]] for u in hand)
+        attacks = deck.uid_attacks
+        for u in hand:
+            if attacks[u]:
+                return True
+        return False
 
     @property
     def threat(self) -> int:
@@ -141,11 +184,14 @@ class Evaluator:
             n_speed = sum(1 for u in hand if deck.kind[u] == SPEED)
             if n_speed <= self.snails:
                 return self.p.worth_last_speed
-        cid = deck.cid[uid]
-        w = self._worth.get(cid)
-        if w is None:
-            w = self._worth[cid] = card_worth(deck.cards[uid], self.p)
-        return w
+        return self._type_worths(deck)[deck.type_of[uid]]
+
+    def _type_worths(self, deck: Deck) -> list[float]:
+        """:func:`~.inference.card_worth` of every deck entry (the cards of an entry are worth the same)."""
+        if self._worth_deck is not deck:
+            self._worth_deck, self._worths = deck, [card_worth(info, self.p) for info in deck.types]
+            self._worth_array = np.array(self._worths)
+        return self._worths
 
     def mean_worth(self, deck: Deck) -> float:
         """Expected worth of a fresh card from the deck."""
@@ -155,19 +201,33 @@ class Evaluator:
 
     def churn(self, deck: Deck, hand: Sequence[int]) -> np.ndarray:
         """Per card of ``hand``: what its leaving the hand is worth now (the discount times a
-        fresh card's worth minus its own)."""
-        avg = self.mean_worth(deck)
-        return np.array([self.disc * (avg - self.worth(deck, u, hand)) for u in hand])
+        fresh card's worth minus its own, see :meth:`worth`)."""
+        avg, disc, kind, type_of = self.mean_worth(deck), self.disc, deck.kind, deck.type_of
+        worths = self._type_worths(deck)
+        last = self.p.worth_last_speed if sum(1 for u in hand if kind[u] == SPEED) <= self.snails else None
+        return np.array([disc * (avg - (last if last is not None and kind[u] == SPEED else worths[type_of[u]]))
+                         for u in hand])
+
+    def _plan(self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int], *parts: Sequence[int],
+              cache: tuple[np.ndarray, np.ndarray] = (_NO_FLAGS, _NO_VALUES)) -> np.ndarray:
+        """Run the look-ahead ``op`` (see :func:`~sim.gasterospeed.kernels.lookahead.plan`) with
+        ``hand`` (uids) and the int sequences ``parts``."""
+        self._type_worths(deck)
+        type_of = deck.type_of
+        seqs = ([type_of[u] for u in hand], *parts)
+        ints = [len(q) for q in seqs] + [0] * (4 - len(seqs))
+        for q in seqs:
+            ints += q
+        return _look.plan(op, board.state, board.world, deck.table, self.x, self._worth_array, s,
+                          np.array(ints, dtype=np.int64), *cache)
 
     def action_plan(self, board: Board, deck: Deck, s: int, hand: Sequence[int],
                     cache: tuple[np.ndarray, np.ndarray] | None = None) -> float:
         """Best score of the coming action phase from ``board`` with ``hand`` (see
         :func:`~sim.gasterospeed.kernels.lookahead.action_plan`); ``cache``: play values on
         this same board shared by several calls (:meth:`new_cache`)."""
-        known, values = cache if cache is not None else self.new_cache(deck)
-        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
-        return float(_look.action_plan(board.state, board.world, deck.table, self.x, s, types,
-                                       self.churn(deck, hand), known, values))
+        return float(self._plan(_look.ACTION_PLAN, board, deck, s, hand,
+                                cache=cache if cache is not None else self.new_cache(deck))[0])
 
     @staticmethod
     def new_cache(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
@@ -178,15 +238,20 @@ class Evaluator:
         """Score of each end of a speed move of ``s`` (see
         :func:`~sim.gasterospeed.kernels.lookahead.plan_ends`); ``later``: (snail, squares) of
         the snails moving after it."""
-        types = np.array([deck.type_of[u] for u in hand], dtype=np.int64)
-        scores = _look.plan_ends(board.state, board.world, deck.table, self.x, s, np.array(ends, dtype=np.int64),
-                                 np.array([o for o, _ in later], dtype=np.int64),
-                                 np.array([q for _, q in later], dtype=np.int64), types, self.churn(deck, hand))
-        return scores.tolist()
+        return self._plan(_look.PLAN_ENDS, board, deck, s, hand, list(ends), [o for o, _ in later],
+                          [q for _, q in later]).tolist()
 
-    def play_value(self, board: Board, deck: Deck, s: int, uid: int, base: float) -> float:
-        """Expected change of value if ``s`` plays action card ``uid`` now."""
-        return float(_look.play_value(board.state, board.world, deck.table, self.x, s, deck.type_of[uid], base))
+    def speed_plans(self, board: Board, deck: Deck, s: int, hand: Sequence[int], squares: Sequence[int],
+                    removed: Sequence[int], cache: tuple[np.ndarray, np.ndarray]) -> tuple[list[float], bool]:
+        """The plan of each speed distance ``squares[i]`` played with the hand without its card
+        ``removed[i]``, and whether some end is no farther than ``s`` stands (see
+        :func:`~sim.gasterospeed.kernels.lookahead.speed_plans`; ``cache`` as in :meth:`action_plan`)."""
+        out = self._plan(_look.SPEED_PLANS, board, deck, s, hand, list(squares), list(removed), cache=cache).tolist()
+        return out[:-1], out[-1] != 0.0
+
+    def play_values(self, board: Board, deck: Deck, s: int, types: Sequence[int]) -> list[float]:
+        """Expected change of value if ``s`` plays now an action card of each type of ``types``."""
+        return self._plan(_look.PLAY_VALUES, board, deck, s, (), list(types)).tolist()
 
     def shot_value(self, board: Board, s: int, t: int, base: float) -> float:
         """Expected change of value if ``s`` shoots ``t`` (counters filled first)."""

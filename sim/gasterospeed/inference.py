@@ -1,20 +1,25 @@
 """What the tactician infers from public information: what a card in hand is worth, how far
 opponents' jostles may push it ahead, and the chance an opponent holds a given counter (all
 from the deck's contents and the cards not seen yet: neither in the discard pile nor in its own
-hand)."""
+hand). The deck's jostlers and counters are laid out here for the compiled inference of a
+decision's context (:func:`~.kernels.value.infer`), which shares its chance of holding a card
+(:func:`~.kernels.value.hold_chance`) with :func:`counter_chances`."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from .cards import REACTION, SPEED, CardInfo, Deck
+from .kernels.value import counters_left, hold_chance
 from .view import View
 
 if TYPE_CHECKING:
     from .players import GasterospeedProfile
 
-__all__ = ["card_worth", "jostlers", "expected_pushes", "counter_chances", "CANCELS", "SENDS_BACK"]
+__all__ = ["card_worth", "jostlers", "jostle_array", "counter_rows", "seen_by_type", "unseen_cards", "counter_chances",
+           "CANCELS", "SENDS_BACK"]
 
 #: Reaction effects that cancel what they counter / that send it back to the other player.
 CANCELS = ("cancel", "stop", "block")
@@ -41,9 +46,10 @@ def card_worth(info: CardInfo, p: GasterospeedProfile) -> float:
     return worth
 
 
-def jostlers(deck: Deck) -> dict[str, list]:
-    """Deck entries with a jostling move forward: entry id → [copies, push], ``push[k]`` the
-    squares a snail k = 1, 2, 3 squares straight ahead of the player is pushed ahead."""
+def jostlers(deck: Deck) -> list[tuple[int, int, list[float]]]:
+    """Deck entries with a jostling move forward, in deck order: (type, copies, push),
+    ``push[k]`` the squares a snail k = 1, 2, 3 squares straight ahead of the player is pushed
+    ahead."""
     counts: dict[str, list] = {}
     for info in deck.cards:
         push = [0.0, 0.0, 0.0, 0.0]
@@ -58,48 +64,58 @@ def jostlers(deck: Deck) -> dict[str, list]:
                     push[k] = max(push[k], forward)
         if any(push):
             counts.setdefault(info.cid, [0, push])[0] += 1
+    return [(deck.type_index[cid], n, push) for cid, (n, push) in counts.items()]
+
+
+def jostle_array(deck: Deck) -> np.ndarray:
+    """:func:`jostlers` as the kernels read them: one row per entry, its type, copies and push
+    1, 2, 3 (float64)."""
+    rows = [[t, n, *push[1:]] for t, n, push in jostlers(deck)]
+    return np.array(rows, dtype=np.float64).reshape(len(rows), 5)
+
+
+def counter_rows(deck: Deck, situations: tuple[str, ...]) -> np.ndarray:
+    """The reactions of the deck against each of ``situations``: the effects that cancel it,
+    then those that send it back, each as :func:`~.kernels.value.counters_left` reads them
+    (how many effects, then per effect its copies, how many entries hold it, those entries)."""
+    out: list[int] = []
+    for situation in situations:
+        for effects in (CANCELS, SENDS_BACK):
+            rows = [e for e in effects if deck.counter_counts.get((situation, e), 0)]
+            out.append(len(rows))
+            for e in rows:
+                types = deck.counter_types[(situation, e)]
+                out += [deck.counter_counts[(situation, e)], len(types), *types]
+    return np.array(out, dtype=np.int64)
+
+
+def seen_by_type(view: View) -> list[int]:
+    """Cards of each deck entry (type) the seat has seen: the discard pile(s) and its own hand."""
+    type_of = view.deck.type_of
+    counts = [0] * len(view.deck.ids)
+    for u in view.discard:
+        counts[type_of[u]] += 1
+    for u in view.hand:
+        counts[type_of[u]] += 1
     return counts
 
 
-def _unseen(view: View) -> int:
+def unseen_cards(view: View) -> int:
     """Cards the seat has not seen: the draw piles and the other seats' hands."""
     return sum(view.draw_sizes) + sum(h for i, h in enumerate(view.hand_sizes) if i != view.seat)
 
 
-def expected_pushes(view: View, counts: dict[str, list]) -> dict[int, list[float]]:
-    """Per opponent seat, the expected push of a snail 1, 2 or 3 squares straight ahead of it:
-    the chance it holds each jostling card (from the cards not seen yet) times its push."""
-    if not counts:
-        return {}
-    seen = Counter(map(view.deck.cid.__getitem__, view.discard + view.hand))
-    unseen = _unseen(view)
-    out = {}
-    for o, h in enumerate(view.hand_sizes):
-        if o == view.seat or unseen <= 0 or h <= 0:
-            continue
-        push = [0.0, 0.0, 0.0, 0.0]
-        for cid, (n, amount) in counts.items():
-            left = max(0, n - seen.get(cid, 0))
-            p_hold = 1.0 - (1.0 - min(1.0, left / unseen)) ** h
-            for k in (1, 2, 3):
-                push[k] += p_hold * amount[k]
-        out[o] = push
-    return out
-
-
-def counter_chances(view: View, situation: str) -> list[tuple[float, float]]:
+def counter_chances(view: View, situation: str, seen: list[int] | None = None) -> list[tuple[float, float]]:
     """Per seat, the chances its player holds a reaction against ``situation`` (``shot``,
-    ``domino``, ``jostle``) that cancels it (cancel, stop, block) / that sends it back
-    (reflect, return, reverse), inferred from the cards not yet seen."""
-    deck = view.deck
-    seen = Counter(map(deck.counter_effect[situation].__getitem__, view.discard + view.hand))
-    unseen = _unseen(view)
-    left = [sum(max(0, deck.counter_counts.get((situation, e), 0) - seen.get(e, 0)) for e in effects)
-            for effects in (CANCELS, SENDS_BACK)]
-    out = []
-    for h in view.hand_sizes:
-        if unseen <= 0 or h <= 0:
-            out.append((0.0, 0.0))
-        else:
-            out.append(tuple(1.0 - (1.0 - min(1.0, k / unseen)) ** h for k in left))
-    return out
+    ``domino``, ``jostle``, ``loss``) that cancels it (cancel, stop, block) / that sends it back
+    (reflect, return, reverse), inferred from the cards not yet seen (``seen``:
+    :func:`seen_by_type` of the view, counted when not given)."""
+    seen_array = np.array(seen_by_type(view) if seen is None else seen, dtype=np.int64)
+    table = counter_rows(view.deck, (situation,))
+    cancel, at = counters_left(table, 0, seen_array)
+    back, _ = counters_left(table, at, seen_array)
+    unseen = unseen_cards(view)
+    if unseen <= 0:
+        return [(0.0, 0.0)] * len(view.hand_sizes)
+    return [(hold_chance(cancel, unseen, h), hold_chance(back, unseen, h)) if h > 0 else (0.0, 0.0)
+            for h in view.hand_sizes]

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .board import FINISHED, RUNNING
-from .cards import ACTION, SPEED
+from .cards import ACTION, SPEED, Deck
 from .dealing import all_action_check, refill
 from .effects import play_card
 from .narration import card_label, log, name, say, where
@@ -25,18 +25,20 @@ if TYPE_CHECKING:
 __all__ = ["speed_phase", "action_phase", "end_turn"]
 
 #: ``pick(seat, policy, view, snail, taken)``: the option a seat places for a snail, or None
-Pick = Callable[[int, "Policy", View, int, list[int]], "CardOption | None"]
+#: (``view.get()``: the seat's view)
+Pick = Callable[[int, "Policy", "_LazyView", int, list[int]], "CardOption | None"]
 
 
 def _choose_per_snail(race: Race, pick: Pick) -> dict[int, CardOption]:
     """Each seat (in order) chooses for each of its running snails, face down; ``taken``: the
-    cards the seat already committed this phase. Returns ``{snail: option}``."""
+    cards the seat already committed this phase. Returns ``{snail: option}``. A seat's view is
+    built when its policy is first asked (nothing changes while the seats choose)."""
     chosen: dict[int, CardOption] = {}
     for seat, policy in enumerate(race.policies):
         active = race.active(seat)
         if not active:
             continue
-        view = race.view(seat)
+        view = _LazyView(race, seat)
         taken: list[int] = []
         for s in active:
             option = pick(seat, policy, view, s, taken)
@@ -45,6 +47,37 @@ def _choose_per_snail(race: Race, pick: Pick) -> dict[int, CardOption]:
             taken.append(option.uid)
             chosen[s] = option
     return chosen
+
+
+class _LazyView:
+    """A seat's view, built on first use and then the same for the rest of the phase."""
+
+    __slots__ = ("race", "seat", "view")
+
+    def __init__(self, race: Race, seat: int):
+        self.race, self.seat, self.view = race, seat, None
+
+    def get(self) -> View:
+        if self.view is None:
+            self.view = self.race.view(self.seat)
+        return self.view
+
+
+class _Options:
+    """The option objects of one deck, built once and shared (they are immutable): per uid,
+    the card played and the card announced as a discard."""
+
+    deck: Deck | None = None
+    play: tuple[CardOption, ...] = ()
+    discard: tuple[CardOption, ...] = ()
+
+    @classmethod
+    def of(cls, deck: Deck) -> type[_Options]:
+        if cls.deck is not deck:
+            cls.play = tuple(CardOption(u, False) for u in range(len(deck)))
+            cls.discard = tuple(CardOption(u, True) for u in range(len(deck)))
+            cls.deck = deck
+        return cls
 
 
 def _as_option(choice: int | tuple[int, bool]) -> CardOption:
@@ -59,14 +92,16 @@ def speed_phase(race: Race, chosen: dict[int, int | tuple[int, bool]] | None = N
     that snail."""
     board, deck, piles = race.board, race.deck, race.piles
     if chosen is None:
+        table = _Options.of(deck)
+
         def pick(seat, policy, view, s, taken):
             hand = [u for u in piles.hands[seat] if u not in taken]
-            options = [CardOption(u, False) for u in hand if deck.kind[u] == SPEED]
+            options = [table.play[u] for u in hand if deck.kind[u] == SPEED]
             if not options:
                 return None
             if race.config.discard_in_speed_phase:
-                options += [CardOption(u, True) for u in hand]
-            return options[policy.speed_card(view, s, options) if len(options) > 1 else 0]
+                options += [table.discard[u] for u in hand]
+            return options[policy.speed_card(view.get(), s, options) if len(options) > 1 else 0]
 
         chosen = _choose_per_snail(race, pick)
     plays = {}
@@ -76,12 +111,13 @@ def speed_phase(race: Race, chosen: dict[int, int | tuple[int, bool]] | None = N
         if discard or deck.kind[uid] != SPEED:
             piles.discard_card(uid)
             log(race, "discard", s, uid, "speed_phase")
-            say(race, f"  {name(race, s)} discards {card_label(race, uid)} instead of moving")
+            if race.trace is not None:
+                say(race, f"  {name(race, s)} discards {card_label(race, uid)} instead of moving")
             continue
         piles.in_play.append(uid)
         race.turn_speed[s] = deck.number[uid]
         plays[s] = uid
-    if plays:
+    if plays and race.trace is not None:
         say(race, "Speed: " + ", ".join(f"{name(race, s)} {deck.number[u]}"
                                         for s, u in sorted(plays.items(), key=lambda x: -deck.number[x[1]])))
     for s in sorted(plays, key=lambda s: -deck.number[plays[s]]):
@@ -101,7 +137,8 @@ def _speed_move(race: Race, s: int, uid: int) -> str:
     if cfg.sacrifice and squares >= 2:
         options.append(SACRIFICE)
     if not options:
-        say(race, f"  {name(race, s)} cannot make its {squares}-square move: lost")
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} cannot make its {squares}-square move: lost")
         return "blocked"
     seat = board.owner[s]
     i = race.policies[seat].speed_move(race.view(seat), s, uid, options) if len(options) > 1 else 0
@@ -109,15 +146,18 @@ def _speed_move(race: Race, s: int, uid: int) -> str:
     if target == SACRIFICE:
         gain = min(cfg.sacrifice_gain, board.max_shells[s] - board.shells[s])
         board.shells[s] += gain
-        say(race, f"  {name(race, s)} sacrifices its {race.deck.number[uid]}: stays put, +{gain} shell")
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} sacrifices its {race.deck.number[uid]}: stays put, +{gain} shell")
         return "sacrifice"
     before = board.distance(s)
     board.enter(s, target)
     if board.status[s] == FINISHED:
-        say(race, f"  {name(race, s)} crosses the finish line!")
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} crosses the finish line!")
         snail_done(race, s)
         return "finished"
-    say(race, f"  {name(race, s)} moves to {where(race, target)} ({before} -> {board.distance(s)} to go)")
+    if race.trace is not None:
+        say(race, f"  {name(race, s)} moves to {where(race, target)} ({before} -> {board.distance(s)} to go)")
     return f"moved{before - board.distance(s):+d}"
 
 
@@ -126,13 +166,14 @@ def action_phase(race: Race, chosen: dict[int, tuple[int, bool]] | None = None) 
     once; actions resolve by order 1→4, ties by the higher speed card of the turn."""
     board, deck, piles = race.board, race.deck, race.piles
     if chosen is None:
+        table = _Options.of(deck)
+
         def pick(seat, policy, view, s, taken):
             hand = [u for u in piles.hands[seat] if u not in taken]
             if not hand:
                 return None
-            options = ([CardOption(u, False) for u in hand if deck.kind[u] == ACTION]
-                       + [CardOption(u, True) for u in hand])
-            return options[policy.action_card(view, s, options) if len(options) > 1 else 0]
+            options = [table.play[u] for u in hand if deck.kind[u] == ACTION] + [table.discard[u] for u in hand]
+            return options[policy.action_card(view.get(), s, options) if len(options) > 1 else 0]
 
         chosen = _choose_per_snail(race, pick)
     plays = []
@@ -142,17 +183,19 @@ def action_phase(race: Race, chosen: dict[int, tuple[int, bool]] | None = None) 
         if discard or deck.kind[uid] != ACTION:
             piles.discard_card(uid)
             log(race, "discard", s, uid, "discarded")
-            say(race, f"  {name(race, s)} discards {card_label(race, uid)}")
+            if race.trace is not None:
+                say(race, f"  {name(race, s)} discards {card_label(race, uid)}")
         else:
             piles.in_play.append(uid)
             plays.append((s, uid))
     plays.sort(key=lambda play: (deck.number[play[1]], -race.turn_speed[play[0]], play[0]))
-    if plays:
+    if plays and race.trace is not None:
         say(race, "Actions: " + ", ".join(f"{name(race, s)} {card_label(race, uid)}" for s, uid in plays))
     for s, uid in plays:
         row = log(race, "action", s, uid, "")
         outcome = "void" if board.status[s] != RUNNING else play_card(race, s, uid)
-        say(race, f"  {name(race, s)} {card_label(race, uid)}: {outcome}")
+        if race.trace is not None:
+            say(race, f"  {name(race, s)} {card_label(race, uid)}: {outcome}")
         if row is not None:
             row["outcome"] = outcome
 

@@ -133,6 +133,9 @@ class Race:
             if sh <= 0:
                 self.board.remove(s)
         self.snails_of = [[s for s, o in enumerate(owners) if o == seat] for seat in range(n_seats)]
+        self._snail_tuples = [tuple(snails) for snails in self.snails_of]
+        self._shared: Board | None = None
+        self._shared_of: Board | None = None
         self.piles = Piles(deck, config.separate, n_seats, chance, lambda text: say(self, text))
         self.hand_target = [config.two_snail_hand if per == 2 else config.hand_size] * n_seats
         self.turn = 0
@@ -172,24 +175,32 @@ class Race:
 
     # -- what the players see ----------------------------------------------------------------
     def view(self, seat: int) -> View:
-        """The public information and ``seat``'s own hand (a fresh copy)."""
+        """The public information and ``seat``'s own hand (a fresh view; its board a copy)."""
         piles = self.piles
         wants = getattr(self.policies[seat], "wants_board", True)
-        return View(seat=seat, snails=tuple(self.snails_of[seat]),
-                    board=self.board.copy() if wants else None, hand=tuple(piles.hands[seat]),
-                    deck=self.deck, discard=tuple(piles.discard[0] + piles.discard[1]),
-                    draw_sizes=(len(piles.draw[0]), len(piles.draw[1])),
-                    hand_sizes=tuple(len(h) for h in piles.hands), revealed_speed=tuple(self.turn_speed),
-                    turn=self.turn, race_no=self.race_no, races_left=self.races_left,
-                    scores=self.scores, config=self.config, circuit=self.board.c,
-                    upcoming=self.upcoming)
+        return View(seat, self._snail_tuples[seat], self.public_board() if wants else None,
+                    tuple(piles.hands[seat]), self.deck, tuple(piles.discard[0] + piles.discard[1]),
+                    (len(piles.draw[0]), len(piles.draw[1])), tuple(map(len, piles.hands)),
+                    tuple(self.turn_speed), self.turn, self.race_no, self.races_left, self.scores,
+                    self.config, self.board.c, self.upcoming)
+
+    def public_board(self) -> Board:
+        """A copy of the board for the players' views, shared by the views until the board
+        changes (a copy whose state differs from the board's, even one a policy changed, is
+        never handed out again)."""
+        shared, board = self._shared, self.board
+        if shared is None or self._shared_of is not board or shared.state.tobytes() != board.state.tobytes():
+            shared = self._shared = board.copy()
+            self._shared_of = board
+        return shared
 
     def active(self, seat: int) -> list[int]:
         """``seat``'s running snails."""
-        return [s for s in self.snails_of[seat] if self.board.status[s] == RUNNING]
+        status = self.board.status
+        return [s for s in self.snails_of[seat] if status[s] == RUNNING]
 
     def running(self) -> bool:
-        return bool((self.board.status == RUNNING).any())
+        return RUNNING in self.board.status.tolist()
 
     # -- the race ----------------------------------------------------------------------------
     def setup(self) -> None:

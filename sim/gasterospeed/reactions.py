@@ -45,7 +45,8 @@ def _play_reaction(race: Race, seat: int, t: int, uid: int, situation: str, caus
     race.piles.discard_card(uid)
     effect = race.deck.cards[uid].counter(situation)
     log(race, "reaction", t, uid, f"{effect}_{cause}")
-    say(race, f"  {name(race, t)} plays {card_label(race, uid)} against the {cause}")
+    if race.trace is not None:
+        say(race, f"  {name(race, t)} plays {card_label(race, uid)} against the {cause}")
     return effect
 
 
@@ -111,12 +112,15 @@ def inflict(race: Race, t: int, source: int | None, cause: str, domino: bool = F
     if board.shells[t] <= 0:
         board.knock_out(t)
         race.ko_order.append(t)
-        say(race, f"  {name(race, t)} loses its last shell: KO!")
+        if race.trace is not None:
+            say(race, f"  {name(race, t)} loses its last shell: KO!")
         snail_done(race, t)
         for s in board.clear_blocking_ko():
-            say(race, f"  KO snail {name(race, s)} blocked the only passage: removed")
+            if race.trace is not None:
+                say(race, f"  KO snail {name(race, s)} blocked the only passage: removed")
         return "ko"
-    say(race, f"  {name(race, t)} loses a shell ({board.shells[t]} left)")
+    if race.trace is not None:
+        say(race, f"  {name(race, t)} loses a shell ({board.shells[t]} left)")
     return "hit"
 
 

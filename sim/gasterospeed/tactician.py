@@ -65,38 +65,33 @@ class TacticianPolicy(Chooser):
         that card."""
         self._start(view, view.hand)
         ev, board, deck = self.eval, view.board, view.deck
-        dist = board.c.dist
-        here = dist[board.pos[s]]
-        ends_of = {deck.squares[u]: board.speed_ends(s, deck.squares[u]) for u, discard in options if not discard}
-        if any(dist[e] <= here for ends in ends_of.values() for e in ends):
-            kept = [i for i, (_, discard) in enumerate(options) if not discard]
-        else:
-            kept = list(range(len(options)))
-        options = [options[i] for i in kept]
-        plans: dict[int, float] = {}
-        cache = ev.new_cache(deck)          # action cards' values from the board as it stands
+        here = board.c.dist[board.pos[s]]
+        squares: list[int] = []             # the distances of the speed cards, each played ...
+        removed: list[int] = []             # ... with the hand without its first card
         for u, discard in options:
-            sq = deck.squares[u]
-            if discard or sq in plans:
-                continue
-            hand = [x for x in view.hand if x != u]
-            if ends_of[sq]:
-                plans[sq] = max(ev.plan_ends(board, deck, s, ends_of[sq], hand))
-            else:
-                plans[sq] = ev.value(board) + ev.action_plan(board, deck, s, hand, cache) - self.profile.plan_no_move
+            if not discard and deck.squares[u] not in squares:
+                squares.append(deck.squares[u])
+                removed.append(view.hand.index(u))
+        cache = ev.new_cache(deck)          # action cards' values from the board as it stands
+        plans, near = ev.speed_plans(board, deck, s, view.hand, squares, removed, cache)
+        plan_of = dict(zip(squares, plans))
+        kept = [i for i, (_, discard) in enumerate(options) if not discard] if near else list(range(len(options)))
+        options = [options[i] for i in kept]
         mean = ev.mean_worth(deck)
+        standing = None                     # the board's value, when a discard is weighed
         scores = []
         for u, discard in options:
             worth = ev.worth(deck, u, view.hand, keep_last_speed=False)
             if discard:
                 hand = [x for x in view.hand if x != u]
-                scores.append(ev.value(board) + ev.action_plan(board, deck, s, hand, cache) + ev.disc * (mean - worth))
+                standing = ev.value(board) if standing is None else standing
+                scores.append(standing + ev.action_plan(board, deck, s, hand, cache) + ev.disc * (mean - worth))
                 continue
             # among equal plans the slowest card: it moves last, blocking those behind and
             # finding the squares ahead vacated; but the fastest when it can cross the line,
             # to arrive before the others finishing in the same phase
             bias = self.profile.plan_slow_bias if deck.squares[u] >= here else -self.profile.plan_slow_bias
-            scores.append(plans[deck.squares[u]] + ev.disc * (mean - worth) + bias * deck.number[u])
+            scores.append(plan_of[deck.squares[u]] + ev.disc * (mean - worth) + bias * deck.number[u])
         return kept[self.pick(scores)]
 
     def _squares_of(self, deck) -> dict[int, int]:
@@ -120,21 +115,15 @@ class TacticianPolicy(Chooser):
     def action_card(self, view: View, s: int, options: list[CardOption]) -> int:
         """The card with the best expected value change, its leaving the hand counted."""
         self._start(view, view.hand)
-        ev, deck, board = self.eval, view.deck, view.board
-        base = ev.value(board)
+        ev, deck = self.eval, view.deck
         churn = ev.churn(deck, view.hand)
         index = {u: i for i, u in enumerate(view.hand)}
-        values: dict[str, float] = {}
+        types = list(dict.fromkeys(deck.type_of[uid] for uid, discard in options if not discard))
+        values = dict(zip(types, ev.play_values(view.board, deck, s, types)))
         scores = []
         for uid, discard in options:
             change = float(churn[index[uid]])
-            if discard:
-                scores.append(change)
-                continue
-            cid = deck.cid[uid]
-            if cid not in values:
-                values[cid] = ev.play_value(board, deck, s, uid, base)
-            scores.append(values[cid] + change)
+            scores.append(change if discard else values[deck.type_of[uid]] + change)
         return self.pick(scores)
 
     def move_choice(self, view: View, s: int, uid: int, options: list[MoveOption]) -> int:

@@ -161,6 +161,14 @@ def dash(cards, t, i):
 
 
 @njit(cache=True, _nrt=False)
+def copy_state(dst, src):
+    """``dst[:] = src`` for two states of one size, as a plain loop (numba's slice assignment
+    checks shapes and broadcasts: several times slower on these short arrays)."""
+    for i in range(src.size):
+        dst[i] = src[i]
+
+
+@njit(cache=True, _nrt=False)
 def get(st, field, s):
     return st[HEAD + field * st[N_SNAILS] + s]
 

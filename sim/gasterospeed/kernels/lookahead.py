@@ -8,7 +8,10 @@
   shell change); shots and dominoes weigh the counters the targets may hold;
 * :func:`action_plan`: the best score of the coming action phase with a given hand;
 * :func:`plan_ends`: the score of each end of a speed move, after the slower snails' likeliest
-  moves, with the action phase planned from the best few ends;
+  moves, with the action phase planned from the best few ends (:func:`churn`: what a card's
+  leaving the hand is worth);
+* :func:`speed_plans`: the plan of each speed card a snail may play;
+* :func:`plan`: the one entry point of these for the tactician;
 * :func:`expected_distance`: the greedy player's expected distance after an action card.
 
 Branches are rows of a state matrix with their probability, whether the card is still alive
@@ -22,6 +25,7 @@ import math
 import numpy as np
 from numba import njit
 
+from ..circuit import FINISH
 from .layout import (
     C_TYPES,
     E_AMOUNT,
@@ -58,13 +62,17 @@ from .layout import (
     W_DIE,
     W_HITS,
     card,
+    copy_state,
     dash,
     dist,
     effect,
     geo,
     get,
+    kind,
     nb,
+    occupant,
     put,
+    step,
 )
 from .moves import (
     ALL_DIRECTIONS,
@@ -83,7 +91,12 @@ from .value import (
     SHOT_REFLECT,
     X_BLOCKING,
     X_COUNTER,
+    X_DISC,
     X_FINISH_RACE,
+    X_HAND_SNAILS,
+    X_LAST_SPEED,
+    X_MEAN_WORTH,
+    X_NO_MOVE,
     X_PLAN_ENDS,
     X_SACRIFICE_GAIN,
     X_SEAT,
@@ -95,11 +108,16 @@ from .value import (
     value,
 )
 
+#: every direction, as a run-time int64: numba compiles a callee once more for each literal
+#: argument (constant ints and bools are passed as np.int64 / np.bool_ values below for that reason)
+_ALL = np.int64(ALL_DIRECTIONS)
+#: which live branches :func:`_card_lost_here` sends back (run-time bools, for the same reason)
+_ONLY_UNMET_BEHIND, _EVERY_BRANCH = np.bool_(True), np.bool_(False)
 #: a speed-move end that is a sacrifice (stay put, regain shells); see ``view.SACRIFICE``
 SACRIFICE = -2
 #: move outcomes: the board given (nothing changed), a new board, or impossible (card lost)
 SAME, NEW, IMPOSSIBLE = 0, 1, 2
-ACTION = 1
+SPEED, ACTION = 0, 1
 
 
 @njit(cache=True, _nrt=False)
@@ -115,22 +133,27 @@ def _best_end(st, w, x, s, ends, out, trial):
     best_v = -math.inf
     found = False
     for end in ends:
-        trial[:] = st
+        copy_state(trial, st)
         enter(trial, w, s, end)
         v = evaluate(trial, w, x)
         if v > best_v:
             best_v, found = v, True
-            out[:] = trial
+            copy_state(out, trial)
     return found
 
 
 @njit(cache=True)
 def _aimed(st, w, s, path, d, squares, jostle, out, unused):
     """Write to ``out`` the board after a straight move or a leap in direction ``d`` (no
-    counter: ``unused`` is a 1-entry guard); whether the snail moved."""
-    out[:] = st
+    counter: ``unused`` is a 1-entry guard); whether the snail moved (``out`` is left as it was
+    when a straight move cannot make its first step)."""
     if path == STRAIGHT:
+        q = step(w, get(st, POS, s), d)
+        if q < 0 or (kind(w, q) != FINISH and not jostle and occupant(st, q) >= 0):
+            return False
+        copy_state(out, st)
         return straight(out, w, s, d, squares, jostle, unused, unused) > 0
+    copy_state(out, st)
     return leap(out, w, s, d, squares, jostle, unused, unused) > 0
 
 
@@ -142,7 +165,7 @@ def move_outcomes(st, w, cards, x, s, t, k, probs, boards, kinds, at, scratch, u
     Returns the number of rows written."""
     if get(st, STATUS, s) != RUNNING:
         probs[at], kinds[at] = 1.0, SAME
-        boards[at] = st
+        copy_state(boards[at], st)
         return 1
     if effect(cards, t, k, E_BEHIND) and not behind_another(st, w, s):
         probs[at], kinds[at] = 1.0, IMPOSSIBLE
@@ -165,7 +188,7 @@ def move_outcomes(st, w, cards, x, s, t, k, probs, boards, kinds, at, scratch, u
         mask = 0
         for i in range(effect(cards, t, k, E_N_DIRS)):
             mask |= 1 << abs_dir(st, w, s, effect(cards, t, k, E_DIRS + i))
-        found = _best_end(st, w, x, s, speed_ends(st, w, s, squares, mask), boards[at], scratch)
+        found = _best_end(st, w, x, s, speed_ends(st, w, s, squares, np.int64(mask)), boards[at], scratch)
         kinds[at] = NEW if found else IMPOSSIBLE
         return 1
     best_v = -math.inf
@@ -177,7 +200,7 @@ def move_outcomes(st, w, cards, x, s, t, k, probs, boards, kinds, at, scratch, u
             if v > best_v:
                 best_v = v
                 kinds[at] = NEW
-                boards[at] = scratch
+                copy_state(boards[at], scratch)
     return 1
 
 
@@ -212,8 +235,8 @@ def shot_value(st, w, x, s, t, base):
     p_hit = w[W_HITS] / w[W_DIE]
     gain = loss_delta(st, w, x, t, base)
     urgent = 1.0 if get(st, SHELLS, t) <= 1 else x[X_URGENCY]
-    p_cancel = _counter_chance(st, x, t, SHOT_CANCEL) * urgent
-    p_reflect = _counter_chance(st, x, t, SHOT_REFLECT) * urgent
+    p_cancel = _counter_chance(st, x, t, np.int64(SHOT_CANCEL)) * urgent
+    p_reflect = _counter_chance(st, x, t, np.int64(SHOT_REFLECT)) * urgent
     back = loss_delta(st, w, x, s, base)
     return p_hit * ((1.0 - p_cancel - p_reflect) * gain + p_reflect * back)
 
@@ -226,8 +249,8 @@ def domino_value(st, w, x, s, base):
     for side in range(2):
         for t in domino_side(st, w, s, side):
             gain = loss_delta(st, w, x, t, base)
-            p_cancel = _counter_chance(st, x, t, DOMINO_CANCEL)
-            p_reflect = _counter_chance(st, x, t, DOMINO_REFLECT)
+            p_cancel = _counter_chance(st, x, t, np.int64(DOMINO_CANCEL))
+            p_reflect = _counter_chance(st, x, t, np.int64(DOMINO_REFLECT))
             back = loss_delta(st, w, x, s, base)
             total += (1.0 - p_cancel - p_reflect) * gain + p_reflect * back
     return total
@@ -247,14 +270,14 @@ def _move_branches(start, w, cards, x, s, t, k, probs, boards, alive, original, 
     for i in range(probs.size):
         if not alive[i]:
             out_p[j], out_alive[j], out_original[j] = probs[i], False, original[i]
-            out_b[j] = boards[i]
+            copy_state(out_b[j], boards[i])
             j += 1
             continue
-        count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, j, scratch, unused)
+        count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, np.int64(j), scratch, unused)
         for m in range(j, j + count):
             out_p[m] = probs[i] * out_p[m]
             if kinds[m] == IMPOSSIBLE:
-                out_b[m] = start
+                copy_state(out_b[m], start)
                 out_alive[m], out_original[m] = False, True
             else:
                 out_alive[m] = True
@@ -284,7 +307,8 @@ def _shell_branches(w, cards, s, t, k, probs, boards, alive, original):
     for i in range(n):
         b = boards[i]
         if not alive[i] or get(b, STATUS, s) != RUNNING:
-            out_p[j], out_b[j], out_alive[j], out_original[j] = probs[i], b, alive[i], original[i]
+            out_p[j], out_alive[j], out_original[j] = probs[i], alive[i], original[i]
+            copy_state(out_b[j], b)
             j += 1
             continue
         b2 = b.copy()
@@ -295,9 +319,11 @@ def _shell_branches(w, cards, s, t, k, probs, boards, alive, original):
             if get(b2, SHELLS, s) == 0:
                 put(b2, STATUS, s, OUT)
         if chance < 1.0:
-            out_p[j], out_b[j], out_alive[j], out_original[j] = probs[i] * (1 - chance), b, True, original[i]
+            out_p[j], out_alive[j], out_original[j] = probs[i] * (1 - chance), True, original[i]
+            copy_state(out_b[j], b)
             j += 1
-        out_p[j], out_b[j], out_alive[j], out_original[j] = probs[i] * chance, b2, True, False
+        out_p[j], out_alive[j], out_original[j] = probs[i] * chance, True, False
+        copy_state(out_b[j], b2)
         j += 1
     return out_p[:j], out_b[:j], out_alive[:j], out_original[:j]
 
@@ -308,7 +334,7 @@ def _card_lost_here(start, boards, alive, original, only_unmet_behind, w, s):
     ``only_unmet_behind`` those where ``s`` is not behind another snail)."""
     for i in range(alive.size):
         if alive[i] and (not only_unmet_behind or not behind_another(boards[i], w, s)):
-            boards[i] = start
+            copy_state(boards[i], start)
             alive[i] = False
             original[i] = True
 
@@ -326,7 +352,7 @@ def play_value(st, w, cards, x, s, t, base):
     extra = 0.0
     for k in range(card(cards, t, T_EFF_COUNT)):
         if effect(cards, t, k, E_BEHIND):
-            _card_lost_here(st, boards, alive, original, True, w, s)
+            _card_lost_here(st, boards, alive, original, _ONLY_UNMET_BEHIND, w, s)
         live = 0.0
         for i in range(probs.size):
             if alive[i]:
@@ -342,7 +368,7 @@ def play_value(st, w, cards, x, s, t, base):
         elif op == SHOOT:
             targets = shot_targets(st, w, s, effect(cards, t, k, E_RANGE))
             if targets.size == 0:
-                _card_lost_here(st, boards, alive, original, False, w, s)
+                _card_lost_here(st, boards, alive, original, _EVERY_BRANCH, w, s)
             best = 0.0
             for i in range(targets.size):
                 v = shot_value(st, w, x, s, targets[i], base)
@@ -361,7 +387,7 @@ def play_value(st, w, cards, x, s, t, base):
     return total - base + extra
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_plan(st, w, cards, x, s, hand, churn, known, values):
     """Best score of the coming action phase from ``st`` with ``hand`` (card types): play an
     action card (its play value, plus ``churn``: what its leaving the hand is worth) or discard
@@ -401,18 +427,39 @@ def blocking(st, w, s, seat):
     return count
 
 
-@njit(cache=True)
-def plan_ends(st, w, cards, x, s, ends, later, later_squares, hand, churn):
+@njit(cache=True, inline="always")
+def churn(cards, x, worths, hand):
+    """Per card of ``hand`` (card types): what its leaving the hand is worth now, the hand
+    discount ``x[X_DISC]`` times a fresh card's worth ``x[X_MEAN_WORTH]`` minus its own
+    (``worths`` per type; ``x[X_LAST_SPEED]`` for a speed card when the hand holds no more
+    speed cards than the seat has snails ``x[X_HAND_SNAILS]``)."""
+    n_speed = 0
+    for t in hand:
+        if card(cards, t, T_KIND) == SPEED:
+            n_speed += 1
+    last = n_speed <= x[X_HAND_SNAILS]
+    out = np.empty(hand.size)
+    for i in range(hand.size):
+        t = hand[i]
+        own = x[X_LAST_SPEED] if last and card(cards, t, T_KIND) == SPEED else worths[t]
+        out[i] = x[X_DISC] * (x[X_MEAN_WORTH] - own)
+    return out
+
+
+@njit(cache=True, inline="always")
+def plan_ends(st, w, cards, x, worths, s, ends, later, later_squares, hand):
     """Score of each end of a speed move of ``s`` (``SACRIFICE``: stay put, regain shells):
     the value there once the snails ``later`` (moving after it, ``later_squares`` each) have
-    made their likeliest move (nearest the finish), plus the best action from there, planned
-    for the ``X_PLAN_ENDS`` best ends only (the others lose ``X_UNPLANNED``)."""
+    made their likeliest move (nearest the finish), plus the best action from there with
+    ``hand`` (card types; its :func:`churn` from ``worths``), planned for the ``X_PLAN_ENDS``
+    best ends only (the others lose ``X_UNPLANNED``)."""
     n = ends.size
     seat = int(x[X_SEAT])
     values = np.empty(n)
     afters = np.empty((n, st.size), dtype=np.int64)
     for i in range(n):
-        after = st.copy()
+        after = afters[i]
+        copy_state(after, st)
         if ends[i] == SACRIFICE:
             put(after, SHELLS, s, min(get(after, MAX_SHELLS, s), get(after, SHELLS, s) + int(x[X_SACRIFICE_GAIN])))
         else:
@@ -420,27 +467,118 @@ def plan_ends(st, w, cards, x, s, ends, later, later_squares, hand, churn):
         for j in range(later.size):
             o = later[j]
             if get(after, STATUS, o) == RUNNING:
-                o_ends = speed_ends(after, w, o, later_squares[j], ALL_DIRECTIONS)
+                o_ends = speed_ends(after, w, o, later_squares[j], _ALL)
                 if o_ends.size:
                     nearest = o_ends[0]
                     for e in o_ends:
                         if dist(w, e) < dist(w, nearest):
                             nearest = e
                     enter(after, w, o, nearest)
-        afters[i] = after
         values[i] = value(after, w, x)
     scores = values - x[X_UNPLANNED]
     ranked = np.argsort(-values, kind="mergesort")[:int(x[X_PLAN_ENDS])]
     n_types = cards[C_TYPES]
+    hand_churn = churn(cards, x, worths, hand)
     for i in ranked:
         after = afters[i]
         if get(after, STATUS, s) == RUNNING:
-            plan = action_plan(after, w, cards, x, s, hand, churn, np.zeros(n_types, dtype=np.bool_),
+            plan = action_plan(after, w, cards, x, s, hand, hand_churn, np.zeros(n_types, dtype=np.bool_),
                                np.zeros(n_types))
         else:
             plan = x[X_THREAT] * x[X_FINISH_RACE]
         scores[i] = values[i] + plan + x[X_BLOCKING] * blocking(after, w, s, seat)
     return scores
+
+
+@njit(cache=True, inline="always")
+def speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, values):
+    """The plan of each speed card the seat may play, by its distance ``squares[i]``: the best
+    of :func:`plan_ends` over the ends of its move with the hand without card ``removed[i]``
+    (an index of ``hand``), or with no end the board's value plus that hand's
+    :func:`action_plan` (play values shared through ``known`` / ``values``) minus
+    ``x[X_NO_MOVE]``. Returns the plans and whether some end is no farther from the finish
+    than ``s`` stands."""
+    here = dist(w, get(st, POS, s))
+    plans = np.empty(squares.size)
+    near = False
+    none = np.zeros(0, dtype=np.int64)
+    sub = np.empty(max(0, hand.size - 1), dtype=np.int64)
+    standing = math.nan
+    for i in range(squares.size):
+        j = 0
+        for k in range(hand.size):
+            if k != removed[i]:
+                sub[j] = hand[k]
+                j += 1
+        ends = speed_ends(st, w, s, squares[i], _ALL)
+        for e in ends:
+            if dist(w, e) <= here:
+                near = True
+        if ends.size:
+            scores = plan_ends(st, w, cards, x, worths, s, ends, none, none, sub)
+            best = scores[0]
+            for v in scores[1:]:
+                if v > best:
+                    best = v
+            plans[i] = best
+        else:
+            if math.isnan(standing):
+                standing = value(st, w, x)
+            plans[i] = standing + action_plan(st, w, cards, x, s, sub, churn(cards, x, worths, sub), known,
+                                              values) - x[X_NO_MOVE]
+    return plans, near
+
+
+#: what :func:`plan` computes
+SPEED_PLANS, PLAN_ENDS, ACTION_PLAN, PLAY_VALUES = range(4)
+
+
+@njit(cache=True, inline="always")
+def _part(ints, k):
+    """The ``k``-th int sequence packed in ``ints`` (see :func:`plan`)."""
+    start = 4
+    for j in range(k):
+        start += ints[j]
+    return ints[start:start + ints[k]].copy()
+
+
+@njit(cache=True)
+def plan(op, st, w, cards, x, worths, s, ints, known, values):
+    """The tactician's look-ahead for snail ``s``, one entry point for all its uses (numba
+    optimises the whole call tree once per entry point, so :func:`speed_plans`,
+    :func:`plan_ends`, :func:`action_plan` and :func:`churn` are inlined here and only
+    :func:`play_value` is compiled on its own): ``ints`` packs up to four int sequences,
+    their lengths first (``[n0, n1, n2, n3, seq0..., seq1..., ...]``), the first being the
+    hand (card types, its :func:`churn` from ``worths``).
+
+    * ``SPEED_PLANS`` (distances, removed hand indices): :func:`speed_plans`, with whether
+      some end is no farther appended as 1.0 / 0.0;
+    * ``PLAN_ENDS`` (ends, later snails, their squares): :func:`plan_ends`;
+    * ``ACTION_PLAN``: the hand's :func:`action_plan`, as one value;
+    * ``PLAY_VALUES`` (card types): the :func:`play_value` of each from the board's value.
+
+    ``known`` / ``values``: play values shared by calls on one board (``SPEED_PLANS`` and
+    ``ACTION_PLAN``; sized by the deck's types)."""
+    hand = _part(ints, 0)
+    if op == SPEED_PLANS:
+        plans, near = speed_plans(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2), known, values)
+        out = np.empty(plans.size + 1)
+        for i in range(plans.size):
+            out[i] = plans[i]
+        out[plans.size] = 1.0 if near else 0.0
+        return out
+    if op == PLAN_ENDS:
+        return plan_ends(st, w, cards, x, worths, s, _part(ints, 1), _part(ints, 2), _part(ints, 3), hand)
+    if op == ACTION_PLAN:
+        out = np.empty(1)
+        out[0] = action_plan(st, w, cards, x, s, hand, churn(cards, x, worths, hand), known, values)
+        return out
+    types = _part(ints, 1)
+    base = value(st, w, x)
+    out = np.empty(types.size)
+    for i in range(types.size):
+        out[i] = play_value(st, w, cards, x, s, types[i], base)
+    return out
 
 
 @njit(cache=True)
@@ -461,11 +599,11 @@ def expected_distance(st, w, cards, x, s, t):
         kinds = np.empty(cap, dtype=np.int64)
         j = 0
         for i in range(probs.size):
-            count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, j, scratch, unused)
+            count = move_outcomes(boards[i], w, cards, x, s, t, k, out_p, out_b, kinds, np.int64(j), scratch, unused)
             for m in range(j, j + count):
                 out_p[m] = probs[i] * out_p[m]
                 if kinds[m] == IMPOSSIBLE:
-                    out_b[m] = st
+                    copy_state(out_b[m], st)
             j += count
         probs, boards = out_p[:j], out_b[:j]
     total = 0.0

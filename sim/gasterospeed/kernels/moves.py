@@ -53,6 +53,7 @@ from .layout import (
     W_STAY,
     W_WIDTH,
     WORLD_HEAD,
+    copy_state,
     dist,
     geo,
     get,
@@ -263,7 +264,7 @@ def push(st, w, t, d, locked, g, after):
             k = g[G_SEEN]
             g[G_SEEN] = k + 1
             if k >= g[G_GIVEN]:
-                after[:] = trial
+                copy_state(after, trial)
                 g[G_ASKED] = t
                 g[G_ASKED_DIR] = d
                 return ASKED

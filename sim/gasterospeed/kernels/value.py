@@ -15,7 +15,12 @@ counter that cancels / sends back a shot, then a domino (4 per seat) from ``x[X_
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 from numba import njit
+
+from ..circuit import INF
 
 from .layout import (
     FINISHED,
@@ -39,8 +44,11 @@ from .layout import (
 (X_MODE, X_SEAT, X_SNAIL, X_N_SEATS, X_CAP, X_THREAT, X_DISC, X_SHELL_MODE, X_TAIL, X_SHELL1, X_SHELL2,
  X_FINISHED, X_ARRIVAL_STEP, X_KO_DISTANCE, X_SM_LOSS, X_SM_KO, X_SM_PROGRESS, X_LAMBDA, X_NEAR,
  X_FAR_SHARE, X_CAP_AHEAD, X_THREAT_DISTANCE, X_PLAN_ENDS, X_UNPLANNED, X_BLOCKING, X_FINISH_RACE,
- X_SACRIFICE_GAIN, X_URGENCY, X_WEIGHTS, X_PUSH, X_COUNTER) = range(31)
-CONTEXT_HEAD = 32
+ X_SACRIFICE_GAIN, X_URGENCY, X_WEIGHTS, X_PUSH, X_COUNTER, X_MEAN_WORTH, X_LAST_SPEED, X_HAND_SNAILS,
+ X_NO_MOVE) = range(35)
+#: X_DISC (the hand discount now), X_MEAN_WORTH, X_LAST_SPEED and X_HAND_SNAILS give a hand's churn
+#: (:func:`~.lookahead.churn`); X_NO_MOVE is ``plan_no_move``
+CONTEXT_HEAD = 36
 #: X_MODE: the tactician's value, or minus the greedy player's distance of snail X_SNAIL
 TACTICIAN, GREEDY = 0, 1
 #: counters of a seat, from x[X_COUNTER] + 4 * seat
@@ -129,16 +137,23 @@ def evaluate(st, w, x):
 @njit(cache=True, _nrt=False)
 def anchor(st, w, x):
     """Fix the opponents' weights, the cap of their distances and the threat (opponents near
-    the line) from the board at the start of a decision, so its options share one scale."""
+    the line) from the board at the start of a decision, so its options share one scale.
+    Returns the steps to go of the seat's snail nearest the finish (0 once one finished,
+    1e6 if all are KO or out; 0 without a snail)."""
     seat = int(x[X_SEAT])
     n = st[N_SNAILS]
     ref = 0.0
     mine = False
+    here = 0
     for s in range(n):
         if get(st, OWNER, s) == seat:
             e = effective(st, w, x, s)
             if not mine or e < ref:
                 ref = e
+            status = get(st, STATUS, s)
+            steps = dist(w, get(st, POS, s)) if status == RUNNING else (0 if status == FINISHED else INF)
+            if not mine or steps < here:
+                here = steps
             mine = True
     lam = x[X_LAMBDA]
     x[X_CAP] = ref + x[X_CAP_AHEAD]
@@ -153,3 +168,71 @@ def anchor(st, w, x):
         if p >= 0 and get(st, STATUS, s) == RUNNING and dist(w, p) <= x[X_THREAT_DISTANCE]:
             threat += 1
     x[X_THREAT] = threat
+    return here
+
+
+@njit(cache=True, _nrt=False)
+def hold_chance(left, unseen, hand):
+    """The chance that a hand of ``hand`` cards holds one of ``left`` cards among ``unseen``
+    (drawn with replacement: ``1 - (1 - left / unseen) ** hand``; ``math.pow`` is the C
+    library's pow, like Python's ``**`` on floats, so the chance is Python's to the last bit,
+    which numba's own ``**`` with an int exponent is not)."""
+    return 1.0 - math.pow(1.0 - min(1.0, left / unseen), float(hand))
+
+
+@njit(cache=True, _nrt=False)
+def counters_left(table, at, seen):
+    """Copies not seen yet of the counter rows of ``table`` from ``at`` (how many rows, then
+    per row: copies, how many deck entries hold it, those entries; ``seen``: cards seen per
+    deck entry). Returns them and where the next rows start."""
+    rows = table[at]
+    at += 1
+    left = 0
+    for _ in range(rows):
+        copies, n_types = table[at], table[at + 1]
+        seen_copies = 0
+        for i in range(n_types):
+            seen_copies += seen[table[at + 2 + i]]
+        left += max(0, copies - seen_copies)
+        at += 2 + n_types
+    return left, at
+
+
+@njit(cache=True, _nrt=False)
+def infer(x, seen, jostling, counters, unseen, hand_sizes, seat, pushes, chances):
+    """Write what seat ``seat`` infers from the cards it has not seen into the context ``x``:
+    with ``pushes``, per opponent the expected push ahead of a snail 1, 2 or 3 squares straight
+    ahead of it (from ``x[X_PUSH]``: the chance it holds each jostling card times its push;
+    ``jostling``: per jostling deck entry, its type, copies and push 1, 2, 3); with
+    ``chances``, per seat the chances it holds a counter that cancels / sends back a shot, then
+    a domino (from ``x[X_COUNTER]``; ``counters``: the counter rows, see :func:`counters_left`,
+    against shots, cancelling then sending back, then against dominoes). ``seen``: cards seen
+    per deck entry; ``unseen``: cards not seen; ``hand_sizes``: per seat."""
+    if pushes:
+        at = int(x[X_PUSH])
+        for o in range(hand_sizes.size):
+            for k in range(4):
+                x[at + 4 * o + k] = 0.0
+            h = hand_sizes[o]
+            if o == seat or unseen <= 0 or h <= 0:
+                continue
+            for j in range(jostling.shape[0]):
+                chance = hold_chance(max(0, int(jostling[j, 1]) - seen[int(jostling[j, 0])]), unseen, h)
+                for k in range(1, 4):
+                    x[at + 4 * o + k] += chance * jostling[j, 1 + k]
+    if chances:
+        at = int(x[X_COUNTER])
+        shot_cancel, next_rows = counters_left(counters, np.int64(0), seen)
+        shot_back, next_rows = counters_left(counters, next_rows, seen)
+        domino_cancel, next_rows = counters_left(counters, next_rows, seen)
+        domino_back, next_rows = counters_left(counters, next_rows, seen)
+        for o in range(hand_sizes.size):
+            h = hand_sizes[o]
+            if unseen <= 0 or h <= 0:
+                for k in range(4):
+                    x[at + 4 * o + k] = 0.0
+                continue
+            x[at + 4 * o] = hold_chance(shot_cancel, unseen, h)
+            x[at + 4 * o + 1] = hold_chance(shot_back, unseen, h)
+            x[at + 4 * o + 2] = hold_chance(domino_cancel, unseen, h)
+            x[at + 4 * o + 3] = hold_chance(domino_back, unseen, h)
