@@ -1,14 +1,15 @@
 """The checked-in card-count search claims exactly what its fresh-seed validation shows.
 
-The stored search ran on the rules before issue #14 (reactions against jostles, discards in
-the speed phase, the rest of an impossible card lost, ...): its ``best_rules.toml`` is a full
-dump of those rules (keys since renamed, e.g. ``counter``), so the card counts are read from
-it as TOML, not loaded as today's rules; its figures are a stored claim about those rules.
+The stored search was re-run on today's rules (2026-12-02, after issue #14's rule fixes): its
+``best_rules.toml`` loads as today's rules and deals the validated deck.
 """
 
 import json
 import tomllib
 from pathlib import Path
+
+from sim.core.game import get_game
+from sim.core.rules import load_rules
 
 STORED = Path(__file__).resolve().parents[2] / "reports" / "examples" / "gasterospeed_balance"
 ACTION_CARDS = ("aspiration", "laitue_bleue", "turbo_petard", "ressort", "kangouroute_aigue", "rouler_bouler",
@@ -29,6 +30,8 @@ def test_the_stored_card_counts_meet_both_targets_on_fresh_seeds_and_keep_34_car
     counts = to_counts(tomllib.loads((STORED / "best_rules.toml").read_text()))
     assert [counts[card] for card in ACTION_CARDS] == best["point"]["action-cards"]
     assert sum(counts[card] for card in ACTION_CARDS) == 34
+    rules = load_rules(get_game("gasterospeed"), STORED / "best_rules.toml")  # today's keys, validated
+    assert [rules.deck[card].count for card in ACTION_CARDS] == best["point"]["action-cards"]
 
 
 def to_counts(data: dict) -> dict[str, int]:
