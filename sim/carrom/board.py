@@ -97,6 +97,12 @@ class Geometry:
                        contact_friction=p.contact_friction, gravity=p.gravity)
 
     @cached_property
+    def engine_args(self) -> tuple:
+        """The engine's batch-kernel inputs for this table: the packed arrays, μg (m/s²), e, μ_c."""
+        p = self.physics
+        return (*self.table.packed, p.friction * p.gravity, p.restitution, p.contact_friction)
+
+    @cached_property
     def half(self) -> float:
         return self.rules.board.half
 

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from sim.dexterity import ShotParams
-from sim.physics import Discs, simulate_batch
+from sim.physics import Discs, add_engine_seconds
 
 from .aim import LOCAL_POCKETS, kind_name, make_params, noisy_strikes, pot_candidates, striker_grid
 from .board import Geometry, nearest_in
+from .rollout import simulate_values
 from .value import outcome_values, situation, weights
 from .view import PlanView, Stroke, execute_stroke, striker_spans
 
@@ -235,10 +236,11 @@ class Planner:
         """(len(cands), samples) values of noisy executions of the candidates."""
         geo = self.geo
         z = rng.standard_normal((3, len(cands), samples))  # sim.physics.execute_shots's draws
-        starts, vels = noisy_strikes(cands.x, cands.angle, cands.speed, z, self.sigma, self.max_speed, geo.striker_y,
-                                     setup.spans, view.rot)
-        batch = simulate_batch(geo.table, geo.physics, setup.discs, len(setup.ids), starts, vels)
-        values = outcome_values(batch.status, batch.final_pos, setup.discs.pos[:-1], setup.ids, setup.own,
-                                setup.opp, setup.coin_value, setup.next_targets, view.rot, view.next_rot,
-                                setup.situation, self.weights, self.pockets, setup.grid, geo.legal, self.prm)
+        discs = setup.discs
+        values, seconds = simulate_values(
+            cands.x, cands.angle, cands.speed, z, self.sigma, self.max_speed, geo.striker_y, setup.spans, view.rot,
+            geo.engine_args, discs.pos, discs.radius, discs.mass, setup.ids, setup.own, setup.opp, setup.coin_value,
+            setup.next_targets, view.next_rot, setup.situation, self.weights, self.pockets, setup.grid, geo.legal,
+            self.prm)
+        add_engine_seconds(seconds)
         return values.reshape(len(cands), samples)

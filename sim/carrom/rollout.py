@@ -1,0 +1,67 @@
+"""A decision's simulations in one compiled call: noisy executions of the candidates
+(:func:`~sim.carrom.aim.noisy_strikes`), the physics engine's batch kernel on the compact
+board (:func:`sim.physics.engine.batch_kernel`), then the value of every outcome
+(:func:`~sim.carrom.value.outcome_values`), with no Python between them.
+
+The engine's CPU seconds are read around the batch kernel (:func:`sim.physics.clock.cpu_seconds`)
+and returned, for the Python caller to count (:func:`sim.physics.add_engine_seconds`).
+
+These kernels carry the engine's machine code into Carrom's numba cache, which numba checks
+only against the file defining each kernel: importing this module clears that cache when a
+Carrom kernel module or a physics kernel module changed
+(:func:`sim.physics.kernel_cache.clear_stale`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from sim.physics import load_engine
+from sim.physics.clock import cpu_seconds
+from sim.physics.engine import batch_kernel
+from sim.physics.kernel_cache import clear_stale, kernel_sources
+
+from .aim import noisy_strikes
+from .value import outcome_values
+
+__all__ = ["MAX_EVENTS", "simulate_values"]
+
+#: The engine's safety cap on events per stroke (:func:`sim.physics.simulate_batch`'s default).
+MAX_EVENTS = 10_000
+
+#: Carrom's modules that define compiled code (one digest over them and the engine).
+KERNEL_MODULES = ("aim", "value", "rollout")
+
+
+@njit(cache=True)
+def simulate_values(x, angle, speed, z, sigma, vmax, sy, spans, rot, engine, discs, radius, mass, ids, own, opp,
+                    coin_value, next_targets, next_rot, sit, w, pockets, grid, legal, prm):
+    """(C·S,) values of noisy executions of C intended strokes, candidate-major, and the
+    engine's CPU seconds.
+
+    Args:
+        x, angle, speed, z, sigma, vmax, sy, spans, rot: as :func:`~sim.carrom.aim.noisy_strikes`.
+        engine: the table's packed arrays, μg (m/s²), e and μ_c (:attr:`~.board.Geometry.engine_args`).
+        discs: (M+1, 2) board positions of the coins ``ids`` then the striker (any legal spot);
+            radius, mass: (M+1,) of those discs (m, kg).
+        ids .. prm: as :func:`~sim.carrom.value.outcome_values` (``grid``: its ``xs``).
+    """
+    starts, vels = noisy_strikes(x, angle, speed, z, sigma, vmax, sy, spans, rot)
+    n = discs.shape[0]
+    walls, outs, obst, outc, table_pockets, a, e, mu_c = engine
+    started = cpu_seconds()
+    final, status, _, _, _ = batch_kernel(walls, outs, obst, outc, table_pockets, a, e, mu_c, discs,
+                                          np.zeros((n, 2)), radius, mass, np.zeros(n, dtype=np.int8), n - 1,
+                                          starts, vels, MAX_EVENTS)
+    seconds = cpu_seconds() - started
+    values = outcome_values(status, final, discs[:n - 1], ids, own, opp, coin_value, next_targets, rot, next_rot,
+                            sit, w, pockets, grid, legal, prm)
+    return values, seconds
+
+
+load_engine()  # the engine's own cache first
+clear_stale(simulate_values, (*kernel_sources(), *(Path(__file__).parent / f"{name}.py" for name in KERNEL_MODULES)),
+            "carrom_kernels.stamp", ("*.nbi", "*.nbc"))
