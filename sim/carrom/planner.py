@@ -17,10 +17,11 @@ import numpy as np
 from sim.dexterity import ShotParams
 from sim.physics import Discs, add_engine_seconds
 
-from .aim import LOCAL_POCKETS, kind_name, make_params, noisy_strikes, pot_candidates, striker_grid
-from .board import Geometry, nearest_in
+from .aim import LOCAL_POCKETS, kind_name, make_params, striker_grid
+from .board import Geometry
+from .candidates import BREAK, PUSH, WORTH_AS_IS, WORTH_COVER, WORTH_LAST_COIN, break_table, pot_table
 from .rollout import simulate_values
-from .value import outcome_values, situation, weights
+from .value import situation, weights
 from .view import PlanView, Stroke, execute_stroke, striker_spans
 
 if TYPE_CHECKING:
@@ -44,10 +45,6 @@ class _BoardSetup:
     situation: np.ndarray
     spans: np.ndarray
     grid: np.ndarray
-
-
-#: Candidate kinds besides the pots (whose kind is ``5 × striker route + coin route``).
-PUSH, BREAK = 25, 26
 
 
 class Candidates:
@@ -102,80 +99,50 @@ class Planner:
         self.weights = weights(profile)
         self.pockets = LOCAL_POCKETS(geo.rules.board.pocket_centre)
         self.max_speed = geo.rules.striker.max_speed
+        self.break_offsets, self.break_aims, self.break_speeds = (
+            np.array(v, dtype=np.float64) for v in (profile.break_offsets_m, profile.break_aims, profile.break_speeds))
+        # a push's striker speed at the coin for each travel, and the pushes' share of the budget
+        self.push_u = [math.sqrt(2 * geo.decel * push) / self.prm[3] for push in profile.push_travel_m]
+        self.n_push = min(max(profile.push_min, int(profile.candidates * profile.push_share)), profile.candidates - 1)
 
     def execute(self, stroke: Stroke, rng: np.random.Generator) -> ShotParams:
         return execute_stroke(self.noise, self.max_speed, stroke, rng)
 
     # ------------------------------------------------------------------ candidates
-    def _break_candidates(self, spans: np.ndarray, limit: int) -> list[tuple]:
-        geo, p = self.geo, self.profile
-        sy = geo.striker_y
-        free = spans.tolist()
-        rows = []
-        for x0 in p.break_offsets_m:
-            x = nearest_in(x0, free)
-            for aim in p.break_aims:
-                for speed in p.break_speeds:
-                    dx, dy = aim * geo.rc - x, 0.0 - sy
-                    rows.append((x, math.degrees(math.atan2(-dx, dy)), min(speed, self.max_speed), BREAK, -1, -1))
-                    if len(rows) >= limit:
-                        return rows
-        return rows
+    def _breaks(self, spans: np.ndarray, limit: int) -> Candidates:
+        return Candidates(break_table(spans, self.break_offsets, self.break_aims, self.break_speeds, self.geo.rc,
+                                      self.geo.striker_y, self.max_speed, limit))
 
-    def _push_candidates(self, view: PlanView, local: np.ndarray, spans: np.ndarray,
-                         limit: int) -> list[tuple]:
-        """Straight, full-ball pushes of coins (own coins first, nearest first), each as far as
-        ``push_travel_m`` says: fallback strokes when nothing can be potted and safety strokes."""
-        geo = self.geo
-        sy, rs, rc, a = geo.striker_y, geo.rs, geo.rc, geo.decel
-        kcoll = self.prm[3]
-        xs, ys = local.T.tolist()
-        on, own = view.on.tolist(), view.own.tolist()
-        ahead = sorted((i for i in range(len(on)) if on[i] and ys[i] > sy), key=lambda i: (not own[i], ys[i]))
-        free = spans.tolist()
-        rows: list[tuple] = []
-        for i in ahead:
-            if len(rows) >= limit:
-                break
-            cx, cy = xs[i], ys[i]
-            x = nearest_in(cx, free)
-            dx, dy = cx - x, cy - sy
-            D = math.hypot(dx, dy)
-            if D <= rs + rc:
-                continue
-            travel = D - rs - rc
-            for push in self.profile.push_travel_m:
-                u = math.sqrt(2 * a * push) / kcoll
-                v0 = math.sqrt(u * u + 2 * a * travel)
-                rows.append((x, math.degrees(math.atan2(-dx, dy)), min(v0, self.max_speed), PUSH, i, -1))
-        return rows[:limit]
-
-    def _pots(self, view: PlanView, local: np.ndarray, spans: np.ndarray, budget: int) -> np.ndarray:
-        """The ``budget`` best pots, ranked by prior × the target's worth: (n, 6) rows (see
-        :class:`Candidates`)."""
+    def _worth(self, view: PlanView) -> tuple[int, float]:
+        """How the own coins are ranked: (``candidates.WORTH_*`` mode, its value)."""
         p = self.profile
-        targets = np.flatnonzero(view.on & view.own)
-        if view.queen_on and (view.queen_allowed or view.solo):
-            targets = np.append(targets, 0)
-        if not len(targets):
-            return np.empty((0, 6))
-        worth = np.where(targets == 0, view.queen_value, view.coin_value[targets])
         if not view.three and not view.solo and view.own_left <= 1 \
                 and not view.queen_settled and not view.queen_pending:
             # the last coin must wait for the queen (family: potting it may unlock the queen)
             late = p.rank_last_coin_unlocks if _last_coin_unlocks(self.geo.rules) else p.rank_last_coin_waits
-            worth = np.where(targets == 0, worth, late)
-        elif view.queen_pending:
-            worth = worth * p.rank_cover_factor  # the cover
-        worth = np.maximum(worth, p.rank_worth_floor)
-        rows, order = pot_candidates(local, view.on, targets, self.pockets, striker_grid(spans, p.aim_grid_m), spans,
-                                     p.rebounds, self.prm, worth, budget, p.pot_min_prior)
-        best = rows[order]
-        out = np.empty((len(best), 6))
-        out[:, :3] = best[:, 4:7]
-        out[:, 3] = best[:, 2] * 5 + best[:, 3]
-        out[:, 4:] = best[:, :2]
-        return out
+            return WORTH_LAST_COIN, late
+        if view.queen_pending:
+            return WORTH_COVER, p.rank_cover_factor  # the cover
+        return WORTH_AS_IS, 0.0
+
+    def _pushes(self, ahead: np.ndarray, limit: int) -> list[tuple]:
+        """Straight, full-ball pushes of the coins ``ahead`` (:func:`~sim.carrom.candidates.pot_table`),
+        each as far as ``push_travel_m`` says: fallback strokes when nothing can be potted and
+        safety strokes. (The distance is ``math.hypot``'s, as the decisions were tuned with.)"""
+        geo = self.geo
+        rs, rc, a = geo.rs, geo.rc, geo.decel
+        rows: list[tuple] = []
+        for i, x, angle, dx, dy in ahead.tolist():
+            if len(rows) >= limit:
+                break
+            D = math.hypot(dx, dy)
+            if D <= rs + rc:
+                continue
+            travel = D - rs - rc
+            for u in self.push_u:
+                v0 = math.sqrt(u * u + 2 * a * travel)
+                rows.append((x, angle, min(v0, self.max_speed), PUSH, i, -1))
+        return rows[:limit]
 
     def candidates(self, view: PlanView, spans: np.ndarray) -> Candidates:
         """The strokes worth simulating, best first (at most ``candidates``): the best pots,
@@ -183,18 +150,27 @@ class Planner:
         p = self.profile
         budget = p.candidates
         if view.is_break:
-            return Candidates.of(self._break_candidates(spans, budget))
-        local = view.pos @ view.rot
-        pots = self._pots(view, local, spans, budget)
-        n_push = min(max(p.push_min, int(budget * p.push_share)), budget - 1)
-        if len(pots) < budget - n_push:
-            n_push = budget - len(pots)
-        pushes = self._push_candidates(view, local, spans, n_push)
-        if not len(pots) and not pushes:  # nothing to pot and nothing in front: a firm stroke through the middle
-            return Candidates.of(self._break_candidates(spans, 1))
-        if not pushes:
-            return Candidates.of(pots[:budget - n_push])
-        return Candidates.of(np.vstack([pots[:budget - n_push], np.array(pushes, dtype=float)])[:budget])
+            return self._breaks(spans, budget)
+        mode, arg = self._worth(view)
+        table, ahead, n_pots = pot_table(
+            view.pos @ view.rot, view.on, view.own, self._coin_values(view),
+            bool(view.queen_on and (view.queen_allowed or view.solo)), float(view.queen_value), mode, float(arg),
+            p.rank_worth_floor, self.pockets, spans, p.aim_grid_m, p.rebounds, self.prm, budget, p.pot_min_prior)
+        n_push = self.n_push
+        if n_pots < budget - n_push:
+            n_push = budget - n_pots
+        pushes = self._pushes(ahead, n_push)
+        if not n_pots and not pushes:  # nothing to pot and nothing in front: a firm stroke through the middle
+            return self._breaks(spans, 1)
+        n = min(n_pots, budget - n_push)
+        for j, row in enumerate(pushes):
+            table[:, n + j] = row
+        return Candidates(table[:, :n + len(pushes)].copy())
+
+    @staticmethod
+    def _coin_values(view: PlanView) -> np.ndarray:
+        cv = view.coin_value
+        return cv if isinstance(cv, np.ndarray) and cv.dtype == np.float64 else np.asarray(cv, dtype=np.float64)
 
     # ------------------------------------------------------------------ deciding
     def decide(self, view: PlanView, rng: np.random.Generator) -> Stroke:

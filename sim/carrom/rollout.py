@@ -33,7 +33,7 @@ __all__ = ["MAX_EVENTS", "simulate_values"]
 MAX_EVENTS = 10_000
 
 #: Carrom's modules that define compiled code (one digest over them and the engine).
-KERNEL_MODULES = ("aim", "value", "rollout")
+KERNEL_MODULES = ("aim", "value", "candidates", "rollout")
 
 
 @njit(cache=True)
