@@ -163,16 +163,6 @@ class Geometry:
         """The buffer :func:`stroke_discs` refills for every stroke (radii and masses set once)."""
         return Discs(np.zeros((N_COINS + 1, 2)), None, self.radii, self.masses)
 
-    def compact_discs(self, n_coins: int) -> Discs:
-        """A buffer of ``n_coins`` coins then the striker (radii and masses set once, one per
-        number of coins): the planner's simulations refill its positions for every decision."""
-        buffers = self.__dict__.setdefault("_compact_discs", {})
-        discs = buffers.get(n_coins)
-        if discs is None:
-            keep = np.r_[np.arange(n_coins), N_COINS]
-            discs = buffers[n_coins] = Discs(np.zeros((n_coins + 1, 2)), None, self.radii[keep], self.masses[keep])
-        return discs
-
     # ---------------------------------------------------------------- frames
     def rotation(self, n_seats: int, seat: int) -> np.ndarray:
         """2×2 matrix taking a seat's local coordinates to board coordinates (read-only)."""

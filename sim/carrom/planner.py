@@ -1,23 +1,23 @@
 """The carrom planner: candidate strokes from geometry, simulated with the player's own noise,
 valued with the rules (the procedure is in :mod:`sim.carrom.players`).
 
-What does not change during a decision is built once per board state (:class:`_BoardSetup`):
-the compact discs of the simulation (only the coins on the board, then the striker), the
-view's arrays for those coins, the situation flags and the striker grid of the valuation.
+A decision is a few compiled calls: the candidate table (:mod:`sim.carrom.candidates`; only
+the pushes' length is worked out here), then the simulations and their values
+(:func:`sim.carrom.rollout.simulate_values`: noisy strikes, the physics engine on the compact
+board, the valuation), once, or twice with a screening.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from sim.dexterity import ShotParams
-from sim.physics import Discs, add_engine_seconds
+from sim.physics import add_engine_seconds
 
-from .aim import LOCAL_POCKETS, kind_name, make_params, striker_grid
+from .aim import LOCAL_POCKETS, kind_name, make_params
 from .board import Geometry
 from .candidates import BREAK, PUSH, WORTH_AS_IS, WORTH_COVER, WORTH_LAST_COIN, break_table, pot_table
 from .rollout import simulate_values
@@ -28,23 +28,6 @@ if TYPE_CHECKING:
     from .players import CarromProfile
 
 __all__ = ["Planner", "Candidates", "PUSH", "BREAK"]
-
-
-@dataclass(frozen=True)
-class _BoardSetup:
-    """One decision's fixed inputs: the compact discs (coins ``ids``, then the striker), the
-    view's arrays for those coins, the situation flags, the free striker intervals and the
-    striker positions tried when valuing a position."""
-
-    discs: Discs
-    ids: np.ndarray
-    own: np.ndarray
-    opp: np.ndarray
-    coin_value: np.ndarray
-    next_targets: np.ndarray
-    situation: np.ndarray
-    spans: np.ndarray
-    grid: np.ndarray
 
 
 class Candidates:
@@ -183,12 +166,12 @@ class Planner:
         if len(cands) == 1:
             return cands.stroke(0)
         p = self.profile
-        setup = self._setup(view, spans)
+        sit = situation(view, p.safety)
         first = min(p.screen_samples, p.samples)
-        scores = self._simulate(setup, view, cands, first, rng)
+        scores = self._simulate(sit, view, cands, first, rng)
         if first < p.samples:
             pool = np.argsort(-scores.mean(axis=1), kind="stable")[:p.finalists]
-            more = self._simulate(setup, view, Candidates(np.ascontiguousarray(cands.table[:, pool])), p.samples - first,
+            more = self._simulate(sit, view, Candidates(np.ascontiguousarray(cands.table[:, pool])), p.samples - first,
                                   rng)
             scores = np.concatenate([scores[pool], more], axis=1)
         else:
@@ -197,26 +180,16 @@ class Planner:
         best = int(mean.argmax())
         return cands.stroke(best if pool is None else int(pool[best]), float(mean[best]))
 
-    def _setup(self, view: PlanView, spans: np.ndarray) -> _BoardSetup:
-        geo = self.geo
-        ids = np.flatnonzero(view.on)
-        discs = geo.compact_discs(len(ids))
-        discs.pos[:-1] = view.pos[ids]
-        discs.pos[-1] = (spans[0, 0], geo.striker_y) @ view.rot.T  # any legal spot: the batch moves it
-        return _BoardSetup(discs, ids, view.own[ids], view.opp[ids], np.asarray(view.coin_value, float)[ids],
-                           view.next_targets[ids], situation(view, self.profile.safety), spans,
-                           striker_grid(spans, self.profile.position_grid_m))
-
-    def _simulate(self, setup: _BoardSetup, view: PlanView, cands: Candidates, samples: int,
+    def _simulate(self, sit: np.ndarray, view: PlanView, cands: Candidates, samples: int,
                   rng: np.random.Generator) -> np.ndarray:
-        """(len(cands), samples) values of noisy executions of the candidates."""
+        """(len(cands), samples) values of noisy executions of the candidates (``sit``: the
+        situation array, :func:`~sim.carrom.value.situation`)."""
         geo = self.geo
         z = rng.standard_normal((3, len(cands), samples))  # sim.physics.execute_shots's draws
-        discs = setup.discs
         values, seconds = simulate_values(
-            cands.x, cands.angle, cands.speed, z, self.sigma, self.max_speed, geo.striker_y, setup.spans, view.rot,
-            geo.engine_args, discs.pos, discs.radius, discs.mass, setup.ids, setup.own, setup.opp, setup.coin_value,
-            setup.next_targets, view.next_rot, setup.situation, self.weights, self.pockets, setup.grid, geo.legal,
-            self.prm)
+            cands.x, cands.angle, cands.speed, z, self.sigma, self.max_speed, geo.striker_y, view.spans, view.rot,
+            geo.engine_args, view.pos, view.on, geo.radii, geo.masses, view.own, view.opp, self._coin_values(view),
+            view.next_targets, view.next_rot, sit, self.weights, self.pockets, self.profile.position_grid_m,
+            geo.legal, self.prm)
         add_engine_seconds(seconds)
         return values.reshape(len(cands), samples)

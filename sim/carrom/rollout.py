@@ -24,7 +24,7 @@ from sim.physics.clock import cpu_seconds
 from sim.physics.engine import batch_kernel
 from sim.physics.kernel_cache import clear_stale, kernel_sources
 
-from .aim import noisy_strikes
+from .aim import noisy_strikes, striker_grid
 from .value import outcome_values
 
 __all__ = ["MAX_EVENTS", "simulate_values"]
@@ -37,28 +37,54 @@ KERNEL_MODULES = ("aim", "value", "candidates", "rollout")
 
 
 @njit(cache=True)
-def simulate_values(x, angle, speed, z, sigma, vmax, sy, spans, rot, engine, discs, radius, mass, ids, own, opp,
-                    coin_value, next_targets, next_rot, sit, w, pockets, grid, legal, prm):
+def simulate_values(x, angle, speed, z, sigma, vmax, sy, spans, rot, engine, pos, on, radii, masses, own, opp,
+                    coin_value, next_targets, next_rot, sit, w, pockets, grid_step, legal, prm):
     """(C·S,) values of noisy executions of C intended strokes, candidate-major, and the
     engine's CPU seconds.
+
+    The simulation is compact: the coins on the board (``on``, in increasing id), then the
+    striker (row M).
 
     Args:
         x, angle, speed, z, sigma, vmax, sy, spans, rot: as :func:`~sim.carrom.aim.noisy_strikes`.
         engine: the table's packed arrays, μg (m/s²), e and μ_c (:attr:`~.board.Geometry.engine_args`).
-        discs: (M+1, 2) board positions of the coins ``ids`` then the striker (any legal spot);
-            radius, mass: (M+1,) of those discs (m, kg).
-        ids .. prm: as :func:`~sim.carrom.value.outcome_values` (``grid``: its ``xs``).
+        pos: (19, 2) board positions of the coins; on: (19,) bool, on the board.
+        radii, masses: (20,) of the coins then the striker (m, kg).
+        own, opp, coin_value, next_targets: (19,) the view's arrays.
+        next_rot .. prm: as :func:`~sim.carrom.value.outcome_values`, its striker positions
+            every ``grid_step`` (m) of ``spans`` (:func:`~sim.carrom.aim.striker_grid`).
     """
+    m = 0
+    for i in range(on.shape[0]):
+        if on[i]:
+            m += 1
+    ids = np.empty(m, np.int64)
+    discs = np.empty((m + 1, 2))
+    radius = np.empty(m + 1)
+    mass = np.empty(m + 1)
+    k = 0
+    for i in range(on.shape[0]):
+        if on[i]:
+            ids[k] = i
+            discs[k, 0] = pos[i, 0]
+            discs[k, 1] = pos[i, 1]
+            radius[k] = radii[i]
+            mass[k] = masses[i]
+            k += 1
+    x0 = spans[0, 0]  # any legal spot: the batch moves the striker
+    discs[m, 0] = x0 * rot[0, 0] + sy * rot[0, 1]
+    discs[m, 1] = x0 * rot[1, 0] + sy * rot[1, 1]
+    radius[m] = radii[radii.shape[0] - 1]
+    mass[m] = masses[masses.shape[0] - 1]
     starts, vels = noisy_strikes(x, angle, speed, z, sigma, vmax, sy, spans, rot)
-    n = discs.shape[0]
     walls, outs, obst, outc, table_pockets, a, e, mu_c = engine
     started = cpu_seconds()
     final, status, _, _, _ = batch_kernel(walls, outs, obst, outc, table_pockets, a, e, mu_c, discs,
-                                          np.zeros((n, 2)), radius, mass, np.zeros(n, dtype=np.int8), n - 1,
+                                          np.zeros((m + 1, 2)), radius, mass, np.zeros(m + 1, dtype=np.int8), m,
                                           starts, vels, MAX_EVENTS)
     seconds = cpu_seconds() - started
-    values = outcome_values(status, final, discs[:n - 1], ids, own, opp, coin_value, next_targets, rot, next_rot,
-                            sit, w, pockets, grid, legal, prm)
+    values = outcome_values(status, final, discs[:m], ids, own[ids], opp[ids], coin_value[ids], next_targets[ids],
+                            rot, next_rot, sit, w, pockets, striker_grid(spans, grid_step), legal, prm)
     return values, seconds
 
 
