@@ -97,6 +97,12 @@ class Geometry:
                        contact_friction=p.contact_friction, gravity=p.gravity)
 
     @cached_property
+    def engine_args(self) -> tuple:
+        """The engine's batch-kernel inputs for this table: the packed arrays, μg (m/s²), e, μ_c."""
+        p = self.physics
+        return (*self.table.packed, p.friction * p.gravity, p.restitution, p.contact_friction)
+
+    @cached_property
     def half(self) -> float:
         return self.rules.board.half
 
@@ -156,16 +162,6 @@ class Geometry:
     def discs(self) -> Discs:
         """The buffer :func:`stroke_discs` refills for every stroke (radii and masses set once)."""
         return Discs(np.zeros((N_COINS + 1, 2)), None, self.radii, self.masses)
-
-    def compact_discs(self, n_coins: int) -> Discs:
-        """A buffer of ``n_coins`` coins then the striker (radii and masses set once, one per
-        number of coins): the planner's simulations refill its positions for every decision."""
-        buffers = self.__dict__.setdefault("_compact_discs", {})
-        discs = buffers.get(n_coins)
-        if discs is None:
-            keep = np.r_[np.arange(n_coins), N_COINS]
-            discs = buffers[n_coins] = Discs(np.zeros((n_coins + 1, 2)), None, self.radii[keep], self.masses[keep])
-        return discs
 
     # ---------------------------------------------------------------- frames
     def rotation(self, n_seats: int, seat: int) -> np.ndarray:
