@@ -1,0 +1,46 @@
+"""Compile every installed game's numba kernels once, before the test suite.
+
+    python -m tests.warmup [--jobs 2]
+
+A clean clone has no numba cache: without this step each pytest-xdist worker compiles every
+game's kernels itself (tens of seconds per game, the same work twice). Here one short match
+per game (its conformance line-up and quick rules) is played in worker processes, which write
+numba's on-disk cache; the suite's workers then load it. Prints one line with the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+
+def warm(name: str) -> str:
+    """Play one short match of ``name`` (compiling and caching its kernels); the game's name."""
+    from sim.core import MatchSeeds, load_lineup, load_rules
+    from sim.core.game import get_game
+
+    spec = get_game(name)
+    hints = spec.conformance
+    presets = list(hints.lineup) if hints and hints.lineup else list(spec.demo_players)
+    n = min((c for c in spec.player_counts if c >= len(presets)), default=max(spec.player_counts))
+    lineup = [presets[i % len(presets)] for i in range(n)]  # cycled, as the conformance suite does
+    rules = load_rules(spec, None, list(hints.quick) if hints else [])
+    spec.play_match(rules, load_lineup(spec, lineup, rules), MatchSeeds(0, 0))
+    return name
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
+    args = parser.parse_args()
+    from joblib import Parallel, delayed
+
+    from sim.core.game import installed_game_names
+
+    started = time.perf_counter()
+    names = Parallel(n_jobs=args.jobs)(delayed(warm)(name) for name in installed_game_names())
+    print(f"warm-up: compiled the kernels of {', '.join(names)} in {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
