@@ -22,7 +22,7 @@ from .kernels import lookahead as _look
 from .kernels import value as _value
 from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_DISC, X_FAR_SHARE, X_FINISHED,
                             X_FINISH_RACE, X_HAND_SNAILS, X_KO_DISTANCE, X_LAMBDA, X_LAST_SPEED, X_MEAN_WORTH, X_MODE,
-                            X_NEAR, X_NO_MOVE, X_N_SEATS, X_PLAN_ENDS, X_PUSH, X_SACRIFICE_GAIN, X_SEAT, X_SHELL1,
+                            X_NEAR, X_NO_MOVE, X_N_SEATS, X_SLOW_BIAS, X_PLAN_ENDS, X_PUSH, X_SACRIFICE_GAIN, X_SEAT, X_SHELL1,
                             X_SHELL2, X_SHELL_MODE, X_SM_KO, X_SM_LOSS, X_SM_PROGRESS, X_TAIL, X_THREAT,
                             X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY, X_WEIGHTS, CONTEXT_HEAD, TACTICIAN,
                             context_size)
@@ -52,7 +52,7 @@ def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.n
     x[X_THREAT_DISTANCE] = p.plan_threat_distance
     x[X_PLAN_ENDS], x[X_UNPLANNED], x[X_BLOCKING] = p.plan_ends, p.plan_unplanned, p.plan_blocking
     x[X_FINISH_RACE], x[X_URGENCY] = p.plan_finish_race, p.shot_counter_share
-    x[X_LAST_SPEED], x[X_NO_MOVE] = p.worth_last_speed, p.plan_no_move
+    x[X_LAST_SPEED], x[X_NO_MOVE], x[X_SLOW_BIAS] = p.worth_last_speed, p.plan_no_move, p.plan_slow_bias
     x[X_WEIGHTS] = CONTEXT_HEAD
     x[X_PUSH] = CONTEXT_HEAD + n_snails
     x[X_COUNTER] = CONTEXT_HEAD + n_snails + 4 * n_seats
@@ -248,6 +248,22 @@ class Evaluator:
         :func:`~sim.gasterospeed.kernels.lookahead.speed_plans`; ``cache`` as in :meth:`action_plan`)."""
         out = self._plan(_look.SPEED_PLANS, board, deck, s, hand, list(squares), list(removed), cache=cache).tolist()
         return out[:-1], out[-1] != 0.0
+
+    def speed_card(self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int],
+                   discard: Sequence[int], numbers: Sequence[int]) -> tuple[list[int], list[float]]:
+        """The options weighed among a speed-card decision's and their scores (see
+        :func:`~sim.gasterospeed.kernels.lookahead.speed_card`; per option its index in
+        ``hand``, 1 for a discard, its speed number)."""
+        out = self._plan(_look.SPEED_CARD, board, deck, s, hand, at, discard, numbers)
+        k = out.size // 2
+        return out[:k].astype(np.int64).tolist(), out[k:].tolist()
+
+    def action_card(self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int],
+                    discard: Sequence[int]) -> list[float]:
+        """The score of each action-card option (see
+        :func:`~sim.gasterospeed.kernels.lookahead.action_card`; per option its index in
+        ``hand``, 1 for a discard)."""
+        return self._plan(_look.ACTION_CARD, board, deck, s, hand, at, discard).tolist()
 
     def play_values(self, board: Board, deck: Deck, s: int, types: Sequence[int]) -> list[float]:
         """Expected change of value if ``s`` plays now an action card of each type of ``types``."""

@@ -58,6 +58,7 @@ from .layout import (
     T_EFF_COUNT,
     T_KIND,
     T_NUMBER,
+    T_SQUARES,
     T_TAB_LEN,
     W_DIE,
     W_HITS,
@@ -100,6 +101,7 @@ from .value import (
     X_PLAN_ENDS,
     X_SACRIFICE_GAIN,
     X_SEAT,
+    X_SLOW_BIAS,
     X_THREAT,
     X_UNPLANNED,
     X_URGENCY,
@@ -529,8 +531,91 @@ def speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, value
     return plans, near
 
 
+@njit(cache=True, inline="always")
+def speed_card(st, w, cards, x, worths, s, hand, at, discard, numbers):
+    """The tactician's scores of its speed-card options (``at[i]``: the option's index in
+    ``hand``, ``discard[i]``: 1 for a card announced as a discard, ``numbers[i]``: its speed
+    number): each speed card's :func:`speed_plans` plan plus the hand discount times a fresh
+    card's worth minus its own, plus ``x[X_SLOW_BIAS]`` times its number (minus that when its
+    move can cross the line); a discard, weighed only when no speed move ends as near the
+    finish as ``s`` stands, as the board's value plus the action plan of the hand without it.
+    Returns the indices of the options weighed, then their scores (as floats)."""
+    here = dist(w, get(st, POS, s))
+    n = at.size
+    squares = np.empty(n, dtype=np.int64)
+    removed = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        if discard[i] == 0:
+            q = card(cards, hand[at[i]], T_SQUARES)
+            new = True
+            for j in range(m):
+                if squares[j] == q:
+                    new = False
+            if new:
+                squares[m], removed[m] = q, at[i]
+                m += 1
+    known = np.zeros(cards[C_TYPES], dtype=np.bool_)
+    values = np.zeros(cards[C_TYPES])
+    plans, near = speed_plans(st, w, cards, x, worths, s, hand, squares[:m], removed[:m], known, values)
+    out = np.empty(2 * n)
+    k = 0
+    standing = math.nan
+    sub = np.empty(max(0, hand.size - 1), dtype=np.int64)
+    for i in range(n):
+        if near and discard[i] != 0:
+            continue
+        t = hand[at[i]]
+        if discard[i] != 0:
+            j = 0
+            for h in range(hand.size):
+                if h != at[i]:
+                    sub[j] = hand[h]
+                    j += 1
+            if math.isnan(standing):
+                standing = value(st, w, x)
+            score = (standing + action_plan(st, w, cards, x, s, sub, churn(cards, x, worths, sub), known, values)
+                     + x[X_DISC] * (x[X_MEAN_WORTH] - worths[t]))
+        else:
+            q = card(cards, t, T_SQUARES)
+            plan_q = 0.0
+            for j in range(m):
+                if squares[j] == q:
+                    plan_q = plans[j]
+            bias = x[X_SLOW_BIAS] if q >= here else -x[X_SLOW_BIAS]
+            score = plan_q + x[X_DISC] * (x[X_MEAN_WORTH] - worths[t]) + bias * numbers[i]
+        out[k], out[n + k] = i, score
+        k += 1
+    result = np.empty(2 * k)
+    for i in range(k):
+        result[i], result[k + i] = out[i], out[n + i]
+    return result
+
+
+@njit(cache=True, inline="always")
+def action_card(st, w, cards, x, worths, s, hand, at, discard):
+    """The tactician's score of each action-card option (``at[i]``: its index in ``hand``,
+    ``discard[i]``: 1 for a discard): the :func:`play_value` of its type (played) plus its
+    :func:`churn` (what its leaving the hand is worth)."""
+    change = churn(cards, x, worths, hand)
+    known = np.zeros(cards[C_TYPES], dtype=np.bool_)
+    values = np.zeros(cards[C_TYPES])
+    base = value(st, w, x)
+    out = np.empty(at.size)
+    for i in range(at.size):
+        if discard[i] != 0:
+            out[i] = change[at[i]]
+            continue
+        t = hand[at[i]]
+        if not known[t]:
+            values[t] = play_value(st, w, cards, x, s, t, base)
+            known[t] = True
+        out[i] = values[t] + change[at[i]]
+    return out
+
+
 #: what :func:`plan` computes
-SPEED_PLANS, PLAN_ENDS, ACTION_PLAN, PLAY_VALUES = range(4)
+SPEED_PLANS, PLAN_ENDS, ACTION_PLAN, PLAY_VALUES, SPEED_CARD, ACTION_CARD = range(6)
 
 
 @njit(cache=True, inline="always")
@@ -555,7 +640,9 @@ def plan(op, st, w, cards, x, worths, s, ints, known, values):
       some end is no farther appended as 1.0 / 0.0;
     * ``PLAN_ENDS`` (ends, later snails, their squares): :func:`plan_ends`;
     * ``ACTION_PLAN``: the hand's :func:`action_plan`, as one value;
-    * ``PLAY_VALUES`` (card types): the :func:`play_value` of each from the board's value.
+    * ``PLAY_VALUES`` (card types): the :func:`play_value` of each from the board's value;
+    * ``SPEED_CARD`` (options' hand indices, discard flags, speed numbers): :func:`speed_card`;
+    * ``ACTION_CARD`` (options' hand indices, discard flags): :func:`action_card`.
 
     ``known`` / ``values``: play values shared by calls on one board (``SPEED_PLANS`` and
     ``ACTION_PLAN``; sized by the deck's types)."""
@@ -569,6 +656,10 @@ def plan(op, st, w, cards, x, worths, s, ints, known, values):
         return out
     if op == PLAN_ENDS:
         return plan_ends(st, w, cards, x, worths, s, _part(ints, 1), _part(ints, 2), _part(ints, 3), hand)
+    if op == SPEED_CARD:
+        return speed_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2), _part(ints, 3))
+    if op == ACTION_CARD:
+        return action_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2))
     if op == ACTION_PLAN:
         out = np.empty(1)
         out[0] = action_plan(st, w, cards, x, s, hand, churn(cards, x, worths, hand), known, values)

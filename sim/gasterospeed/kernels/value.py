@@ -45,9 +45,9 @@ from .layout import (
  X_FINISHED, X_ARRIVAL_STEP, X_KO_DISTANCE, X_SM_LOSS, X_SM_KO, X_SM_PROGRESS, X_LAMBDA, X_NEAR,
  X_FAR_SHARE, X_CAP_AHEAD, X_THREAT_DISTANCE, X_PLAN_ENDS, X_UNPLANNED, X_BLOCKING, X_FINISH_RACE,
  X_SACRIFICE_GAIN, X_URGENCY, X_WEIGHTS, X_PUSH, X_COUNTER, X_MEAN_WORTH, X_LAST_SPEED, X_HAND_SNAILS,
- X_NO_MOVE) = range(35)
+ X_NO_MOVE, X_SLOW_BIAS) = range(36)
 #: X_DISC (the hand discount now), X_MEAN_WORTH, X_LAST_SPEED and X_HAND_SNAILS give a hand's churn
-#: (:func:`~.lookahead.churn`); X_NO_MOVE is ``plan_no_move``
+#: (:func:`~.lookahead.churn`); X_NO_MOVE is ``plan_no_move``, X_SLOW_BIAS ``plan_slow_bias``
 CONTEXT_HEAD = 36
 #: X_MODE: the tactician's value, or minus the greedy player's distance of snail X_SNAIL
 TACTICIAN, GREEDY = 0, 1
