@@ -20,12 +20,11 @@ from .cards import SPEED, Deck
 from .inference import card_worth, counter_rows, jostle_array, unseen_cards
 from .kernels import lookahead as _look
 from .kernels import value as _value
-from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_DISC, X_FAR_SHARE, X_FINISHED,
-                            X_FINISH_RACE, X_HAND_SNAILS, X_KO_DISTANCE, X_LAMBDA, X_LAST_SPEED, X_MEAN_WORTH, X_MODE,
-                            X_NEAR, X_NO_MOVE, X_N_SEATS, X_SLOW_BIAS, X_PLAN_ENDS, X_PUSH, X_SACRIFICE_GAIN, X_SEAT, X_SHELL1,
-                            X_SHELL2, X_SHELL_MODE, X_SM_KO, X_SM_LOSS, X_SM_PROGRESS, X_TAIL, X_THREAT,
-                            X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY, X_WEIGHTS, CONTEXT_HEAD, TACTICIAN,
-                            context_size)
+from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_FAR_SHARE, X_FINISHED,
+                            X_FINISH_RACE, X_KO_DISTANCE, X_LAMBDA, X_LAST_SPEED, X_MODE, X_NEAR, X_NO_MOVE,
+                            X_N_SEATS, X_SLOW_BIAS, X_PLAN_ENDS, X_PUSH, X_SHELL1, X_SHELL2, X_SM_KO, X_SM_LOSS,
+                            X_SM_PROGRESS, X_TAIL, X_THREAT, X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY, X_WEIGHTS,
+                            CONTEXT_HEAD, TACTICIAN, context_size)
 from .view import View
 
 if TYPE_CHECKING:
@@ -73,6 +72,7 @@ class Evaluator:
         self.x = np.zeros(0)
         self._shape: tuple[int, int] = (-1, -1)
         self.disc = profile.hand_discount
+        self._hand_discount, self._hand_horizon = float(profile.hand_discount), float(profile.hand_horizon)
         self.snails = 1
         self._worth_deck: Deck | None = None
         self._worths: list[float] = []
@@ -98,14 +98,11 @@ class Evaluator:
             self._shape = (board.n, n_seats)
             self.x = profile_context(p, board.n, n_seats)
             self._push_key = self._counter_key = ()
-        x = self.x
-        x[X_SEAT] = view.seat
-        x[X_SHELL_MODE] = view.config.shell_championship
-        x[X_SACRIFICE_GAIN] = view.config.sacrifice_gain
-        here = _value.anchor(board.state, board.world, x)
-        self.disc = p.hand_discount * min(1.0, here / p.hand_horizon)
+        config = view.config
         self.snails = len(view.snails)
-        x[X_DISC], x[X_HAND_SNAILS], x[X_MEAN_WORTH] = self.disc, self.snails, self.mean_worth(view.deck)
+        self.disc = _value.begin(board.state, board.world, self.x, view.seat, float(config.shell_championship),
+                                 float(config.sacrifice_gain), self._hand_discount, self._hand_horizon, self.snails,
+                                 self.mean_worth(view.deck))
         if p.value_tailwind:
             key = (view.race_no, view.turn, len(view.discard), view.draw_sizes)
             if key != self._push_key:

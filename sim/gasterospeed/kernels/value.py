@@ -172,6 +172,23 @@ def anchor(st, w, x):
 
 
 @njit(cache=True, _nrt=False)
+def begin(st, w, x, seat, shell_mode, sacrifice_gain, hand_discount, hand_horizon, snails, mean_worth):
+    """Start a decision of seat ``seat`` on board ``st``: its entries of the context ``x``
+    (the shell championship flag, the sacrifice gain, the seat's snails and a fresh card's
+    worth), the :func:`anchor` and the hand discount now, ``hand_discount`` times the share of
+    ``hand_horizon`` (squares) its best snail still has to go (at most 1), which it returns."""
+    x[X_SEAT] = seat
+    x[X_SHELL_MODE] = shell_mode
+    x[X_SACRIFICE_GAIN] = sacrifice_gain
+    here = anchor(st, w, x)
+    disc = hand_discount * min(1.0, here / hand_horizon)
+    x[X_DISC] = disc
+    x[X_HAND_SNAILS] = snails
+    x[X_MEAN_WORTH] = mean_worth
+    return disc
+
+
+@njit(cache=True, _nrt=False)
 def hold_chance(left, unseen, hand):
     """The chance that a hand of ``hand`` cards holds one of ``left`` cards among ``unseen``
     (drawn with replacement: ``1 - (1 - left / unseen) ** hand``; ``math.pow`` is the C
