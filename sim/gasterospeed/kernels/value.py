@@ -59,7 +59,7 @@ def context_size(n_snails: int, n_seats: int) -> int:
     return CONTEXT_HEAD + n_snails + 8 * n_seats
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def effective(st, w, x, s):
     """Effective distance of snail ``s`` to the finish, in squares."""
     status = get(st, STATUS, s)
@@ -79,7 +79,7 @@ def effective(st, w, x, s):
     return x[X_KO_DISTANCE]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def tailwind(st, w, x, s, seat):
     """Squares ``s`` can expect to be pushed ahead by a snail of another seat straight behind
     it (1 to 3 squares, nothing between) playing a jostling move forward."""
