@@ -35,6 +35,8 @@ __all__ = ["Evaluator"]
 #: no play values to share (empty arrays for the kernels; never written)
 _NO_FLAGS = np.zeros(0, dtype=np.bool_)
 _NO_VALUES = np.zeros(0)
+#: zero lengths of the int sequences not given to the look-ahead (see ``Evaluator._plan``), by how many are
+_PAD = ((0, 0, 0), (0, 0), (0,), ())
 
 
 def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.ndarray:
@@ -210,11 +212,10 @@ class Evaluator:
               cache: tuple[np.ndarray, np.ndarray] = (_NO_FLAGS, _NO_VALUES)) -> np.ndarray:
         """Run the look-ahead ``op`` (see :func:`~sim.gasterospeed.kernels.lookahead.plan`) with
         ``hand`` (uids) and the int sequences ``parts``."""
-        self._type_worths(deck)
-        type_of = deck.type_of
-        seqs = ([type_of[u] for u in hand], *parts)
-        ints = [len(q) for q in seqs] + [0] * (4 - len(seqs))
-        for q in seqs:
+        if self._worth_deck is not deck:
+            self._type_worths(deck)
+        ints = [len(hand), *map(len, parts), *_PAD[len(parts)], *map(deck.type_of.__getitem__, hand)]
+        for q in parts:
             ints += q
         return _look.plan(op, board.state, board.world, deck.table, self.x, self._worth_array, s,
                           np.array(ints, dtype=np.int64), *cache)
