@@ -414,6 +414,13 @@ def action_plan(st, w, cards, x, s, hand, churn, known, values):
     return 0.0 if best == -math.inf else best
 
 
+@njit(cache=True)
+def hand_plan(st, w, cards, x, worths, s, hand, known, values):
+    """:func:`action_plan` of ``hand`` with its :func:`churn`, compiled on its own (for the
+    callers off the hot paths, so they do not inline another copy of it)."""
+    return action_plan(st, w, cards, x, s, hand, churn(cards, x, worths, hand), known, values)
+
+
 @njit(cache=True, _nrt=False)
 def blocking(st, w, s, seat):
     """Opponents behind ``s`` whose straight-ahead square it now occupies."""
@@ -532,15 +539,10 @@ def speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, value
 
 
 @njit(cache=True, inline="always")
-def speed_card(st, w, cards, x, worths, s, hand, at, discard, numbers):
-    """The tactician's scores of its speed-card options (``at[i]``: the option's index in
-    ``hand``, ``discard[i]``: 1 for a card announced as a discard, ``numbers[i]``: its speed
-    number): each speed card's :func:`speed_plans` plan plus the hand discount times a fresh
-    card's worth minus its own, plus ``x[X_SLOW_BIAS]`` times its number (minus that when its
-    move can cross the line); a discard, weighed only when no speed move ends as near the
-    finish as ``s`` stands, as the board's value plus the action plan of the hand without it.
-    Returns the indices of the options weighed, then their scores (as floats)."""
-    here = dist(w, get(st, POS, s))
+def speed_distances(cards, hand, at, discard):
+    """The distinct distances of the speed cards among the options (``at[i]``: an option's
+    index in ``hand``, ``discard[i]``: 1 for a card announced as a discard), in order, and for
+    each the hand index of its first card (the hand :func:`speed_plans` plans without)."""
     n = at.size
     squares = np.empty(n, dtype=np.int64)
     removed = np.empty(n, dtype=np.int64)
@@ -555,9 +557,22 @@ def speed_card(st, w, cards, x, worths, s, hand, at, discard, numbers):
             if new:
                 squares[m], removed[m] = q, at[i]
                 m += 1
-    known = np.zeros(cards[C_TYPES], dtype=np.bool_)
-    values = np.zeros(cards[C_TYPES])
-    plans, near = speed_plans(st, w, cards, x, worths, s, hand, squares[:m], removed[:m], known, values)
+    return squares[:m], removed[:m]
+
+
+@njit(cache=True, inline="always")
+def speed_card(st, w, cards, x, worths, s, hand, at, discard, numbers, squares, plans, near, known, values):
+    """The tactician's scores of its speed-card options (``at``, ``discard`` as in
+    :func:`speed_distances`; ``numbers[i]``: the option's speed number), from the
+    :func:`speed_plans` ``plans`` of the distances ``squares`` (``near``, ``known``,
+    ``values``: as it returned and filled them): a speed card's plan plus the hand discount
+    times a fresh card's worth minus its own, plus ``x[X_SLOW_BIAS]`` times its number (minus
+    that when its move can cross the line); a discard, weighed only when no speed move ends
+    as near the finish as ``s`` stands, as the board's value plus the action plan of the hand
+    without it. Returns the indices of the options weighed, then their scores (as floats)."""
+    here = dist(w, get(st, POS, s))
+    n = at.size
+    m = squares.size
     out = np.empty(2 * n)
     k = 0
     standing = math.nan
@@ -574,7 +589,7 @@ def speed_card(st, w, cards, x, worths, s, hand, at, discard, numbers):
                     j += 1
             if math.isnan(standing):
                 standing = value(st, w, x)
-            score = (standing + action_plan(st, w, cards, x, s, sub, churn(cards, x, worths, sub), known, values)
+            score = (standing + hand_plan(st, w, cards, x, worths, s, sub, known, values)
                      + x[X_DISC] * (x[X_MEAN_WORTH] - worths[t]))
         else:
             q = card(cards, t, T_SQUARES)
@@ -641,14 +656,23 @@ def plan(op, st, w, cards, x, worths, s, ints, known, values):
     * ``PLAN_ENDS`` (ends, later snails, their squares): :func:`plan_ends`;
     * ``ACTION_PLAN``: the hand's :func:`action_plan`, as one value;
     * ``PLAY_VALUES`` (card types): the :func:`play_value` of each from the board's value;
-    * ``SPEED_CARD`` (options' hand indices, discard flags, speed numbers): :func:`speed_card`;
+    * ``SPEED_CARD`` (options' hand indices, discard flags, speed numbers): :func:`speed_card`
+      (after :func:`speed_distances` and :func:`speed_plans`);
     * ``ACTION_CARD`` (options' hand indices, discard flags): :func:`action_card`.
 
     ``known`` / ``values``: play values shared by calls on one board (``SPEED_PLANS`` and
     ``ACTION_PLAN``; sized by the deck's types)."""
     hand = _part(ints, 0)
-    if op == SPEED_PLANS:
-        plans, near = speed_plans(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2), known, values)
+    if op == SPEED_PLANS or op == SPEED_CARD:      # one call site: speed_plans is inlined once
+        if op == SPEED_CARD:
+            squares, removed = speed_distances(cards, hand, _part(ints, 1), _part(ints, 2))
+            known, values = np.zeros(cards[C_TYPES], dtype=np.bool_), np.zeros(cards[C_TYPES])
+        else:
+            squares, removed = _part(ints, 1), _part(ints, 2)
+        plans, near = speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, values)
+        if op == SPEED_CARD:
+            return speed_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2), _part(ints, 3),
+                              squares, plans, near, known, values)
         out = np.empty(plans.size + 1)
         for i in range(plans.size):
             out[i] = plans[i]
@@ -656,13 +680,11 @@ def plan(op, st, w, cards, x, worths, s, ints, known, values):
         return out
     if op == PLAN_ENDS:
         return plan_ends(st, w, cards, x, worths, s, _part(ints, 1), _part(ints, 2), _part(ints, 3), hand)
-    if op == SPEED_CARD:
-        return speed_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2), _part(ints, 3))
     if op == ACTION_CARD:
         return action_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2))
     if op == ACTION_PLAN:
         out = np.empty(1)
-        out[0] = action_plan(st, w, cards, x, s, hand, churn(cards, x, worths, hand), known, values)
+        out[0] = hand_plan(st, w, cards, x, worths, s, hand, known, values)
         return out
     types = _part(ints, 1)
     base = value(st, w, x)
