@@ -32,9 +32,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Evaluator"]
 
-#: no play values to share (empty arrays for the kernels; never written)
-_NO_FLAGS = np.zeros(0, dtype=np.bool_)
-_NO_VALUES = np.zeros(0)
 #: zero lengths of the int sequences not given to the look-ahead (see ``Evaluator._plan``), by how many are
 _PAD = ((0, 0, 0), (0, 0), (0,), ())
 
@@ -199,17 +196,8 @@ class Evaluator:
             self._mean = sum(card_worth(c, self.p) for c in deck.cards) / max(1, len(deck.cards))
         return self._mean
 
-    def churn(self, deck: Deck, hand: Sequence[int]) -> np.ndarray:
-        """Per card of ``hand``: what its leaving the hand is worth now (the discount times a
-        fresh card's worth minus its own, see :meth:`worth`)."""
-        avg, disc, kind, type_of = self.mean_worth(deck), self.disc, deck.kind, deck.type_of
-        worths = self._type_worths(deck)
-        last = self.p.worth_last_speed if sum(1 for u in hand if kind[u] == SPEED) <= self.snails else None
-        return np.array([disc * (avg - (last if last is not None and kind[u] == SPEED else worths[type_of[u]]))
-                         for u in hand])
-
-    def _plan(self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int], *parts: Sequence[int],
-              cache: tuple[np.ndarray, np.ndarray] = (_NO_FLAGS, _NO_VALUES)) -> np.ndarray:
+    def _plan(self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int],
+              *parts: Sequence[int]) -> np.ndarray:
         """Run the look-ahead ``op`` (see :func:`~sim.gasterospeed.kernels.lookahead.plan`) with
         ``hand`` (uids) and the int sequences ``parts``."""
         if self._worth_deck is not deck:
@@ -218,19 +206,7 @@ class Evaluator:
         for q in parts:
             ints += q
         return _look.plan(op, board.state, board.world, deck.table, self.x, self._worth_array, s,
-                          np.array(ints, dtype=np.int64), *cache)
-
-    def action_plan(self, board: Board, deck: Deck, s: int, hand: Sequence[int],
-                    cache: tuple[np.ndarray, np.ndarray] | None = None) -> float:
-        """Best score of the coming action phase from ``board`` with ``hand`` (see
-        :func:`~sim.gasterospeed.kernels.lookahead.action_plan`); ``cache``: play values on
-        this same board shared by several calls (:meth:`new_cache`)."""
-        return float(self._plan(_look.ACTION_PLAN, board, deck, s, hand,
-                                cache=cache if cache is not None else self.new_cache(deck))[0])
-
-    @staticmethod
-    def new_cache(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros(len(deck.ids), dtype=np.bool_), np.zeros(len(deck.ids))
+                          np.array(ints, dtype=np.int64))
 
     def plan_ends(self, board: Board, deck: Deck, s: int, ends: Sequence[int], hand: Sequence[int],
                   later: Sequence[tuple[int, int]] = ()) -> list[float]:
@@ -239,14 +215,6 @@ class Evaluator:
         the snails moving after it."""
         return self._plan(_look.PLAN_ENDS, board, deck, s, hand, list(ends), [o for o, _ in later],
                           [q for _, q in later]).tolist()
-
-    def speed_plans(self, board: Board, deck: Deck, s: int, hand: Sequence[int], squares: Sequence[int],
-                    removed: Sequence[int], cache: tuple[np.ndarray, np.ndarray]) -> tuple[list[float], bool]:
-        """The plan of each speed distance ``squares[i]`` played with the hand without its card
-        ``removed[i]``, and whether some end is no farther than ``s`` stands (see
-        :func:`~sim.gasterospeed.kernels.lookahead.speed_plans`; ``cache`` as in :meth:`action_plan`)."""
-        out = self._plan(_look.SPEED_PLANS, board, deck, s, hand, list(squares), list(removed), cache=cache).tolist()
-        return out[:-1], out[-1] != 0.0
 
     def speed_card(self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int],
                    discard: Sequence[int], numbers: Sequence[int]) -> tuple[list[int], list[float]]:
@@ -263,10 +231,6 @@ class Evaluator:
         :func:`~sim.gasterospeed.kernels.lookahead.action_card`; per option its index in
         ``hand``, 1 for a discard)."""
         return self._plan(_look.ACTION_CARD, board, deck, s, hand, at, discard).tolist()
-
-    def play_values(self, board: Board, deck: Deck, s: int, types: Sequence[int]) -> list[float]:
-        """Expected change of value if ``s`` plays now an action card of each type of ``types``."""
-        return self._plan(_look.PLAY_VALUES, board, deck, s, (), list(types)).tolist()
 
     def shot_value(self, board: Board, s: int, t: int, base: float) -> float:
         """Expected change of value if ``s`` shoots ``t`` (counters filled first)."""

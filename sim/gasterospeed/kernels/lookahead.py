@@ -11,6 +11,7 @@
   moves, with the action phase planned from the best few ends (:func:`churn`: what a card's
   leaving the hand is worth);
 * :func:`speed_plans`: the plan of each speed card a snail may play;
+* :func:`speed_card`, :func:`action_card`: the tactician's scores of its card options;
 * :func:`plan`: the one entry point of these for the tactician;
 * :func:`expected_distance`: the greedy player's expected distance after an action card.
 
@@ -416,8 +417,8 @@ def action_plan(st, w, cards, x, s, hand, churn, known, values):
 
 @njit(cache=True)
 def hand_plan(st, w, cards, x, worths, s, hand, known, values):
-    """:func:`action_plan` of ``hand`` with its :func:`churn`, compiled on its own (for the
-    callers off the hot paths, so they do not inline another copy of it)."""
+    """:func:`action_plan` of ``hand`` with its :func:`churn`, compiled on its own (for a
+    discard in the speed phase, off the hot paths: no other copy of it inlined)."""
     return action_plan(st, w, cards, x, s, hand, churn(cards, x, worths, hand), known, values)
 
 
@@ -630,7 +631,7 @@ def action_card(st, w, cards, x, worths, s, hand, at, discard):
 
 
 #: what :func:`plan` computes
-SPEED_PLANS, PLAN_ENDS, ACTION_PLAN, PLAY_VALUES, SPEED_CARD, ACTION_CARD = range(6)
+PLAN_ENDS, SPEED_CARD, ACTION_CARD = range(3)
 
 
 @njit(cache=True, inline="always")
@@ -643,55 +644,29 @@ def _part(ints, k):
 
 
 @njit(cache=True)
-def plan(op, st, w, cards, x, worths, s, ints, known, values):
+def plan(op, st, w, cards, x, worths, s, ints):
     """The tactician's look-ahead for snail ``s``, one entry point for all its uses (numba
     optimises the whole call tree once per entry point, so :func:`speed_plans`,
     :func:`plan_ends`, :func:`action_plan` and :func:`churn` are inlined here and only
-    :func:`play_value` is compiled on its own): ``ints`` packs up to four int sequences,
-    their lengths first (``[n0, n1, n2, n3, seq0..., seq1..., ...]``), the first being the
-    hand (card types, its :func:`churn` from ``worths``).
+    :func:`play_value` and :func:`hand_plan` are compiled on their own): ``ints`` packs up to
+    four int sequences, their lengths first (``[n0, n1, n2, n3, seq0..., seq1..., ...]``),
+    the first being the hand (card types, its :func:`churn` from ``worths``).
 
-    * ``SPEED_PLANS`` (distances, removed hand indices): :func:`speed_plans`, with whether
-      some end is no farther appended as 1.0 / 0.0;
     * ``PLAN_ENDS`` (ends, later snails, their squares): :func:`plan_ends`;
-    * ``ACTION_PLAN``: the hand's :func:`action_plan`, as one value;
-    * ``PLAY_VALUES`` (card types): the :func:`play_value` of each from the board's value;
-    * ``SPEED_CARD`` (options' hand indices, discard flags, speed numbers): :func:`speed_card`
-      (after :func:`speed_distances` and :func:`speed_plans`);
-    * ``ACTION_CARD`` (options' hand indices, discard flags): :func:`action_card`.
-
-    ``known`` / ``values``: play values shared by calls on one board (``SPEED_PLANS`` and
-    ``ACTION_PLAN``; sized by the deck's types)."""
+    * ``SPEED_CARD`` (options' hand indices, discard flags, speed numbers): :func:`speed_card`,
+      after :func:`speed_distances` and :func:`speed_plans`;
+    * ``ACTION_CARD`` (options' hand indices, discard flags): :func:`action_card`."""
     hand = _part(ints, 0)
-    if op == SPEED_PLANS or op == SPEED_CARD:      # one call site: speed_plans is inlined once
-        if op == SPEED_CARD:
-            squares, removed = speed_distances(cards, hand, _part(ints, 1), _part(ints, 2))
-            known, values = np.zeros(cards[C_TYPES], dtype=np.bool_), np.zeros(cards[C_TYPES])
-        else:
-            squares, removed = _part(ints, 1), _part(ints, 2)
+    if op == SPEED_CARD:
+        at, discard = _part(ints, 1), _part(ints, 2)
+        squares, removed = speed_distances(cards, hand, at, discard)
+        known, values = np.zeros(cards[C_TYPES], dtype=np.bool_), np.zeros(cards[C_TYPES])
         plans, near = speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, values)
-        if op == SPEED_CARD:
-            return speed_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2), _part(ints, 3),
-                              squares, plans, near, known, values)
-        out = np.empty(plans.size + 1)
-        for i in range(plans.size):
-            out[i] = plans[i]
-        out[plans.size] = 1.0 if near else 0.0
-        return out
+        return speed_card(st, w, cards, x, worths, s, hand, at, discard, _part(ints, 3), squares, plans, near,
+                          known, values)
     if op == PLAN_ENDS:
         return plan_ends(st, w, cards, x, worths, s, _part(ints, 1), _part(ints, 2), _part(ints, 3), hand)
-    if op == ACTION_CARD:
-        return action_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2))
-    if op == ACTION_PLAN:
-        out = np.empty(1)
-        out[0] = hand_plan(st, w, cards, x, worths, s, hand, known, values)
-        return out
-    types = _part(ints, 1)
-    base = value(st, w, x)
-    out = np.empty(types.size)
-    for i in range(types.size):
-        out[i] = play_value(st, w, cards, x, s, types[i], base)
-    return out
+    return action_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2))
 
 
 @njit(cache=True)
