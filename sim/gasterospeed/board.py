@@ -89,6 +89,10 @@ def _world(circuit: Circuit, rules) -> np.ndarray:
     return world
 
 
+#: the numpy views into a board's state (see :meth:`Board._bind`)
+_VIEWS = frozenset(("pos", "occ", "status", "shells", "max_shells", "slot"))
+
+
 class Board:
     """Snails on a circuit.
 
@@ -120,6 +124,14 @@ class Board:
         self.guard = None
         self._bind()
 
+    def __getattr__(self, name: str):
+        """The numpy views of a copy are bound on first use (most copies are only read by the
+        compiled kernels, through ``state``)."""
+        if name in _VIEWS:
+            self._bind()
+            return object.__getattribute__(self, name)
+        raise AttributeError(name)
+
     def _bind(self) -> None:
         st, n = self.state, self.n
         self.pos = st[HEAD + POS * n:HEAD + (POS + 1) * n]
@@ -141,8 +153,7 @@ class Board:
     def _holding(self, state: np.ndarray) -> Board:
         b = Board.__new__(Board)
         b.c, b.world, b.owner, b.n, b.rules, b.guard = self.c, self.world, self.owner, self.n, self.rules, None
-        b.state = state
-        b._bind()
+        b.state = state                     # the views: bound on first use (__getattr__)
         return b
 
     def moved_copy(self, s: int, d: int, squares: int, jostle: bool, leap: bool) -> Board | None:

@@ -43,8 +43,8 @@ class Chooser:
                 if r < 0:
                     return i
             return len(scores) - 1
-        top = max(scores)
-        best = [i for i, x in enumerate(scores) if x >= top - _TIE]
+        floor = max(scores) - _TIE
+        best = [i for i, x in enumerate(scores) if x >= floor]
         return best[0] if len(best) == 1 else best[self.dice.index(len(best))]
 
     @staticmethod

@@ -17,15 +17,14 @@ import numpy as np
 
 from .board import Board
 from .cards import SPEED, Deck
-from .inference import card_worth, counter_rows, jostle_array, unseen_cards
+from .inference import card_worth, counter_rows, jostle_array
 from .kernels import lookahead as _look
 from .kernels import value as _value
-from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_DISC, X_FAR_SHARE, X_FINISHED,
-                            X_FINISH_RACE, X_HAND_SNAILS, X_KO_DISTANCE, X_LAMBDA, X_LAST_SPEED, X_MEAN_WORTH, X_MODE,
-                            X_NEAR, X_NO_MOVE, X_N_SEATS, X_PLAN_ENDS, X_PUSH, X_SACRIFICE_GAIN, X_SEAT, X_SHELL1,
-                            X_SHELL2, X_SHELL_MODE, X_SM_KO, X_SM_LOSS, X_SM_PROGRESS, X_TAIL, X_THREAT,
-                            X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY, X_WEIGHTS, CONTEXT_HEAD, TACTICIAN,
-                            context_size)
+from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_FAR_SHARE, X_FINISHED,
+                            X_FINISH_RACE, X_KO_DISTANCE, X_LAMBDA, X_LAST_SPEED, X_MODE, X_NEAR, X_NO_MOVE,
+                            X_N_SEATS, X_SLOW_BIAS, X_PLAN_ENDS, X_PUSH, X_SHELL1, X_SHELL2, X_SM_KO, X_SM_LOSS,
+                            X_SM_PROGRESS, X_TAIL, X_THREAT, X_THREAT_DISTANCE, X_UNPLANNED, X_URGENCY, X_WEIGHTS,
+                            CONTEXT_HEAD, TACTICIAN, context_size)
 from .view import View
 
 if TYPE_CHECKING:
@@ -33,9 +32,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Evaluator"]
 
-#: no play values to share (empty arrays for the kernels; never written)
-_NO_FLAGS = np.zeros(0, dtype=np.bool_)
-_NO_VALUES = np.zeros(0)
+#: zero lengths of the int sequences not given to the look-ahead (see ``Evaluator._plan``), by how many are
+_PAD = ((0, 0, 0), (0, 0), (0,), ())
 
 
 def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.ndarray:
@@ -52,7 +50,7 @@ def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.n
     x[X_THREAT_DISTANCE] = p.plan_threat_distance
     x[X_PLAN_ENDS], x[X_UNPLANNED], x[X_BLOCKING] = p.plan_ends, p.plan_unplanned, p.plan_blocking
     x[X_FINISH_RACE], x[X_URGENCY] = p.plan_finish_race, p.shot_counter_share
-    x[X_LAST_SPEED], x[X_NO_MOVE] = p.worth_last_speed, p.plan_no_move
+    x[X_LAST_SPEED], x[X_NO_MOVE], x[X_SLOW_BIAS] = p.worth_last_speed, p.plan_no_move, p.plan_slow_bias
     x[X_WEIGHTS] = CONTEXT_HEAD
     x[X_PUSH] = CONTEXT_HEAD + n_snails
     x[X_COUNTER] = CONTEXT_HEAD + n_snails + 4 * n_seats
@@ -73,6 +71,7 @@ class Evaluator:
         self.x = np.zeros(0)
         self._shape: tuple[int, int] = (-1, -1)
         self.disc = profile.hand_discount
+        self._hand_discount, self._hand_horizon = float(profile.hand_discount), float(profile.hand_horizon)
         self.snails = 1
         self._worth_deck: Deck | None = None
         self._worths: list[float] = []
@@ -98,14 +97,11 @@ class Evaluator:
             self._shape = (board.n, n_seats)
             self.x = profile_context(p, board.n, n_seats)
             self._push_key = self._counter_key = ()
-        x = self.x
-        x[X_SEAT] = view.seat
-        x[X_SHELL_MODE] = view.config.shell_championship
-        x[X_SACRIFICE_GAIN] = view.config.sacrifice_gain
-        here = _value.anchor(board.state, board.world, x)
-        self.disc = p.hand_discount * min(1.0, here / p.hand_horizon)
+        config = view.config
         self.snails = len(view.snails)
-        x[X_DISC], x[X_HAND_SNAILS], x[X_MEAN_WORTH] = self.disc, self.snails, self.mean_worth(view.deck)
+        self.disc = _value.begin(board.state, board.world, self.x, view.seat, float(config.shell_championship),
+                                 float(config.sacrifice_gain), self._hand_discount, self._hand_horizon, self.snails,
+                                 self.mean_worth(view.deck))
         if p.value_tailwind:
             key = (view.race_no, view.turn, len(view.discard), view.draw_sizes)
             if key != self._push_key:
@@ -118,8 +114,9 @@ class Evaluator:
 
     def _infer(self, view: View, pushes: bool, chances: bool) -> None:
         jostling, counters = self._deck_facts(view.deck)
-        _value.infer(self.x, self._seen(view), jostling, counters, unseen_cards(view),
-                     np.array(view.hand_sizes, dtype=np.int64), view.seat, pushes, chances)
+        sizes = view.hand_sizes             # unseen: inference.unseen_cards, inlined
+        _value.infer(self.x, self._seen(view), jostling, counters, sum(view.draw_sizes) + sum(sizes) - sizes[view.seat],
+                     np.array(sizes, dtype=np.int64), view.seat, pushes, chances)
 
     def _deck_facts(self, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
         """What the inferences need of ``deck``: its jostlers (:func:`~.inference.jostle_array`)
@@ -199,39 +196,17 @@ class Evaluator:
             self._mean = sum(card_worth(c, self.p) for c in deck.cards) / max(1, len(deck.cards))
         return self._mean
 
-    def churn(self, deck: Deck, hand: Sequence[int]) -> np.ndarray:
-        """Per card of ``hand``: what its leaving the hand is worth now (the discount times a
-        fresh card's worth minus its own, see :meth:`worth`)."""
-        avg, disc, kind, type_of = self.mean_worth(deck), self.disc, deck.kind, deck.type_of
-        worths = self._type_worths(deck)
-        last = self.p.worth_last_speed if sum(1 for u in hand if kind[u] == SPEED) <= self.snails else None
-        return np.array([disc * (avg - (last if last is not None and kind[u] == SPEED else worths[type_of[u]]))
-                         for u in hand])
-
-    def _plan(self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int], *parts: Sequence[int],
-              cache: tuple[np.ndarray, np.ndarray] = (_NO_FLAGS, _NO_VALUES)) -> np.ndarray:
+    def _plan(self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int],
+              *parts: Sequence[int]) -> np.ndarray:
         """Run the look-ahead ``op`` (see :func:`~sim.gasterospeed.kernels.lookahead.plan`) with
         ``hand`` (uids) and the int sequences ``parts``."""
-        self._type_worths(deck)
-        type_of = deck.type_of
-        seqs = ([type_of[u] for u in hand], *parts)
-        ints = [len(q) for q in seqs] + [0] * (4 - len(seqs))
-        for q in seqs:
+        if self._worth_deck is not deck:
+            self._type_worths(deck)
+        ints = [len(hand), *map(len, parts), *_PAD[len(parts)], *map(deck.type_of.__getitem__, hand)]
+        for q in parts:
             ints += q
         return _look.plan(op, board.state, board.world, deck.table, self.x, self._worth_array, s,
-                          np.array(ints, dtype=np.int64), *cache)
-
-    def action_plan(self, board: Board, deck: Deck, s: int, hand: Sequence[int],
-                    cache: tuple[np.ndarray, np.ndarray] | None = None) -> float:
-        """Best score of the coming action phase from ``board`` with ``hand`` (see
-        :func:`~sim.gasterospeed.kernels.lookahead.action_plan`); ``cache``: play values on
-        this same board shared by several calls (:meth:`new_cache`)."""
-        return float(self._plan(_look.ACTION_PLAN, board, deck, s, hand,
-                                cache=cache if cache is not None else self.new_cache(deck))[0])
-
-    @staticmethod
-    def new_cache(deck: Deck) -> tuple[np.ndarray, np.ndarray]:
-        return np.zeros(len(deck.ids), dtype=np.bool_), np.zeros(len(deck.ids))
+                          np.array(ints, dtype=np.int64))
 
     def plan_ends(self, board: Board, deck: Deck, s: int, ends: Sequence[int], hand: Sequence[int],
                   later: Sequence[tuple[int, int]] = ()) -> list[float]:
@@ -241,17 +216,21 @@ class Evaluator:
         return self._plan(_look.PLAN_ENDS, board, deck, s, hand, list(ends), [o for o, _ in later],
                           [q for _, q in later]).tolist()
 
-    def speed_plans(self, board: Board, deck: Deck, s: int, hand: Sequence[int], squares: Sequence[int],
-                    removed: Sequence[int], cache: tuple[np.ndarray, np.ndarray]) -> tuple[list[float], bool]:
-        """The plan of each speed distance ``squares[i]`` played with the hand without its card
-        ``removed[i]``, and whether some end is no farther than ``s`` stands (see
-        :func:`~sim.gasterospeed.kernels.lookahead.speed_plans`; ``cache`` as in :meth:`action_plan`)."""
-        out = self._plan(_look.SPEED_PLANS, board, deck, s, hand, list(squares), list(removed), cache=cache).tolist()
-        return out[:-1], out[-1] != 0.0
+    def speed_card(self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int],
+                   discard: Sequence[int], numbers: Sequence[int]) -> tuple[list[int], list[float]]:
+        """The options weighed among a speed-card decision's and their scores (see
+        :func:`~sim.gasterospeed.kernels.lookahead.speed_card`; per option its index in
+        ``hand``, 1 for a discard, its speed number)."""
+        out = self._plan(_look.SPEED_CARD, board, deck, s, hand, at, discard, numbers)
+        k = out.size // 2
+        return out[:k].astype(np.int64).tolist(), out[k:].tolist()
 
-    def play_values(self, board: Board, deck: Deck, s: int, types: Sequence[int]) -> list[float]:
-        """Expected change of value if ``s`` plays now an action card of each type of ``types``."""
-        return self._plan(_look.PLAY_VALUES, board, deck, s, (), list(types)).tolist()
+    def action_card(self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int],
+                    discard: Sequence[int]) -> list[float]:
+        """The score of each action-card option (see
+        :func:`~sim.gasterospeed.kernels.lookahead.action_card`; per option its index in
+        ``hand``, 1 for a discard)."""
+        return self._plan(_look.ACTION_CARD, board, deck, s, hand, at, discard).tolist()
 
     def shot_value(self, board: Board, s: int, t: int, base: float) -> float:
         """Expected change of value if ``s`` shoots ``t`` (counters filled first)."""

@@ -64,34 +64,10 @@ class TacticianPolicy(Chooser):
         squares ahead); it is scored as staying put with the action plan of the hand without
         that card."""
         self._start(view, view.hand)
-        ev, board, deck = self.eval, view.board, view.deck
-        here = board.c.dist[board.pos[s]]
-        squares: list[int] = []             # the distances of the speed cards, each played ...
-        removed: list[int] = []             # ... with the hand without its first card
-        for u, discard in options:
-            if not discard and deck.squares[u] not in squares:
-                squares.append(deck.squares[u])
-                removed.append(view.hand.index(u))
-        cache = ev.new_cache(deck)          # action cards' values from the board as it stands
-        plans, near = ev.speed_plans(board, deck, s, view.hand, squares, removed, cache)
-        plan_of = dict(zip(squares, plans))
-        kept = [i for i, (_, discard) in enumerate(options) if not discard] if near else list(range(len(options)))
-        options = [options[i] for i in kept]
-        mean = ev.mean_worth(deck)
-        standing = None                     # the board's value, when a discard is weighed
-        scores = []
-        for u, discard in options:
-            worth = ev.worth(deck, u, view.hand, keep_last_speed=False)
-            if discard:
-                hand = [x for x in view.hand if x != u]
-                standing = ev.value(board) if standing is None else standing
-                scores.append(standing + ev.action_plan(board, deck, s, hand, cache) + ev.disc * (mean - worth))
-                continue
-            # among equal plans the slowest card: it moves last, blocking those behind and
-            # finding the squares ahead vacated; but the fastest when it can cross the line,
-            # to arrive before the others finishing in the same phase
-            bias = self.profile.plan_slow_bias if deck.squares[u] >= here else -self.profile.plan_slow_bias
-            scores.append(plan_of[deck.squares[u]] + ev.disc * (mean - worth) + bias * deck.number[u])
+        deck, index = view.deck, {u: i for i, u in enumerate(view.hand)}
+        kept, scores = self.eval.speed_card(view.board, deck, s, view.hand, [index[u] for u, _ in options],
+                                            [1 if d else 0 for _, d in options],
+                                            [deck.number[u] for u, _ in options])
         return kept[self.pick(scores)]
 
     def _squares_of(self, deck) -> dict[int, int]:
@@ -115,16 +91,9 @@ class TacticianPolicy(Chooser):
     def action_card(self, view: View, s: int, options: list[CardOption]) -> int:
         """The card with the best expected value change, its leaving the hand counted."""
         self._start(view, view.hand)
-        ev, deck = self.eval, view.deck
-        churn = ev.churn(deck, view.hand)
         index = {u: i for i, u in enumerate(view.hand)}
-        types = list(dict.fromkeys(deck.type_of[uid] for uid, discard in options if not discard))
-        values = dict(zip(types, ev.play_values(view.board, deck, s, types)))
-        scores = []
-        for uid, discard in options:
-            change = float(churn[index[uid]])
-            scores.append(change if discard else values[deck.type_of[uid]] + change)
-        return self.pick(scores)
+        return self.pick(self.eval.action_card(view.board, view.deck, s, view.hand, [index[u] for u, _ in options],
+                                               [1 if d else 0 for _, d in options]))
 
     def move_choice(self, view: View, s: int, uid: int, options: list[MoveOption]) -> int:
         self._start(view)

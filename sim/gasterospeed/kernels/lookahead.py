@@ -11,6 +11,7 @@
   moves, with the action phase planned from the best few ends (:func:`churn`: what a card's
   leaving the hand is worth);
 * :func:`speed_plans`: the plan of each speed card a snail may play;
+* :func:`speed_card`, :func:`action_card`: the tactician's scores of its card options;
 * :func:`plan`: the one entry point of these for the tactician;
 * :func:`expected_distance`: the greedy player's expected distance after an action card.
 
@@ -58,6 +59,7 @@ from .layout import (
     T_EFF_COUNT,
     T_KIND,
     T_NUMBER,
+    T_SQUARES,
     T_TAB_LEN,
     W_DIE,
     W_HITS,
@@ -100,6 +102,7 @@ from .value import (
     X_PLAN_ENDS,
     X_SACRIFICE_GAIN,
     X_SEAT,
+    X_SLOW_BIAS,
     X_THREAT,
     X_UNPLANNED,
     X_URGENCY,
@@ -412,6 +415,13 @@ def action_plan(st, w, cards, x, s, hand, churn, known, values):
     return 0.0 if best == -math.inf else best
 
 
+@njit(cache=True)
+def hand_plan(st, w, cards, x, worths, s, hand, known, values):
+    """:func:`action_plan` of ``hand`` with its :func:`churn`, compiled on its own (for a
+    discard in the speed phase, off the hot paths: no other copy of it inlined)."""
+    return action_plan(st, w, cards, x, s, hand, churn(cards, x, worths, hand), known, values)
+
+
 @njit(cache=True, _nrt=False)
 def blocking(st, w, s, seat):
     """Opponents behind ``s`` whose straight-ahead square it now occupies."""
@@ -529,8 +539,99 @@ def speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, value
     return plans, near
 
 
+@njit(cache=True, inline="always")
+def speed_distances(cards, hand, at, discard):
+    """The distinct distances of the speed cards among the options (``at[i]``: an option's
+    index in ``hand``, ``discard[i]``: 1 for a card announced as a discard), in order, and for
+    each the hand index of its first card (the hand :func:`speed_plans` plans without)."""
+    n = at.size
+    squares = np.empty(n, dtype=np.int64)
+    removed = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        if discard[i] == 0:
+            q = card(cards, hand[at[i]], T_SQUARES)
+            new = True
+            for j in range(m):
+                if squares[j] == q:
+                    new = False
+            if new:
+                squares[m], removed[m] = q, at[i]
+                m += 1
+    return squares[:m], removed[:m]
+
+
+@njit(cache=True, inline="always")
+def speed_card(st, w, cards, x, worths, s, hand, at, discard, numbers, squares, plans, near, known, values):
+    """The tactician's scores of its speed-card options (``at``, ``discard`` as in
+    :func:`speed_distances`; ``numbers[i]``: the option's speed number), from the
+    :func:`speed_plans` ``plans`` of the distances ``squares`` (``near``, ``known``,
+    ``values``: as it returned and filled them): a speed card's plan plus the hand discount
+    times a fresh card's worth minus its own, plus ``x[X_SLOW_BIAS]`` times its number (minus
+    that when its move can cross the line); a discard, weighed only when no speed move ends
+    as near the finish as ``s`` stands, as the board's value plus the action plan of the hand
+    without it. Returns the indices of the options weighed, then their scores (as floats)."""
+    here = dist(w, get(st, POS, s))
+    n = at.size
+    m = squares.size
+    out = np.empty(2 * n)
+    k = 0
+    standing = math.nan
+    sub = np.empty(max(0, hand.size - 1), dtype=np.int64)
+    for i in range(n):
+        if near and discard[i] != 0:
+            continue
+        t = hand[at[i]]
+        if discard[i] != 0:
+            j = 0
+            for h in range(hand.size):
+                if h != at[i]:
+                    sub[j] = hand[h]
+                    j += 1
+            if math.isnan(standing):
+                standing = value(st, w, x)
+            score = (standing + hand_plan(st, w, cards, x, worths, s, sub, known, values)
+                     + x[X_DISC] * (x[X_MEAN_WORTH] - worths[t]))
+        else:
+            q = card(cards, t, T_SQUARES)
+            plan_q = 0.0
+            for j in range(m):
+                if squares[j] == q:
+                    plan_q = plans[j]
+            bias = x[X_SLOW_BIAS] if q >= here else -x[X_SLOW_BIAS]
+            score = plan_q + x[X_DISC] * (x[X_MEAN_WORTH] - worths[t]) + bias * numbers[i]
+        out[k], out[n + k] = i, score
+        k += 1
+    result = np.empty(2 * k)
+    for i in range(k):
+        result[i], result[k + i] = out[i], out[n + i]
+    return result
+
+
+@njit(cache=True, inline="always")
+def action_card(st, w, cards, x, worths, s, hand, at, discard):
+    """The tactician's score of each action-card option (``at[i]``: its index in ``hand``,
+    ``discard[i]``: 1 for a discard): the :func:`play_value` of its type (played) plus its
+    :func:`churn` (what its leaving the hand is worth)."""
+    change = churn(cards, x, worths, hand)
+    known = np.zeros(cards[C_TYPES], dtype=np.bool_)
+    values = np.zeros(cards[C_TYPES])
+    base = value(st, w, x)
+    out = np.empty(at.size)
+    for i in range(at.size):
+        if discard[i] != 0:
+            out[i] = change[at[i]]
+            continue
+        t = hand[at[i]]
+        if not known[t]:
+            values[t] = play_value(st, w, cards, x, s, t, base)
+            known[t] = True
+        out[i] = values[t] + change[at[i]]
+    return out
+
+
 #: what :func:`plan` computes
-SPEED_PLANS, PLAN_ENDS, ACTION_PLAN, PLAY_VALUES = range(4)
+PLAN_ENDS, SPEED_CARD, ACTION_CARD = range(3)
 
 
 @njit(cache=True, inline="always")
@@ -543,42 +644,29 @@ def _part(ints, k):
 
 
 @njit(cache=True)
-def plan(op, st, w, cards, x, worths, s, ints, known, values):
+def plan(op, st, w, cards, x, worths, s, ints):
     """The tactician's look-ahead for snail ``s``, one entry point for all its uses (numba
     optimises the whole call tree once per entry point, so :func:`speed_plans`,
     :func:`plan_ends`, :func:`action_plan` and :func:`churn` are inlined here and only
-    :func:`play_value` is compiled on its own): ``ints`` packs up to four int sequences,
-    their lengths first (``[n0, n1, n2, n3, seq0..., seq1..., ...]``), the first being the
-    hand (card types, its :func:`churn` from ``worths``).
+    :func:`play_value` and :func:`hand_plan` are compiled on their own): ``ints`` packs up to
+    four int sequences, their lengths first (``[n0, n1, n2, n3, seq0..., seq1..., ...]``),
+    the first being the hand (card types, its :func:`churn` from ``worths``).
 
-    * ``SPEED_PLANS`` (distances, removed hand indices): :func:`speed_plans`, with whether
-      some end is no farther appended as 1.0 / 0.0;
     * ``PLAN_ENDS`` (ends, later snails, their squares): :func:`plan_ends`;
-    * ``ACTION_PLAN``: the hand's :func:`action_plan`, as one value;
-    * ``PLAY_VALUES`` (card types): the :func:`play_value` of each from the board's value.
-
-    ``known`` / ``values``: play values shared by calls on one board (``SPEED_PLANS`` and
-    ``ACTION_PLAN``; sized by the deck's types)."""
+    * ``SPEED_CARD`` (options' hand indices, discard flags, speed numbers): :func:`speed_card`,
+      after :func:`speed_distances` and :func:`speed_plans`;
+    * ``ACTION_CARD`` (options' hand indices, discard flags): :func:`action_card`."""
     hand = _part(ints, 0)
-    if op == SPEED_PLANS:
-        plans, near = speed_plans(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2), known, values)
-        out = np.empty(plans.size + 1)
-        for i in range(plans.size):
-            out[i] = plans[i]
-        out[plans.size] = 1.0 if near else 0.0
-        return out
+    if op == SPEED_CARD:
+        at, discard = _part(ints, 1), _part(ints, 2)
+        squares, removed = speed_distances(cards, hand, at, discard)
+        known, values = np.zeros(cards[C_TYPES], dtype=np.bool_), np.zeros(cards[C_TYPES])
+        plans, near = speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, values)
+        return speed_card(st, w, cards, x, worths, s, hand, at, discard, _part(ints, 3), squares, plans, near,
+                          known, values)
     if op == PLAN_ENDS:
         return plan_ends(st, w, cards, x, worths, s, _part(ints, 1), _part(ints, 2), _part(ints, 3), hand)
-    if op == ACTION_PLAN:
-        out = np.empty(1)
-        out[0] = action_plan(st, w, cards, x, s, hand, churn(cards, x, worths, hand), known, values)
-        return out
-    types = _part(ints, 1)
-    base = value(st, w, x)
-    out = np.empty(types.size)
-    for i in range(types.size):
-        out[i] = play_value(st, w, cards, x, s, types[i], base)
-    return out
+    return action_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2))
 
 
 @njit(cache=True)

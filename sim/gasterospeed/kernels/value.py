@@ -45,9 +45,9 @@ from .layout import (
  X_FINISHED, X_ARRIVAL_STEP, X_KO_DISTANCE, X_SM_LOSS, X_SM_KO, X_SM_PROGRESS, X_LAMBDA, X_NEAR,
  X_FAR_SHARE, X_CAP_AHEAD, X_THREAT_DISTANCE, X_PLAN_ENDS, X_UNPLANNED, X_BLOCKING, X_FINISH_RACE,
  X_SACRIFICE_GAIN, X_URGENCY, X_WEIGHTS, X_PUSH, X_COUNTER, X_MEAN_WORTH, X_LAST_SPEED, X_HAND_SNAILS,
- X_NO_MOVE) = range(35)
+ X_NO_MOVE, X_SLOW_BIAS) = range(36)
 #: X_DISC (the hand discount now), X_MEAN_WORTH, X_LAST_SPEED and X_HAND_SNAILS give a hand's churn
-#: (:func:`~.lookahead.churn`); X_NO_MOVE is ``plan_no_move``
+#: (:func:`~.lookahead.churn`); X_NO_MOVE is ``plan_no_move``, X_SLOW_BIAS ``plan_slow_bias``
 CONTEXT_HEAD = 36
 #: X_MODE: the tactician's value, or minus the greedy player's distance of snail X_SNAIL
 TACTICIAN, GREEDY = 0, 1
@@ -59,7 +59,7 @@ def context_size(n_snails: int, n_seats: int) -> int:
     return CONTEXT_HEAD + n_snails + 8 * n_seats
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def effective(st, w, x, s):
     """Effective distance of snail ``s`` to the finish, in squares."""
     status = get(st, STATUS, s)
@@ -79,7 +79,7 @@ def effective(st, w, x, s):
     return x[X_KO_DISTANCE]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def tailwind(st, w, x, s, seat):
     """Squares ``s`` can expect to be pushed ahead by a snail of another seat straight behind
     it (1 to 3 squares, nothing between) playing a jostling move forward."""
@@ -169,6 +169,23 @@ def anchor(st, w, x):
             threat += 1
     x[X_THREAT] = threat
     return here
+
+
+@njit(cache=True, _nrt=False)
+def begin(st, w, x, seat, shell_mode, sacrifice_gain, hand_discount, hand_horizon, snails, mean_worth):
+    """Start a decision of seat ``seat`` on board ``st``: its entries of the context ``x``
+    (the shell championship flag, the sacrifice gain, the seat's snails and a fresh card's
+    worth), the :func:`anchor` and the hand discount now, ``hand_discount`` times the share of
+    ``hand_horizon`` (squares) its best snail still has to go (at most 1), which it returns."""
+    x[X_SEAT] = seat
+    x[X_SHELL_MODE] = shell_mode
+    x[X_SACRIFICE_GAIN] = sacrifice_gain
+    here = anchor(st, w, x)
+    disc = hand_discount * min(1.0, here / hand_horizon)
+    x[X_DISC] = disc
+    x[X_HAND_SNAILS] = snails
+    x[X_MEAN_WORTH] = mean_worth
+    return disc
 
 
 @njit(cache=True, _nrt=False)
