@@ -67,6 +67,8 @@ def test_run_killed_at_random_moments_then_rerun_equals_an_uninterrupted_run(tmp
     assert json.loads((killed / "manifest.json").read_text())["status"] == "complete"
 
 
+#: 240 matches of 20 ms each (the sleep of ``game.delay_s``): about 5 s of play (one worker, the default),
+#: longer than the four seeded kill moments (3.5 s in all), whatever the machine's speed.
 EXPERIMENT = """
 game = "toy-dice"
 matches = 60
@@ -74,7 +76,7 @@ seed = 9
 rotate_seats = true
 chunk_size = 5
 [baseline]
-set = { "game.delay_s" = 0.004 }
+set = { "game.delay_s" = 0.02 }
 [[variants]]
 name = "loaded"
 set = { "dice.faces" = [1, 2, 3, 4, 5, 12] }
