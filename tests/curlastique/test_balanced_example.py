@@ -29,6 +29,13 @@ def test_the_stored_search_claims_what_its_validation_shows_on_each_lineup():
         assert check["alpha"] <= 0.05 / 3 + 1e-12  # one of three planned looks
     rules = load_rules(get_game("curlastique"), STORED / "best_rules.toml")
     assert list(rules.zones.values) == best["point"]["zones.values"] and rules.game.target_score == 500
+    # the printed values, on the same fresh seeds: each verdict is what its interval says
+    baseline = summary["baseline"]
+    assert baseline["fresh_seed"] == best["fresh_seed"] and baseline["matches"] == best["matches"]
+    for check in baseline["targets"]:
+        low, high = check["band"]
+        assert check["met"] == (low <= check["ci_low"] and check["ci_high"] <= high)
+    assert baseline["meets_all"] == all(check["met"] for check in baseline["targets"])
 
 
 @pytest.mark.slow
