@@ -15,17 +15,15 @@ import time
 
 
 def warm(name: str) -> str:
-    """Play one short match of ``name`` (compiling and caching its kernels); the game's name."""
-    from sim.core import MatchSeeds, load_lineup, load_rules
+    """Play one short match of ``name`` as the conformance suite does (its quick rules and
+    line-up, the smallest player count), compiling and caching its kernels; the game's name."""
+    from sim.core import MatchSeeds
     from sim.core.game import get_game
+    from sim.testing.conformance import _players, _rules, _smallest
 
     spec = get_game(name)
-    hints = spec.conformance
-    presets = list(hints.lineup) if hints and hints.lineup else list(spec.demo_players)
-    n = min((c for c in spec.player_counts if c >= len(presets)), default=max(spec.player_counts))
-    lineup = [presets[i % len(presets)] for i in range(n)]  # cycled, as the conformance suite does
-    rules = load_rules(spec, None, list(hints.quick) if hints else [])
-    spec.play_match(rules, load_lineup(spec, lineup, rules), MatchSeeds(0, 0))
+    rules = _rules(spec)
+    spec.play_match(rules, _players(spec, rules, _smallest(spec)), MatchSeeds(0, 0))
     return name
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from .board import Board
 from .cards import SPEED, Deck
-from .inference import card_worth, counter_rows, jostle_array
+from .inference import card_worth, counter_rows, jostle_array, unseen_cards
 from .kernels import lookahead as _look
 from .kernels import value as _value
 from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_FAR_SHARE, X_FINISHED,
@@ -114,9 +114,8 @@ class Evaluator:
 
     def _infer(self, view: View, pushes: bool, chances: bool) -> None:
         jostling, counters = self._deck_facts(view.deck)
-        sizes = view.hand_sizes             # unseen: inference.unseen_cards, inlined
-        _value.infer(self.x, self._seen(view), jostling, counters, sum(view.draw_sizes) + sum(sizes) - sizes[view.seat],
-                     np.array(sizes, dtype=np.int64), view.seat, pushes, chances)
+        _value.infer(self.x, self._seen(view), jostling, counters, unseen_cards(view),
+                     np.array(view.hand_sizes, dtype=np.int64), view.seat, pushes, chances)
 
     def _deck_facts(self, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
         """What the inferences need of ``deck``: its jostlers (:func:`~.inference.jostle_array`)

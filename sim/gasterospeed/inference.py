@@ -102,7 +102,7 @@ def seen_by_type(view: View) -> list[int]:
 
 def unseen_cards(view: View) -> int:
     """Cards the seat has not seen: the draw piles and the other seats' hands."""
-    return sum(view.draw_sizes) + sum(h for i, h in enumerate(view.hand_sizes) if i != view.seat)
+    return sum(view.draw_sizes) + sum(view.hand_sizes) - view.hand_sizes[view.seat]
 
 
 def counter_chances(view: View, situation: str, seen: list[int] | None = None) -> list[tuple[float, float]]:

@@ -29,6 +29,13 @@ if TYPE_CHECKING:
 __all__ = ["TacticianPolicy"]
 
 
+def _in_hand(view: View, options: list[CardOption]) -> tuple[list[int], list[int]]:
+    """The card options as the look-ahead reads them: each option's index in the hand, and 1
+    for a discard (0 for a card played)."""
+    index = {u: i for i, u in enumerate(view.hand)}
+    return [index[u] for u, _ in options], [1 if discard else 0 for _, discard in options]
+
+
 class TacticianPolicy(Chooser):
     """Scores options in squares from what it can infer; see the module docstring."""
 
@@ -64,10 +71,8 @@ class TacticianPolicy(Chooser):
         squares ahead); it is scored as staying put with the action plan of the hand without
         that card."""
         self._start(view, view.hand)
-        deck, index = view.deck, {u: i for i, u in enumerate(view.hand)}
-        kept, scores = self.eval.speed_card(view.board, deck, s, view.hand, [index[u] for u, _ in options],
-                                            [1 if d else 0 for _, d in options],
-                                            [deck.number[u] for u, _ in options])
+        kept, scores = self.eval.speed_card(view.board, view.deck, s, view.hand, *_in_hand(view, options),
+                                            [view.deck.number[u] for u, _ in options])
         return kept[self.pick(scores)]
 
     def _squares_of(self, deck) -> dict[int, int]:
@@ -91,9 +96,7 @@ class TacticianPolicy(Chooser):
     def action_card(self, view: View, s: int, options: list[CardOption]) -> int:
         """The card with the best expected value change, its leaving the hand counted."""
         self._start(view, view.hand)
-        index = {u: i for i, u in enumerate(view.hand)}
-        return self.pick(self.eval.action_card(view.board, view.deck, s, view.hand, [index[u] for u, _ in options],
-                                               [1 if d else 0 for _, d in options]))
+        return self.pick(self.eval.action_card(view.board, view.deck, s, view.hand, *_in_hand(view, options)))
 
     def move_choice(self, view: View, s: int, uid: int, options: list[MoveOption]) -> int:
         self._start(view)
