@@ -1,18 +1,22 @@
-"""Scale-out on dask.distributed through joblib's Dask backend.
+"""Scale-out on dask.distributed: a client, and chunks of matches played as Dask tasks.
 
 ``--backend dask --scheduler tcp://host:8786`` connects to a running cluster; ``--backend dask``
 alone starts a LocalCluster of ``jobs`` single-threaded worker processes on this machine.
-Chunks of matches become tasks; dask reruns the tasks of a worker that dies, and the runner
-stores each chunk as it arrives, so a lost worker costs only its own unfinished chunks.
+Chunks of matches are grouped into Dask tasks sized by time (:func:`dask_results`); dask reruns
+the tasks of a worker that dies, and the runner stores each chunk as it arrives, so a lost
+worker costs only its own unfinished chunks.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
-__all__ = ["dask_client"]
+__all__ = ["dask_client", "dask_results", "task_size", "TASK_SECONDS"]
 
 
 @contextlib.contextmanager
@@ -48,3 +52,77 @@ def _client(scheduler: str | None, workers: int) -> Iterator[object]:
     with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
                       dashboard_address=None) as cluster, Client(cluster) as client:
         yield client
+
+
+#: Seconds of play one Dask task aims at. The scheduler's round trip costs ~10 ms a task on the
+#: 2-core scaling run (``benchmarks/bench_scaling.py``: 12 ms per chunk-sized task), ~1 % of this.
+TASK_SECONDS = 1.0
+#: The chunks still to play are never put in fewer than this many tasks per worker thread, so
+#: tasks shrink towards the end of a run and the workers finish together (guided self-scheduling).
+TAIL_TASKS_PER_THREAD = 4
+
+
+def _play_group(play: Callable[..., Any], group: list[tuple]) -> tuple[list[Any], float]:
+    """A worker's task: ``play(*task)`` for each task of the group, and the seconds they took."""
+    started = time.perf_counter()
+    results = [play(*task) for task in group]
+    return results, time.perf_counter() - started
+
+
+def task_size(seconds_per_chunk: float | None, chunks_left: int, threads: int) -> int:
+    """Chunks in the next task: about :data:`TASK_SECONDS` of play once a chunk's time is known
+    (one chunk before), at most the remaining chunks over ``TAIL_TASKS_PER_THREAD × threads``."""
+    if not seconds_per_chunk:
+        return 1
+    by_time = max(1, round(TASK_SECONDS / seconds_per_chunk))
+    return max(1, min(by_time, chunks_left // (TAIL_TASKS_PER_THREAD * max(threads, 1))))
+
+
+def dask_results(play: Callable[..., Any], tasks: Iterable[tuple], chunks: int) -> Iterator[Any]:
+    """``play(*task)`` for every task, on the active ``distributed`` Client, in completion order.
+
+    Tasks (chunks of matches) are grouped into Dask tasks sized by time (:func:`task_size`):
+    the first tasks hold one chunk each, later ones about :data:`TASK_SECONDS` of play, the
+    last ones shrink again. Each chunk's result is still yielded on its own, as its group
+    arrives; two groups per worker thread are in flight. Dask reruns the group of a worker
+    that dies. When the consumer stops (Ctrl-C, an error), the groups in flight are cancelled.
+
+    Args:
+        play: a module-level function (workers import it by name).
+        tasks: argument tuples, consumed lazily.
+        chunks: how many tasks there are (sizes the tail).
+    """
+    from distributed import as_completed, get_client
+
+    client = get_client()
+    threads = max(1, sum(client.nthreads().values()))
+    tasks = iter(tasks)
+    left, played, seconds = chunks, 0, 0.0
+    running = as_completed()
+    in_flight: set[Any] = set()
+
+    def submit() -> bool:
+        nonlocal left
+        per_chunk = seconds / played if played else None
+        group = list(itertools.islice(tasks, task_size(per_chunk, left, threads)))
+        if not group:
+            return False
+        left -= len(group)
+        future = client.submit(_play_group, play, group, pure=False)
+        in_flight.add(future)
+        running.add(future)
+        return True
+
+    try:
+        for _ in range(2 * threads):
+            if not submit():
+                break
+        for future in running:
+            in_flight.discard(future)
+            results, spent = future.result()
+            played, seconds = played + len(results), seconds + spent
+            submit()
+            yield from results
+    finally:
+        if in_flight:
+            client.cancel(list(in_flight))

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
-from joblib import Parallel, delayed, parallel_config
+from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from .game import TABLES, GameSpec, MatchLog, Player, get_game
@@ -253,7 +253,9 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
         jobs: worker processes (1 = play in this process; -1 = every core); never more than
             the number of chunks to play.
         chunk_size: matches per task.
-        backend: a joblib backend name (``loky`` by default; ``dask`` once a client exists).
+        backend: ``loky`` (default), ``threading``, ``sequential``, or ``dask`` (on the active
+            ``distributed`` Client, see :func:`sim.core.cluster.dask_results`).
+        parallel_kwargs: extra arguments of joblib's ``Parallel`` (not for ``dask``).
         progress: show a progress bar on stderr (default: when stderr is a terminal).
     """
     with store.lock() if store is not None else contextlib.nullcontext():
@@ -269,7 +271,7 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
                    desc=spec.name, dynamic_ncols=True)
         tasks = ((spec.name, cell, ms, root_seed) for cell, ms in plan.chunks())
         try:
-            with contextlib.closing(_results(tasks, jobs, backend, parallel_kwargs)) as results:
+            with contextlib.closing(_results(tasks, jobs, backend, parallel_kwargs, n_chunks)) as results:
                 for tables in results:
                     if store is not None:
                         store.write_chunk(tables)
@@ -284,13 +286,12 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
     return assemble(collected)
 
 
-def _results(tasks: Iterator[tuple], jobs: int, backend: str, parallel_kwargs: dict | None):
+def _results(tasks: Iterator[tuple], jobs: int, backend: str, parallel_kwargs: dict | None, chunks: int):
     if backend == "dask":
-        # joblib's dask backend must come from parallel_config (the active dask Client);
-        # naming it in Parallel(backend=...) forwards joblib's own kwargs to the tasks.
-        with parallel_config(backend="dask", **(parallel_kwargs or {})):
-            parallel = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
-        return parallel(delayed(play_chunk)(*task) for task in tasks)
+        # Straight on the active distributed Client, tasks sized by time (sim.core.cluster).
+        from .cluster import dask_results
+
+        return dask_results(play_chunk, tasks, chunks)
     if jobs == 1 or backend == "sequential":
         return (play_chunk(*task) for task in tasks)
     if backend == "loky" and not parallel_kwargs:

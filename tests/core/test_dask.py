@@ -99,3 +99,35 @@ def test_local_dask_cluster_without_scheduler(tmp_path, capsys):
     started = run(tmp_path, "localcluster", "--backend", "dask", "--jobs", "2")
     for table in local:
         pd.testing.assert_frame_equal(local[table], started[table])
+
+
+def test_task_size_grows_with_time_and_shrinks_at_the_tail():
+    from sim.core.cluster import TAIL_TASKS_PER_THREAD, TASK_SECONDS, task_size
+
+    assert task_size(None, 1000, 2) == 1  # no time known yet: one chunk
+    assert task_size(TASK_SECONDS / 10, 1000, 2) == 10  # about TASK_SECONDS of play
+    assert task_size(TASK_SECONDS * 3, 1000, 2) == 1  # a chunk longer than a task: one
+    # near the end: never fewer than TAIL_TASKS_PER_THREAD tasks per thread for what is left
+    assert task_size(TASK_SECONDS / 10, 3 * TAIL_TASKS_PER_THREAD * 2, 2) == 3
+    assert task_size(TASK_SECONDS / 10, 5, 2) == 1
+
+
+def _sleepy(index: int, seconds: float) -> int:
+    time.sleep(seconds)
+    return index
+
+
+def test_chunks_are_grouped_in_fewer_dask_tasks_and_each_comes_back_once():
+    from dask.distributed import get_task_stream
+
+    from sim.core.cluster import dask_client, dask_results
+
+    chunks = 160
+    with dask_client(workers=2) as client:
+        client.wait_for_workers(2, timeout=60)
+        with get_task_stream(client) as stream:
+            results = list(dask_results(_sleepy, ((i, 0.01) for i in range(chunks)), chunks))
+    assert sorted(results) == list(range(chunks))
+    groups = [t for t in stream.data if t["key"].startswith("_play_group")]
+    # 10 ms chunks: ~100 per task by time, capped by the tail rule; far fewer tasks than chunks
+    assert 4 <= len(groups) < chunks / 4, len(groups)
