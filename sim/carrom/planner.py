@@ -135,20 +135,22 @@ class Planner:
         if view.is_break:
             return self._breaks(spans, budget)
         mode, arg = self._worth(view)
+        # only budget - n_push pots can be used (the pushes' share is theirs, or left to more
+        # pushes when fewer pots exist), so the search looks for no more: it stops sooner
         table, ahead, n_pots = pot_table(
             view.pos @ view.rot, view.on, view.own, self._coin_values(view),
             bool(view.queen_on and (view.queen_allowed or view.solo)), float(view.queen_value), mode, float(arg),
-            p.rank_worth_floor, self.pockets, spans, p.aim_grid_m, p.rebounds, self.prm, budget, p.pot_min_prior)
-        n_push = self.n_push
-        if n_pots < budget - n_push:
-            n_push = budget - n_pots
+            p.rank_worth_floor, self.pockets, spans, p.aim_grid_m, p.rebounds, self.prm, budget - self.n_push,
+            p.pot_min_prior)
+        n_push = max(self.n_push, budget - n_pots)
         pushes = self._pushes(ahead, n_push)
         if not n_pots and not pushes:  # nothing to pot and nothing in front: a firm stroke through the middle
             return self._breaks(spans, 1)
-        n = min(n_pots, budget - n_push)
+        rows = np.empty((6, n_pots + len(pushes)))
+        rows[:, :n_pots] = table[:, :n_pots]
         for j, row in enumerate(pushes):
-            table[:, n + j] = row
-        return Candidates(table[:, :n + len(pushes)].copy())
+            rows[:, n_pots + j] = row
+        return Candidates(rows)
 
     @staticmethod
     def _coin_values(view: PlanView) -> np.ndarray:
