@@ -42,10 +42,12 @@ scaling  Curlastique 2 players `club` vs `club`, target 500: a 2,000-match run (
          chunk size: 80 chunks) on 2 loky workers and on the Dask backend (a LocalCluster
          of 2 single-threaded worker processes, `sim.core.cluster.dask_client`). Each timed
          run follows a warm-up run on the same live pool or cluster (worker start-up and the
-         numba cache load are not counted); loky and Dask alternate, 3 times (2 when the
-         first two pairs took over 200 s; `--repeats R`: exactly R), and the best wall time
+         numba cache load are not counted); loky and Dask alternate, 5 times (3 when the
+         first pairs took over 300 s; `--repeats R`: exactly R), and the best wall time
          of each counts. This section runs first. Dask overhead per chunk = (dask − loky) / chunks;
-         overhead ratio = dask / loky − 1 (the issue requires < 10 %). The CPU seconds of
+         overhead ratio = dask / loky − 1 on the best times, and the median over the pairs of
+         each pair's ratio (the machine's speed drifts between pairs by more than the overhead:
+         the target, < 10 %, is met only when both are). The CPU seconds of
          this process and all its descendants are summed too: the CPU overhead ratio does
          not depend on other load on the machine. One worker: the same line-up in this
          process (`--jobs 1`), and the speed-ups of 2 loky workers and 2 Dask workers over it.
@@ -60,6 +62,7 @@ import argparse
 import json
 import math
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -104,7 +107,7 @@ class Settings:
 
 FULL = Settings(point_seconds=6.0, point_min=8 * JOBS, point_max=4000, pilot=True,
                 memory_matches=3, store_matches=2 * DEFAULT_CHUNK_SIZE, dask_matches=2000,
-                repeats=3, min_repeats=2, dask_budget_s=300.0, single_matches=300)
+                repeats=5, min_repeats=3, dask_budget_s=300.0, single_matches=300)
 QUICK = Settings(point_seconds=0.0, point_min=2 * JOBS, point_max=2 * JOBS, pilot=False,
                  memory_matches=1, store_matches=10, dask_matches=100, repeats=1, min_repeats=1,
                  dask_budget_s=0.0, single_matches=8)
@@ -424,7 +427,8 @@ def run_scaling(settings: Settings) -> dict:
         "dask_overhead_per_chunk_s": round((dask - loky) / chunks, 5),
         "dask_overhead_per_chunk_ms": round(1000 * (dask - loky) / chunks, 2),
         f"dask_cpu_overhead_ratio_{n}": round(min(dask_cpus) / min(loky_cpus) - 1, 4),
-        f"dask_overhead_below_10pct_{n}": bool(dask / loky - 1 < 0.10),
+        f"dask_overhead_median_pair_ratio_{n}": round(statistics.median(pairs), 4),
+        f"dask_overhead_below_10pct_{n}": bool(dask / loky - 1 < 0.10 and statistics.median(pairs) < 0.10),
         "dask_same_tables": bool(same),
         "dask_repeats": len(loky_walls),
     }
@@ -596,10 +600,12 @@ def _table(f: dict, rows: Sequence[dict] = ()) -> str:
                      f"   speed-up {f['scaling_speedup_2_dask_workers']:.2f}")
         lines.append(f"  {n} matches, {f['dask_chunks']} chunks: loky {f[f'loky_wall_s_{n}']:.2f} s, "
                      f"Dask {f[f'dask_wall_s_{n}']:.2f} s; overhead {100 * ratio:+.1f} % "
-                     f"(per repeat: {f[f'dask_overhead_ratio_{n}_per_repeat']}), "
+                     f"(per repeat: {f[f'dask_overhead_ratio_{n}_per_repeat']}; median "
+                     f"{100 * f[f'dask_overhead_median_pair_ratio_{n}']:+.1f} %), "
                      f"{1000 * f['dask_overhead_per_chunk_s']:+.1f} ms per chunk; CPU overhead "
                      f"{100 * f[f'dask_cpu_overhead_ratio_{n}']:+.1f} %")
-        lines.append(f"  issue target (< 10 %): {'met' if ratio < 0.10 else 'NOT met'}; "
+        lines.append(f"  issue target (< 10 %, best of each and median pair): "
+                     f"{'met' if f[f'dask_overhead_below_10pct_{n}'] else 'NOT met'}; "
                      f"same tables from both backends: {f['dask_same_tables']}")
     if f.get("scaling_skipped_games"):
         lines.append(f"skipped (does not import): {f['scaling_skipped_games']}")
@@ -617,7 +623,7 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="tiny numbers: checks the script, measures nothing")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all)")
     parser.add_argument("--sections", default=",".join(SECTIONS), help="comma-separated sections (default: all)")
-    parser.add_argument("--repeats", type=int, default=None, help="timed loky/Dask pairs (default 2; quick 1)")
+    parser.add_argument("--repeats", type=int, default=None, help="timed loky/Dask pairs (default 5, fewer past 300 s; quick 1)")
     parser.add_argument("--point-seconds", type=float, default=FULL.point_seconds,
                         help=f"wall time of a cost-curve point (default {FULL.point_seconds:g})")
     parser.add_argument("--plot", default=str(DEFAULT_PLOT), help="where the cost-curve plot goes")
