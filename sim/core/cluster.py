@@ -58,8 +58,8 @@ def _client(scheduler: str | None, workers: int) -> Iterator[object]:
         yield client
 
 
-#: Seconds of play one Dask task aims at. The scheduler's round trip costs ~10 ms a task on the
-#: 2-core scaling run (``benchmarks/bench_scaling.py``: 12 ms per chunk-sized task), ~1 % of this.
+#: Seconds of play one Dask task aims at: a task's round trip through the scheduler (a few ms to
+#: ~12 ms on the 2-core scaling run of ``benchmarks/bench_scaling.py``) is then about 1 % of it.
 TASK_SECONDS = 1.0
 #: The chunks still to play are never put in fewer than this many tasks per worker thread, so
 #: tasks shrink towards the end of a run and the workers finish together (guided self-scheduling).
