@@ -115,9 +115,10 @@ class SeatModel:
     beta: np.ndarray
     penalty: float
 
-    def log_prob(self, own: np.ndarray, other: np.ndarray, beta: np.ndarray | None = None) -> np.ndarray:
-        """log P(category) for rows (R, d): (R, C)."""
-        x = self.basis.matrix(own, other)
+    def log_prob(self, own: np.ndarray, other: np.ndarray, beta: np.ndarray | None = None,
+                 x: np.ndarray | None = None) -> np.ndarray:
+        """log P(category) for rows (R, d): (R, C); ``x``: their features when already built."""
+        x = self.basis.matrix(own, other) if x is None else x
         return log_softmax(x @ (self.beta if beta is None else beta).T, axis=1)
 
 

@@ -53,10 +53,14 @@ class Likelihood:
         emulator = self.emulators[group.n_players]
         own, other = self._own_other(theta, group)
         out = np.zeros(group.counts.shape)
+        # The seats share one basis: its features are built once for every row (row by row, so
+        # each seat's rows are the same numbers as when built alone), then each seat's softmax.
+        first = emulator.seats[0].basis
+        x = first.matrix(own, other) if all(m.basis is first or m.basis == first for m in emulator.seats) else None
         for seat, model in enumerate(emulator.seats):
             rows = group.seat == seat
             if rows.any():
-                out[rows] = model.log_prob(own[rows], other[rows])
+                out[rows] = model.log_prob(own[rows], other[rows], x=None if x is None else x[rows])
         return out
 
     def contributions(self, theta: np.ndarray) -> np.ndarray:
