@@ -86,11 +86,18 @@ class Evaluator:
         self._pile: tuple[int, ...] = ()
         self._pile_counts: list[int] = []
         self._pile_deck: Deck | None = None
+        self._sizes: tuple[int, ...] = ()
+        self._sizes_array = np.zeros(0, dtype=np.int64)
 
     # -- the decision's context ----------------------------------------------------------------
-    def start(self, view: View) -> None:
+    def start(self, view: View, counters: bool = False) -> None:
         """Anchor the decision on ``view``: its board fixes the opponents' weights (those ahead
-        of or close to its best snail count fully), the hand discount, the threat."""
+        of or close to its best snail count fully), the hand discount, the threat; with
+        ``counters``, also the chances each seat holds a counter against a shot and a domino
+        (needed by the evaluation of shots and dominoes). The inferred pushes are counted again
+        only when the discard or draw piles changed since the last decision; the counters also
+        when the hands did (within a turn the discard pile only grows, so its size and last card
+        tell it). Both are inferred in one call of :func:`~.kernels.value.infer`."""
         p, board = self.p, view.board
         n_seats = len(view.hand_sizes)
         if self._shape != (board.n, n_seats):
@@ -102,20 +109,30 @@ class Evaluator:
         self.disc = _value.begin(board.state, board.world, self.x, view.seat, float(config.shell_championship),
                                  float(config.sacrifice_gain), self._hand_discount, self._hand_horizon, self.snails,
                                  self.mean_worth(view.deck))
+        pushes = chances = False
         if p.value_tailwind:
             key = (view.race_no, view.turn, len(view.discard), view.draw_sizes)
             if key != self._push_key:
                 self._push_key = key
-                self._fill_pushes(view)
-
-    def _fill_pushes(self, view: View) -> None:
-        """The expected pushes of each seat into the context (see :func:`~.kernels.value.infer`)."""
-        self._infer(view, True, False)
+                pushes = True
+        if counters:
+            key = (view.race_no, view.turn, len(view.discard), view.discard[-1:], view.draw_sizes, view.hand,
+                   view.hand_sizes, view.seat)
+            if key != self._counter_key:
+                self._counter_key = key
+                chances = True
+        if pushes or chances:
+            self._infer(view, pushes, chances)
 
     def _infer(self, view: View, pushes: bool, chances: bool) -> None:
+        """The expected pushes of each seat (``pushes``) and its chances of holding counters
+        (``chances``) into the context (see :func:`~.kernels.value.infer`)."""
         jostling, counters = self._deck_facts(view.deck)
-        _value.infer(self.x, self._seen(view), jostling, counters, unseen_cards(view),
-                     np.array(view.hand_sizes, dtype=np.int64), view.seat, pushes, chances)
+        sizes = view.hand_sizes
+        if sizes != self._sizes:
+            self._sizes, self._sizes_array = sizes, np.array(sizes, dtype=np.int64)
+        _value.infer(self.x, self._seen(view), jostling, counters, unseen_cards(view), self._sizes_array,
+                     view.seat, pushes, chances)
 
     def _deck_facts(self, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
         """What the inferences need of ``deck``: its jostlers (:func:`~.inference.jostle_array`)
@@ -143,17 +160,6 @@ class Evaluator:
             seen[type_of[u]] += 1
         self._seen_view, self._seen_counts = view, np.array(seen, dtype=np.int64)
         return self._seen_counts
-
-    def fill_counters(self, view: View) -> None:
-        """The chances each seat holds a counter against a shot and a domino (needed by the
-        evaluation of shots and dominoes). Within a turn the discard pile only grows, so its
-        size and last card tell it."""
-        key = (view.race_no, view.turn, len(view.discard), view.discard[-1:], view.draw_sizes, view.hand,
-               view.hand_sizes, view.seat)
-        if key == self._counter_key:
-            return
-        self._counter_key = key
-        self._infer(view, False, True)
 
     def needs_counters(self, deck: Deck, hand: Sequence[int]) -> bool:
         """Whether the hand holds a card whose play value weighs counters (a shot, a domino)."""
@@ -220,9 +226,9 @@ class Evaluator:
         """The options weighed among a speed-card decision's and their scores (see
         :func:`~sim.gasterospeed.kernels.lookahead.speed_card`; per option its index in
         ``hand``, 1 for a discard, its speed number)."""
-        out = self._plan(_look.SPEED_CARD, board, deck, s, hand, at, discard, numbers)
-        k = out.size // 2
-        return out[:k].astype(np.int64).tolist(), out[k:].tolist()
+        out = self._plan(_look.SPEED_CARD, board, deck, s, hand, at, discard, numbers).tolist()
+        k = len(out) // 2
+        return [int(i) for i in out[:k]], out[k:]
 
     def action_card(self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int],
                     discard: Sequence[int]) -> list[float]:

@@ -81,6 +81,8 @@ class _Options:
 
 
 def _as_option(choice: int | tuple[int, bool]) -> CardOption:
+    if isinstance(choice, CardOption):
+        return choice
     return CardOption(*choice) if isinstance(choice, tuple) else CardOption(choice, False)
 
 

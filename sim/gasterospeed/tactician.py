@@ -32,8 +32,8 @@ __all__ = ["TacticianPolicy"]
 def _in_hand(view: View, options: list[CardOption]) -> tuple[list[int], list[int]]:
     """The card options as the look-ahead reads them: each option's index in the hand, and 1
     for a discard (0 for a card played)."""
-    index = {u: i for i, u in enumerate(view.hand)}
-    return [index[u] for u, _ in options], [1 if discard else 0 for _, discard in options]
+    where = view.hand.index
+    return [where(u) for u, _ in options], [1 if discard else 0 for _, discard in options]
 
 
 class TacticianPolicy(Chooser):
@@ -60,9 +60,8 @@ class TacticianPolicy(Chooser):
         return self.pick(scores)
 
     def _start(self, view: View, hand=()) -> None:
-        self.eval.start(view)
-        if hand and self.eval.needs_counters(view.deck, hand):
-            self.eval.fill_counters(view)
+        """Start the decision (the counters inferred when ``hand`` holds an attack)."""
+        self.eval.start(view, bool(hand) and self.eval.needs_counters(view.deck, hand))
 
     def speed_card(self, view: View, s: int, options: list[CardOption]) -> int:
         """The speed card (and the end of its move) with the best plan for the turn. A discard
@@ -103,8 +102,7 @@ class TacticianPolicy(Chooser):
         return self.pick([self.eval.value(after) for _, after in options])
 
     def target(self, view: View, s: int, uid: int, targets: list[int]) -> int:
-        self._start(view)
-        self.eval.fill_counters(view)
+        self.eval.start(view, True)
         base = self.eval.value(view.board)
         return self.pick([self.eval.shot_value(view.board, s, t, base) for t in targets])
 
