@@ -14,6 +14,15 @@ static prediction per disc (earliest wall / out / pocket / obstacle contact). Re
 (OUT, POCKET) just clears its entries; a LOST disc (an out element that bounces) keeps
 taking part until the shot ends.
 
+**Lower bounds first (lazy pair times).** Two moving discs more than `LAZY_GAP_M` apart get
+only a lower bound of their contact time (gap / sum of speeds) in the pair table, marked as
+such; the exact time (the costly quartic of `sim.physics.detect`) is computed only when the
+bound becomes the earliest pending entry, from the states at the time of the bound, so it is
+bit for bit the time an immediate prediction gives, and it is put back before any event
+is executed. Most bounds are replaced first (in a break, the pack's compression wave
+re-predicts every disc many times within microseconds): the events, their order and the
+results are the same as with every time computed at once.
+
 **Simultaneous events (deterministic tie-break).** The next event executed is the pending
 one with the smallest (time, kind, a, b): at exactly equal times the lower kind comes first
 (DISC 0 < WALL 1 < OUT 2 < POCKET 3 < OBSTACLE 4), then the lower disc id a, then the
@@ -49,6 +58,8 @@ Impact log (debug, `sim.physics.trace`): one row of 12 numbers per event: vx, vy
 a then of disc b before the event, the same after it (b's columns are 0 unless DISC).
 """
 
+import math
+
 import numpy as np
 from numba import njit
 
@@ -62,6 +73,10 @@ from .state import (
 )
 
 INF = np.inf
+#: Gap (m) beyond which the contact time of two moving discs is first only bounded from below
+#: (`_toi_or_bound`); nearer pairs (neighbours in a pack) are almost always needed at once.
+#: Only a speed trade-off: the events are the same for any value.
+LAZY_GAP_M = 0.01
 # The loop's small helpers (next event, records, settling) are inlined into it
 # (inline="always"): as separate compiled functions each would cost its own optimisation
 # and linking pass, seconds of first-call compilation for a few lines of code.
@@ -87,6 +102,25 @@ def _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol):
     # discs was touched last (bit-identical single-shot and batch runs)
     return t + pair_toi(xi, yi, si, S[i, UX], S[i, UY], xk, yk, sk, S[k, UX], S[k, UY],
                         S[i, RAD] + S[k, RAD], a, tol)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _toi_or_bound(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol):
+    """(time, lazy) for discs i < k at the given states (time t): the absolute time of their
+    next contact (lazy False), or, when both move and their gap less 2·tol is more than
+    `LAZY_GAP_M`, only a lower bound of it (lazy True), t + gap / (si + sk): neither centre
+    moves faster than its speed now and a contact needs a gap ≤ tol (the second tol is a
+    margin far above the round-off of the exact time). `_run` computes the exact time
+    (`_resolve_bound`) only if the bound becomes the earliest pending entry before either
+    disc's motion changes."""
+    if si <= 0.0 or sk <= 0.0:  # at most one moving: the exact time is as cheap as a bound
+        return _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol), False
+    dx = xi - xk
+    dy = yi - yk
+    gap = math.sqrt(dx * dx + dy * dy) - (S[i, RAD] + S[k, RAD]) - 2.0 * tol
+    if gap > LAZY_GAP_M:
+        return t + gap / (si + sk), True
+    return _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol), False
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -125,28 +159,55 @@ def _set_pair(pt, rm_t, rm_j, i, j, n, value):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _predict_row(S, status, pt, rm_t, rm_j, i, skip, t, n, a, tol):
-    """Re-predict every pair (i, k), k != skip, from time t."""
+def _predict_row(S, status, pt, rm_t, rm_j, pe, pl, gen, i, skip, t, n, a, tol):
+    """Re-predict every pair (i, k), k != skip, from time t (exact times or lower bounds:
+    `_toi_or_bound`; a bound's pair is marked pl = gen with its prediction time in pe)."""
     on = in_play(status, i)
     xi, yi, si = at(S, i, t, a)
     for k in range(i):
         if k == skip:
             continue
         value = INF
+        lazy = False
         if on and in_play(status, k) and not _far(S, k, i, tol):
             xk, yk, sk = at(S, k, t, a)
-            value = _toi(S, k, i, xk, yk, sk, xi, yi, si, t, a, tol)
+            value, lazy = _toi_or_bound(S, k, i, xk, yk, sk, xi, yi, si, t, a, tol)
+        idx = k * n + i
+        if lazy:
+            pl[idx] = gen
+            pe[idx] = t
+        elif pl[idx] == gen:
+            pl[idx] = 0
         _set_pair(pt, rm_t, rm_j, k, i, n, value)
     base = i * n
     for k in range(i + 1, n):
         if k == skip:
             continue
         value = INF
+        lazy = False
         if on and in_play(status, k) and not _far(S, i, k, tol):
             xk, yk, sk = at(S, k, t, a)
-            value = _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol)
+            value, lazy = _toi_or_bound(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol)
         pt[base + k] = value
+        if lazy:
+            pl[base + k] = gen
+            pe[base + k] = t
+        elif pl[base + k] == gen:
+            pl[base + k] = 0
     _rescan_row(pt, rm_t, rm_j, i, n)
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _resolve_bound(S, pt, rm_t, rm_j, pe, pl, i, k, n, a, tol):
+    """Replace the lower bound of pair i < k by its exact contact time, computed from the
+    states at the bound's prediction time (neither disc has changed its motion since, so the
+    time is the one an immediate prediction would have given, bit for bit)."""
+    idx = i * n + k
+    t0 = pe[idx]
+    xi, yi, si = at(S, i, t0, a)
+    xk, yk, sk = at(S, k, t0, a)
+    pl[idx] = 0
+    _set_pair(pt, rm_t, rm_j, i, k, n, _toi(S, i, k, xi, yi, si, xk, yk, sk, t0, a, tol))
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -273,7 +334,7 @@ def _settle(S, status, n, t, a, truncated, rec_paths, pv, npv):
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
-         pt, rm_t, rm_j, st_t, st_k, st_i, mover, max_events,
+         pt, rm_t, rm_j, pe, pl, gen, st_t, st_k, st_i, mover, max_events,
          rec_events, ev, rec_paths, pv, log_imp, imp):
     """The event loop. Predictions must be initialised. Records (when asked) go to the given
     buffers: ev rows (t, kind, a, b, x, y), pv rows (disc, t, x, y), imp rows (impact log).
@@ -293,6 +354,9 @@ def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
             npv = _add_vertex(pv, npv, i, 0.0, S)
     while True:
         bt, bk, ba, bb = _next_event(n, rm_t, rm_j, st_t, st_k, st_i)
+        if bk == DISC and pl[ba * n + bb] == gen:  # a lower bound first: its exact time
+            _resolve_bound(S, pt, rm_t, rm_j, pe, pl, ba, bb, n, a, tol)
+            continue
         if bt == INF:
             break
         if n_ev >= max_events:
@@ -323,9 +387,9 @@ def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
             resolve_pocket(S, status, ba, t, a)
         # ---- re-predict only what the event touched (the calls stay in this function: a
         # numba helper would re-optimise the whole detect tree once more at compile time)
-        _predict_row(S, status, pt, rm_t, rm_j, ba, -1, t, n, a, tol)
+        _predict_row(S, status, pt, rm_t, rm_j, pe, pl, gen, ba, -1, t, n, a, tol)
         if bk == DISC:
-            _predict_row(S, status, pt, rm_t, rm_j, bb, ba, t, n, a, tol)
+            _predict_row(S, status, pt, rm_t, rm_j, pe, pl, gen, bb, ba, t, n, a, tol)
         _predict_static(S, status, ba, t, a, tol, walls, outs, obst, outc, pockets, st_t, st_k, st_i)
         if bk == DISC:
             _predict_static(S, status, bb, t, a, tol, walls, outs, obst, outc, pockets,
@@ -363,8 +427,12 @@ def simulate_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
     st_t = np.empty(n)
     st_k = np.empty(n, dtype=np.int64)
     st_i = np.empty(n, dtype=np.int64)
+    pe = np.empty(n * n)
+    pl = np.zeros(n * n, dtype=np.int64)
+    gen = 0
     cap = min(max_events, 64 + 8 * n)   # events the record buffers hold
     while True:
+        gen += 1  # a new run: earlier marks of lower bounds no longer count
         ev = np.empty((cap, 6))
         pv = np.empty((2 * n + 2 * cap if record_paths else 0, 4))
         imp = np.empty((cap if log_impacts else 0, IMPACT_WIDTH))
@@ -373,7 +441,7 @@ def simulate_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
                           pt, rm_t, rm_j, st_t, st_k, st_i)
         n_ev, npv, first, truncated, full = _run(
             S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
-            pt, rm_t, rm_j, st_t, st_k, st_i, -1, max_events,
+            pt, rm_t, rm_j, pe, pl, gen, st_t, st_k, st_i, -1, max_events,
             True, ev, record_paths, pv, log_impacts, imp)
         if not full:   # else the same shot again with room for twice the events (at most
             break      # max_events, which always fits)
@@ -405,7 +473,9 @@ def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
     st_t = np.empty(n)
     st_k = np.empty(n, dtype=np.int64)
     st_i = np.empty(n, dtype=np.int64)
-    # base state and predictions, shared by all shots
+    pe = np.empty(n * n)
+    pl = np.zeros(n * n, dtype=np.int64)  # shot k marks its lower bounds k + 1
+    # base state and predictions, shared by all shots (exact)
     b_pt = np.empty(n * n)
     b_rm_t = np.empty(n)
     b_rm_j = np.empty(n, dtype=np.int64)
@@ -447,12 +517,12 @@ def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
             set_motion(S, mover, 0.0, starts[k, 0], starts[k, 1], vels[k, 0], vels[k, 1], a)
         else:
             set_motion(S, mover, 0.0, starts[k, 0], starts[k, 1], 0.0, 0.0, a)
-        _predict_row(S, status, pt, rm_t, rm_j, mover, -1, 0.0, n, a, tol)
+        _predict_row(S, status, pt, rm_t, rm_j, pe, pl, k + 1, mover, -1, 0.0, n, a, tol)
         _predict_static(S, status, mover, 0.0, a, tol, walls, outs, obst, outc, pockets,
                         st_t, st_k, st_i)
         n_ev, npv, first, truncated, _ = _run(
             S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
-            pt, rm_t, rm_j, st_t, st_k, st_i, mover, max_events,
+            pt, rm_t, rm_j, pe, pl, k + 1, st_t, st_k, st_i, mover, max_events,
             False, no_ev, False, no_pv, False, no_imp)
         for i in range(n):
             final[k, i, 0] = S[i, X]
