@@ -40,11 +40,11 @@ storage  a run written with a ResultStore to a temporary directory (default chun
          what each chunk costs beyond its rows; bytes per match fall with larger chunks.
 scaling  Curlastique 2 players `club` vs `club`, target 500: a 2,000-match run (default
          chunk size: 80 chunks) on 2 loky workers and on the Dask backend (a LocalCluster
-         of 2 single-threaded worker processes, `sim.core.cluster.dask_client`). Each timed
-         run follows a warm-up run on the same live pool or cluster (worker start-up and the
-         numba cache load are not counted); loky and Dask alternate, 5 times (3 when the
-         first pairs took over 300 s; `--repeats R`: exactly R), and the best wall time
-         of each counts. This section runs first. Dask overhead per chunk = (dask − loky) / chunks;
+         of 2 single-threaded worker processes, `sim.core.cluster.dask_client`). One loky
+         pool and one LocalCluster live through the section, each warmed once (worker
+         start-up and the numba cache load are not counted); loky and Dask alternate, 5
+         pairs (3 when the first pairs took over 300 s; `--repeats R`: exactly R), each
+         pair in the other order than the one before, and the best wall time of each counts. This section runs first. Dask overhead per chunk = (dask − loky) / chunks;
          overhead ratio = dask / loky − 1 on the best times, and the median over the pairs of
          each pair's ratio (the machine's speed drifts between pairs by more than the overhead:
          the target, < 10 %, is met only when both are). The CPU seconds of
@@ -380,27 +380,32 @@ def run_scaling(settings: Settings) -> dict:
     cell = Cell("bench", "club-club", rules, load_lineup(spec, DASK_PLAYERS, rules))
     n = settings.dask_matches
     chunks = math.ceil(n / DEFAULT_CHUNK_SIZE)
-    loky_walls, dask_walls, loky_cpus, dask_cpus, same = [], [], [], [], True
+    same = True
+    walls: dict[str, list[float]] = {"loky": [], "dask": []}
+    cpus: dict[str, list[float]] = {"loky": [], "dask": []}
+    tables: dict[str, dict] = {}
     section_start = time.perf_counter()
-    for repeat in range(settings.repeats):
-        spent = time.perf_counter() - section_start
-        if repeat >= settings.min_repeats and spent + spent / repeat > settings.dask_budget_s:
-            _say(f"scaling: {repeat} loky/Dask pairs took {spent:.0f} s: no more (budget "
-                 f"{settings.dask_budget_s:.0f} s)")
-            break
+    # One live pool of each for the whole section, as loky's reusable pool always was (a fresh
+    # LocalCluster per pair, as until 2026-12-03, ran every Dask run on workers a few seconds
+    # old against loky workers warm from the earlier pairs); the pairs alternate which backend
+    # goes first, so a drift of the machine's speed within a pair does not favour either.
+    with dask_client(workers=JOBS) as client:
+        client.wait_for_workers(JOBS, timeout=120)
+        _warm(spec, cell, JOBS, backend="dask")
         _warm(spec, cell, JOBS)
-        wall, cpu, loky_tables = _timed(spec, cell, n, jobs=JOBS, backend="loky")
-        loky_walls.append(wall)
-        loky_cpus.append(cpu)
-        _say(f"scaling: loky {JOBS} workers, {n} matches: {wall:.2f} s (CPU {cpu:.1f} s)")
-        with dask_client(workers=JOBS) as client:
-            client.wait_for_workers(JOBS, timeout=120)
-            _warm(spec, cell, JOBS, backend="dask")
-            wall, cpu, dask_tables = _timed(spec, cell, n, jobs=JOBS, backend="dask")
-        dask_walls.append(wall)
-        dask_cpus.append(cpu)
-        same = same and dask_tables["matches"].equals(loky_tables["matches"])
-        _say(f"scaling: dask {JOBS} workers, {n} matches: {wall:.2f} s (CPU {cpu:.1f} s)")
+        for repeat in range(settings.repeats):
+            spent = time.perf_counter() - section_start
+            if repeat >= settings.min_repeats and spent + spent / repeat > settings.dask_budget_s:
+                _say(f"scaling: {repeat} loky/Dask pairs took {spent:.0f} s: no more (budget "
+                     f"{settings.dask_budget_s:.0f} s)")
+                break
+            for backend in (("loky", "dask") if repeat % 2 == 0 else ("dask", "loky")):
+                wall, cpu, tables[backend] = _timed(spec, cell, n, jobs=JOBS, backend=backend)
+                walls[backend].append(wall)
+                cpus[backend].append(cpu)
+                _say(f"scaling: {backend} {JOBS} workers, {n} matches: {wall:.2f} s (CPU {cpu:.1f} s)")
+            same = same and tables["dask"]["matches"].equals(tables["loky"]["matches"])
+    loky_walls, dask_walls, loky_cpus, dask_cpus = walls["loky"], walls["dask"], cpus["loky"], cpus["dask"]
     # one worker: this process, as `--jobs 1`
     m = settings.single_matches
     _warm(spec, cell, 1)
