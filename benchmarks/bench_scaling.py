@@ -44,7 +44,8 @@ scaling  Curlastique 2 players `club` vs `club`, target 500: a 2,000-match run (
          pool and one LocalCluster live through the section, each warmed once (worker
          start-up and the numba cache load are not counted); loky and Dask alternate, 5
          pairs (3 when the first pairs took over 300 s; `--repeats R`: exactly R), each
-         pair in the other order than the one before, and the best wall time of each counts. This section runs first. Dask overhead per chunk = (dask − loky) / chunks;
+         pair in the other order than the one before, and the best wall time of each
+         counts. This section runs first. Dask overhead per chunk = (dask − loky) / chunks;
          overhead ratio = dask / loky − 1 on the best times, and the median over the pairs of
          each pair's ratio (the machine's speed drifts between pairs by more than the overhead:
          the target, < 10 %, is met only when both are). The CPU seconds of
