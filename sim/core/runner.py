@@ -191,17 +191,44 @@ def _worker_init(parent: int) -> None:
 
 @contextlib.contextmanager
 def _workers_ignore_sigint() -> Iterator[None]:
-    """Workers spawned inside inherit SIGINT ignored; a Ctrl-C meanwhile waits, then is raised."""
+    """Workers spawned inside start with SIGINT blocked (a thread's signal mask is inherited
+    through fork and exec, and `_worker_init` then ignores it); a Ctrl-C meanwhile is held and
+    raised as the block ends, never inside loky's bookkeeping.
+
+    SIGINT is only blocked in this (the main) thread, so a Ctrl-C sent to the process group
+    meanwhile may be delivered to another thread of the process (loky's manager, tqdm's
+    monitor): the handler stays installed — it records the signal — because an ignored signal
+    would be discarded there, and the run would go on playing (seen under load until
+    2026-12-03, when SIG_IGN was set for the window).
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _start_resource_trackers()
+    held: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        signal.signal(signal.SIGINT, previous)  # runs the recorder first for a signal caught meanwhile
+        if held:
+            signal.raise_signal(signal.SIGINT)  # the user's Ctrl-C, now with the usual handler
+
+
+def _start_resource_trackers() -> None:
+    """Start the resource trackers of multiprocessing and loky if they are not running: the
+    first start (inside a pool's first submit) unblocks SIGINT in the calling thread
+    (Python 3.11's ``multiprocessing.resource_tracker.ensure_running`` ends with
+    SIG_UNBLOCK), which would undo :func:`_workers_ignore_sigint`'s block for the workers
+    spawned after it. Once running, ``ensure_running`` returns before touching the mask."""
+    from multiprocessing import resource_tracker as mp_tracker
+
+    from joblib.externals.loky.backend import resource_tracker as loky_tracker
+
+    mp_tracker.ensure_running()
+    loky_tracker.ensure_running()
 
 
 def _loky_results(tasks: Iterator[tuple], jobs: int) -> Iterator[dict[str, pd.DataFrame]]:
@@ -227,8 +254,32 @@ def _loky_results(tasks: Iterator[tuple], jobs: int) -> Iterator[dict[str, pd.Da
         # No future.cancel() first: loky's manager thread may then set the result of a cancelled
         # future, die on InvalidStateError and leave shutdown waiting (seen under load on Ctrl-C);
         # killing the workers drops every pending chunk anyway.
-        executor.shutdown(wait=True, kill_workers=True)
+        with _pool_threads_quiet():
+            executor.shutdown(wait=True, kill_workers=True)
         raise
+
+
+#: loky's own threads in this process; while a pool is killed they may trip over its torn-down
+#: bookkeeping (a KeyError in ``add_call_item_to_queue``, seen under load on Ctrl-C).
+_POOL_THREADS = ("ExecutorManagerThread", "QueueFeederThread")
+
+
+@contextlib.contextmanager
+def _pool_threads_quiet() -> Iterator[None]:
+    """While a pool is being killed, an exception in one of loky's threads is dropped instead
+    of printed: the run is stopping and its chunks are already accounted for (no traceback
+    reaches the user); any other thread's exception goes to the usual hook."""
+    previous = threading.excepthook
+
+    def hook(args: threading.ExceptHookArgs) -> None:
+        if args.thread is None or not args.thread.name.startswith(_POOL_THREADS):
+            previous(args)
+
+    threading.excepthook = hook
+    try:
+        yield
+    finally:
+        threading.excepthook = previous
 
 
 def _drain(pending: set[Future]):

@@ -182,3 +182,59 @@ def test_7_workers_exit_when_their_parent_is_killed(tmp_path):
     proc.send_signal(signal.SIGKILL)  # the parent only: its workers are orphaned
     proc.wait(timeout=30)
     assert wait_for(lambda: not any(pid_alive(pid) for pid in workers), timeout=10)
+
+
+def test_a_ctrl_c_while_workers_are_being_started_is_raised_not_lost():
+    """While the pool starts workers, SIGINT is blocked in the main thread only: a Ctrl-C sent
+    to the process then reaches another thread. It must still come back as KeyboardInterrupt
+    once the window ends (with SIG_IGN over the window, as before 2026-12-03, it was discarded
+    and a run under load went on playing after Ctrl-C); a process started inside the window
+    starts with SIGINT blocked, so a Ctrl-C cannot kill a worker before it ignores it."""
+    import subprocess
+    import sys
+    import threading
+
+    from sim.core.runner import _workers_ignore_sigint
+
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait, daemon=True)  # a thread that may receive it
+    other.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with _workers_ignore_sigint():
+                child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+                os.kill(os.getpid(), signal.SIGINT)   # process-directed, as from the terminal
+                time.sleep(0.2)                       # delivered meanwhile, to the other thread
+                blocked = int(next(line.split()[1] for line in open(f"/proc/{child.pid}/status")
+                                   if line.startswith("SigBlk:")), 16)
+    finally:
+        stop.set()
+        child.kill()
+        child.wait()
+    assert blocked & (1 << (signal.SIGINT - 1)), "the child started with SIGINT unblocked"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_loky_threads_tripping_while_the_pool_is_killed_print_nothing(capsys):
+    """On Ctrl-C the pool is killed; loky's manager thread may then raise on its torn-down
+    bookkeeping (a KeyError, seen under load): that traceback is dropped, any other thread's
+    exception still reaches the usual hook."""
+    import threading
+
+    from sim.core.runner import _pool_threads_quiet
+
+    def fail():
+        raise KeyError(46)
+
+    seen = []
+    previous = threading.excepthook
+    threading.excepthook = lambda args: seen.append(args.thread.name)
+    try:
+        with _pool_threads_quiet():
+            for name in ("ExecutorManagerThread", "QueueFeederThread", "someone-else"):
+                thread = threading.Thread(target=fail, name=name)
+                thread.start()
+                thread.join()
+    finally:
+        threading.excepthook = previous
+    assert seen == ["someone-else"]
