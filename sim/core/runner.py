@@ -199,12 +199,12 @@ def _workers_ignore_sigint() -> Iterator[None]:
     meanwhile may be delivered to another thread of the process (loky's manager, tqdm's
     monitor): the handler stays installed — it records the signal — because an ignored signal
     would be discarded there, and the run would go on playing (seen under load until
-    2026-12-03, when SIG_IGN was set for the window).
+    2026-12-03, when SIG_IGN was set for the window). The caller starts the resource trackers
+    first (:func:`_start_resource_trackers`), or the first one's start undoes the block.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    _start_resource_trackers()
     held: list[int] = []
     previous = signal.signal(signal.SIGINT, lambda signum, frame: held.append(signum))
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
@@ -222,7 +222,8 @@ def _start_resource_trackers() -> None:
     first start (inside a pool's first submit) unblocks SIGINT in the calling thread
     (Python 3.11's ``multiprocessing.resource_tracker.ensure_running`` ends with
     SIG_UNBLOCK), which would undo :func:`_workers_ignore_sigint`'s block for the workers
-    spawned after it. Once running, ``ensure_running`` returns before touching the mask."""
+    spawned after it. Once running, ``ensure_running`` returns before touching the mask, but
+    still probes the tracker through its pipe: called once per run, not per chunk."""
     from multiprocessing import resource_tracker as mp_tracker
 
     from joblib.externals.loky.backend import resource_tracker as loky_tracker
@@ -238,6 +239,7 @@ def _loky_results(tasks: Iterator[tuple], jobs: int) -> Iterator[dict[str, pd.Da
     """
     from joblib.externals.loky import get_reusable_executor
 
+    _start_resource_trackers()
     with _workers_ignore_sigint():
         executor = get_reusable_executor(max_workers=jobs, timeout=WORKER_IDLE_S,
                                          initializer=_worker_init, initargs=(os.getpid(),))
