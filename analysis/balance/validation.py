@@ -273,14 +273,19 @@ def validate(balance, out: Path, trials: list[dict], *, jobs: int, backend: str,
         if stages and not claimable:
             break  # no α left for a larger stage: the last one played stands
         level = alpha if claimable else ledger.alpha / ledger.planned  # a look with no α left is shown only
+        started = {"look": look, "validation_round": search.validation_round, "fresh_seed": fresh_seed(settings),
+                   "matches": matches, "alpha": alpha, "confidence": 1 - 2 * level, "claimable": claimable,
+                   "order": order, "stage": sizes.index(matches) + 1, "stages": len(sizes)}
+        # The look is recorded (its α spent) before it plays: a run killed after the look's first
+        # check is stored in validation.json must find the look in looks.json when rerun, not take
+        # the stored checks for a directory from before looks were recorded (one look at α = 0.05).
+        ledger.record({**started, "finished": False})
         validated = _play_look(balance, out, ordered, matches, level, cache, checks, fresh)
         best = _best(settings, validated)
         met = bool(best and best["meets_all"] and best["in_sequence"] and claimable)
         excluded = bool(validated and validated[0].get("excluded"))
-        ledger.record({"look": look, "validation_round": search.validation_round, "fresh_seed": fresh_seed(settings),
-                       "matches": matches, "alpha": alpha, "confidence": 1 - 2 * level, "claimable": claimable,
-                       "meets_all_targets": met, "claimed_trial": best["trial"] if met else None, "order": order,
-                       "stage": sizes.index(matches) + 1, "stages": len(sizes), "excluded": excluded,
+        ledger.record({**started, "finished": True, "meets_all_targets": met,
+                       "claimed_trial": best["trial"] if met else None, "excluded": excluded,
                        "candidates": [{"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": c["in_sequence"]}
                                       for c in validated]})
         stages.append({"look": look, "matches": matches, "alpha": alpha, "level": level, "claimable": claimable,

@@ -84,3 +84,33 @@ def test_a_sampler_that_no_longer_proposes_the_stored_trials_goes_on_from_them_w
     summary = run_balance(load_balance(path), out, progress=False)
     assert summary["trials"] == 9
     assert "the sampler no longer proposes the stored trials" in capsys.readouterr().err
+
+
+def test_a_run_killed_inside_a_look_resumes_it_at_the_looks_alpha(tmp_path, monkeypatch):
+    """Killed right after a look's first check is stored (validation.json written, the look not
+    finished), the rerun takes up the same look at α/K — not the stored checks as a directory
+    from before looks were recorded, one look at α = 0.05 — and ends as the uninterrupted run."""
+    import analysis.balance.validation as validation
+
+    path = tmp_path / "b.toml"
+    path.write_text(FILE.format(optimizer="tpe", pruner="halving"))
+    whole = tmp_path / "whole"
+    run_balance(load_balance(path), whole, progress=False)
+    write = validation._write
+
+    def killed_after_writing(out, data):
+        write(out, data)
+        raise KeyboardInterrupt
+
+    cut = tmp_path / "cut"
+    monkeypatch.setattr(validation, "_write", killed_after_writing)
+    with pytest.raises(KeyboardInterrupt):
+        run_balance(load_balance(path), cut, progress=False)
+    monkeypatch.setattr(validation, "_write", write)
+    assert (cut / "validation.json").exists() and not (cut / "balance.json").exists()
+    run_balance(load_balance(path), cut, progress=False)
+    looks = {name: json.loads((tmp_path / name / "looks.json").read_text())["looks"] for name in ("whole", "cut")}
+    assert [look["alpha"] for look in looks["cut"]] == [look["alpha"] for look in looks["whole"]] == [0.05 / 3]
+    verdict = {name: {k: json.loads((tmp_path / name / "balance.json").read_text())[k] for k in ("best", "trials")}
+               for name in ("whole", "cut")}
+    assert verdict["cut"] == verdict["whole"]
