@@ -112,6 +112,21 @@ def test_task_size_grows_with_time_and_shrinks_at_the_tail():
     assert task_size(TASK_SECONDS / 10, 5, 2) == 1
 
 
+def test_a_group_comes_back_from_the_worker_as_one_pickled_buffer():
+    """The worker holds bytes, not tables: dask neither sizes nor serialises DataFrames on the
+    worker's event loop (the results and the seconds they took are inside)."""
+    import pickle
+
+    from sim.core.cluster import _play_group
+
+    table = pd.DataFrame({"match": [0, 1], "seat": ["a", "b"]})
+    out = _play_group(lambda i, t: {"i": i, "table": t}, [(0, table), (1, table)])
+    assert isinstance(out, bytes)
+    results, seconds = pickle.loads(out)
+    assert [r["i"] for r in results] == [0, 1] and seconds >= 0
+    pd.testing.assert_frame_equal(results[1]["table"], table)
+
+
 def _sleepy(index: int, seconds: float) -> int:
     time.sleep(seconds)
     return index
