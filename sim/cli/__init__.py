@@ -24,7 +24,7 @@ from .. import __version__
 from ..core.config import ConfigError, note_handler
 from ..core.store import StoreError
 from . import bench, calibrate, demo, examples, export, info, play, replay, reports, search
-from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError
+from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError, within_ctrl_c
 
 __all__ = ["main", "build_parser", "UsageError", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
@@ -104,6 +104,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tablesim: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Exception as exc:
+        if within_ctrl_c(exc):  # an error raised while a Ctrl-C unwound is the Ctrl-C
+            print("tablesim: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        raise
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
 

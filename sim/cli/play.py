@@ -18,6 +18,7 @@ from .common import (
     check_toml_file,
     cluster,
     command_line,
+    ctrl_c_as_interrupt,
     find_game,
     interrupted,
     load_user_rules,
@@ -87,7 +88,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             say_resumed("run", store, [cell], matches)
             store.write_manifest({**manifest, "status": "running"})
         try:
-            with cluster(args):
+            with ctrl_c_as_interrupt(), cluster(args):
                 tables = run_cells(spec, [cell], matches, args.seed, jobs=args.jobs,
                                    chunk_size=args.chunk_size, backend=args.backend, store=store,
                                    progress=args.progress)
@@ -152,7 +153,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     with writing(store, command, manifest):
         say_resumed("experiment", store, experiment.cells, experiment.settings.matches)
         try:
-            with cluster(args):
+            with ctrl_c_as_interrupt(), cluster(args):
                 tables = run_experiment(experiment, store, jobs=args.jobs, backend=args.backend,
                                         progress=args.progress, manifest=manifest)
         except KeyboardInterrupt:

@@ -15,6 +15,7 @@ from .common import (
     check_toml_file,
     cluster,
     command_line,
+    ctrl_c_as_interrupt,
     package_versions,
     prepare_out,
     writing,
@@ -42,7 +43,7 @@ def cmd_balance(args: argparse.Namespace) -> int:
     manifest = {"command": command, "versions": package_versions(), "balance_file": str(args.file)}
     with writing(store, command, identity, keys, compared):
         try:
-            with cluster(args):
+            with ctrl_c_as_interrupt(), cluster(args):
                 summary = run_balance(balance, out, jobs=args.jobs, backend=args.backend,
                                       progress=args.progress, manifest=manifest)
         except KeyboardInterrupt:
@@ -119,7 +120,7 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     store = prepare_out(out, identity, keys=keys)
     with writing(store, command_line(args), identity, keys):
         try:
-            with cluster(args):
+            with ctrl_c_as_interrupt(), cluster(args):
                 summary = run_sensitivity(args.file, out, jobs=args.jobs, backend=args.backend,
                                           progress=args.progress)
         except KeyboardInterrupt:

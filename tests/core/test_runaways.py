@@ -6,6 +6,7 @@ the sum of RSS counts the shared libraries of every worker again and is shown be
 """
 
 import itertools
+import json
 import os
 import signal
 import time
@@ -16,10 +17,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sim.cli import main
 from sim.core import ResultStore, load_tables
 from sim.core.runner import _gaps, plan_chunks
 
 from .reliability import error_lines, parts, pid_alive, popen, run_cli, wait_for
+from . import toygame  # noqa: F401  (registers toy-dice)
 from .test_runner_store import cell
 
 
@@ -238,3 +241,31 @@ def test_loky_threads_tripping_while_the_pool_is_killed_print_nothing(capsys):
     finally:
         threading.excepthook = previous
     assert seen == ["someone-else"]
+
+
+def _cut_short_by_ctrl_c(*args, **kwargs):
+    """What CPython's ``Thread.start`` can raise when a Ctrl-C lands inside it: an error whose
+    context is the KeyboardInterrupt."""
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt:
+        raise RuntimeError("release unlocked lock")
+
+
+def test_an_error_raised_while_a_ctrl_c_unwinds_is_reported_as_the_interrupt(tmp_path, capsys, monkeypatch):
+    """No traceback: the run says "interrupted", exits 130 and marks its directory so."""
+    from sim.cli import play
+    from sim.cli.common import within_ctrl_c
+    from sim.core import runner
+
+    monkeypatch.setattr(runner, "run_cells", _cut_short_by_ctrl_c)  # play imports it at call time
+    out = tmp_path / "r"
+    assert main(["run", "toy-dice", "--matches", "20", "--players", "plain,plain", "--out", str(out)]) == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "Traceback" not in err and "release unlocked lock" not in err
+    assert json.loads((out / "manifest.json").read_text())["status"] == "interrupted"
+    # an ordinary error is not mistaken for one
+    assert not within_ctrl_c(RuntimeError("release unlocked lock"))
+    with pytest.raises(RuntimeError):
+        with play.ctrl_c_as_interrupt():
+            raise RuntimeError("a bug")
