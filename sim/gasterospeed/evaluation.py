@@ -88,6 +88,7 @@ class Evaluator:
         self._pile_deck: Deck | None = None
         self._sizes: tuple[int, ...] = ()
         self._sizes_array = np.zeros(0, dtype=np.int64)
+        self._plan_out = np.zeros(0)
 
     # -- the decision's context ----------------------------------------------------------------
     def start(self, view: View, counters: bool = False) -> None:
@@ -202,16 +203,20 @@ class Evaluator:
         return self._mean
 
     def _plan(self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int],
-              *parts: Sequence[int]) -> np.ndarray:
+              *parts: Sequence[int]) -> list[float]:
         """Run the look-ahead ``op`` (see :func:`~sim.gasterospeed.kernels.lookahead.plan`) with
-        ``hand`` (uids) and the int sequences ``parts``."""
+        ``hand`` (uids) and the int sequences ``parts``; its result as a list."""
         if self._worth_deck is not deck:
             self._type_worths(deck)
         ints = [len(hand), *map(len, parts), *_PAD[len(parts)], *map(deck.type_of.__getitem__, hand)]
         for q in parts:
             ints += q
-        return _look.plan(op, board.state, board.world, deck.table, self.x, self._worth_array, s,
-                          np.array(ints, dtype=np.int64))
+        out = self._plan_out
+        if out.size < 2 * len(ints):
+            out = self._plan_out = np.empty(2 * len(ints))
+        n = _look.plan(op, board.state, board.world, deck.table, self.x, self._worth_array, s,
+                       np.array(ints, dtype=np.int64), out)
+        return out[:n].tolist()
 
     def plan_ends(self, board: Board, deck: Deck, s: int, ends: Sequence[int], hand: Sequence[int],
                   later: Sequence[tuple[int, int]] = ()) -> list[float]:
@@ -219,14 +224,14 @@ class Evaluator:
         :func:`~sim.gasterospeed.kernels.lookahead.plan_ends`); ``later``: (snail, squares) of
         the snails moving after it."""
         return self._plan(_look.PLAN_ENDS, board, deck, s, hand, list(ends), [o for o, _ in later],
-                          [q for _, q in later]).tolist()
+                          [q for _, q in later])
 
     def speed_card(self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int],
                    discard: Sequence[int], numbers: Sequence[int]) -> tuple[list[int], list[float]]:
         """The options weighed among a speed-card decision's and their scores (see
         :func:`~sim.gasterospeed.kernels.lookahead.speed_card`; per option its index in
         ``hand``, 1 for a discard, its speed number)."""
-        out = self._plan(_look.SPEED_CARD, board, deck, s, hand, at, discard, numbers).tolist()
+        out = self._plan(_look.SPEED_CARD, board, deck, s, hand, at, discard, numbers)
         k = len(out) // 2
         return [int(i) for i in out[:k]], out[k:]
 
@@ -235,7 +240,7 @@ class Evaluator:
         """The score of each action-card option (see
         :func:`~sim.gasterospeed.kernels.lookahead.action_card`; per option its index in
         ``hand``, 1 for a discard)."""
-        return self._plan(_look.ACTION_CARD, board, deck, s, hand, at, discard).tolist()
+        return self._plan(_look.ACTION_CARD, board, deck, s, hand, at, discard)
 
     def shot_value(self, board: Board, s: int, t: int, base: float) -> float:
         """Expected change of value if ``s`` shoots ``t`` (counters filled first)."""

@@ -644,7 +644,7 @@ def _part(ints, k):
 
 
 @njit(cache=True)
-def plan(op, st, w, cards, x, worths, s, ints):
+def plan(op, st, w, cards, x, worths, s, ints, out):
     """The tactician's look-ahead for snail ``s``, one entry point for all its uses (numba
     optimises the whole call tree once per entry point, so :func:`speed_plans`,
     :func:`plan_ends`, :func:`action_plan` and :func:`churn` are inlined here and only
@@ -655,18 +655,24 @@ def plan(op, st, w, cards, x, worths, s, ints):
     * ``PLAN_ENDS`` (ends, later snails, their squares): :func:`plan_ends`;
     * ``SPEED_CARD`` (options' hand indices, discard flags, speed numbers): :func:`speed_card`,
       after :func:`speed_distances` and :func:`speed_plans`;
-    * ``ACTION_CARD`` (options' hand indices, discard flags): :func:`action_card`."""
+    * ``ACTION_CARD`` (options' hand indices, discard flags): :func:`action_card`.
+
+    The result is written to the start of ``out`` (at least ``2 * ints.size`` floats: a float
+    array handed back to Python costs more than the call); returns how many were written."""
     hand = _part(ints, 0)
     if op == SPEED_CARD:
         at, discard = _part(ints, 1), _part(ints, 2)
         squares, removed = speed_distances(cards, hand, at, discard)
         known, values = np.zeros(cards[C_TYPES], dtype=np.bool_), np.zeros(cards[C_TYPES])
         plans, near = speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, values)
-        return speed_card(st, w, cards, x, worths, s, hand, at, discard, _part(ints, 3), squares, plans, near,
-                          known, values)
-    if op == PLAN_ENDS:
-        return plan_ends(st, w, cards, x, worths, s, _part(ints, 1), _part(ints, 2), _part(ints, 3), hand)
-    return action_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2))
+        result = speed_card(st, w, cards, x, worths, s, hand, at, discard, _part(ints, 3), squares, plans, near,
+                            known, values)
+    elif op == PLAN_ENDS:
+        result = plan_ends(st, w, cards, x, worths, s, _part(ints, 1), _part(ints, 2), _part(ints, 3), hand)
+    else:
+        result = action_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2))
+    out[:result.size] = result
+    return result.size
 
 
 @njit(cache=True)
