@@ -434,10 +434,16 @@ def physics_stroke(rules: CarromRules, pos: np.ndarray, on: np.ndarray, striker_
     discs = stroke_discs(geo, pos, on, striker_xy, (speed * -math.sin(a), speed * math.cos(a)))
     result = simulate(geo.table, geo.physics, discs, record_paths=record_paths)
     ev = result.events
-    kind, a, b = ev["kind"], ev["a"], ev["b"]
-    fell = (kind == POCKET) & (a != STRIKER)
-    touched = bool(((kind == DISC) & ((a == STRIKER) | (b == STRIKER))).any())  # ShotResult.first_contact >= 0
-    return StrokeOutcome(pocketed=tuple(a[fell].tolist()), pockets=tuple(b[fell].tolist()),
+    # a stroke has a few dozen events: a loop over lists is cheaper than numpy masks on the
+    # record array's strided fields
+    pocketed, pockets, touched = [], [], False
+    for kind, a, b in zip(ev["kind"].tolist(), ev["a"].tolist(), ev["b"].tolist()):
+        if kind == POCKET and a != STRIKER:
+            pocketed.append(a)
+            pockets.append(b)
+        elif kind == DISC and (a == STRIKER or b == STRIKER):
+            touched = True  # ShotResult.first_contact >= 0
+    return StrokeOutcome(pocketed=tuple(pocketed), pockets=tuple(pockets),
                          striker_pocketed=bool(result.status[STRIKER] == STATUS_POCKETED), touched=touched,
                          final_pos=result.final_pos[:N_COINS].copy(),
                          striker_final=result.final_pos[STRIKER].copy(), events=ev, paths=result.paths)

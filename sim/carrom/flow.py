@@ -297,8 +297,9 @@ class BoardState:
     def _take_pocketed(self, outcome: StrokeOutcome, rep: StrokeReport) -> list[int]:
         """Move the coins where they stopped; take off the ones that fell (returned, in order)."""
         if outcome.final_pos is not None:
-            moved = np.asarray(outcome.final_pos, dtype=float)
-            self.pos[self.on] = moved[self.on]
+            np.copyto(self.pos, np.asarray(outcome.final_pos, dtype=float), where=self.on[:, None])
+        if not outcome.pocketed:  # most strokes: nothing fell (the report's counts stay 0)
+            return []
         fell = [c for c in outcome.pocketed if self.on[c]]
         pockets = list(outcome.pockets) + [-1] * (len(outcome.pocketed) - len(outcome.pockets))
         where = dict(zip(outcome.pocketed, pockets, strict=True))

@@ -96,6 +96,10 @@ _ONES = np.ones(N_COINS)
 _ONES.setflags(write=False)
 
 
+#: The events' columns of coins pocketed, per colour then local pocket ("white_near_left", ...).
+_COUNT_KEYS = tuple(f"{c}_{p}" for c in COLOUR_NAMES for p in POCKET_NAMES)
+
+
 def _event_row(state: BoardState, rep: StrokeReport, turn: Turn[Stroke, StrokeOutcome], start_board,
                board_stroke: int) -> dict:
     geo = state.geo
@@ -113,11 +117,10 @@ def _event_row(state: BoardState, rep: StrokeReport, turn: Turn[Stroke, StrokeOu
         "placed_x": float(turn.placed),
         "whites": rep.whites, "blacks": rep.blacks, "queen": rep.queen,
     }
-    counts = {f"{c}_{p}": 0 for c in COLOUR_NAMES for p in POCKET_NAMES}
+    counts = dict.fromkeys(_COUNT_KEYS, 0)
     for _, colour, pocket in rep.pocketed:
         if pocket >= 0:
-            local = geo.local_pocket(state.n_seats, rep.seat, pocket)
-            counts[f"{COLOUR_NAMES[colour]}_{POCKET_NAMES[local]}"] += 1
+            counts[_COUNT_KEYS[colour * len(POCKET_NAMES) + geo.local_pocket(state.n_seats, rep.seat, pocket)]] += 1
     row.update(counts)
     row.update({
         "striker_pocketed": bool(rep.striker_pocketed), "queen_event": rep.queen_event,
