@@ -142,6 +142,9 @@ def test_chunks_are_grouped_in_fewer_dask_tasks_and_each_comes_back_once():
         client.wait_for_workers(2, timeout=60)
         with get_task_stream(client) as stream:
             results = list(dask_results(_sleepy, ((i, 0.01) for i in range(chunks)), chunks))
+        # each worker froze its start-up objects out of the collector after its first group
+        import gc
+        assert all(n > 1000 for n in client.run(gc.get_freeze_count).values())
     assert sorted(results) == list(range(chunks))
     groups = [t for t in stream.data if t["key"].startswith("_play_group")]
     # 10 ms chunks: ~100 per task by time, capped by the tail rule; far fewer tasks than chunks
