@@ -84,13 +84,19 @@ def _play_group(play: Callable[..., Any], group: list[tuple]) -> bytes:
     global _start_up_frozen
     started = time.perf_counter()
     results = [play(*task) for task in group]
+    payload = pickle.dumps((results, time.perf_counter() - started), protocol=pickle.HIGHEST_PROTOCOL)
     if not _start_up_frozen:
-        # once per worker process, after its first group imported the game: the ~190,000
-        # objects of dask, distributed and the game's modules are left out of the collector's
-        # full passes (each took ~0.12 s in a scaling run's worker, about once per 1,000 matches)
+        # Once per worker process, after its first group imported the game (and with that
+        # group's tables released and its garbage collected, so none of it is kept): the
+        # ~190,000 objects of dask, distributed and the game's modules leave the collector's
+        # full passes, which took ~0.12 s each in a scaling run's worker, about once per
+        # 1,000-2,000 matches (the event loop's leftovers set them off; loky's workers, with
+        # fewer objects and no event loop, showed none in the same runs).
+        del results
+        gc.collect()
         gc.freeze()
         _start_up_frozen = True
-    return pickle.dumps((results, time.perf_counter() - started), protocol=pickle.HIGHEST_PROTOCOL)
+    return payload
 
 
 def task_size(seconds_per_chunk: float | None, chunks_left: int, threads: int) -> int:
