@@ -112,12 +112,15 @@ def test_task_size_grows_with_time_and_shrinks_at_the_tail():
     assert task_size(TASK_SECONDS / 10, 5, 2) == 1
 
 
-def test_a_group_comes_back_from_the_worker_as_one_pickled_buffer():
+def test_a_group_comes_back_from_the_worker_as_one_pickled_buffer(monkeypatch):
     """The worker holds bytes, not tables: dask neither sizes nor serialises DataFrames on the
     worker's event loop (the results and the seconds they took are inside)."""
     import pickle
 
+    from sim.core import cluster
     from sim.core.cluster import _play_group
+
+    monkeypatch.setattr(cluster, "_start_up_frozen", True)  # not this test process's objects
 
     table = pd.DataFrame({"match": [0, 1], "seat": ["a", "b"]})
     out = _play_group(lambda i, t: {"i": i, "table": t}, [(0, table), (1, table)])
