@@ -24,7 +24,7 @@ from .. import __version__
 from ..core.config import ConfigError, note_handler
 from ..core.store import StoreError
 from . import bench, calibrate, demo, examples, export, info, play, replay, reports, search
-from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError, within_ctrl_c
+from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError, ctrl_c_as_interrupt
 
 __all__ = ["main", "build_parser", "UsageError", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
@@ -84,7 +84,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print("tablesim: error: no command given (see tablesim --help)", file=sys.stderr)
                 return EXIT_USAGE
             args.argv = argv
-            return args.func(args)
+            with ctrl_c_as_interrupt():  # an error raised while a Ctrl-C unwound is the Ctrl-C
+                return args.func(args)
     except UsageError as exc:
         print(f"tablesim: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -104,11 +105,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("tablesim: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except Exception as exc:
-        if within_ctrl_c(exc):  # an error raised while a Ctrl-C unwound is the Ctrl-C
-            print("tablesim: interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
-        raise
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
 

@@ -21,8 +21,8 @@ from sim.cli import main
 from sim.core import ResultStore, load_tables
 from sim.core.runner import _gaps, plan_chunks
 
-from .reliability import error_lines, parts, pid_alive, popen, run_cli, wait_for
 from . import toygame  # noqa: F401  (registers toy-dice)
+from .reliability import error_lines, parts, pid_alive, popen, run_cli, wait_for
 from .test_runner_store import cell
 
 
