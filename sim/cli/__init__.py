@@ -22,9 +22,10 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..core.config import ConfigError, note_handler
+from ..core.interrupts import ctrl_c_as_interrupt
 from ..core.store import StoreError
 from . import bench, calibrate, demo, examples, export, info, play, replay, reports, search
-from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError, ctrl_c_as_interrupt
+from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError
 
 __all__ = ["main", "build_parser", "UsageError", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 

@@ -213,35 +213,6 @@ def writing(store, command: str, manifest: dict[str, Any], keys: tuple[str, ...]
         yield
 
 
-def within_ctrl_c(exc: BaseException) -> bool:
-    """Is ``exc`` a Ctrl-C, or an error raised while one was unwinding (found in its chain of
-    ``__context__``/``__cause__``)? CPython's ``Thread.start`` cut short by a Ctrl-C can raise
-    ``RuntimeError: release unlocked lock`` in its place (seen once in ~130 interrupts of a
-    run starting its worker pool)."""
-    seen: set[int] = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return False
-
-
-@contextlib.contextmanager
-def ctrl_c_as_interrupt() -> Iterator[None]:
-    """Re-raise an error that a Ctrl-C's unwinding caused (:func:`within_ctrl_c`) as the
-    ``KeyboardInterrupt`` it is, so the command reports "interrupted" (exit 130) and marks
-    its results directory so, instead of printing a traceback."""
-    try:
-        yield
-    except KeyboardInterrupt:
-        raise
-    except Exception as exc:
-        if within_ctrl_c(exc):
-            raise KeyboardInterrupt from exc
-        raise
-
-
 def interrupted(verb: str, store, what: str = "matches") -> int:
     if store is None:
         print(f"tablesim {verb}: interrupted; nothing stored (use --out DIR to keep finished "

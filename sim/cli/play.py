@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..core.config import ConfigError, to_dict
 from ..core.game import GameSpec
+from ..core.interrupts import ctrl_c_as_interrupt
 from .common import (
     add_backend_options,
     add_rules_options,
@@ -18,7 +19,6 @@ from .common import (
     check_toml_file,
     cluster,
     command_line,
-    ctrl_c_as_interrupt,
     find_game,
     interrupted,
     load_user_rules,

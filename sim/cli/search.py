@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from ..core.interrupts import ctrl_c_as_interrupt
 from .common import (
     EXIT_INTERRUPTED,
     add_backend_options,
@@ -15,7 +16,6 @@ from .common import (
     check_toml_file,
     cluster,
     command_line,
-    ctrl_c_as_interrupt,
     package_versions,
     prepare_out,
     writing,

@@ -31,6 +31,7 @@ from joblib import Parallel, delayed
 from tqdm import tqdm
 
 from .game import TABLES, GameSpec, MatchLog, Player, get_game
+from .interrupts import ctrl_c_as_interrupt
 from .seeding import MatchSeeds
 from .store import KEY_COLUMNS, ResultStore, assemble, cell_key, load_tables, warn
 
@@ -300,7 +301,8 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
     With a ``store``, each finished chunk is written at once and matches already stored are
     skipped (a rerun resumes); the store's lock is held meanwhile and the returned tables are
     read back from the store. A ``KeyboardInterrupt`` propagates after the finished chunks are
-    stored and the workers are stopped.
+    stored and the workers are stopped; an error that a Ctrl-C's unwinding raised in its
+    place (:mod:`sim.core.interrupts`) propagates as that ``KeyboardInterrupt``.
 
     Args:
         jobs: worker processes (1 = play in this process; -1 = every core); never more than
@@ -311,7 +313,7 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
         parallel_kwargs: extra arguments of joblib's ``Parallel`` (not for ``dask``).
         progress: show a progress bar on stderr (default: when stderr is a terminal).
     """
-    with store.lock() if store is not None else contextlib.nullcontext():
+    with ctrl_c_as_interrupt(), store.lock() if store is not None else contextlib.nullcontext():
         plan = plan_chunks(cells, start, matches, chunk_size, store)
         n_chunks, total = plan.counts()
         jobs = max(1, min(cpu_count() if jobs == -1 else jobs, n_chunks))

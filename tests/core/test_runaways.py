@@ -23,7 +23,7 @@ from sim.core.runner import _gaps, plan_chunks
 
 from . import toygame  # noqa: F401  (registers toy-dice)
 from .reliability import error_lines, parts, pid_alive, popen, run_cli, wait_for
-from .test_runner_store import cell
+from .test_runner_store import GAME, cell
 
 
 def tree(pid: int) -> list[psutil.Process]:
@@ -255,7 +255,7 @@ def _cut_short_by_ctrl_c(*args, **kwargs):
 def test_an_error_raised_while_a_ctrl_c_unwinds_is_reported_as_the_interrupt(tmp_path, capsys, monkeypatch):
     """No traceback: the run says "interrupted", exits 130 and marks its directory so."""
     from sim.cli import play
-    from sim.cli.common import within_ctrl_c
+    from sim.core.interrupts import within_ctrl_c
     from sim.core import runner
 
     monkeypatch.setattr(runner, "run_cells", _cut_short_by_ctrl_c)  # play imports it at call time
@@ -269,3 +269,30 @@ def test_an_error_raised_while_a_ctrl_c_unwinds_is_reported_as_the_interrupt(tmp
     with pytest.raises(RuntimeError):
         with play.ctrl_c_as_interrupt():
             raise RuntimeError("a bug")
+
+
+def test_run_cells_raises_the_ctrl_c_itself_after_storing_what_finished(tmp_path, monkeypatch):
+    """A notebook calling ``run_cells`` (no command line around it) gets the KeyboardInterrupt,
+    not the RuntimeError raised in its place, and the chunk finished before it is stored."""
+    from sim.core import runner
+
+    real = runner._results
+
+    def one_chunk_then_cut_short(tasks, *args):
+        yield next(iter(real(tasks, 1, "sequential", None, 1)))
+        _cut_short_by_ctrl_c()
+
+    monkeypatch.setattr(runner, "_results", one_chunk_then_cut_short)
+    store = ResultStore(tmp_path / "out")
+    with pytest.raises(KeyboardInterrupt) as caught:
+        runner.run_cells(GAME, [cell()], 20, 0, chunk_size=5, store=store, progress=False)
+    assert isinstance(caught.value.__cause__, RuntimeError)
+    assert store.stored_count() == 5
+
+    def a_bug(tasks, *args):  # an ordinary error inside a run is not mistaken for one
+        yield next(iter(real(tasks, 1, "sequential", None, 1)))
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(runner, "_results", a_bug)
+    with pytest.raises(RuntimeError, match="a bug"):
+        runner.run_cells(GAME, [cell()], 20, 0, chunk_size=5, store=ResultStore(tmp_path / "other"), progress=False)
