@@ -99,6 +99,9 @@ def test_local_dask_cluster_without_scheduler(tmp_path, capsys):
     started = run(tmp_path, "localcluster", "--backend", "dask", "--jobs", "2")
     for table in local:
         pd.testing.assert_frame_equal(local[table], started[table])
+    # the calling process (a notebook's kernel) keeps its Ctrl-C after the cluster is gone
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
 
 
 def test_task_size_grows_with_time_and_shrinks_at_the_tail():

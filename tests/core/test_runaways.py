@@ -296,3 +296,14 @@ def test_run_cells_raises_the_ctrl_c_itself_after_storing_what_finished(tmp_path
     monkeypatch.setattr(runner, "_results", a_bug)
     with pytest.raises(RuntimeError, match="a bug"):
         runner.run_cells(GAME, [cell()], 20, 0, chunk_size=5, store=ResultStore(tmp_path / "other"), progress=False)
+
+
+@pytest.mark.parametrize("backend,jobs", [("sequential", 1), ("loky", 2), ("threading", 2)])
+def test_a_run_leaves_the_callers_ctrl_c_as_it_found_it(backend, jobs):
+    """A notebook's kernel keeps its Ctrl-C after a run: Python's handler, SIGINT not blocked
+    (the loky path blocks it and swaps the handler while it starts workers)."""
+    from sim.core.runner import run_cells
+
+    run_cells(GAME, [cell()], 8, 0, jobs=jobs, backend=backend, chunk_size=2, progress=False)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())

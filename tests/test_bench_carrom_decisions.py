@@ -1,0 +1,24 @@
+"""benchmarks/carrom_decisions.py: its parts add up to the match's time and count decisions.
+(It measures nothing here: one match, checked for consistency only, never against timings.)"""
+
+import importlib.util
+import math
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "carrom_decisions.py"
+
+
+def test_the_parts_add_up_and_the_planner_is_left_as_found():
+    spec = importlib.util.spec_from_file_location("carrom_decisions", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    from sim.carrom.planner import Planner
+
+    decide = Planner.decide
+    f = mod.run_benchmarks(matches=1, seed=3)
+    assert Planner.decide is decide
+    assert f["carrom_break_decisions_per_match"] >= 1 and f["carrom_other_decisions_per_match"] >= 1
+    assert 0 < f["carrom_other_candidates_ms"] <= f["carrom_other_decisions_ms"]
+    parts = f["carrom_break_decisions_ms"] + f["carrom_other_decisions_ms"] + f["carrom_rest_ms"]
+    assert math.isclose(parts, f["carrom_total_ms"], rel_tol=1e-9)
+    assert f["carrom_rest_ms"] > 0
