@@ -2,10 +2,9 @@
 
 CPython's ``Thread.start`` cut short by a ``KeyboardInterrupt`` can raise ``RuntimeError:
 release unlocked lock`` in its place (seen once in ~130 interrupts of a run starting its worker
-pool and its progress bar's monitor thread). :func:`ctrl_c_as_interrupt` turns such an error
-back into the interrupt it is, so a caller — the command line, or a notebook calling
-:func:`sim.core.runner.run_cells` — sees a ``KeyboardInterrupt`` after the finished chunks are
-stored, never a traceback about a lock.
+pool). :func:`ctrl_c_as_interrupt` turns such an error back into the interrupt it is, so a
+caller — the command line, or a notebook calling :func:`sim.core.runner.run_cells` — sees a
+``KeyboardInterrupt`` after the finished chunks are stored, never a traceback about a lock.
 """
 
 from __future__ import annotations
