@@ -17,67 +17,53 @@ def _no_process_left_behind():
         reliability.kill_started()
 
 
-def _remember_who_sets_sigint() -> dict:
-    """Wrap ``_signal.signal`` (which ``signal.signal`` calls) so that the last call that set
-    SIGINT's handler is remembered with its stack: the warning below names it."""
-    import _signal
+def _take_ctrl_c_as_a_terminal_gives_it() -> None:
+    """The suite tests Ctrl-C, so its processes must take it. A shell without job control (a
+    script running ``make test &``) starts a background command with SIGINT ignored, and
+    Python and every process it starts keep it ignored. Such a session failed the Ctrl-C tests
+    (four in a clean-clone run on 2026-12-03), and in three others a check after each test found
+    SIGINT ignored after the first test of each xdist worker — the "two tests that touch no
+    signal" were the first items of ``gw0`` and ``gw1`` (xdist's first slices: items 0 and
+    N // 8). Python's handler is installed here, at the start of each test process; its
+    subprocesses then start with the default action, and Python's handler, as from a terminal.
+    Reproduced: ``bash -c 'python -m pytest tests/core/test_runaways.py & wait'`` fails the
+    Ctrl-C tests without this and passes with it."""
     import signal
-    import traceback
+    import threading
 
-    last: dict = {}
-
-    def wrap(real):
-        def remembering(signum, handler):
-            if signum == signal.SIGINT:
-                last["handler"], last["stack"] = handler, traceback.format_stack(limit=12)[:-1]
-            return real(signum, handler)
-        remembering.__wrapped__ = real
-        return remembering
-
-    if not hasattr(_signal.signal, "__wrapped__"):
-        _signal.signal = wrap(_signal.signal)
-    return last
+    if threading.current_thread() is threading.main_thread():
+        if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # a blocked mask is inherited too
 
 
-_LAST_SIGINT_SET = _remember_who_sets_sigint()
-
-
-def _sigint_state() -> tuple[bool, object]:
-    import signal
-
-    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set()), signal.getsignal(signal.SIGINT)
+_take_ctrl_c_as_a_terminal_gives_it()
 
 
 def _restore_ctrl_c(when: str) -> None:
-    """Put back SIGINT as a terminal gives it, warning with who changed it (see above)."""
+    """Put back SIGINT as a terminal gives it (not blocked, Python's handler), with a warning."""
     import signal
     import warnings
 
-    blocked, handler = _sigint_state()
+    blocked = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    handler = signal.getsignal(signal.SIGINT)
     if not blocked and handler is signal.default_int_handler:
         return
     if blocked:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    who = "".join(_LAST_SIGINT_SET.get("stack", ["(not set through signal.signal)"])) \
-        if _LAST_SIGINT_SET.get("handler", object()) == handler else "(not set through signal.signal)"
     if handler is not signal.default_int_handler:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     warnings.warn(f"SIGINT found {'blocked' if blocked else 'unblocked'} with handler {handler!r} {when}; "
-                  f"restored. Set by:\n{who}", RuntimeWarning, stacklevel=1)
+                  "restored", RuntimeWarning, stacklevel=1)
 
 
 @pytest.fixture(autouse=True)
 def _ctrl_c_left_as_found():
-    """Each test starts with this process's Ctrl-C as a terminal gives it: SIGINT not blocked
-    in the main thread and Python's handler in place. Subprocesses inherit both, so a process
-    left with SIGINT ignored made every later Ctrl-C test of the same xdist worker fail (a
-    clean-clone run, 2026-12-03: four Ctrl-C tests of one worker). In three clean-clone runs
-    the handler was found set to SIG_IGN after a test that touches no signal (a Carrom flow
-    test, a balance search); the cause is not found (spies on ``signal.signal`` over three full
-    runs, one of them in a clean clone, never fired, and no warning came). So the state is
-    checked before each test too (a module fixture's teardown runs between two tests' checks),
-    restored, and a warning names the test and the stack that last set SIGINT's handler, so the
-    Ctrl-C tests keep testing the code and the next occurrence tells its cause."""
+    """Each test starts and ends with this process's Ctrl-C as a terminal gives it: SIGINT not
+    blocked in the main thread and Python's handler in place (subprocesses inherit an ignored
+    or blocked SIGINT, so one test leaving it so would fail the later Ctrl-C tests of its
+    worker). Checked before each test too, since a module fixture's teardown runs between two
+    tests' checks; a change is undone and a warning names the test."""
     import threading
 
     main = threading.current_thread() is threading.main_thread()

@@ -307,3 +307,21 @@ def test_a_run_leaves_the_callers_ctrl_c_as_it_found_it(backend, jobs):
     run_cells(GAME, [cell()], 8, 0, jobs=jobs, backend=backend, chunk_size=2, progress=False)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+def test_the_suite_takes_ctrl_c_when_started_with_it_ignored():
+    """A shell without job control starts ``make test &`` with SIGINT ignored, which every
+    process inherits: the suite's processes take Ctrl-C back (tests/conftest.py), or its
+    Ctrl-C tests would fail there. Here a nested pytest run, started with SIGINT ignored,
+    runs the callers'-Ctrl-C test, which asserts Python's handler after a run."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    test = "tests/core/test_runaways.py::test_a_run_leaves_the_callers_ctrl_c_as_it_found_it"
+    ignoring = "trap '' INT; exec \"$0\" -m pytest -q -p no:cacheprovider \"$1\""  # as a background job starts
+    done = subprocess.run(["bash", "-c", ignoring, sys.executable, test], cwd=root, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "3 passed" in done.stdout and "warning" not in done.stdout
