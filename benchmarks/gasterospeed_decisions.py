@@ -1,0 +1,122 @@
+"""Where a Gastérospeed championship's CPU time goes: the players' decisions, by kind, and the
+rest (the rules engine: dealing, moves, card effects, reactions, and the views it builds for
+the players).
+
+    PYTHONPATH=. .venv/bin/python benchmarks/gasterospeed_decisions.py [--matches N] [--seed S]
+        [--players tactician] [--format json]
+
+The case is ``bench_match_cpu.py``'s (4 players of one profile, a championship of 6 races).
+The championships are played in this process after one warm-up; ``time.process_time()`` is
+read around every call of the policy's decision methods (:class:`sim.gasterospeed.players.Policy`).
+The rest is what no cheaper player can save: with ``--players greedy`` it is the rules engine
+under the cheapest planner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.bench_match_cpu import CASES  # noqa: E402
+
+#: the decision methods of a Gastérospeed policy (sim.gasterospeed.players.Policy)
+DECISIONS = ("place", "commit", "speed_card", "speed_move", "action_card", "move_choice", "target", "react",
+             "draw_piles", "discard")
+
+
+@contextlib.contextmanager
+def _timed(classes: set[type], acc: dict[str, list[float]]):
+    """Add each decision's CPU seconds and count to ``acc[name]`` meanwhile (nested calls of
+    the same object's methods are counted once, in the outer one)."""
+    saved = []
+    depth = [0]
+
+    def wrap(method, name):
+        def timed(self, *args):
+            if depth[0]:
+                return method(self, *args)
+            depth[0] += 1
+            started = time.process_time()
+            try:
+                return method(self, *args)
+            finally:
+                depth[0] -= 1
+                entry = acc.setdefault(name, [0.0, 0])
+                entry[0] += time.process_time() - started
+                entry[1] += 1
+        return timed
+
+    for cls in classes:
+        for name in DECISIONS:
+            if hasattr(cls, name):
+                saved.append((cls, name, cls.__dict__.get(name)))
+                setattr(cls, name, wrap(getattr(cls, name), name))
+    try:
+        yield
+    finally:
+        for cls, name, original in reversed(saved):
+            if original is None:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, original)
+
+
+def run_benchmarks(matches: int = 10, seed: int = 1, players: str = "tactician") -> dict[str, float]:
+    """Per-championship CPU milliseconds: total, each decision kind (``..._ms``, with calls per
+    championship), all decisions, and the rest."""
+    from sim.core import MatchSeeds, load_lineup, load_rules
+    from sim.core.game import get_game
+    from sim.gasterospeed.players import POLICIES
+
+    _, game, lineup_names, overrides, _ = next(case for case in CASES if case[1] == "gasterospeed")
+    spec = get_game(game)
+    rules = load_rules(spec, None, list(overrides))
+    lineup = load_lineup(spec, [players] * len(lineup_names), rules)
+    spec.play_match(rules, lineup, MatchSeeds(99, 0))  # warm-up: numba's cache, first calls
+    classes = {POLICIES[player.profile.policy] for player in lineup}
+    acc: dict[str, list[float]] = {}
+    with _timed(classes, acc):
+        started = time.process_time()
+        for match in range(matches):
+            spec.play_match(rules, lineup, MatchSeeds(seed, match))
+        total = time.process_time() - started
+    ms = 1000.0 / matches
+    figures = {"gasterospeed_total_ms": total * ms}
+    for name in DECISIONS:
+        seconds, calls = acc.get(name, (0.0, 0))
+        figures[f"gasterospeed_{name}_ms"] = seconds * ms
+        figures[f"gasterospeed_{name}_calls"] = calls / matches
+    decided = sum(seconds for seconds, _ in acc.values())
+    figures["gasterospeed_decisions_ms"] = decided * ms
+    figures["gasterospeed_rest_ms"] = (total - decided) * ms
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", default="tactician", help="the profile of all four seats")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    args = parser.parse_args(argv)
+    figures = run_benchmarks(args.matches, args.seed, args.players)
+    if args.format == "json":
+        print(json.dumps(figures, indent=1))
+        return 0
+    print(f"# PYTHONPATH=. .venv/bin/python benchmarks/gasterospeed_decisions.py --matches {args.matches} "
+          f"--seed {args.seed} --players {args.players}")
+    for name, value in figures.items():
+        print(f"{name:36s} {value:9.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
