@@ -13,9 +13,7 @@ at most: with free break decisions a match would still cost its total minus the 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import json
 import sys
 import time
 from pathlib import Path
@@ -25,6 +23,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_match_cpu import CASES  # noqa: E402
+from benchmarks.split_output import parser, print_figures  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -87,21 +86,9 @@ def run_benchmarks(matches: int = 20, seed: int = 1) -> dict[str, float]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    args = parser.parse_args(argv)
-    figures = run_benchmarks(args.matches, args.seed)
-    if args.format == "json":
-        print(json.dumps(figures, indent=1))
-        return 0
-    print(f"# PYTHONPATH=. .venv/bin/python benchmarks/carrom_decisions.py --matches {args.matches} "
-          f"--seed {args.seed}")
-    for name, value in figures.items():
-        print(f"{name:36s} {value:9.2f}")
-    return 0
-
+    args = parser(__doc__.splitlines()[0], matches=20).parse_args(argv)
+    return print_figures(run_benchmarks(args.matches, args.seed), args.format,
+                         f"benchmarks/carrom_decisions.py --matches {args.matches} --seed {args.seed}")
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,9 +14,7 @@ under the cheapest planner.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import json
 import sys
 import time
 from pathlib import Path
@@ -26,6 +24,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.bench_match_cpu import CASES  # noqa: E402
+from benchmarks.split_output import parser, print_figures  # noqa: E402
 
 #: the decision methods of a Gastérospeed policy (sim.gasterospeed.players.Policy)
 DECISIONS = ("place", "commit", "speed_card", "speed_move", "action_card", "move_choice", "target", "react",
@@ -101,22 +100,12 @@ def run_benchmarks(matches: int = 10, seed: int = 1, players: str = "tactician")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=10)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", default="tactician", help="the profile of all four seats")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
-    args = parser.parse_args(argv)
-    figures = run_benchmarks(args.matches, args.seed, args.players)
-    if args.format == "json":
-        print(json.dumps(figures, indent=1))
-        return 0
-    print(f"# PYTHONPATH=. .venv/bin/python benchmarks/gasterospeed_decisions.py --matches {args.matches} "
-          f"--seed {args.seed} --players {args.players}")
-    for name, value in figures.items():
-        print(f"{name:36s} {value:9.2f}")
-    return 0
-
+    cli = parser(__doc__.splitlines()[0], matches=10)
+    cli.add_argument("--players", default="tactician", help="the profile of all four seats")
+    args = cli.parse_args(argv)
+    return print_figures(run_benchmarks(args.matches, args.seed, args.players), args.format,
+                         f"benchmarks/gasterospeed_decisions.py --matches {args.matches} --seed {args.seed} "
+                         f"--players {args.players}")
 
 if __name__ == "__main__":
     sys.exit(main())
