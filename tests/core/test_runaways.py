@@ -255,8 +255,8 @@ def _cut_short_by_ctrl_c(*args, **kwargs):
 def test_an_error_raised_while_a_ctrl_c_unwinds_is_reported_as_the_interrupt(tmp_path, capsys, monkeypatch):
     """No traceback: the run says "interrupted", exits 130 and marks its directory so."""
     from sim.cli import play
-    from sim.core.interrupts import within_ctrl_c
     from sim.core import runner
+    from sim.core.interrupts import within_ctrl_c
 
     monkeypatch.setattr(runner, "run_cells", _cut_short_by_ctrl_c)  # play imports it at call time
     out = tmp_path / "r"
