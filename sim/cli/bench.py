@@ -16,7 +16,7 @@ from .common import UsageError
 __all__ = ["run_all", "benchmarks_dir"]
 
 GROUPS = {"physics": "bench_physics.py", "games": "bench_games.py", "cpu": "bench_match_cpu.py",
-          "scaling": "bench_scaling.py"}
+          "split": "bench_split.py", "scaling": "bench_scaling.py"}
 
 
 def benchmarks_dir() -> Path:
@@ -66,5 +66,6 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("bench", help="print the performance figures of benchmarks/")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measured case")
-    p.add_argument("--only", default=None, help="comma-separated groups: physics, games, cpu (CPU ms per match, engine share), scaling")
+    p.add_argument("--only", default=None, help="comma-separated groups: physics, games, cpu (CPU ms per match, engine share), "
+                   "split (where a Carrom match and a Gastérospeed championship spend it), scaling")
     p.set_defaults(func=cmd_bench)
