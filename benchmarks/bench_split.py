@@ -11,31 +11,25 @@ visible beside the ``cpu`` group's totals.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-if str(HERE.parent) not in sys.path:
-    sys.path.insert(0, str(HERE.parent))
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
+from benchmarks.carrom_decisions import run_benchmarks as carrom_split  # noqa: E402
+from benchmarks.gasterospeed_decisions import run_benchmarks as gasterospeed_split  # noqa: E402
 from benchmarks.split_output import print_figures  # noqa: E402
 
 #: CPU seconds per match, about (README's performance section), to turn seconds into matches
 _CARROM_S, _GASTEROSPEED_S = 0.18, 0.04
 
 
-def _script(name: str):
-    spec = importlib.util.spec_from_file_location(f"tablesim_split_{name}", HERE / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
-    return module
-
-
 def run_benchmarks(seconds: float = 2.0) -> dict[str, float]:
     """Both splits' figures (``carrom_*``, ``gasterospeed_*``), 4 tacticians for Gastérospeed."""
-    figures = _script("carrom_decisions").run_benchmarks(matches=max(2, round(seconds / _CARROM_S)))
-    figures.update(_script("gasterospeed_decisions").run_benchmarks(matches=max(5, round(seconds / _GASTEROSPEED_S))))
+    figures = carrom_split(matches=max(2, round(seconds / _CARROM_S)))
+    figures.update(gasterospeed_split(matches=max(5, round(seconds / _GASTEROSPEED_S))))
     return figures
 
 

@@ -90,5 +90,6 @@ def main(argv: list[str] | None = None) -> int:
     return print_figures(run_benchmarks(args.matches, args.seed), args.format,
                          f"benchmarks/carrom_decisions.py --matches {args.matches} --seed {args.seed}")
 
+
 if __name__ == "__main__":
     sys.exit(main())
