@@ -1,5 +1,6 @@
-"""Where a Gastérospeed championship's CPU time goes: the players' decisions, by kind, and the
-rest (the rules engine: dealing, moves, card effects, reactions, and the views it builds for
+"""Where a Gastérospeed championship's CPU time goes: the players' decisions, by kind, the
+compiled calls of a table of tacticians (its speed phases: their decisions and moves; its
+action-card choices), and the rest (the rules engine: dealing, moves, card effects, reactions, and the views it builds for
 the players).
 
     PYTHONPATH=. .venv/bin/python benchmarks/gasterospeed_decisions.py [--matches N] [--seed S]
@@ -7,7 +8,8 @@ the players).
 
 The case is ``bench_match_cpu.py``'s (4 players of one profile, a championship of 6 races).
 The championships are played in this process after one warm-up; ``time.process_time()`` is
-read around every call of the policy's decision methods (:class:`sim.gasterospeed.players.Policy`).
+read around every call of the policy's decision methods (:class:`sim.gasterospeed.players.Policy`)
+and of the compiled calls (:data:`COMPILED`).
 The rest is what no cheaper player can save: with ``--players greedy`` it is the rules engine
 under the cheapest planner.
 """
@@ -31,21 +33,28 @@ DECISIONS = ("place", "commit", "speed_card", "speed_move", "action_card", "move
              "draw_piles", "discard")
 
 
+#: the compiled calls of sim.gasterospeed.tactician_phases (a speed phase: decisions and moves)
+COMPILED = ("speed_phase", "action_choices")
+
+
 @contextlib.contextmanager
 def _timed(classes: set[type], acc: dict[str, list[float]]):
-    """Add each decision's CPU seconds and count to ``acc[name]`` meanwhile (nested calls of
-    the same object's methods are counted once, in the outer one)."""
+    """Add the CPU seconds and count of each decision and of each compiled call to
+    ``acc[name]`` (``compiled_<name>``) meanwhile (nested calls are counted once, in the outer
+    one)."""
+    from sim.gasterospeed import tactician_phases
+
     saved = []
     depth = [0]
 
     def wrap(method, name):
-        def timed(self, *args):
+        def timed(*args, **kwargs):
             if depth[0]:
-                return method(self, *args)
+                return method(*args, **kwargs)
             depth[0] += 1
             started = time.process_time()
             try:
-                return method(self, *args)
+                return method(*args, **kwargs)
             finally:
                 depth[0] -= 1
                 entry = acc.setdefault(name, [0.0, 0])
@@ -58,6 +67,9 @@ def _timed(classes: set[type], acc: dict[str, list[float]]):
             if hasattr(cls, name):
                 saved.append((cls, name, cls.__dict__.get(name)))
                 setattr(cls, name, wrap(getattr(cls, name), name))
+    for name in COMPILED:
+        saved.append((tactician_phases, name, getattr(tactician_phases, name)))
+        setattr(tactician_phases, name, wrap(getattr(tactician_phases, name), f"compiled_{name}"))
     try:
         yield
     finally:
@@ -70,7 +82,8 @@ def _timed(classes: set[type], acc: dict[str, list[float]]):
 
 def run_benchmarks(matches: int = 10, seed: int = 1, players: str = "tactician") -> dict[str, float]:
     """Per-championship CPU milliseconds: total, each decision kind (``..._ms``, with calls per
-    championship), all decisions, and the rest."""
+    championship), all decisions, the compiled calls (each with its count, and in all) and the
+    rest."""
     from sim.core import MatchSeeds, load_lineup, load_rules
     from sim.core.game import get_game
     from sim.gasterospeed.players import POLICIES
@@ -93,9 +106,16 @@ def run_benchmarks(matches: int = 10, seed: int = 1, players: str = "tactician")
         seconds, calls = acc.get(name, (0.0, 0))
         figures[f"gasterospeed_{name}_ms"] = seconds * ms
         figures[f"gasterospeed_{name}_calls"] = calls / matches
+    compiled = 0.0
+    for name in COMPILED:
+        seconds, calls = acc.pop(f"compiled_{name}", (0.0, 0))
+        figures[f"gasterospeed_compiled_{name}_ms"] = seconds * ms
+        figures[f"gasterospeed_compiled_{name}_calls"] = calls / matches
+        compiled += seconds
+    figures["gasterospeed_compiled_ms"] = compiled * ms
     decided = sum(seconds for seconds, _ in acc.values())
     figures["gasterospeed_decisions_ms"] = decided * ms
-    figures["gasterospeed_rest_ms"] = (total - decided) * ms
+    figures["gasterospeed_rest_ms"] = (total - decided - compiled) * ms
     return figures
 
 

@@ -15,12 +15,28 @@ def test_the_parts_add_up_and_the_policies_are_left_as_found():
     spec.loader.exec_module(mod)
     from sim.gasterospeed.players import POLICIES
 
+    from sim.gasterospeed import tactician_phases
+
     before = {cls: dict(vars(cls)) for cls in set(POLICIES.values())}
+    compiled = {name: getattr(tactician_phases, name) for name in mod.COMPILED}
     f = mod.run_benchmarks(matches=1, seed=3, players="tactician")
     assert {cls: dict(vars(cls)) for cls in before} == before
-    assert f["gasterospeed_speed_card_calls"] > 0 and f["gasterospeed_action_card_calls"] > 0
+    assert {name: getattr(tactician_phases, name) for name in mod.COMPILED} == compiled
+    # four tacticians: a turn's speed phase and action-card choices are one compiled call
+    assert f["gasterospeed_compiled_speed_phase_calls"] > 0 and f["gasterospeed_speed_card_calls"] == 0
+    assert f["gasterospeed_action_card_calls"] == 0
     kinds = sum(f[f"gasterospeed_{name}_ms"] for name in mod.DECISIONS)
     assert math.isclose(kinds, f["gasterospeed_decisions_ms"], rel_tol=1e-9)
-    assert math.isclose(f["gasterospeed_decisions_ms"] + f["gasterospeed_rest_ms"], f["gasterospeed_total_ms"],
-                        rel_tol=1e-9)
+    compiled_parts = sum(f[f"gasterospeed_compiled_{name}_ms"] for name in mod.COMPILED)
+    assert math.isclose(compiled_parts, f["gasterospeed_compiled_ms"], rel_tol=1e-9)
+    parts = f["gasterospeed_decisions_ms"] + f["gasterospeed_compiled_ms"] + f["gasterospeed_rest_ms"]
+    assert math.isclose(parts, f["gasterospeed_total_ms"], rel_tol=1e-9)
     assert f["gasterospeed_rest_ms"] > 0 and f["gasterospeed_decisions_ms"] > 0
+
+
+def test_greedy_players_decide_their_speed_cards_in_python():
+    spec = importlib.util.spec_from_file_location("gasterospeed_decisions", BENCH)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    f = mod.run_benchmarks(matches=1, seed=3, players="greedy")
+    assert f["gasterospeed_speed_card_calls"] > 0 and f["gasterospeed_compiled_ms"] == 0

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+import numpy as np
+
 from .kernels.layout import cards_array
 from .rules import REACTION_SITUATIONS
 
@@ -140,23 +142,40 @@ class Deck:
 class Dice:
     """Draws from one numpy Generator, buffered (one numpy call per 256 draws).
 
-    The sequence only depends on the generator, so the same seeds give the same rolls.
+    The sequence only depends on the generator (its uniforms in order, however they are
+    buffered: the Dice is the generator's only user), so the same seeds give the same rolls.
     """
 
-    __slots__ = ("_rng", "_buf", "_i")
+    __slots__ = ("_rng", "_buf", "_array", "_i")
 
     def __init__(self, rng):
         self._rng = rng
         self._buf: list[float] = []
+        self._array = np.zeros(0)
         self._i = 0
 
     def u(self) -> float:
         """A uniform float in [0, 1)."""
         if self._i >= len(self._buf):
-            self._buf = self._rng.random(256).tolist()
+            self._array = self._rng.random(256)
+            self._buf = self._array.tolist()
             self._i = 0
         self._i += 1
         return self._buf[self._i - 1]
+
+    def unread(self, at_least: int) -> tuple[np.ndarray, int]:
+        """The buffer of uniforms and the index of the first not read yet (at least
+        ``at_least`` are left: the next block is drawn when fewer are), for compiled code that
+        reads them in order; tell it how many it read with :meth:`skip`."""
+        if len(self._buf) - self._i < at_least:
+            self._array = np.concatenate([self._array[self._i:], self._rng.random(256)])
+            self._buf = self._array.tolist()
+            self._i = 0
+        return self._array, self._i
+
+    def skip(self, n: int) -> None:
+        """``n`` uniforms of :meth:`unread` were read."""
+        self._i += n
 
     def roll(self, faces: int) -> int:
         """A die with ``faces`` faces: 1..faces."""

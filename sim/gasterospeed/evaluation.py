@@ -100,30 +100,35 @@ class Evaluator:
         when the hands did (within a turn the discard pile only grows, so its size and last card
         tell it). Both are inferred in one call of :func:`~.kernels.value.infer`."""
         p, board = self.p, view.board
-        n_seats = len(view.hand_sizes)
-        if self._shape != (board.n, n_seats):
-            self._shape = (board.n, n_seats)
-            self.x = profile_context(p, board.n, n_seats)
-            self._push_key = self._counter_key = ()
+        self.fit(board.n, len(view.hand_sizes))
         config = view.config
         self.snails = len(view.snails)
         self.disc = _value.begin(board.state, board.world, self.x, view.seat, float(config.shell_championship),
                                  float(config.sacrifice_gain), self._hand_discount, self._hand_horizon, self.snails,
                                  self.mean_worth(view.deck))
         pushes = chances = False
+        discard = view.discard
         if p.value_tailwind:
-            key = (view.race_no, view.turn, len(view.discard), view.draw_sizes)
+            key = (view.race_no, view.turn, len(discard), *view.draw_sizes)
             if key != self._push_key:
                 self._push_key = key
                 pushes = True
         if counters:
-            key = (view.race_no, view.turn, len(view.discard), view.discard[-1:], view.draw_sizes, view.hand,
-                   view.hand_sizes, view.seat)
+            key = (view.race_no, view.turn, len(discard), discard[-1] if discard else -1, *view.draw_sizes,
+                   view.seat, len(view.hand), *view.hand, *view.hand_sizes)
             if key != self._counter_key:
                 self._counter_key = key
                 chances = True
         if pushes or chances:
             self._infer(view, pushes, chances)
+
+    def fit(self, n_snails: int, n_seats: int) -> None:
+        """A fresh context array (and no inference kept) when the race has another number of
+        snails or seats than the last decision's."""
+        if self._shape != (n_snails, n_seats):
+            self._shape = (n_snails, n_seats)
+            self.x = profile_context(self.p, n_snails, n_seats)
+            self._push_key = self._counter_key = ()
 
     def _infer(self, view: View, pushes: bool, chances: bool) -> None:
         """The expected pushes of each seat (``pushes``) and its chances of holding counters

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import tactician_phases
 from .board import FINISHED, RUNNING
 from .cards import ACTION, SPEED, Deck
 from .dealing import all_action_check, refill
@@ -91,7 +92,11 @@ def speed_phase(race: Race, chosen: dict[int, int | tuple[int, bool]] | None = N
     any card announced as a discard, which goes to the discard pile at once and moves nothing.
     ``chosen``: snail → uid (played) or (uid, discard). Moves resolve from the highest number
     down; a move that cannot be made is lost. A seat holding no speed card places nothing for
-    that snail."""
+    that snail. A table of tacticians plays it in one compiled call
+    (:mod:`.tactician_phases`: the same play)."""
+    if chosen is None and tactician_phases.applies(race):
+        tactician_phases.speed_phase(race)
+        return
     board, deck, piles = race.board, race.deck, race.piles
     if chosen is None:
         table = _Options.of(deck)
@@ -165,8 +170,12 @@ def _speed_move(race: Race, s: int, uid: int) -> str:
 
 def action_phase(race: Race, chosen: dict[int, tuple[int, bool]] | None = None) -> None:
     """Everyone places a card face down (or ``chosen``: snail → (uid, discard)); discards go at
-    once; actions resolve by order 1→4, ties by the higher speed card of the turn."""
+    once; actions resolve by order 1→4, ties by the higher speed card of the turn. A table of
+    tacticians chooses its cards in one compiled call (:mod:`.tactician_phases`: the same
+    choices)."""
     board, deck, piles = race.board, race.deck, race.piles
+    if chosen is None and tactician_phases.applies(race):
+        chosen = tactician_phases.action_choices(race)
     if chosen is None:
         table = _Options.of(deck)
 

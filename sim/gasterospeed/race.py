@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from . import dealing, phases, scoring
+from . import dealing, phases, scoring, tactician_phases
 from .board import RUNNING, Board
 from .cards import Deck, Dice
 from .circuit import Circuit
@@ -226,8 +226,12 @@ class Race:
     def play_turn(self) -> None:
         self.turn += 1
         say(self, f"\n=== Turn {self.turn} ===")
-        self.speed_phase()
-        self.action_phase()
+        if tactician_phases.applies(self):
+            # one compiled call: the speed phase, then the action cards chosen (the same play)
+            self.action_phase(tactician_phases.speed_phase(self, choose_actions=True))
+        else:
+            self.speed_phase()
+            self.action_phase()
         self.end_turn()
         if self.trace is not None:
             self.trace.extend("  " + row for row in self.board.render(self.labels))

@@ -6,6 +6,7 @@ a compact board (one int64 array per state, see :mod:`.layout`).
                   the movement rules: the race engine and every look-ahead use it)
     value.py      the tactician's value of a board, the greedy player's distance
     lookahead.py  move outcomes, card play values, action plans, speed-move plans
+    tactician_phases.py  a table of tacticians: its speed phase, its action cards chosen
 
 numba caches the machine code on disk (``cache=True``) but only tracks the file that defines a
 function, not the modules it calls: importing this package stamps the cache with a digest of
@@ -18,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-_MODULES = ("layout", "moves", "value", "lookahead")
+_MODULES = ("layout", "moves", "value", "lookahead", "tactician_phases")
 
 
 def _drop_stale_cache() -> None:
