@@ -102,8 +102,10 @@ class _Table:
         self.decided = np.zeros(n_seats, dtype=np.bool_)
         self.hand_len = np.zeros(n_seats, dtype=np.int64)
         self.pile_state = np.zeros(5, dtype=np.int64)
-        self.deck_type, self.n_types = _DeckArrays.of(deck).type, len(deck.ids)
-        self.seen = np.zeros(self.n_types, dtype=np.int64)
+        self.type_of = deck.type_of
+        self.seen = np.zeros(len(deck.ids), dtype=np.int64)
+        self.counted: tuple[list[int], list[int]] = ([], [])   # the discard piles as last counted
+        self.counts = [0] * len(deck.ids)                        # and their cards per deck entry
         self.chosen = np.empty(n_seats, dtype=np.int64)
         self.chosen_discard = np.zeros(n_seats, dtype=np.bool_)
 
@@ -133,15 +135,14 @@ class _Table:
             hands[seat, :len(hand)] = hand
             hand_len[seat] = len(hand)
         d0, d1 = piles.discard
-        discard = d0 + d1
-        self.seen = (np.bincount(self.deck_type[discard], minlength=self.n_types) if discard
-                     else np.zeros(self.n_types, dtype=np.int64))
-        self.pile_state[:] = (len(discard), discard[-1] if discard else -1, len(piles.draw[0]), len(piles.draw[1]),
-                         len(d1))
+        self._count_discards(d0, d1)
+        n0, n1 = len(d0), len(d1)
+        last = d1[-1] if n1 else d0[-1] if n0 else -1
+        self.pile_state[:] = (n0 + n1, last, len(piles.draw[0]), len(piles.draw[1]), n1)
         for seat, policy in enumerate(self.policies):
             buffer, first = held = policy.dice.unread(_DRAWS)
-            last = self.dice_of[seat]
-            if last is not None and last[0] is buffer and last[1] == first:   # the row holds them
+            last_held = self.dice_of[seat]
+            if last_held is not None and last_held[0] is buffer and last_held[1] == first:   # the row holds them
                 continue
             n = buffer.size - first
             if self.dice.shape[1] < n:
@@ -150,23 +151,50 @@ class _Table:
                 self.dice = wider
             self.dice[seat, :n] = buffer[first:]
             self.dice_of[seat] = held
+        keys_of = self.keys_of
         for seat, ev in enumerate(self.evals):
-            for row, key, at in ((self.push_keys[seat], ev._push_key, seat),
-                                 (self.counter_keys[seat], ev._counter_key, n_seats + seat)):
-                if key is not self.keys_of[at]:
-                    if len(key) >= row.size:       # a longer hand than the rows hold: a new key anyway
-                        key = ()
-                    row[0] = 1 if key else 0
-                    row[1:len(key) + 1] = key
-                    self.keys_of[at] = key
+            if ev._push_key is not keys_of[seat]:
+                self._put(self.push_keys[seat], ev._push_key, seat)
+            if ev._counter_key is not keys_of[n_seats + seat]:
+                self._put(self.counter_keys[seat], ev._counter_key, n_seats + seat)
 
-    def store(self, seat: int, ev) -> None:
-        """A seat's inference keys back to its evaluator (after a decision of the phase)."""
-        n_seats = len(self.evals)
+    def _put(self, row: np.ndarray, key: tuple, at: int) -> None:
+        """An evaluator's inference key into its row (see :meth:`store`)."""
+        self.keys_of[at] = key
+        if len(key) >= row.size:       # a longer hand than the row holds: a new key anyway
+            key = ()
+        row[0] = 1 if key else 0
+        row[1:len(key) + 1] = key
+
+    def _count_discards(self, d0: list[int], d1: list[int]) -> None:
+        """The cards of each deck entry in the discard piles (:attr:`seen`), counted from the
+        last count when the piles only grew since (as ``Evaluator._seen`` counts them)."""
+        types, (c0, c1) = self.type_of, self.counted
+        if d0[:len(c0)] == c0 and d1[:len(c1)] == c1:
+            counts, new0, new1 = self.counts, d0[len(c0):], d1[len(c1):]
+        else:
+            counts, new0, new1 = [0] * self.seen.size, d0, d1
+        for u in new0:
+            counts[types[u]] += 1
+        for u in new1:
+            counts[types[u]] += 1
+        self.seen[:] = counts       # the kernels count their own discards in it as they go
+        self.counts, self.counted = counts, (d0[:], d1[:])
+
+    def store(self, seat: int, disc: float) -> None:
+        """A seat's decision state back to its evaluator (after a decision of the call): the
+        hand discount, and the inference keys when a decision changed them."""
+        ev, keys_of, n_seats = self.evals[seat], self.keys_of, len(self.evals)
+        ev.disc = disc
+        ev.snails = 1
         push, counter = self.push_keys[seat], self.counter_keys[seat]
-        ev._push_key = tuple(push[1:6].tolist()) if push[0] else ()
-        ev._counter_key = tuple(counter[1:9 + counter[8] + n_seats].tolist()) if counter[0] else ()
-        self.keys_of[seat], self.keys_of[n_seats + seat] = ev._push_key, ev._counter_key
+        key = tuple(push[1:6].tolist()) if push[0] else ()
+        if key != keys_of[seat]:
+            ev._push_key = keys_of[seat] = key
+        if counter[0]:
+            key = tuple(counter[1:9 + counter[8] + n_seats].tolist())
+            if key != keys_of[n_seats + seat]:
+                ev._counter_key = keys_of[n_seats + seat] = key
 
 
 def _load(race: Race) -> tuple:
@@ -188,18 +216,15 @@ def _load(race: Race) -> tuple:
 def _unload(race: Race, table: _Table) -> None:
     """The hands, the dice read and the decisions' state back to the race and the players."""
     hands = table.hands
-    for seat, (hand, n) in enumerate(zip(race.piles.hands, table.hand_len.tolist())):
+    for seat, (hand, n, read, decided, disc) in enumerate(zip(
+            race.piles.hands, table.hand_len.tolist(), table.dice_at.tolist(), table.decided.tolist(),
+            table.disc.tolist())):
         if len(hand) != n:
             hand[:] = hands[seat, :n].tolist()
-    for seat, read in enumerate(table.dice_at.tolist()):
         if read:
             table.policies[seat].dice.skip(read)
-    for seat, decided in enumerate(table.decided.tolist()):
         if decided:
-            ev = table.evals[seat]
-            ev.disc = float(table.disc[seat])
-            ev.snails = 1
-            table.store(seat, ev)
+            table.store(seat, disc)
 
 
 def speed_phase(race: Race, choose_actions: bool = False) -> dict[int, CardOption] | None:

@@ -47,11 +47,26 @@ class _Count:
 
 
 def _both_ways(monkeypatch, rules, lineup, seeds):
-    """The match's tables with the compiled speed phase, then with the Python one."""
-    compiled = play_match(rules, lineup, seeds).tables()
+    """The match with the compiled calls, then with the Python phases: each time its tables
+    and, after every turn, what each tactician's evaluation holds (its context array: the
+    inferences of its last decision, and its inference keys), so that an inference that went
+    astray is seen even when no decision changed."""
+    end_turn = Race.end_turn
+
+    def snapshot(race: Race) -> None:
+        end_turn(race)
+        states.append([(policy.eval.x.tolist(), policy.eval._push_key, policy.eval._counter_key)
+                       for policy in race.policies if hasattr(policy, "eval")])
+
+    monkeypatch.setattr(Race, "end_turn", snapshot)
+    states: list = []
+    compiled = play_match(rules, lineup, seeds).tables(), states
     monkeypatch.setattr(tactician_phases, "ENABLED", False)
-    python = play_match(rules, lineup, seeds).tables()
+    states = []
+    python = play_match(rules, lineup, seeds).tables(), states
     monkeypatch.setattr(tactician_phases, "ENABLED", True)
+    monkeypatch.setattr(Race, "end_turn", end_turn)
+    assert compiled[1] and len(compiled[1]) == len(python[1])
     return compiled, python
 
 
