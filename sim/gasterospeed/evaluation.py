@@ -98,7 +98,9 @@ class Evaluator:
         (needed by the evaluation of shots and dominoes). The inferred pushes are counted again
         only when the discard or draw piles changed since the last decision; the counters also
         when the hands did (within a turn the discard pile only grows, so its size and last card
-        tell it). Both are inferred in one call of :func:`~.kernels.value.infer`."""
+        tell it). Both are inferred in one call of :func:`~.kernels.value.infer`. The keys are
+        flat tuples of ints: the compiled phases of :mod:`.tactician_phases` read and write the
+        same ones."""
         p, board = self.p, view.board
         self.fit(board.n, len(view.hand_sizes))
         config = view.config

@@ -1,33 +1,37 @@
-"""The speed phase of a table of tacticians in one compiled call (see
-:mod:`sim.gasterospeed.tactician_phases`, which decides when it applies and hands the race
-over in arrays).
+"""A table of tacticians: its speed phase and its action-card choices, compiled (see
+:mod:`sim.gasterospeed.tactician_phases`, which decides when they apply and hands the race over
+in arrays).
 
-It plays exactly what :func:`sim.gasterospeed.phases.speed_phase` plays when every seat is a
-``tactician`` at temperature 0 with one snail: each seat places a card face down (its
+:func:`run` plays exactly what :func:`sim.gasterospeed.phases.speed_phase` plays when every
+seat is a ``tactician`` at temperature 0 with one snail: each seat places a card face down (its
 tactician's :meth:`~sim.gasterospeed.tactician.TacticianPolicy.speed_card`), the cards are
 revealed and the moves resolve from the highest number down, each end chosen by
 :meth:`~sim.gasterospeed.tactician.TacticianPolicy.speed_move`; a snail that crosses the line
-drops its hand. A decision starts as :meth:`~sim.gasterospeed.evaluation.Evaluator.start`
-does (the same keys decide when the inferences are counted again) and runs the same
-look-ahead (:func:`.lookahead.plan`); ties are broken with the seat's dice, one draw per tie,
-as :meth:`~sim.gasterospeed.choice.Chooser.pick`. The same seeds give the same tables on either
+drops its hand. :func:`choose` with ``ACTION_CARD`` chooses the action cards as
+:func:`~sim.gasterospeed.phases.action_phase` asks the tacticians for them (their effects stay
+in Python). A decision starts as :meth:`~sim.gasterospeed.evaluation.Evaluator.start` does (the
+same keys decide when the inferences are counted again) and runs the same look-ahead
+(:func:`.lookahead.plan`); ties are broken with the seat's dice, one uniform per tie, as
+:meth:`~sim.gasterospeed.choice.Chooser.pick`. The same seeds give the same tables on either
 path (tests/gasterospeed/test_tactician_phases.py).
 
-Arrays (one row per seat where there are two dimensions):
-    hands, hand_len      the hands (uids, in order) and their lengths (updated)
-    piles                [discard length, its last card or -1, draw pile 0, draw pile 1,
-                         length of discard pile 1] (updated)
-    seen_discard         per deck entry, its cards in the discard piles (updated)
-    turn_speed           per snail, the speed number revealed this turn (updated)
-    X, worths, params    each seat's context array, card worths per entry, and [hand
-                         discount, hand horizon (squares), a fresh card's worth, tailwind on]
-    push_keys            [1, race, turn, discard length, draw 0, draw 1] of the last count of
-                         the pushes (0 first: none yet)
-    counter_keys         [1, race, turn, discard length, last discard, draw 0, draw 1, seat,
-                         hand length, hand..., hand sizes...] of the last count of the counters
-    dice, dice_at        each seat's unread uniforms and how many it has read (updated)
-    events               rows (kind, snail, uid, outcome, squares gained) written in order
-    discarded, played    the cards sent to the discard piles and put in play, in order
+The arrays, in tuples (one row per seat where there are two dimensions):
+    deck        (cards array, per uid: kind, number, squares, deck entry, attacks; the squares
+                of each speed number)
+    seats       (context arrays X, card worths per entry, params [hand discount, hand horizon
+                (squares), a fresh card's worth, tailwind on], push keys [1, race, turn,
+                discard length, draw 0, draw 1] (0 first: none yet), counter keys [1, race,
+                turn, discard length, last discard, draw 0, draw 1, seat, hand length, hand...,
+                hand sizes...], the unread uniforms of each seat's dice, how many each read,
+                the hand discount of its last decision, whether it decided) — updated
+    cards_held  (hands (uids, in order), their lengths, piles [discard length, its last card
+                or -1, draw pile 0, draw pile 1, length of discard pile 1], the cards of each
+                deck entry in the discard piles) — updated
+    inferred    (the deck's jostling cards, its counter rows; see :func:`.value.infer`)
+    rules       (race, turn, shell championship (0./1.), sacrifice gain (shells), sacrifice,
+                discard in the speed phase, separate decks)
+    outputs     (events rows (kind, snail, uid, outcome, squares gained), the cards sent to
+                the discard piles and put in play, in order, and [rows, discarded, played])
 """
 
 from __future__ import annotations
