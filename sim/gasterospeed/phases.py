@@ -66,19 +66,22 @@ class _LazyView:
 
 class _Options:
     """The option objects of one deck, built once and shared (they are immutable): per uid,
-    the card played and the card announced as a discard."""
+    the card played and the card announced as a discard. :meth:`of` hands out a whole
+    instance, so races played at once in threads on different decks never mix two."""
 
-    deck: Deck | None = None
-    play: tuple[CardOption, ...] = ()
-    discard: tuple[CardOption, ...] = ()
+    _last: _Options | None = None
+
+    def __init__(self, deck: Deck):
+        self.deck = deck
+        self.play = tuple(CardOption(u, False) for u in range(len(deck)))
+        self.discard = tuple(CardOption(u, True) for u in range(len(deck)))
 
     @classmethod
-    def of(cls, deck: Deck) -> type[_Options]:
-        if cls.deck is not deck:
-            cls.play = tuple(CardOption(u, False) for u in range(len(deck)))
-            cls.discard = tuple(CardOption(u, True) for u in range(len(deck)))
-            cls.deck = deck
-        return cls
+    def of(cls, deck: Deck) -> _Options:
+        last = cls._last
+        if last is None or last.deck is not deck:
+            last = cls._last = cls(deck)
+        return last
 
 
 def _as_option(choice: int | tuple[int, bool]) -> CardOption:

@@ -42,21 +42,15 @@ class _DeckArrays:
     """Per-uid tables of a deck as int64 arrays (kind, number, squares, entry, attacks) and
     the squares of each speed number (1 for numbers no speed card has)."""
 
-    deck: Deck | None = None
-
-    @classmethod
-    def of(cls, deck: Deck) -> type[_DeckArrays]:
-        if cls.deck is not deck:
-            cls.kind = np.array(deck.kind, dtype=np.int64)
-            cls.number = np.array(deck.number, dtype=np.int64)
-            cls.squares = np.array(deck.squares, dtype=np.int64)
-            cls.type = np.array(deck.type_of, dtype=np.int64)
-            cls.attacks = np.array(deck.uid_attacks, dtype=np.bool_)
-            speed = cls.kind == SPEED
-            cls.squares_of = np.ones(int(cls.number[speed].max(initial=0)) + 1, dtype=np.int64)
-            cls.squares_of[cls.number[speed]] = cls.squares[speed]
-            cls.deck = deck
-        return cls
+    def __init__(self, deck: Deck):
+        self.kind = np.array(deck.kind, dtype=np.int64)
+        self.number = np.array(deck.number, dtype=np.int64)
+        self.squares = np.array(deck.squares, dtype=np.int64)
+        self.type = np.array(deck.type_of, dtype=np.int64)
+        self.attacks = np.array(deck.uid_attacks, dtype=np.bool_)
+        speed = self.kind == SPEED
+        self.squares_of = np.ones(int(self.number[speed].max(initial=0)) + 1, dtype=np.int64)
+        self.squares_of[self.number[speed]] = self.squares[speed]
 
 
 def applies(race: Race) -> bool:
@@ -71,10 +65,11 @@ def applies(race: Race) -> bool:
 
 
 class _Table:
-    """What the compiled phase reads of a race's seats, built at its first speed phase: the
-    evaluators' context arrays become rows of one array (each evaluator keeps its row as its
+    """What the compiled calls read of a race, built at its first call: the deck's tables, the
+    evaluators' context arrays as rows of one array (each evaluator keeps its row as its
     ``x``, so the Python decisions and the compiled ones share them), their card worths and
-    numbers, and the buffers the phase writes."""
+    numbers, and the buffers the calls write. One per race (races played at once in threads
+    never share one)."""
 
     def __init__(self, race: Race):
         deck = race.deck
@@ -103,6 +98,8 @@ class _Table:
         self.hand_len = np.zeros(n_seats, dtype=np.int64)
         self.pile_state = np.zeros(5, dtype=np.int64)
         self.type_of = deck.type_of
+        a = _DeckArrays(deck)
+        self.deck = (deck.table, a.kind, a.number, a.squares, a.type, a.attacks, a.squares_of)
         self.seen = np.zeros(len(deck.ids), dtype=np.int64)
         self.counted: tuple[list[int], list[int]] = ([], [])   # the discard piles as last counted
         self.counts = [0] * len(deck.ids)                        # and their cards per deck entry
@@ -199,8 +196,7 @@ class _Table:
 
 def _load(race: Race) -> tuple:
     """The race in the arrays of the kernels: (table, deck, seats, cards held, inferred, rules)."""
-    deck, piles, config = race.deck, race.piles, race.config
-    a = _DeckArrays.of(deck)
+    config = race.config
     table = getattr(race, "_tactician_table", None)
     if table is None or not table.fits(race):
         table = race._tactician_table = _Table(race)
@@ -209,8 +205,8 @@ def _load(race: Race) -> tuple:
              table.disc, table.decided)
     rules = (race.race_no, race.turn, float(config.shell_championship), config.sacrifice_gain, config.sacrifice,
              config.discard_in_speed_phase, config.separate)
-    return (table, (deck.table, a.kind, a.number, a.squares, a.type, a.attacks, a.squares_of), seats,
-            (table.hands, table.hand_len, table.pile_state, table.seen), (table.jostling, table.counters), rules)
+    return (table, table.deck, seats, (table.hands, table.hand_len, table.pile_state, table.seen),
+            (table.jostling, table.counters), rules)
 
 
 def _unload(race: Race, table: _Table) -> None:

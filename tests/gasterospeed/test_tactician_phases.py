@@ -131,3 +131,18 @@ def test_other_tables_play_the_python_speed_phase(players, overrides):
     seen.clear()
     match_module._run(rules, tacticians, MatchSeeds(3, 0), events=None, trace=[], max_races=1, on_turn=spy)
     assert seen and not any(seen)                                # a narrated race
+
+
+def test_the_option_tables_of_two_decks_never_mix():
+    """Championships on different decks may play at once in threads (the threading backend):
+    each caller keeps the option table of its own deck."""
+    from sim.gasterospeed import phases
+    from sim.gasterospeed.cards import Deck
+
+    printed = Deck(load_rules(GAME).deck)
+    more = Deck(load_rules(GAME, None, ["deck.tir.count=10"]).deck)
+    first, second = phases._Options.of(printed), phases._Options.of(more)
+    assert len(printed) != len(more)
+    assert len(first.play) == len(first.discard) == len(printed)
+    assert len(second.play) == len(second.discard) == len(more)
+    assert phases._Options.of(more) is second
