@@ -1,7 +1,7 @@
 """Where a Gastérospeed championship's CPU time goes: the players' decisions, by kind, the
 compiled calls of a table of tacticians (its speed phases: their decisions and moves; its
-action-card choices), and the rest (the rules engine: dealing, moves, card effects, reactions, and the views it builds for
-the players).
+action-card choices), and the rest (the rules engine: dealing, moves, card effects,
+reactions, and the views it builds for the players).
 
     PYTHONPATH=. .venv/bin/python benchmarks/gasterospeed_decisions.py [--matches N] [--seed S]
         [--players tactician] [--format json]

@@ -1,6 +1,8 @@
-"""The compiled speed phase of a table of tacticians (sim/gasterospeed/tactician_phases.py)
-plays what the Python speed phase plays: every table of whole championships the same, under
-the rule variants that reach the speed phase, with ties broken by the same dice draws."""
+"""The compiled calls of a table of tacticians (sim/gasterospeed/tactician_phases.py: the speed
+phase, the action cards chosen) play what the Python phases play: every table of whole
+championships and every tactician's evaluation after each turn the same, under the rule
+variants that reach them, with ties broken by the same dice draws, whether a turn makes one
+call (Race.play_turn) or its phases are called one by one."""
 
 from __future__ import annotations
 
