@@ -15,8 +15,9 @@ if TYPE_CHECKING:
 
 __all__ = ["Chooser"]
 
-#: scores this close to the best are equal (ties broken at random)
-_TIE = 1e-9
+#: scores this close to the best are equal (ties broken at random; the compiled phases of a
+#: table of tacticians read it too)
+TIE = 1e-9
 
 
 class Chooser:
@@ -43,7 +44,7 @@ class Chooser:
                 if r < 0:
                     return i
             return len(scores) - 1
-        floor = max(scores) - _TIE
+        floor = max(scores) - TIE
         best = [i for i, x in enumerate(scores) if x >= floor]
         return best[0] if len(best) == 1 else best[self.dice.index(len(best))]
 

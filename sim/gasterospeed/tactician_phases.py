@@ -20,6 +20,7 @@ import numpy as np
 from .cards import SPEED, Deck
 from .kernels import tactician_phases as _kernel
 from .kernels.lookahead import ACTION_CARD
+from .narration import log
 from .tactician import TacticianPolicy
 from .view import CardOption
 
@@ -264,9 +265,6 @@ def _options(chosen: np.ndarray, discard: np.ndarray) -> dict[int, CardOption]:
 
 
 def _log(race: Race, rows: np.ndarray) -> None:
-    """The events rows the phase wrote (as :func:`.narration.log` writes them)."""
-    deck, out = race.deck, race.events
+    """The events rows the call wrote, logged as the Python phases log them."""
     for kind, s, uid, outcome, gained in rows.tolist():
-        out.append({"index": len(out), "round": race.race_no, "turn": race.turn, "phase": _PHASES[kind],
-                    "seat": race.board.owner[s], "snail": 0, "card": deck.cid[uid], "number": deck.number[uid],
-                    "outcome": _OUTCOMES[outcome] if outcome != _kernel.OUT_MOVED else f"moved{gained:+d}"})
+        log(race, _PHASES[kind], s, uid, _OUTCOMES[outcome] if outcome != _kernel.OUT_MOVED else f"moved{gained:+d}")

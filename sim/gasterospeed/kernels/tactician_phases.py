@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..choice import TIE
 from ..circuit import INF
 from .layout import FINISHED, MAX_SHELLS, N_PENDING, OWNER, POS, RUNNING, SHELLS, STATUS, dist, get, put
 from .lookahead import ACTION, ACTION_CARD, PLAN_ENDS, SACRIFICE, SPEED, SPEED_CARD, plan
@@ -53,8 +54,6 @@ OUT_SPEED_PHASE, OUT_VOID, OUT_BLOCKED, OUT_SACRIFICE, OUT_FINISHED, OUT_MOVED =
 P_LEN, P_LAST, P_DRAW0, P_DRAW1, P_LEN1 = range(5)
 #: ``params`` columns
 PR_HAND_DISCOUNT, PR_HAND_HORIZON, PR_MEAN_WORTH, PR_TAILWIND = range(4)
-#: scores this close to the best are equal (``choice._TIE``)
-_TIE = 1e-9
 _ALL = np.int64(ALL_DIRECTIONS)
 
 
@@ -69,7 +68,7 @@ def _pick(scores, dice, dice_at, seat):
     for i in range(1, n):
         if scores[i] > best:
             best = scores[i]
-    floor = best - _TIE
+    floor = best - TIE
     count = 0
     first = -1
     for i in range(n):
