@@ -17,7 +17,7 @@ import numpy as np
 
 from .board import Board
 from .cards import SPEED, Deck
-from .inference import card_worth, counter_rows, jostle_array, unseen_cards
+from .inference import DiscardCount, card_worth, counter_rows, jostle_array, unseen_cards
 from .kernels import lookahead as _look
 from .kernels import value as _value
 from .kernels.value import (X_ARRIVAL_STEP, X_BLOCKING, X_CAP_AHEAD, X_COUNTER, X_FAR_SHARE, X_FINISHED,
@@ -83,9 +83,7 @@ class Evaluator:
         self._counter_key: tuple = ()
         self._seen_view: View | None = None
         self._seen_counts = np.zeros(0, dtype=np.int64)
-        self._pile: tuple[int, ...] = ()
-        self._pile_counts: list[int] = []
-        self._pile_deck: Deck | None = None
+        self._discards = DiscardCount()
         self._sizes: tuple[int, ...] = ()
         self._sizes_array = np.zeros(0, dtype=np.int64)
         self._plan_out = np.zeros(0)
@@ -155,15 +153,8 @@ class Evaluator:
         the discard pile is counted from its count at the last view when it has only grown since."""
         if view is self._seen_view:
             return self._seen_counts
-        pile, counted, type_of = view.discard, self._pile, view.deck.type_of
-        if self._pile_deck is view.deck and len(pile) >= len(counted) and pile[:len(counted)] == counted:
-            counts, tail = self._pile_counts, pile[len(counted):]
-        else:
-            counts, tail = [0] * len(view.deck.ids), pile
-        for u in tail:
-            counts[type_of[u]] += 1
-        self._pile, self._pile_counts, self._pile_deck = pile, counts, view.deck
-        seen = list(counts)
+        type_of = view.deck.type_of
+        seen = list(self._discards.count(view.discard, view.deck))
         for u in view.hand:
             seen[type_of[u]] += 1
         self._seen_view, self._seen_counts = view, np.array(seen, dtype=np.int64)

@@ -18,7 +18,7 @@ from .view import View
 if TYPE_CHECKING:
     from .players import GasterospeedProfile
 
-__all__ = ["card_worth", "jostlers", "jostle_array", "counter_rows", "seen_by_type", "unseen_cards", "counter_chances",
+__all__ = ["DiscardCount", "card_worth", "jostlers", "jostle_array", "counter_rows", "seen_by_type", "unseen_cards", "counter_chances",
            "CANCELS", "SENDS_BACK"]
 
 #: Reaction effects that cancel what they counter / that send it back to the other player.
@@ -98,6 +98,33 @@ def seen_by_type(view: View) -> list[int]:
     for u in view.hand:
         counts[type_of[u]] += 1
     return counts
+
+
+class DiscardCount:
+    """The cards of each deck entry (type) in a discard pile looked at again and again: a
+    pile only grows between two looks until a reshuffle empties it, so when the pile counted
+    last is the start of this one only the cards after it are counted."""
+
+    __slots__ = ("_pile", "_counts", "_deck")
+
+    def __init__(self):
+        self._pile: tuple[int, ...] = ()
+        self._counts: list[int] = []
+        self._deck: Deck | None = None
+
+    def count(self, pile: tuple[int, ...], deck: Deck) -> list[int]:
+        """Cards of each deck entry in ``pile`` (the list is this object's: copy it before
+        changing it)."""
+        counted = self._pile
+        if self._deck is deck and len(pile) >= len(counted) and pile[:len(counted)] == counted:
+            counts, tail = self._counts, pile[len(counted):]
+        else:
+            counts, tail = [0] * len(deck.ids), pile
+        type_of = deck.type_of
+        for u in tail:
+            counts[type_of[u]] += 1
+        self._pile, self._counts, self._deck = pile, counts, deck
+        return counts
 
 
 def unseen_cards(view: View) -> int:

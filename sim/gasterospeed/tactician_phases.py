@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .cards import SPEED, Deck
+from .inference import DiscardCount
 from .kernels import tactician_phases as _kernel
 from .kernels.lookahead import ACTION_CARD
 from .narration import log
@@ -98,12 +99,11 @@ class _Table:
         self.decided = np.zeros(n_seats, dtype=np.bool_)
         self.hand_len = np.zeros(n_seats, dtype=np.int64)
         self.pile_state = np.zeros(5, dtype=np.int64)
-        self.type_of = deck.type_of
+        self.deck_of = deck
         a = _DeckArrays(deck)
         self.deck = (deck.table, a.kind, a.number, a.squares, a.type, a.attacks, a.squares_of)
         self.seen = np.zeros(len(deck.ids), dtype=np.int64)
-        self.counted: tuple[list[int], list[int]] = ([], [])   # the discard piles as last counted
-        self.counts = [0] * len(deck.ids)                        # and their cards per deck entry
+        self.discards = DiscardCount()
         self.chosen = np.empty(n_seats, dtype=np.int64)
         self.chosen_discard = np.zeros(n_seats, dtype=np.bool_)
 
@@ -133,7 +133,8 @@ class _Table:
             hands[seat, :len(hand)] = hand
             hand_len[seat] = len(hand)
         d0, d1 = piles.discard
-        self._count_discards(d0, d1)
+        # the kernels count their own discards in ``seen`` as they go: it is set afresh each call
+        self.seen[:] = self.discards.count((*d0, *d1), self.deck_of)
         n0, n1 = len(d0), len(d1)
         last = d1[-1] if n1 else d0[-1] if n0 else -1
         self.pile_state[:] = (n0 + n1, last, len(piles.draw[0]), len(piles.draw[1]), n1)
@@ -163,21 +164,6 @@ class _Table:
             key = ()
         row[0] = 1 if key else 0
         row[1:len(key) + 1] = key
-
-    def _count_discards(self, d0: list[int], d1: list[int]) -> None:
-        """The cards of each deck entry in the discard piles (:attr:`seen`), counted from the
-        last count when the piles only grew since (as ``Evaluator._seen`` counts them)."""
-        types, (c0, c1) = self.type_of, self.counted
-        if d0[:len(c0)] == c0 and d1[:len(c1)] == c1:
-            counts, new0, new1 = self.counts, d0[len(c0):], d1[len(c1):]
-        else:
-            counts, new0, new1 = [0] * self.seen.size, d0, d1
-        for u in new0:
-            counts[types[u]] += 1
-        for u in new1:
-            counts[types[u]] += 1
-        self.seen[:] = counts       # the kernels count their own discards in it as they go
-        self.counts, self.counted = counts, (d0[:], d1[:])
 
     def store(self, seat: int, disc: float) -> None:
         """A seat's decision state back to its evaluator (after a decision of the call): the
