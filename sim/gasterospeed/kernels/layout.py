@@ -31,6 +31,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..circuit import INF
+
 __all__ = ["RUNNING", "FINISHED", "KO", "OUT", "POS", "STATUS", "SHELLS", "MAX_SHELLS", "SLOT", "OWNER",
            "new_state", "state_size", "world_array", "cards_array", "pending_capacity"]
 
@@ -207,6 +209,16 @@ def arrival_index(st, s):
 @njit(cache=True, _nrt=False)
 def geo(w, p, column):
     return w[w[W_GEO] + p * GEO_COLUMNS + column]
+
+
+@njit(cache=True, _nrt=False)
+def steps_to_finish(st, w, s):
+    """Steps to the finish of snail ``s``: 0 once finished, ``INF`` if KO or out (as
+    :meth:`~sim.gasterospeed.board.Board.distance`)."""
+    status = get(st, STATUS, s)
+    if status == RUNNING:
+        return dist(w, get(st, POS, s))
+    return 0 if status == FINISHED else INF
 
 
 @njit(cache=True, _nrt=False)

@@ -40,8 +40,7 @@ import numpy as np
 from numba import njit
 
 from ..choice import TIE
-from ..circuit import INF
-from .layout import FINISHED, MAX_SHELLS, N_PENDING, OWNER, POS, RUNNING, SHELLS, STATUS, dist, get, put
+from .layout import FINISHED, MAX_SHELLS, N_PENDING, OWNER, RUNNING, SHELLS, STATUS, get, put, steps_to_finish
 from .lookahead import ACTION, ACTION_CARD, PLAN_ENDS, SACRIFICE, SPEED, SPEED_CARD, plan
 from .moves import ALL_DIRECTIONS, enter, speed_ends
 from .value import begin, infer
@@ -202,14 +201,6 @@ def _event(outputs, kind, s, uid, outcome, gained):
 
 
 @njit(cache=True)
-def _distance(st, w, s):
-    status = get(st, STATUS, s)
-    if status == RUNNING:
-        return dist(w, get(st, POS, s))
-    return 0 if status == FINISHED else INF
-
-
-@njit(cache=True)
 def _options(hands, hand_len, seat, uid_kind, kind, discards, opt_uid, opt_at, opt_discard):
     """The cards of ``kind`` in the seat's hand, then (``discards``) every card announced as a
     discard; none at all when it holds no card of ``kind``. Returns how many."""
@@ -364,7 +355,7 @@ def _speed_move(st, w, s, uid, turn_speed, deck, seats, cards_held, inferred, ru
         put(st, SHELLS, s, get(st, SHELLS, s) + min(rules[3], get(st, MAX_SHELLS, s) - get(st, SHELLS, s)))
         events[row, 3] = OUT_SACRIFICE
         return
-    before = _distance(st, w, s)
+    before = steps_to_finish(st, w, s)
     enter(st, w, s, target)
     if get(st, STATUS, s) == FINISHED:
         events[row, 3] = OUT_FINISHED
@@ -376,7 +367,7 @@ def _speed_move(st, w, s, uid, turn_speed, deck, seats, cards_held, inferred, ru
         hand_len[seat] = 0
         return
     events[row, 3] = OUT_MOVED
-    events[row, 4] = before - _distance(st, w, s)
+    events[row, 4] = before - steps_to_finish(st, w, s)
 
 
 @njit(cache=True)

@@ -20,8 +20,6 @@ import math
 import numpy as np
 from numba import njit
 
-from ..circuit import INF
-
 from .layout import (
     FINISHED,
     FRONT,
@@ -39,6 +37,7 @@ from .layout import (
     kind,
     nb,
     occupant,
+    steps_to_finish,
 )
 
 (X_MODE, X_SEAT, X_SNAIL, X_N_SEATS, X_CAP, X_THREAT, X_DISC, X_SHELL_MODE, X_TAIL, X_SHELL1, X_SHELL2,
@@ -150,8 +149,7 @@ def anchor(st, w, x):
             e = effective(st, w, x, s)
             if not mine or e < ref:
                 ref = e
-            status = get(st, STATUS, s)
-            steps = dist(w, get(st, POS, s)) if status == RUNNING else (0 if status == FINISHED else INF)
+            steps = steps_to_finish(st, w, s)
             if not mine or steps < here:
                 here = steps
             mine = True
