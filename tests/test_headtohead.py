@@ -26,3 +26,14 @@ def test_the_stronger_profile_wins_more_and_the_cli_prints_one_line_per_pair(cap
     assert main(["pig", "bold:cautious,cautious:bold", "--games", "40"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert len(lines) == 2 and lines[0].startswith("pig: bold vs cautious: ")
+
+
+def test_a_profile_file_is_counted_by_the_name_its_player_plays_under(tmp_path):
+    # the players table names a file's player by its ``name`` key, not by the path given:
+    # counting the path gave "0/N = 0.000 [nan, nan]" whatever was played
+    bold = tmp_path / "my_bold.toml"
+    bold.write_text('base = "bold"\nname = "my-bold"\n')
+    by_file = head_to_head("pig", str(bold), "cautious", 120, seed=2)
+    by_name = head_to_head("pig", "bold", "cautious", 120, seed=2)
+    assert by_file.a_wins == by_name.a_wins > 60
+    assert (by_file.ci_low, by_file.ci_high) == (by_name.ci_low, by_name.ci_high)

@@ -82,7 +82,9 @@ def head_to_head(game: str, a: str, b: str, games: int, seed: int = 1, jobs: int
     tables = run_cells(spec, [cell], games, seed, jobs=jobs, progress=False)
     elapsed = time.perf_counter() - started
     matches = tables["matches"]
-    wins, low, high = win_interval(tables, None if a == b else a)
+    # a profile file's player is named by its ``name`` key (or the file's stem), not by its path
+    names = [player.name for player in players]
+    wins, low, high = win_interval(tables, None if names[0] == names[1] else names[0])
     unfinished = int((~matches["finished"].astype(bool)).sum())
     return HeadToHead(game, a, b, int(len(matches)), wins, low, high, unfinished, elapsed, tables)
 
