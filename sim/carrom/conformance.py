@@ -110,7 +110,8 @@ KEYS = {
 #: Profile keys: the suite's small changes (x 1.25) rarely alter two short casual matches, so
 #: each key gets a value that changes the plan, and the line-up where it acts: beginner and
 #: casual give the next seat's pot no weight (safety keys on club players); coin values differ
-#: only with three players (the ranking worths); random_* act on the random player.
+#: only with three players (the ranking worths); random_* act on the random player; the
+#: rehearsed break's numbers act only with break_plan = "rehearsed".
 _CLUB, _THREE, _RANDOM = ("club", "club"), ("casual",) * 3, ("random", "random")
 #: longer matches, for the last coins before the queen (rare in the quick ones)
 _LONG = ("game.target_points=25", "game.max_boards=4")
@@ -133,6 +134,8 @@ PROFILE_KEYS = {
     "value_last_coin_returned": KeyCase(value=100.0, given=("last_coin.before_queen=end_turn", *_LONG),
                                         matches=3),
     "position_good_enough": KeyCase(value=0.0),
+    **{f"rehearsed_break_{name}": KeyCase(value=value, players=_CLUB, profile_given=(("break_plan", "rehearsed"),))
+       for name, value in (("offset_m", 0.12), ("aim", 3.0), ("speed", 2.0))},
     "random_max_angle_deg": KeyCase(value=10.0, players=_RANDOM),
     "random_min_speed": KeyCase(value=2.0, players=_RANDOM),
     "random_max_speed_share": KeyCase(value=0.2, players=_RANDOM),

@@ -84,6 +84,9 @@ class Planner:
         self.max_speed = geo.rules.striker.max_speed
         self.break_offsets, self.break_aims, self.break_speeds = (
             np.array(v, dtype=np.float64) for v in (profile.break_offsets_m, profile.break_aims, profile.break_speeds))
+        self.kept_break: Stroke | None = None  # break_plan = "once_per_match": the match's break
+        self.rehearsed = tuple(np.array([v], dtype=np.float64) for v in (
+            profile.rehearsed_break_offset_m, profile.rehearsed_break_aim, profile.rehearsed_break_speed))
         # a push's striker speed at the coin for each travel, and the pushes' share of the budget
         self.push_u = [math.sqrt(2 * geo.decel * push) / self.prm[3] for push in profile.push_travel_m]
         self.n_push = min(max(profile.push_min, int(profile.candidates * profile.push_share)), profile.candidates - 1)
@@ -95,6 +98,10 @@ class Planner:
     def _breaks(self, spans: np.ndarray, limit: int) -> Candidates:
         return Candidates(break_table(spans, self.break_offsets, self.break_aims, self.break_speeds, self.geo.rc,
                                       self.geo.striker_y, self.max_speed, limit))
+
+    def rehearsed_break(self, spans: np.ndarray) -> Candidates:
+        """The profile's rehearsed break (``rehearsed_break_*``), from the nearest free spot."""
+        return Candidates(break_table(spans, *self.rehearsed, self.geo.rc, self.geo.striker_y, self.max_speed, 1))
 
     def _worth(self, view: PlanView) -> tuple[int, float]:
         """How the own coins are ranked: (``candidates.WORTH_*`` mode, its value)."""
@@ -133,7 +140,8 @@ class Planner:
         p = self.profile
         budget = p.candidates
         if view.is_break:
-            return self._breaks(spans, budget)
+            # a rehearsed break is one candidate: nothing is simulated
+            return self.rehearsed_break(spans) if p.break_plan == "rehearsed" else self._breaks(spans, budget)
         mode, arg = self._worth(view)
         # only budget - n_push pots can be used (the pushes' share is theirs, or left to more
         # pushes when fewer pots exist), so the search looks for no more: it stops sooner
@@ -160,7 +168,17 @@ class Planner:
     # ------------------------------------------------------------------ deciding
     def decide(self, view: PlanView, rng: np.random.Generator) -> Stroke:
         """The candidate with the best mean simulated value, by successive halving: every
-        candidate ``screen_samples`` times, the best ``finalists`` up to ``samples``."""
+        candidate ``screen_samples`` times, the best ``finalists`` up to ``samples``. With
+        ``break_plan = "once_per_match"`` the seat's first break of the match is kept and
+        played again at its later breaks (this planner lives for one match)."""
+        if view.is_break and self.kept_break is not None:
+            return self.kept_break
+        stroke = self._decide(view, rng)
+        if view.is_break and self.profile.break_plan == "once_per_match" and math.isfinite(stroke.x):
+            self.kept_break = stroke
+        return stroke
+
+    def _decide(self, view: PlanView, rng: np.random.Generator) -> Stroke:
         spans = striker_spans(view)
         if len(spans) == 0:
             return Stroke(float("nan"), 0.0, 0.0, "none")
@@ -186,8 +204,14 @@ class Planner:
                   rng: np.random.Generator) -> np.ndarray:
         """(len(cands), samples) values of noisy executions of the candidates (``sit``: the
         situation array, :func:`~sim.carrom.value.situation`)."""
-        geo = self.geo
         z = rng.standard_normal((3, len(cands), samples))  # sim.physics.execute_shots's draws
+        return self.values(sit, view, cands, z)
+
+    def values(self, sit: np.ndarray, view: PlanView, cands: Candidates, z: np.ndarray) -> np.ndarray:
+        """(len(cands), samples) values of the candidates executed with the standard-normal
+        draws ``z`` (3, len(cands), samples) scaled by the player's noise."""
+        geo = self.geo
+        samples = z.shape[2]
         values, seconds = simulate_values(
             cands.x, cands.angle, cands.speed, z, self.sigma, self.max_speed, geo.striker_y, view.spans, view.rot,
             geo.engine_args, view.pos, view.on, geo.radii, geo.masses, view.own, view.opp, self._coin_values(view),

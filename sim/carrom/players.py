@@ -8,7 +8,10 @@ speed (m/s). The planner (:mod:`sim.carrom.planner`):
    queen when it may be taken) and every pocket, the ghost-ball cut from the best striker
    position on the legal base line and base circles, directly or with the striker off one
    cushion, the coin going straight or off a cushion beside the pocket; on the break, shots
-   into the formation; fallback and safety shots (straight pushes of a coin);
+   of the break grid into the formation (``break_plan``: planned on every board, or on the
+   seat's first break of the match and then played again, or a rehearsed break played
+   without planning, :mod:`sim.carrom.rehearse`); fallback and safety shots (straight pushes
+   of a coin);
 2. ranks them by their analytic pot probability under the player's own noise;
 3. simulates the best ``candidates`` of them with the player's OWN execution noise through
    :func:`sim.physics.simulate_batch`: ``samples`` noisy simulations each (or, with
@@ -100,6 +103,17 @@ class CarromProfile(ExecutionProfile):
                                           doc="break aim points, across the queen (0: its centre)")
     break_speeds: tuple[float, ...] = param((4.5, 3.5, 5.5), min=0.1, max=20.0, unit="m/s",
                                             doc="break speeds tried (capped at striker.max_speed)")
+    break_plan: Literal["each_board", "once_per_match", "rehearsed"] = param(
+        "each_board", doc="each_board: the break is planned on every board (the grid's first `candidates` "
+                          "breaks simulated); once_per_match: planned on the seat's first break of the match, "
+                          "then played again (the board starts the same); rehearsed: rehearsed_break_*, "
+                          "never simulated (python -m sim.carrom.rehearse finds one)")
+    rehearsed_break_offset_m: float = param(0.0, min=-0.3, max=0.3, unit="m",
+                                            doc="the rehearsed break's striker position (break_plan = rehearsed)")
+    rehearsed_break_aim: float = param(0.0, min=-10.0, max=10.0, unit="coin radii",
+                                       doc="the rehearsed break's aim point, across the queen (0: its centre)")
+    rehearsed_break_speed: float = param(4.5, min=0.1, max=20.0, unit="m/s",
+                                         doc="the rehearsed break's speed (capped at striker.max_speed)")
     # -- the pot estimate (aim.py)
     max_cut_deg: float = param(80.0, min=0.0, max=89.0, unit="deg", doc="thinnest cut tried")
     coin_speed_factor: float = param(1.15, min=1.0, max=5.0, unit="factor",

@@ -35,6 +35,8 @@ class KeyCase:
             replay's text: display names and other keys that change what is shown).
         inert: for a key that cannot change play (drawn only, or meaningful only for other
             entries of its table), why; the suite then checks only that the defaults load.
+        profile_given: (profile key, value) pairs set in the first seat's profile before and
+            after the change, for a profile key that acts only with another (e.g. a mode).
     """
 
     value: Any = AUTO
@@ -44,6 +46,7 @@ class KeyCase:
     players: tuple[str, ...] | None = None
     observe: Literal["default", "tables", "replay"] = "default"
     inert: str = ""
+    profile_given: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

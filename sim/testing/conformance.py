@@ -238,6 +238,10 @@ def check_profile_key_changes_play(spec: GameSpec, case: Case) -> None:
     rules = _rules(spec, hint.given)
     n = _smallest(spec) if hint.players is None else len(hint.players)
     players = _players(spec, rules, n, hint.players)
+    given = players[0].profile
+    for name, setting in hint.profile_given:
+        given = _with(given, name, setting)
+    players = (Player(players[0].name, given), *players[1:])
     if hint.value is AUTO:
         key = replace(key, default=_leaf(players[0].profile, case.key))
     value = _case_value(key, hint)
