@@ -14,6 +14,15 @@ lines that make a player play the best one (``break_plan = "rehearsed"`` and
 ``rehearsed_break_*``): the presets' rehearsed breaks in ``profiles.toml`` come from this
 command. Picking the best of many noisy means favours a lucky one; the paired intervals show
 which breaks the rehearsal cannot tell apart.
+
+The valuation is of one stroke, not of the match: for ``club`` it prefers the straight 5.5 m/s
+break by a wide margin (+0.645 coins [0.539, 0.751] over the next), yet a ``club`` that always
+plays it won 358 of 800 seat-rotated matches to 25 points (44.8 % [41.3, 48.2]) against a
+``club`` that plans its break on every board, and the two next-best breaks did no better
+(44.0 %, 44.8 %; 2026-12-04, ``python -m sim.core.headtohead carrom A:B --games 800 --set
+game.target_points=25`` with profile files). Why is not established (the valuation scores a
+stroke and the position it leaves, not the match). So the presets do not play a rehearsed
+break: they plan it once per match (``break_plan = "once_per_match"``).
 """
 
 from __future__ import annotations
