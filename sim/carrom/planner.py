@@ -95,7 +95,8 @@ class Planner:
         return execute_stroke(self.noise, self.max_speed, stroke, rng)
 
     # ------------------------------------------------------------------ candidates
-    def _breaks(self, spans: np.ndarray, limit: int) -> Candidates:
+    def breaks(self, spans: np.ndarray, limit: int) -> Candidates:
+        """The first ``limit`` breaks of the profile's grid (offsets × aims × speeds)."""
         return Candidates(break_table(spans, self.break_offsets, self.break_aims, self.break_speeds, self.geo.rc,
                                       self.geo.striker_y, self.max_speed, limit))
 
@@ -141,7 +142,7 @@ class Planner:
         budget = p.candidates
         if view.is_break:
             # a rehearsed break is one candidate: nothing is simulated
-            return self.rehearsed_break(spans) if p.break_plan == "rehearsed" else self._breaks(spans, budget)
+            return self.rehearsed_break(spans) if p.break_plan == "rehearsed" else self.breaks(spans, budget)
         mode, arg = self._worth(view)
         # only budget - n_push pots can be used (the pushes' share is theirs, or left to more
         # pushes when fewer pots exist), so the search looks for no more: it stops sooner
@@ -153,7 +154,7 @@ class Planner:
         n_push = max(self.n_push, budget - n_pots)
         pushes = self._pushes(ahead, n_push)
         if not n_pots and not pushes:  # nothing to pot and nothing in front: a firm stroke through the middle
-            return self._breaks(spans, 1)
+            return self.breaks(spans, 1)
         rows = np.empty((6, n_pots + len(pushes)))
         rows[:, :n_pots] = table[:, :n_pots]
         for j, row in enumerate(pushes):

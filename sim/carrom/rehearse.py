@@ -11,8 +11,7 @@ side of a 2-player break; every break gets the same standard-normal draws (commo
 numbers), so the differences between breaks are paired. It prints the best breaks, each with
 its mean value and the paired 95 % interval of its difference to the best, and the profile
 lines that make a player play the best one (``break_plan = "rehearsed"`` and
-``rehearsed_break_*``): the presets' rehearsed breaks in ``profiles.toml`` come from this
-command. Picking the best of many noisy means favours a lucky one; the paired intervals show
+``rehearsed_break_*``, for a custom profile). Picking the best of many noisy means favours a lucky one; the paired intervals show
 which breaks the rehearsal cannot tell apart.
 
 The valuation is of one stroke, not of the match: for ``club`` it prefers the straight 5.5 m/s
@@ -58,7 +57,7 @@ def rehearse(profile: CarromProfile, rules: CarromRules, samples: int = 500, see
     view = plan_view(state, 0)
     planner = Planner(profile, state.geo)
     grid = list(itertools.product(profile.break_offsets_m, profile.break_aims, profile.break_speeds))
-    cands: Candidates = planner._breaks(striker_spans(view), len(grid))
+    cands: Candidates = planner.breaks(striker_spans(view), len(grid))
     draws = np.random.default_rng(np.random.SeedSequence(seed)).standard_normal((3, 1, samples))
     values = planner.values(situation(view, profile.safety), view, cands, np.repeat(draws, len(grid), axis=1))
     mean = values.mean(axis=1)
