@@ -56,6 +56,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="reports/examples", help="where the PNGs go (default reports/examples)")
     parser.add_argument("--games", default=None, help="comma-separated games (default: every game of the demo)")
     args = parser.parse_args(argv)
+    if chromium() is None:  # before the demo runs: one line, nothing written
+        print("python -m analysis.screenshots: error: no Chromium found (chromium, chromium-browser or "
+              "google-chrome on PATH; Debian: apt install chromium)", file=sys.stderr)
+        return 2
     from sim.core.game import get_game
 
     _tablesim("demo", "--out", args.demo)
