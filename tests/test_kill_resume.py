@@ -53,16 +53,23 @@ def assert_tables_equal(a: dict, b: dict) -> None:
     assert not keys.duplicated().any()
 
 
+#: 240 matches of 40 ms each (the sleep of ``game.delay_s``): about 4.8 s of play on 2 workers,
+#: longer than the kill moments after the first (1.27 + 1.15 + 0.38 s with seed 1, 4.5 s at most)
+#: whatever the machine's speed. At 4 ms a match (0.5 s of play) the run relied on start-up costs
+#: and finished before the kills on a fast machine (stop 27's clean clone).
+RUN_DELAY_S = 0.04
+
+
 def test_run_killed_at_random_moments_then_rerun_equals_an_uninterrupted_run(tmp_path, capsys):
     argv = ["run", "toy-dice", "--matches", 240, "--players", "plain,lucky,plain", "--seed", 4, "--chunk-size", 7,
-            "--set", "game.delay_s=0.004", "--no-progress"]
+            "--set", f"game.delay_s={RUN_DELAY_S}", "--no-progress"]
     killed, whole = tmp_path / "killed", tmp_path / "whole"
     moments = kill_at_random_moments(tmp_path, [*argv, "--jobs", 2, "--out", killed], killed, seed=1)
     partial = len(load_tables(killed)["matches"]) if (killed / "matches").exists() else 0
     assert partial < 240, f"the run finished before the kills at {moments} s"
     code, _, err = run_cli(capsys, *argv, "--out", killed)
     assert code == 0, err
-    assert run_cli(capsys, *argv, "--out", whole, "--chunk-size", 60)[0] == 0
+    assert run_cli(capsys, *argv, "--out", whole, "--chunk-size", 60, "--jobs", 2)[0] == 0
     assert_tables_equal(load_tables(killed), load_tables(whole))
     assert json.loads((killed / "manifest.json").read_text())["status"] == "complete"
 
