@@ -11,10 +11,10 @@ side of a 2-player break; every break gets the same standard-normal draws (commo
 numbers), so the differences between breaks are paired. It prints the best breaks, each with
 its mean value and the paired 95 % interval of its difference to the best, and the profile
 lines that make a player play the best one (``break_plan = "rehearsed"`` and
-``rehearsed_break_*``, for a custom profile). Picking the best of many noisy means favours a lucky one; the paired intervals show
-which breaks the rehearsal cannot tell apart.
+``rehearsed_break_*``, for a custom profile). Picking the best of many noisy means favours a
+lucky one; the paired intervals show which breaks the rehearsal cannot tell apart.
 
-The valuation is of one stroke, not of the match: for ``club`` it prefers the straight 5.5 m/s
+The valuation is of one stroke and the next pot, not of the board: for ``club`` it prefers the straight 5.5 m/s
 break by a wide margin (+0.645 coins [0.539, 0.751] over the next), yet a ``club`` that always
 plays it won 358 of 800 seat-rotated matches to 25 points (44.8 % [41.3, 48.2]) against a
 ``club`` that plans its break on every board, and the two next-best breaks did no better
