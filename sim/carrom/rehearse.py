@@ -14,14 +14,13 @@ lines that make a player play the best one (``break_plan = "rehearsed"`` and
 ``rehearsed_break_*``, for a custom profile). Picking the best of many noisy means favours a
 lucky one; the paired intervals show which breaks the rehearsal cannot tell apart.
 
-The valuation is of one stroke and the next pot, not of the board: for ``club`` it prefers the straight 5.5 m/s
-break by a wide margin (+0.645 coins [0.539, 0.751] over the next), yet a ``club`` that always
-plays it won 358 of 800 seat-rotated matches to 25 points (44.8 % [41.3, 48.2]) against a
-``club`` that plans its break on every board, and the two next-best breaks did no better
-(44.0 %, 44.8 %; 2026-12-04, ``python -m sim.core.headtohead carrom A:B --games 800 --set
-game.target_points=25`` with profile files). Why is not established (the valuation scores a
-stroke and the position it leaves, not the match). So the presets do not play a rehearsed
-break: they plan it once per match (``break_plan = "once_per_match"``).
+The valuation is of one stroke and the next pot, not of the board: for ``club`` it prefers the
+straight 5.5 m/s break by a wide margin (+0.645 coins [0.539, 0.751] over the next), yet a
+``club`` that always plays it won 358 of 800 seat-rotated matches to 25 points (44.8 % [41.3,
+48.2]) against a ``club`` that plans its break on every board, and the two next-best breaks did
+no better (44.0 %, 44.8 %; 2026-12-04, ``python -m sim.core.headtohead carrom A:B --games 800
+--set game.target_points=25`` with profile files); why is not established. So the presets do
+not play a rehearsed break: they plan it once per match (``break_plan = "once_per_match"``).
 """
 
 from __future__ import annotations
@@ -32,7 +31,8 @@ import sys
 
 import numpy as np
 import pandas as pd
-from scipy import stats
+
+from sim.core.estimators import cluster_t
 
 from .flow import BoardState
 from .match import plan_view
@@ -62,12 +62,11 @@ def rehearse(profile: CarromProfile, rules: CarromRules, samples: int = 500, see
     values = planner.values(situation(view, profile.safety), view, cands, np.repeat(draws, len(grid), axis=1))
     mean = values.mean(axis=1)
     best = int(mean.argmax())
-    diff = values - values[best]
-    half = stats.t.ppf(0.975, samples - 1) * diff.std(axis=1, ddof=1) / np.sqrt(samples)
-    d = diff.mean(axis=1)
+    # paired differences to the best: the project's t interval (singleton clusters: a paired t)
+    paired = [cluster_t(row) for row in values - values[best]]
     table = pd.DataFrame(grid, columns=["offset_m", "aim", "speed"]).assign(
-        x_m=cands.x, angle_deg=cands.angle, speed_mps=cands.speed, value=mean, diff=d, diff_low=d - half,
-        diff_high=d + half)
+        x_m=cands.x, angle_deg=cands.angle, speed_mps=cands.speed, value=mean, diff=[t.mean for t in paired],
+        diff_low=[t.low for t in paired], diff_high=[t.high for t in paired])
     return table.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
 
 
