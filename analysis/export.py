@@ -11,6 +11,11 @@
 The headline figures are the report's own numbers (:func:`analysis.analyse.analyse`): the win
 rate of every seat (simultaneous intervals), profile and team, the game length, the game's own
 metrics, the fairness verdicts and every variant effect with its adjusted p-value.
+
+A results directory that lacks planned matches is exported from the matches it holds, labelled:
+the summary starts with one ``results incomplete`` row per short cell (matches stored, of how
+many planned, which are missing, the command that replays them) and the sentences start with
+the report's sentence saying so.
 """
 
 from __future__ import annotations
@@ -23,9 +28,9 @@ import pandas as pd
 
 from .analyse import Analysis, analyse
 from .narrative import summary_blocks
-from .results import load_results
+from .results import Results, open_results
 
-__all__ = ["headline_figures", "summary_sentences_frame", "export", "FORMATS", "SHEET_ROWS"]
+__all__ = ["headline_figures", "summary_sentences_frame", "export", "FORMATS", "SHEET_ROWS", "INCOMPLETE"]
 
 FORMATS = ("csv", "xlsx")
 #: Data rows per worksheet (Excel's 1,048,576 rows less the header).
@@ -40,9 +45,26 @@ def _rows_of_rates(frame: pd.DataFrame, figure: str, subject: str) -> list[dict[
              "method": r.get("method", "")} for r in frame.to_dict("records")]
 
 
+#: The ``figure`` of the summary rows that label an incomplete results directory.
+INCOMPLETE = "results incomplete"
+
+
+def _incomplete_rows(results: Results) -> list[dict[str, Any]]:
+    """One row per cell short of matches: matches stored, of how many planned, which are missing."""
+    completeness = results.completeness
+    return [{"figure": INCOMPLETE, "variant": cell.variant, "lineup": cell.lineup,
+             "subject": f"matches {', '.join(map(str, cell.missing))} missing", "value": cell.stored,
+             "unit": f"matches stored of {cell.planned} planned", "method": completeness.replay_text()}
+            for cell in completeness.shortfalls]
+
+
 def headline_figures(analysis: Analysis) -> pd.DataFrame:
-    """The report's headline numbers as one tidy table (see :data:`COLUMNS`)."""
-    rows = _rows_of_rates(analysis.seat_rates, "win rate by seat", "seat")
+    """The report's headline numbers as one tidy table (see :data:`COLUMNS`).
+
+    An incomplete results directory's table starts with its :data:`INCOMPLETE` rows.
+    """
+    rows = _incomplete_rows(analysis.results)
+    rows += _rows_of_rates(analysis.seat_rates, "win rate by seat", "seat")
     if not analysis.team_rates.empty:
         rows += _rows_of_rates(analysis.team_rates, "win rate by team", "team")
     rows += _rows_of_rates(analysis.profile_rates, "win rate by profile", "profile")
@@ -104,17 +126,18 @@ def _write_xlsx(sheets: dict[str, pd.DataFrame], path: Path) -> list[str]:
     return written
 
 
-def export(results_dir: str | Path, out: str | Path, fmt: str = "csv") -> list[Path]:
+def export(results_dir: str | Path | Results, out: str | Path, fmt: str = "csv") -> list[Path]:
     """Write the export of a results directory; returns the files written.
 
     Args:
-        results_dir: a directory of ``tablesim run --out`` or ``tablesim experiment``.
+        results_dir: a directory of ``tablesim run --out`` or ``tablesim experiment``, or its
+            :class:`~analysis.results.Results` already loaded.
         out: a folder (``csv``) or an ``.xlsx`` file (``xlsx``).
         fmt: ``csv`` or ``xlsx``.
     """
     if fmt not in FORMATS:
         raise ValueError(f"format: got {fmt!r}; allowed: {', '.join(FORMATS)}")
-    sheets = _sheets(analyse(load_results(results_dir)))
+    sheets = _sheets(analyse(open_results(results_dir)))
     out = Path(out)
     if fmt == "xlsx":
         out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,8 +1,11 @@
 """The report's summary in plain sentences, from an :class:`~analysis.analyse.Analysis`.
 
-Each sentence states an estimate with its CI and, for a variant effect, its p-value after
-the multiplicity correction, e.g. "In line-up club-4p, bullseye-150 raises seat 0's win rate
-(first to play) by 4.1 percentage points [2.3, 5.9] (31.0 % → 35.1 %; p < 0.001 after Holm)."
+Each sentence states an estimate with its interval, says which interval it is (its level, and
+whether it is simultaneous or adjusted), and for a variant effect gives its p-value after the
+multiplicity correction, e.g. "In line-up club-4p, bullseye-150 raises seat 0's win rate (first
+to play) by 4.1 percentage points [2.3, 5.9] (99.2 % adjusted interval; 31.0 % → 35.1 %;
+p < 0.001 after Holm)." When the results directory lacks planned matches, the overview's first
+sentence says so (:class:`sim.core.completeness.Completeness`).
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ import pandas as pd
 from .analyse import Analysis
 from .results import BASELINE
 
-__all__ = ["pct", "pval", "number", "digits_for", "effect_sentence", "fairness_sentence",
-           "summary_blocks", "summary_sentences", "CORRECTION_NAMES"]
+__all__ = ["pct", "pval", "number", "digits_for", "level_text", "adjusted_level", "effect_sentence",
+           "fairness_sentence", "summary_blocks", "summary_sentences", "CORRECTION_NAMES"]
 
 CORRECTION_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini–Hochberg"}
 #: At most this many effect sentences per variant and line-up (the table has them all).
@@ -55,10 +58,40 @@ def _interval(low: float, high: float, scale: float, digits: int | None) -> str:
     return f"[{number(scale * low, digits)}, {number(scale * high, digits)}]"
 
 
-def effect_sentence(row, correction: str = "holm", with_lineup: bool = True) -> str:
+def level_text(level: float) -> str:
+    """A coverage level as a percentage with no trailing zeros (``0.9875`` → ``"98.75 %"``).
+
+    >>> level_text(0.95), level_text(0.9875), level_text(1 - 0.05 / 3)
+    ('95 %', '98.75 %', '98.33 %')
+    """
+    return f"{100 * level:.2f}".rstrip("0").rstrip(".") + " %"
+
+
+def adjusted_level(p: float, p_adjusted: float, alpha: float) -> float:
+    """The level of an adjusted interval, 1 − α·p/p_adjusted (:func:`analysis.effects.adjusted_intervals`).
+
+    NaN when either p-value is unknown.
+
+    >>> round(adjusted_level(0.01, 0.04, 0.05), 4)
+    0.9875
+    """
+    if p is None or p_adjusted is None or math.isnan(p) or math.isnan(p_adjusted):
+        return math.nan
+    share = p / p_adjusted if p_adjusted > 0 else 1.0
+    return 1 - alpha * share
+
+
+def _adjusted_label(p: float, p_adjusted: float, alpha: float) -> str:
+    """``"99.2 % adjusted interval"`` (or ``"adjusted interval"`` if its level is unknown)."""
+    level = adjusted_level(p, p_adjusted, alpha)
+    return "adjusted interval" if math.isnan(level) else f"{level_text(level)} adjusted interval"
+
+
+def effect_sentence(row, correction: str = "holm", with_lineup: bool = True, alpha: float = 0.05) -> str:
     """One variant effect (a row of :func:`analysis.effects.variant_effects`) as a sentence.
 
-    The interval is the adjusted one, consistent with the adjusted p-value it stands beside.
+    The interval is the adjusted one, consistent with the adjusted p-value it stands beside,
+    and the sentence gives its level (1 − α·p/p_adjusted).
     """
     up = row.effect > 0
     magnitude = abs(row.effect)
@@ -78,8 +111,8 @@ def effect_sentence(row, correction: str = "holm", with_lineup: bool = True) -> 
     subject = f"variant {row.variant}" if where else f"Variant {row.variant}"
     possessive = row.outcome.startswith(("seat", "team", "profile_won:"))
     label = row.label if possessive else f"the {row.label}"
-    return (f"{where}{subject} {verb} {label} by {amount} ({change}; "
-            f"{pval(row.p_adjusted)} after {CORRECTION_NAMES.get(correction, correction)}).")
+    return (f"{where}{subject} {verb} {label} by {amount} ({_adjusted_label(row.p, row.p_adjusted, alpha)}; "
+            f"{change}; {pval(row.p_adjusted)} after {CORRECTION_NAMES.get(correction, correction)}).")
 
 
 def fairness_sentence(seats: pd.DataFrame, verdict: str, lineup: str, variant: str = BASELINE,
@@ -92,8 +125,9 @@ def fairness_sentence(seats: pd.DataFrame, verdict: str, lineup: str, variant: s
     target, margin = float(seats["target"].iloc[0]), float(seats["margin"].iloc[0])
     band = f"{100 * target:.1f} ± {100 * margin:.0f} points"
     worst = seats.iloc[(seats["share"] - target).abs().argmax()]
-    worst_text = (f"{unit} {int(worst['id'])} wins {pct(worst['share'])} "
-                  f"[{100 * worst['ci_low']:.1f}, {100 * worst['ci_high']:.1f}] of the decided matches")
+    level = f"{level_text(float(worst['ci_level']))} family-wise interval" if "ci_level" in worst else "interval"
+    worst_text = (f"{unit} {int(worst['id'])} wins {pct(worst['share'])} of the decided matches, {level} "
+                  f"[{100 * worst['ci_low']:.1f}, {100 * worst['ci_high']:.1f}]")
     rules = "" if variant == BASELINE else f" under {variant}"
     control = (f"TOST, α = {alpha:g}" if family <= 1 else
                f"TOST; α = {alpha:g} family-wise over the {family} line-ups of this report, Holm–Shaffer")
@@ -120,6 +154,8 @@ def _overview(analysis: Analysis) -> str:
     matches = results.tables["matches"]
     per_cell = matches.groupby(["variant", "lineup"]).size()
     n = int(per_cell.max()) if len(per_cell) else 0
+    fewest = int(per_cell.min()) if len(per_cell) else 0
+    each = f"{n:,} matches each" if fewest == n else f"{fewest:,} to {n:,} matches each"
     seeds = int(matches.groupby(["variant", "lineup"])["seed"].nunique().max()) if "seed" in matches else n
     rotated = seeds < n
     if results.kind == "experiment" or analysis.has_variants:
@@ -127,7 +163,7 @@ def _overview(analysis: Analysis) -> str:
         text = (f"{results.title}: {len(variants)} variant{'s' if len(variants) != 1 else ''} "
                 f"({', '.join(variants) or 'none'}) against the baseline rules on "
                 f"{len(results.lineups)} line-up{'s' if len(results.lineups) != 1 else ''}, "
-                f"{n:,} matches each; every variant replays the baseline's seeds (common random "
+                f"{each}; every variant replays the baseline's seeds (common random "
                 f"numbers), so effects are paired differences.")
     else:
         text = f"{results.title}: {n:,} matches of line-up {', '.join(results.lineups)}."
@@ -152,8 +188,10 @@ def _length_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) -
     length = length_of(results)
     capped = f"{pct(row['capped'])} were stopped by the cap" if row["capped"] > 0 else "none hit the cap"
     subject = "Matches last" if length.column == "rounds" else f"The {length.label} is"
+    level = level_text(analysis.options.confidence)
     return (f"{subject} {number(row['mean'])} {length.unit} on average "
-            f"[{number(row['ci_low'])}, {number(row['ci_high'])}] (median {number(row['median'])}); {capped}.")
+            f"[{number(row['ci_low'])}, {number(row['ci_high'])}] ({level} CI; median {number(row['median'])}); "
+            f"{capped}.")
 
 
 def _game_effect_sentences(analysis: Analysis, lineup: str, variant: str) -> list[str]:
@@ -172,9 +210,10 @@ def _game_effect_sentences(analysis: Analysis, lineup: str, variant: str) -> lis
         up = row.effect > 0
         low, high = (row.ci_low_adjusted, row.ci_high_adjusted) if up else (-row.ci_high_adjusted, -row.ci_low_adjusted)
         digits = digits_for(abs(row.effect))
+        label = _adjusted_label(row.p, row.p_adjusted, analysis.options.alpha)
         out.append(f"Variant {variant} {'raises' if up else 'lowers'} the game's {row.metric} by "
                    f"{number(abs(row.effect), digits)} {_interval(low, high, 1, digits)} "
-                   f"({number(row.base)} → {number(row.value)}; {pval(row.p_adjusted)} after {name}, "
+                   f"({label}; {number(row.base)} → {number(row.value)}; {pval(row.p_adjusted)} after {name}, "
                    "paired jackknife over seeds).")
     return out
 
@@ -190,10 +229,12 @@ def _skill_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) ->
                 "not applicable; rotate the seats to measure it.")
     if rows["share"].isna().all():
         return None
+    level = level_text(analysis.options.confidence)
     return (f"The strongest profile, {top['profile']}, wins {pct(top['win_rate'])} "
-            f"[{100 * top['ci_low']:.1f}, {100 * top['ci_high']:.1f}] per seat (fair share "
+            f"[{100 * top['ci_low']:.1f}, {100 * top['ci_high']:.1f}] per seat ({level} CI; fair share "
             f"{pct(1 / top['n_seats'])}): a skill share of {top['share']:.2f} "
-            f"[{top['share_low']:.2f}, {top['share_high']:.2f}], where 0 is pure luck and 1 means it always wins.")
+            f"[{top['share_low']:.2f}, {top['share_high']:.2f}] ({level} CI), where 0 is pure luck and 1 "
+            "means it always wins.")
 
 
 def _priority(outcome: str) -> int:
@@ -216,7 +257,7 @@ def _variant_sentences(analysis: Analysis, lineup: str, variant: str, several_li
     subject = f"variant {variant}" if where else f"Variant {variant}"
     if (rows["test"] == "identical outcomes").all():
         return [f"{where}{subject} played every match exactly as the baseline did: its rule change "
-                "never altered any outcome (effects 0, CI [0, 0])."]
+                "never altered any outcome (every effect 0, with the interval [0, 0] at any level)."]
     significant = rows[rows["p_adjusted"] < analysis.options.alpha]
     significant = significant.assign(priority=significant["outcome"].map(_priority)) \
         .sort_values(["priority", "p"], kind="stable")
@@ -224,7 +265,7 @@ def _variant_sentences(analysis: Analysis, lineup: str, variant: str, several_li
         return [f"{where}{subject} has no detectable effect on any of the {len(rows)} outcomes "
                 f"(all {pval(rows['p_adjusted'].min()).replace('p = ', 'p ≥ ')} after {name})"
                 + _detectable(rows) + "."]
-    sentences = [effect_sentence(row, correction, several_lineups)
+    sentences = [effect_sentence(row, correction, several_lineups, analysis.options.alpha)
                  for row in significant.head(MAX_EFFECTS).itertuples(index=False)]
     rest = len(significant) - MAX_EFFECTS
     if rest > 0:
@@ -256,10 +297,12 @@ def summary_blocks(analysis: Analysis) -> list[tuple[str, list[str]]]:
     """The summary as (heading, sentences) blocks: an overview, then one block per line-up.
 
     A line-up's block gives the baseline's fairness verdict, game length and skill share,
-    then every variant's significant effects (win rates first, strongest evidence first).
+    then every variant's significant effects (win rates first, strongest evidence first). When
+    planned matches are missing, the overview's first sentence says so.
     """
     results = analysis.results
-    overview = [_overview(analysis)] + [f"Note: {note}" for note in results.notes]
+    incomplete = [results.completeness.sentence()] if not results.completeness.complete else []
+    overview = incomplete + [_overview(analysis)] + [f"Note: {note}" for note in results.notes]
     blocks: list[tuple[str, list[str]]] = [("Overview", overview)]
     reference = results.variants[0] if results.variants else BASELINE
     for lineup in results.lineups:

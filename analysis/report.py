@@ -11,6 +11,10 @@ A section that does not apply says so instead of disappearing.
 
 The Markdown export (``markdown=PATH``) has the same sections and tables; its figures are
 written as PNG files into ``<stem>_files/`` beside the ``.md`` and linked relatively.
+
+A results directory that lacks planned matches (:class:`sim.core.completeness.Completeness`)
+is reported from the matches it holds, under a banner at the top of both files that names the
+short cells and the command that replays them; the title and the summary say "incomplete" too.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ from .analyse import Analysis, analyse
 from .hooks import game_plots
 from .metrics import METRICS
 from .narrative import CORRECTION_NAMES, digits_for, number, pct, pval, summary_blocks
-from .results import BASELINE, Results, flatten, load_results, overrides_by_variant, rules_by_variant
+from .results import BASELINE, Results, flatten, open_results, overrides_by_variant, rules_by_variant
 from .sweep import sweep_sections
 
 __all__ = ["build_report", "render_html", "render_markdown", "report_sections", "SECTIONS"]
@@ -190,11 +194,13 @@ def _summary(analysis: Analysis) -> Section:
     manifest = results.manifest
     section = Section("summary", "Summary", blocks=summary_blocks(analysis))
     matches = results.tables["matches"]
+    completeness = results.completeness
+    planned = "" if completeness.complete else f" of {completeness.planned_total:,} planned (incomplete)"
     section.bullets = [
         f"Game: {results.title} ({results.game}); results directory: {results.path.name if results.path else '—'}",
-        f"Kind: {results.kind}; status: {manifest.get('status', 'unknown')}",
+        f"Kind: {results.kind}; status: {completeness.status_text() if manifest else 'unknown'}",
         f"Variants: {', '.join(results.variants)}; line-ups: {', '.join(results.lineups)}",
-        f"Matches stored: {len(matches):,}; root seed: {manifest.get('seed', '—')}",
+        f"Matches stored: {len(matches):,}{planned}; root seed: {manifest.get('seed', '—')}",
         f"Confidence level {100 * analysis.options.confidence:.0f} %; fairness band ±"
         f"{100 * analysis.options.fairness_margin:.0f} points; multiple comparisons: "
         f"{CORRECTION_NAMES.get(analysis.options.correction)}",
@@ -733,7 +739,9 @@ def _environment() -> jinja2.Environment:
 
 def _context(analysis: Analysis, sections: Sequence[Section]) -> dict[str, Any]:
     results = analysis.results
-    return {"title": f"{results.title} — design report", "game": results.title, "sections": sections,
+    incomplete = results.completeness.sentence()
+    return {"title": f"{results.title} — design report" + (" (incomplete)" if incomplete else ""),
+            "game": results.title, "sections": sections, "incomplete": incomplete,
             "generated": _dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
             "source": str(results.path) if results.path else ""}
 
@@ -755,12 +763,13 @@ def render_markdown(analysis: Analysis, sections: Sequence[Section], image_dir: 
     return env.get_template("report.md.j2").render(image_dir=image_dir, **_context(analysis, sections))
 
 
-def build_report(results_dir: str | Path, out_html: str | Path | None = None,
+def build_report(results_dir: str | Path | Results, out_html: str | Path | None = None,
                  markdown: str | Path | None = None, **options: Any) -> Path:
     """Write the design report of a results directory.
 
     Args:
-        results_dir: a directory written by ``tablesim run --out`` or ``tablesim experiment``.
+        results_dir: a directory written by ``tablesim run --out`` or ``tablesim experiment``,
+            or its :class:`~analysis.results.Results` already loaded.
         out_html: the HTML file to write (default ``<results_dir>/report.html``).
         markdown: also write a Markdown export there (figures as PNG files in
             ``<stem>_files/`` beside it, replacing the figures of an earlier export);
@@ -772,10 +781,10 @@ def build_report(results_dir: str | Path, out_html: str | Path | None = None,
     Returns:
         the path of the HTML report.
     """
-    results = load_results(results_dir)
+    results = open_results(results_dir)
     analysis = analyse(results, **options)
     sections = report_sections(analysis)
-    out = Path(out_html) if out_html is not None else Path(results_dir) / "report.html"
+    out = Path(out_html) if out_html is not None else results.path / "report.html"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(render_html(analysis, sections), encoding="utf-8")
     if markdown is not None:

@@ -2,7 +2,9 @@
 
 Reading only: nothing here plays a match. The game's GameSpec is looked up by the
 manifest's ``game`` name so that its hooks (``summary``, ``plots``) can be called; an unknown
-game leaves ``spec`` None and the analysis goes on without them.
+game leaves ``spec`` None and the analysis goes on without them. ``completeness`` says whether
+every match the manifest planned is stored (:mod:`sim.core.completeness`); figures are computed
+from what is stored either way.
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from typing import Any
 
 import pandas as pd
 
+from sim.core.completeness import Completeness, completeness_of
 from sim.core.game import get_game
 from sim.core.store import load_tables
 
-__all__ = ["Results", "load_results", "rules_by_variant", "overrides_by_variant", "flatten"]
+__all__ = ["Results", "load_results", "open_results", "rules_by_variant", "overrides_by_variant", "flatten"]
 
 BASELINE = "baseline"
 
@@ -33,6 +36,8 @@ class Results:
         tables: ``matches``, ``players``, ``rounds``, ``events`` DataFrames.
         spec: the game's GameSpec, or None if it is not registered in this installation.
         notes: problems met while loading (shown in the report).
+        completeness: the planned matches against those stored (default: nothing planned,
+            complete).
     """
 
     path: Path
@@ -40,6 +45,7 @@ class Results:
     tables: dict[str, pd.DataFrame]
     spec: Any = None
     notes: list[str] = field(default_factory=list)
+    completeness: Completeness = field(default_factory=Completeness)
 
     @property
     def kind(self) -> str:
@@ -106,11 +112,18 @@ def load_results(path: str | Path) -> Results:
         except (KeyError, ImportError) as exc:
             notes.append(f"game {manifest['game']!r} is not available here ({exc}); "
                          "its own metrics and plots are left out.")
-    if manifest.get("status") not in (None, "complete"):
+    completeness = completeness_of(path, manifest, tables["matches"]) if manifest else Completeness()
+    if manifest.get("status") not in (None, "complete") and completeness.complete:
         stored = len(tables["matches"])
         notes.append(f"the run's status is {manifest.get('status')!r}: this report covers the "
                      f"{stored} matches stored so far.")
-    return Results(path=path, manifest=manifest, tables=tables, spec=spec, notes=notes)
+    return Results(path=path, manifest=manifest, tables=tables, spec=spec, notes=notes,
+                   completeness=completeness)
+
+
+def open_results(source: str | Path | Results) -> Results:
+    """``source`` itself if it is already loaded, else :func:`load_results` of the directory."""
+    return source if isinstance(source, Results) else load_results(source)
 
 
 def rules_by_variant(manifest: Mapping[str, Any]) -> dict[str, dict]:

@@ -18,9 +18,11 @@ from ..core.config import ConfigError
 from ..core.game import GameSpec, get_game
 from ..core.manifest import package_versions
 
-__all__ = ["EXIT_USAGE", "EXIT_INTERRUPTED", "UsageError", "Parser", "package_versions"]
+__all__ = ["EXIT_USAGE", "EXIT_INCOMPLETE", "EXIT_INTERRUPTED", "UsageError", "Parser", "package_versions"]
 
 EXIT_USAGE = 2
+#: ``report`` and ``export`` wrote their output, labelled incomplete: planned matches are missing.
+EXIT_INCOMPLETE = 3
 
 
 EXIT_INTERRUPTED = 130
@@ -221,6 +223,33 @@ def interrupted(verb: str, store, what: str = "matches") -> int:
         print(f"tablesim {verb}: interrupted; {store.stored_count()} {what} are stored in "
               f"{store.path}; rerun the same command to resume", file=sys.stderr)
     return EXIT_INTERRUPTED
+
+
+def incomplete_status(verb: str, folder: Path, completeness, allow: bool) -> int:
+    """Exit status of ``report``/``export`` once written: 0, or :data:`EXIT_INCOMPLETE` with one line.
+
+    An incomplete ``completeness`` (:class:`sim.core.completeness.Completeness`) is named on
+    stderr: its short cells and the command that replays them; ``allow`` (``--allow-incomplete``)
+    makes it a note and the status 0.
+    """
+    if completeness.complete:
+        return 0
+    line = (f"{folder} is incomplete: {completeness.cells_text()}; the {verb} is labelled incomplete; "
+            f"{completeness.replay_text()}")
+    if allow:
+        print(f"tablesim {verb}: note: {line}", file=sys.stderr)
+        return 0
+    print(f"tablesim {verb}: {line} (or pass --allow-incomplete)", file=sys.stderr)
+    return EXIT_INCOMPLETE
+
+
+#: The help of ``--allow-incomplete`` (``report`` and ``export``).
+ALLOW_INCOMPLETE_HELP = ("exit 0 even when the results directory lacks planned matches (a damaged chunk set "
+                         "aside, a run stopped early); the output is labelled incomplete either way")
+#: The exit statuses of ``report`` and ``export``, for their --help.
+WRITER_EXIT_STATUS = ("exit status: 0 written; 2 bad usage (nothing written);\n"
+                      "  3 written from a results directory that lacks planned matches, labelled\n"
+                      "  incomplete (0 with --allow-incomplete)")
 
 
 def say_resumed(verb: str, store, cells, matches: int) -> None:

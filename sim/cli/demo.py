@@ -51,9 +51,10 @@ def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] | None = None,
         with store.lock(manifest["command"]):
             store.check_compatible(manifest, ("kind", "game", "seed", "cells"))
             run_experiment(experiment, store, jobs=jobs, manifest=manifest)
-        report = build_report(folder)
+        results = load_results(folder)  # read once: a damaged part is set aside (and named) once
+        report = build_report(results)
         reports.append(report)
-        for sentence in summary_sentences(analyse(load_results(folder))):
+        for sentence in summary_sentences(analyse(results)):  # an incomplete store says so first
             print(f"  - {sentence}")
         print(f"  {experiment.spec.title}: {time.perf_counter() - started:.1f} s; report: {report}\n")
     print("reports:\n" + "\n".join(f"  {r}" for r in reports))

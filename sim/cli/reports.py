@@ -8,18 +8,23 @@ from pathlib import Path
 
 from ..core.game import game_names, get_game
 from .common import (
+    ALLOW_INCOMPLETE_HELP,
+    WRITER_EXIT_STATUS,
     UsageError,
     add_rules_options,
     check_out_file,
     check_path_text,
     check_toml_file,
     find_game,
+    incomplete_status,
     load_user_rules,
 )
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    """Write the report; exit 3 (:data:`~sim.cli.common.EXIT_INCOMPLETE`) if planned matches are missing."""
     from analysis.report import build_report
+    from analysis.results import load_results
 
     from ..core.store import ResultStore
 
@@ -40,11 +45,12 @@ def cmd_report(args: argparse.Namespace) -> int:
 
             print(f"report: {build_search_report(folder, args.out)}")
             return 0
-        path = build_report(folder, args.out, markdown=args.markdown)
+        results = load_results(folder)
+        path = build_report(results, args.out, markdown=args.markdown)
     except FileNotFoundError as exc:  # no table, or no finished match yet
         raise UsageError(str(exc).splitlines()[0]) from None
     print(f"report: {path}")
-    return 0
+    return incomplete_status("report", folder, results.completeness, getattr(args, "allow_incomplete", False))
 
 
 def cmd_shot(args: argparse.Namespace) -> int:
@@ -72,10 +78,16 @@ def cmd_shot(args: argparse.Namespace) -> int:
 def add_parsers(sub) -> None:
     """Add this module's commands to the ``tablesim`` parser."""
     p = sub.add_parser("report", help="a self-contained HTML design report of a results directory",
-                       epilog="example: tablesim report results/curlastique_demo --out curlastique_demo.html")
+                       description="A self-contained HTML design report of a results directory. A directory "
+                                   "that lacks planned matches is reported from the matches it holds, under a "
+                                   "banner naming the short cells and the command that replays them.",
+                       epilog="example: tablesim report results/curlastique_demo --out curlastique_demo.html\n"
+                              + WRITER_EXIT_STATUS,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dir")
     p.add_argument("--out", default=None, metavar="FILE.html", help="default: DIR/report.html")
     p.add_argument("--markdown", default=None, metavar="FILE.md", help="also write a Markdown export")
+    p.add_argument("--allow-incomplete", action="store_true", help=ALLOW_INCOMPLETE_HELP)
     p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("shot", help="play and draw one shot of a dexterity game",

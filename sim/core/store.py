@@ -49,7 +49,7 @@ import pandas as pd
 from .game import TABLES
 
 __all__ = ["ResultStore", "load_tables", "assemble", "KEY_COLUMNS", "StoreError", "StoreLocked",
-           "cell_key", "part_name", "atomic_write_bytes"]
+           "cell_key", "part_name", "parse_part_name", "atomic_write_bytes", "DAMAGED"]
 
 #: Every row of every table is keyed by these columns (then seat / round / event index).
 KEY_COLUMNS = ("variant", "lineup", "match")
@@ -99,6 +99,14 @@ def part_name(variant: str, lineup: str, first: int, last: int) -> str:
 def _parse_part(name: str) -> tuple[str, int, int] | None:
     found = _PART.match(name)
     return (found[1], int(found[2]), int(found[3])) if found else None
+
+
+def parse_part_name(name: str) -> tuple[str, int, int] | None:
+    """``(cell key, first, last)`` of a part's file name in the current layout, else None.
+
+    The ``.N`` suffix of a part moved aside beside an earlier one of the same name is allowed.
+    """
+    return _parse_part(re.sub(r"\.\d+$", "", name))
 
 
 def warn(message: str) -> None:

@@ -94,7 +94,8 @@ def test_summary_states_effects_in_sentences_and_the_rules_are_reproducible(expe
     summary = html[html.index('id="summary"'):html.index('id="win-rates"')]
     lucky = summary[summary.index("Line-up lucky-vs-2 (lucky, plain, plain)"):]
     assert re.search(r"Variant seat0-bonus raises seat 0&#39;s win rate \(first to play\) "
-                     r"by [\d.]+ percentage points \[[\d.]+, [\d.]+\] \([\d.]+ % → [\d.]+ %; "
+                     r"by [\d.]+ percentage points \[[\d.]+, [\d.]+\] \([\d.]+ % adjusted interval; "
+                     r"[\d.]+ % → [\d.]+ %; "
                      r"p (&lt;|=) [\d.]+ after Holm\)", lucky)
     assert "Variant same played every match exactly as the baseline did" in summary
     reproduce = html[html.index('id="reproduce"'):]

@@ -1,0 +1,254 @@
+"""Whether a results directory holds every match its manifest planned.
+
+Every cell (variant × line-up) of ``manifest["cells"]`` plans matches 0 .. N − 1: N is
+``manifest["matches"]`` for a run; for an experiment it is ``matches_played`` once complete (a
+precision target plays on past ``matches``), and at least ``matches`` while it runs or after an
+interruption. A cell holds fewer when a run stopped before it finished or when a damaged chunk
+was set aside under ``DIR/damaged/``. Rerunning the command recorded in the manifest
+(``manifest["command"]``) resumes and plays exactly the missing matches; parts set aside whose
+matches have been played again since leave nothing missing.
+
+What is stored is read from the match indices actually present (the loaded ``matches`` table),
+never assumed from the manifest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .store import DAMAGED, cell_key, parse_part_name
+
+__all__ = ["MatchRange", "CellShortfall", "Completeness", "assess", "completeness_of", "stored_ranges_of",
+           "missing_ranges", "planned_matches"]
+
+#: Cells named one by one in :meth:`Completeness.cells_text`; the rest are counted.
+SHOWN_CELLS = 3
+#: Missing ranges named one by one per cell; the rest are counted.
+SHOWN_RANGES = 4
+
+
+@dataclass(frozen=True)
+class MatchRange:
+    """Match indices ``first .. last`` of one cell, both included."""
+
+    first: int
+    last: int
+
+    @property
+    def size(self) -> int:
+        """Matches in the range (count)."""
+        return self.last - self.first + 1
+
+    def __str__(self) -> str:
+        return str(self.first) if self.first == self.last else f"{self.first}–{self.last}"
+
+
+@dataclass(frozen=True)
+class CellShortfall:
+    """One cell that holds fewer matches than planned.
+
+    Attributes:
+        variant: the cell's variant name.
+        lineup: the cell's line-up name.
+        stored: matches of 0 .. planned − 1 the cell holds (count).
+        planned: matches planned for the cell (count).
+        missing: the missing match indices, as ranges in increasing order.
+    """
+
+    variant: str
+    lineup: str
+    stored: int
+    planned: int
+    missing: tuple[MatchRange, ...]
+
+    def text(self) -> str:
+        """``bullseye-150 / club-vs-casual holds 175 of 200 matches (150–174 missing)``."""
+        shown = ", ".join(map(str, self.missing[:SHOWN_RANGES]))
+        more = len(self.missing) - SHOWN_RANGES
+        if more > 0:
+            shown += f" and {more} more range{'s' if more > 1 else ''}"
+        return (f"{self.variant} / {self.lineup} holds {self.stored:,} of {self.planned:,} matches "
+                f"({shown} missing)")
+
+
+@dataclass(frozen=True)
+class Completeness:
+    """What a results directory holds against what its manifest planned.
+
+    The default value knows of no plan and is complete.
+
+    Attributes:
+        status: the manifest's status ("complete", "running", "interrupted"; "" if none).
+        planned: matches planned per cell (count).
+        cells: cells planned (count).
+        stored: matches stored within the plan, over every cell (count).
+        shortfalls: the cells short of matches, in the manifest's order.
+        set_aside: parts under ``DIR/damaged/`` whose matches are still missing (count).
+        command: the command that made the results (rerunning it plays the missing matches),
+            or "" if the manifest records none.
+    """
+
+    status: str = ""
+    planned: int = 0
+    cells: int = 0
+    stored: int = 0
+    shortfalls: tuple[CellShortfall, ...] = ()
+    set_aside: int = 0
+    command: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """Whether every planned match of every cell is stored."""
+        return not self.shortfalls
+
+    @property
+    def planned_total(self) -> int:
+        """Matches planned over every cell (count)."""
+        return self.planned * self.cells
+
+    def cells_text(self) -> str:
+        """The short cells, ``; ``-separated (the first few named, the rest counted)."""
+        parts = [shortfall.text() for shortfall in self.shortfalls[:SHOWN_CELLS]]
+        more = len(self.shortfalls) - SHOWN_CELLS
+        if more > 0:
+            parts.append(f"and {more} more cell{'s' if more > 1 else ''} short of matches")
+        return "; ".join(parts)
+
+    def replay_text(self) -> str:
+        """How to play the missing matches: the recorded command, rerun."""
+        if self.command:
+            return f"replay the missing matches with: {self.command}"
+        return "replay the missing matches by rerunning the command that made these results"
+
+    def status_text(self) -> str:
+        """The status to print beside the results: the manifest's, or why they are incomplete."""
+        recorded = self.status or "unknown"
+        if self.complete:
+            return recorded
+        return (f"incomplete: {self.stored:,} of {self.planned_total:,} planned matches stored "
+                f"(the manifest's status: {recorded})")
+
+    def sentence(self) -> str:
+        """One sentence saying the results are incomplete and what follows (complete: "")."""
+        if self.complete:
+            return ""
+        cause = (f" {self.set_aside} damaged part{'s were' if self.set_aside > 1 else ' was'} set aside "
+                 f"under {DAMAGED}/." if self.set_aside else "")
+        return (f"These results are incomplete: {self.cells_text()}. Every figure is computed from the "
+                f"{self.stored:,} of {self.planned_total:,} planned matches that are stored.{cause} "
+                f"To complete them, {self.replay_text()} (it resumes and plays only the missing matches).")
+
+
+def stored_ranges_of(matches: pd.DataFrame) -> dict[tuple[str, str], list[MatchRange]]:
+    """(variant, line-up) → the contiguous ranges of match indices a ``matches`` table holds."""
+    if matches.empty:
+        return {}
+    out: dict[tuple[str, str], list[MatchRange]] = {}
+    for (variant, lineup), rows in matches.groupby(["variant", "lineup"], sort=False):
+        out[(str(variant), str(lineup))] = _runs(sorted(set(rows["match"].astype("int64"))))
+    return out
+
+
+def _runs(numbers: Sequence[int]) -> list[MatchRange]:
+    """Sorted distinct integers as contiguous ranges."""
+    runs: list[MatchRange] = []
+    for number in numbers:
+        if runs and runs[-1].last + 1 == number:
+            runs[-1] = MatchRange(runs[-1].first, number)
+        else:
+            runs.append(MatchRange(number, number))
+    return runs
+
+
+def missing_ranges(stored: Iterable[MatchRange], planned: int) -> tuple[MatchRange, ...]:
+    """The ranges of 0 .. planned − 1 that ``stored`` (sorted, not overlapping) leaves out."""
+    missing, start = [], 0
+    for run in stored:
+        if run.first > start:
+            missing.append(MatchRange(start, min(run.first, planned) - 1))
+        start = max(start, run.last + 1)
+        if start >= planned:
+            break
+    if start < planned:
+        missing.append(MatchRange(start, planned - 1))
+    return tuple(r for r in missing if r.last >= r.first)
+
+
+def planned_matches(manifest: Mapping[str, Any], longest: int = 0) -> int:
+    """Matches planned per cell (count).
+
+    ``longest``: the most matches any cell holds (one past its highest index); an experiment
+    that is not complete may have played on towards a precision target, so its plan is at
+    least that. A manifest without ``matches`` plans ``longest``.
+    """
+    matches = manifest.get("matches")
+    if not isinstance(matches, int) or isinstance(matches, bool):
+        return longest
+    if manifest.get("kind") == "experiment":
+        if manifest.get("status") == "complete" and isinstance(manifest.get("matches_played"), int):
+            return int(manifest["matches_played"])
+        return max(matches, longest)
+    return matches
+
+
+def _planned_cells(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Any]) -> list[tuple[str, str]]:
+    """(variant, line-up) of every planned cell: the manifest's, else those stored."""
+    cells = [(str(c.get("variant")), str(c.get("lineup"))) for c in manifest.get("cells") or []
+             if isinstance(c, Mapping) and "variant" in c and "lineup" in c]
+    return list(dict.fromkeys(cells)) if cells else list(stored)
+
+
+def _set_aside_missing(damaged: Iterable[str], cells: Sequence[tuple[str, str]],
+                       missing: Mapping[tuple[str, str], tuple[MatchRange, ...]]) -> int:
+    """Damaged part names (``DIR/damaged/matches/``) of which some match is still missing."""
+    by_key = {cell_key(*cell): cell for cell in cells}
+    count = 0
+    for name in damaged:
+        parsed = parse_part_name(name)
+        cell = by_key.get(parsed[0]) if parsed else None
+        if cell is None:
+            continue
+        _, first, last = parsed
+        if any(gap.first <= last and first <= gap.last for gap in missing.get(cell, ())):
+            count += 1
+    return count
+
+
+def assess(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Sequence[MatchRange]],
+           damaged: Iterable[str] = ()) -> Completeness:
+    """Compare what is stored with what the manifest planned.
+
+    Args:
+        manifest: the results directory's manifest.
+        stored: (variant, line-up) → the ranges of match indices stored (sorted, disjoint).
+        damaged: names of the parts set aside under ``DIR/damaged/matches/``.
+    """
+    cells = _planned_cells(manifest, stored)
+    longest = max((runs[-1].last + 1 for runs in stored.values() if runs), default=0)
+    planned = planned_matches(manifest, longest)
+    shortfalls, missing, total = [], {}, 0
+    for cell in cells:
+        runs = stored.get(cell, [])
+        held = sum(max(0, min(run.last, planned - 1) - run.first + 1) for run in runs)
+        total += held
+        gaps = missing_ranges(runs, planned)
+        if gaps:
+            missing[cell] = gaps
+            shortfalls.append(CellShortfall(cell[0], cell[1], held, planned, gaps))
+    command = str(manifest.get("command") or "").strip()
+    return Completeness(status=str(manifest.get("status") or ""), planned=planned, cells=len(cells),
+                        stored=total, shortfalls=tuple(shortfalls),
+                        set_aside=_set_aside_missing(damaged, cells, missing),
+                        command="" if command == "tablesim" else command)
+
+
+def completeness_of(path: str | Path, manifest: Mapping[str, Any], matches: pd.DataFrame) -> Completeness:
+    """:func:`assess` of a results directory from its loaded ``matches`` table."""
+    folder = Path(path) / DAMAGED / "matches"
+    damaged = sorted(p.name for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+    return assess(manifest, stored_ranges_of(matches), damaged)
