@@ -13,10 +13,14 @@ import base64
 import html
 import io
 import json
+import numbers
 from pathlib import Path
 
 import pandas as pd
 from jinja2 import Environment
+
+from .space import PointNames, SearchSpace
+from .validation import human_number, target_sentence
 
 __all__ = ["build_search_report"]
 
@@ -54,6 +58,70 @@ def _table(frame: pd.DataFrame) -> str:
 
 def _p(text: str) -> str:
     return f"<p>{html.escape(text)}</p>"
+
+
+def _human_table(frame: pd.DataFrame) -> str:
+    """A table with its numbers rounded for people (:func:`human_number`; identifiers such as seeds as text)."""
+    shown = pd.DataFrame({column: [human_number(v) if _numeric(v) else v for v in frame[column]]
+                          for column in frame.columns})
+    return shown.to_html(index=False, border=0, escape=True)
+
+
+def _numeric(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and type(value).__name__ != "bool_"
+
+
+def _point_names(folder: Path) -> PointNames:
+    """How the directory's points are named for people: its parameters and its game's baseline rules.
+
+    Rebuilt from ``manifest.json``; where the game or the baseline rules cannot be loaded, the
+    elements go by their rule keys.
+    """
+    from sim.core.config import ConfigError, build, to_dict
+    from sim.core.game import get_game
+    from sim.core.rules import load_rules
+
+    from .space import Parameter
+
+    manifest = json.loads((folder / "manifest.json").read_text())
+    settings = manifest.get("balance") or {}
+    try:
+        parameters = tuple(build(Parameter, data) for data in settings.get("parameters", []))
+        spec = get_game(manifest.get("game", ""))
+    except (ConfigError, KeyError, TypeError):
+        return PointNames(SearchSpace(()))
+    baseline = settings.get("baseline") or {}
+    overrides = list((baseline.get("set") or {}).items())
+    rules_file = Path(manifest.get("balance_file", "")).parent / baseline["rules"] if baseline.get("rules") else None
+    try:
+        rules = load_rules(spec, rules_file if rules_file and rules_file.exists() else None, overrides,
+                           override_label="")
+    except ConfigError:
+        rules = load_rules(spec)
+    return PointNames(SearchSpace(parameters, to_dict(rules)), spec.rules_type)
+
+
+def _trials_for_people(trials: pd.DataFrame, names: PointNames) -> pd.DataFrame:
+    """``trials.csv`` as a person reads it: each list element a column named as the rules name it."""
+    columns: dict[str, list] = {}
+    for column in trials.columns:
+        if column.startswith("param:"):
+            columns.update(_parameter_columns(column.removeprefix("param:"), list(trials[column]), names))
+        else:
+            columns[column.removeprefix("value:")] = list(trials[column])
+    return pd.DataFrame(columns)
+
+
+def _parameter_columns(name: str, values: list, names: PointNames) -> dict[str, list]:
+    """One stored parameter column as columns headed by its elements' names (a list: one per element)."""
+    p = names.parameter(name)
+    if p is None:
+        return {name: values}
+    headers = list(names.dimension_names(p).values())
+    if p.kind not in ("int_list", "counts"):
+        return {headers[0]: values}
+    lists = [json.loads(v) if isinstance(v, str) else [None] * len(headers) for v in values]
+    return {header: [row[i] for row in lists] for i, header in enumerate(headers)}
 
 
 def _convergence(trials: pd.DataFrame):
@@ -124,18 +192,19 @@ def _looks_blocks(summary: dict, folder: Path) -> list[str]:
                    "from the files, and if they were, the overall chance of a false 'met' exceeds 5 % "
                    "(at most 5 % per look, by the union bound).")]
     data = json.loads(looks_path.read_text())
-    rows = [{"look": x["look"], "validation round": x["validation_round"], "fresh root seed": x["fresh_seed"],
+    rows = [{"look": x["look"], "validation round": x["validation_round"], "fresh root seed": str(x["fresh_seed"]),
              "matches": x["matches"], "α spent": x["alpha"],
              "intervals": f"{100 * x['confidence']:.1f} %", "may claim": "yes" if x["claimable"] else "no (α spent)",
              "verdict": ("met: trial " + str(x.get("claimed_trial"))) if x.get("meets_all_targets") else "not met",
              "recorded": "before look records (legacy)" if x.get("legacy") else "yes"} for x in data["looks"]]
+    per_look = human_number(data["alpha"] / data["planned"])
     text = (f"The directory's false-claim budget α = {data['alpha']:g} is split over {data['planned']} planned "
-            f"looks (Bonferroni): each look tests at α/{data['planned']} = {data['alpha'] / data['planned']:.4g} "
+            f"looks (Bonferroni): each look tests at α/{data['planned']} = {per_look} "
             "(its intervals at 1 − 2·α_look inside every band), a look past the plan claims nothing, so the "
             f"chance that any look of this directory claims a false 'met' is at most {data['alpha']:g}. A look is "
             "one (validation round, validation matches) pair; more matches on the same fresh seeds or a new "
-            f"round are new looks. Spent so far: {sum(x['alpha'] for x in data['looks']):.4g}.")
-    return [_p(text), _table(pd.DataFrame(rows))] + [_p(note) for note in data.get("notes", [])]
+            f"round are new looks. Spent so far: {human_number(sum(x['alpha'] for x in data['looks']))}.")
+    return [_p(text), _human_table(pd.DataFrame(rows))] + [_p(note) for note in data.get("notes", [])]
 
 
 def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
@@ -143,31 +212,13 @@ def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
     validated = json.loads((folder / "validation.json").read_text())
     validation, baseline = validated["candidates"], validated.get("baseline")
     trials = pd.read_csv(folder / "trials.csv")
-    best = summary.get("best")
     met = bool(summary.get("meets_all_targets"))
-    level = 1 - 2 * float(best.get("alpha", 0.05)) if best else 0.9
-    verdict = []
-    if best is None:
-        verdict.append(_p("No trial completed."))
-    else:
-        text = (f"Best candidate (trial {best['trial']}): {json.dumps(best['point'])}. Re-run on "
-                f"{best['matches']} matches of fresh seeds (root seed {best['fresh_seed']}): ")
-        text += (f"every target is met (equivalence test, {100 * level:.1f} % CI inside each band)." if met else
-                 "not every target is met — the search did not find rules shown to meet the design targets.")
-        verdict.append(f'<div class="verdict">{html.escape(text)}</div>')
-    rows = []
-    for candidate in ([{**baseline, "trial": "baseline", "point": "baseline rules"}] if baseline else []) + validation:
-        for check in candidate["targets"]:
-            point = candidate["point"] if isinstance(candidate["point"], str) else json.dumps(candidate["point"])
-            shown = 1 - 2 * float(check.get("alpha", candidate.get("alpha", 0.05)))
-            rows.append({"trial": candidate["trial"], "point": point, "target": check["target"],
-                         "band": f"[{check['band'][0]:.4g}, {check['band'][1]:.4g}]", "value": check["value"],
-                         "CI level": f"{100 * shown:.1f} %", "CI low": check["ci_low"], "CI high": check["ci_high"],
-                         "design effect": check.get("design_effect", float("nan")),
-                         "met": "yes" if check["met"] else "no",
-                         "counts": "yes" if candidate.get("in_sequence", True) else "no (an earlier candidate missed)"})
+    names = _point_names(folder)
+    rows = [_check_row(candidate, check, names)
+            for candidate in ([{**baseline, "trial": "baseline"}] if baseline else []) + validation
+            for check in candidate["targets"]]
     sections = [
-        {"title": "Verdict", "blocks": verdict + _cost_blocks(summary) + [_p(
+        {"title": "Verdict", "blocks": [_verdict(summary, names)] + _cost_blocks(summary) + [_p(
             f"{summary['trials']} trials ({summary['pruned']} pruned) with {summary['optimizer']}; every trial "
             "played the same seeds (common random numbers). The best candidates were replayed on fresh seeds "
             "(winner's-curse guard); only those results count. Under seat rotation the matches of a seed are "
@@ -179,19 +230,43 @@ def _balance_sections(folder: Path) -> tuple[str, list[dict], bool]:
             "spent its matches (successive halving, pruning, the sampler's choices) only decides which "
             "candidates are replayed: it cannot raise that chance.")]},
         {"title": "Validation looks and the α they spend", "blocks": _looks_blocks(summary, folder)},
-        {"title": "Validated candidates (fresh seeds)", "blocks": [_table(pd.DataFrame(rows))] if rows else []},
+        {"title": "Validated candidates (fresh seeds)", "blocks": [_human_table(pd.DataFrame(rows))] if rows else []},
         {"title": "Targets: every trial, the band, the validated candidates",
          "blocks": [_png(figure)] if (figure := _targets_figure(trials, validation, baseline)) else []},
         {"title": "Convergence", "blocks": [_png(_convergence(trials))]},
-        {"title": "Every trial (in sample)", "blocks": [_table(trials)]},
+        {"title": "Every trial (in sample)", "blocks": [_human_table(_trials_for_people(trials, names))]},
     ]
     if (folder / "surface.json").exists():
         sections.append({"title": "Response surface: how low can the spread go?",
-                         "blocks": _surface_blocks(json.loads((folder / "surface.json").read_text()))})
+                         "blocks": _surface_blocks(json.loads((folder / "surface.json").read_text()), names)})
     if (folder / "best_rules.toml").exists():
         sections.append({"title": "Best rules (ready for --rules)",
                          "blocks": [f"<pre>{html.escape((folder / 'best_rules.toml').read_text())}</pre>"]})
     return "Balance search", sections, met
+
+
+def _verdict(summary: dict, names: PointNames) -> str:
+    """The verdict box: the best candidate named for people, where it was re-run, whether every target was met."""
+    best = summary.get("best")
+    text = target_sentence(summary)
+    if best is not None:
+        text = (f"{text} Best candidate (trial {best['trial']}): {names.point(best['point'])}; re-run on "
+                f"{best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']}), its intervals at "
+                f"{100 * (1 - 2 * float(best.get('alpha', 0.05))):.1f} % (equivalence test: each inside its band).")
+    return f'<div class="verdict">{html.escape(text)}</div>'
+
+
+def _check_row(candidate: dict, check: dict, names: PointNames) -> dict:
+    """One target of one validated candidate (or the baseline) as a row of the candidates' table."""
+    point = candidate.get("point")
+    shown = 1 - 2 * float(check.get("alpha", candidate.get("alpha", 0.05)))
+    return {"trial": str(candidate["trial"]),
+            "rules": names.point(point) if isinstance(point, dict) else "baseline rules",
+            "target": check["target"], "band": f"[{human_number(check['band'][0])}, {human_number(check['band'][1])}]",
+            "value": check["value"], "CI level": f"{100 * shown:.1f} %", "CI low": check["ci_low"],
+            "CI high": check["ci_high"], "design effect": check.get("design_effect", float("nan")),
+            "met": "yes" if check["met"] else "no",
+            "counts": "yes" if candidate.get("in_sequence", True) else "no (an earlier candidate missed)"}
 
 
 def _cost_blocks(summary: dict) -> list[str]:
@@ -215,27 +290,35 @@ def _cost_blocks(summary: dict) -> list[str]:
     return blocks
 
 
-def _surface_blocks(surface: dict) -> list[str]:
+def _surface_blocks(surface: dict, names: PointNames | None = None) -> list[str]:
+    """The response surface: the lowest spread the linear model allows, its best point named for people, its fits."""
     if "floor" not in surface:
         return [_p(surface.get("problem", "No surface was fitted."))]
+    names = names or PointNames(SearchSpace(()))
+    p = names.parameter(surface["parameter"])
     low, high = surface["floor_ci"]
+    number = human_number
     blocks = [_p(
         f"Each of the {len(surface['metrics'])} metrics {surface['prefix']}* was fitted over {surface['trials']} trials "
         f"as a linear function of {surface['parameter']} ({len(surface['dimensions'])} dimensions); the smallest "
         f"spread (largest minus smallest fitted metric) anywhere in the space, by linear programming over the "
-        f"continuous relaxation, is {surface['floor']:.4g}, {surface['confidence']:.0%} CI [{low:.4g}, {high:.4g}] "
-        f"(bootstrap over trials, {surface['bootstrap']} resamples); 95 % lower bound {surface['floor_lower_95']:.4g}.")]
+        f"continuous relaxation, is {number(surface['floor'])}, {100 * surface['confidence']:.0f} % CI "
+        f"[{number(low)}, {number(high)}] (bootstrap over trials, {surface['bootstrap']} resamples); 95 % lower bound "
+        f"{number(surface['floor_lower_95'])}.")]
     if surface.get("point") is not None:
-        blocks.append(_p(f"The model's best integer point: {surface['point']} (predicted spread "
-                         f"{surface['predicted_at_point']:.4g}); it is validated on fresh seeds with the candidates "
-                         "when the file asks for it (trial 'surface')."))
+        value = surface["point"] if p is None or p.kind in ("int_list", "counts") else surface["point"][0]
+        blocks.append(_p(f"The model's best integer point: {names.value(surface['parameter'], value)} (predicted "
+                         f"spread {number(surface['predicted_at_point'])}); it is validated on fresh seeds with the "
+                         "candidates when the file asks for it (trial 'surface')."))
     if surface["bound"] == surface["bound"]:  # not NaN
         text = (f"Bound {surface['bound']:g}: {surface['verdict']}. Within the linear model: check the fits "
                 "below (R², residual SD).")
         blocks.append(f'<div class="verdict">{html.escape(text)}</div>')
+    headers = names.dimension_names(p) if p is not None else {}
     fits = pd.DataFrame([{"metric": f["metric"], "intercept": f["intercept"], "R²": f["r2"],
-                          "residual SD": f["residual_sd"], **f["coefficients"]} for f in surface["fits"]])
-    blocks.append(_table(fits))
+                          "residual SD": f["residual_sd"],
+                          **{headers.get(k, k): v for k, v in f["coefficients"].items()}} for f in surface["fits"]])
+    blocks.append(_human_table(fits))
     return blocks
 
 

@@ -4,11 +4,13 @@ A parameter names a dotted rule key (``physics.friction``), an element of a list
 (``zones.values[0]``), a whole list (``zones.values`` with ``kind = "int_list"``) or a group of
 counts with a fixed total (``kind = "counts"``, ``keys = ["deck.tir.count", ...]``,
 ``total = 34``). A point of the space is a dict ``name -> value``; :meth:`SearchSpace.overrides`
-turns it into the rule overrides the runner applies.
+turns it into the rule overrides the runner applies, and :class:`PointNames` into the text a
+person reads (each element of a list or a count named as the rules name it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -17,9 +19,15 @@ import numpy as np
 
 from sim.core.config import param
 
-__all__ = ["Parameter", "SearchSpace", "repair_counts"]
+__all__ = ["Parameter", "SearchSpace", "repair_counts", "ElementName", "PointNames"]
 
 _ELEMENT = re.compile(r"^(?P<key>[\w.]+)\[(?P<index>\d+)\]$")
+#: In a list rule's doc, what one element is ("value of each ring") and which comes first
+#: ("innermost first").
+_EACH = re.compile(r"\beach (?P<noun>[A-Za-z][\w-]*)")
+_FIRST = re.compile(r"\b(?P<end>\w+most) first\b")
+_OPPOSITE_END = {"innermost": "outermost", "outermost": "innermost", "leftmost": "rightmost",
+                 "rightmost": "leftmost", "topmost": "bottommost", "bottommost": "topmost"}
 
 
 @dataclass(frozen=True)
@@ -208,3 +216,130 @@ def _lookup(data: dict, dotted: str) -> Any:
     return node
 
 
+
+
+# names for people --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ElementName:
+    """What a person calls one element of a list or counts parameter.
+
+    Attributes:
+        text: the name the rules give it ("Aspiration", "ring 1 (innermost)") or, when they give
+            none, its rule key ("deck.tir.count", "zones.values[0]").
+        named: True for a name (shown "Aspiration 3"), False for a rule key (shown "key=3").
+    """
+
+    text: str
+    named: bool
+
+    def show(self, value: Any) -> str:
+        return f"{self.text} {_value_text(value)}" if self.named else f"{self.text}={_value_text(value)}"
+
+
+@dataclass(frozen=True)
+class PointNames:
+    """Points of a space as a person reads them, each list element named as the game's rules name it.
+
+    A count (``deck.<id>.count``) takes the ``name`` of its rule table (a card's name); an element
+    of a list rule the noun and order of the list's documentation ("value of each ring, innermost
+    first": ``ring 1 (innermost)``, ``ring 2``, ...); otherwise its rule key (``key[0]=…``).
+
+    Attributes:
+        space: the search space (its baseline rules hold the names of counted things).
+        rules_type: the game's rules dataclass (its field docs name list elements); None: keys only.
+    """
+
+    space: SearchSpace
+    rules_type: type | None = None
+
+    def point(self, point: dict[str, Any]) -> str:
+        """``"action-cards: Aspiration 1, Laitue Bleue 3, ...; physics.friction = 0.3"``."""
+        return "; ".join(self.value(name, value) for name, value in point.items())
+
+    def value(self, name: str, value: Any) -> str:
+        """One parameter's value with the names of its elements."""
+        p = self.parameter(name)
+        if p is None or p.kind in ("int", "float", "choice") and not _ELEMENT.match(p.key):
+            return f"{name} = {_value_text(value)}"
+        labels = self.elements(p)
+        if p.kind in ("int_list", "counts"):
+            text = ", ".join(label.show(v) for label, v in zip(labels, value))
+            return f"{name}: {text}" if p.kind == "counts" or any(label.named for label in labels) else text
+        label = labels[0]
+        return f"{_ELEMENT.match(p.key)['key']}: {label.show(value)}" if label.named else label.show(value)
+
+    def parameter(self, name: str) -> Parameter | None:
+        return next((p for p in self.space.parameters if p.name == name), None)
+
+    def elements(self, p: Parameter) -> list[ElementName]:
+        """The name of each element of ``p`` (one for a ``key[i]`` parameter, none for a scalar)."""
+        if p.kind == "counts":
+            return [self._count(key) for key in p.keys]
+        if p.kind == "int_list":
+            return self._list(p.key, p.length)
+        match = _ELEMENT.match(p.key)
+        if not match:
+            return []
+        index = int(match["index"])
+        try:
+            length = len(_lookup(self.space.baseline, match["key"]))
+        except (KeyError, TypeError):
+            length = index + 1
+        return [self._list(match["key"], max(length, index + 1))[index]]
+
+    def dimension_names(self, p: Parameter) -> dict[str, str]:
+        """Each dimension of ``p`` (``space.element_names``) -> its name for people."""
+        if p.kind not in ("int_list", "counts"):
+            labels = self.elements(p)
+            named = labels and labels[0].named
+            return {p.name: f"{_ELEMENT.match(p.key)['key']}: {labels[0].text}" if named else p.name}
+        prefix = f"{p.key}: " if p.kind == "int_list" else ""
+        return {key: prefix + label.text if label.named else label.text
+                for key, label in zip(self.space.element_names(p), self.elements(p))}
+
+    def _count(self, key: str) -> ElementName:
+        parent = key.rsplit(".", 1)[0]
+        try:
+            table = _lookup(self.space.baseline, parent) if parent != key else None
+        except (KeyError, TypeError):
+            table = None
+        name = table.get("name") if isinstance(table, dict) else None
+        return ElementName(name, True) if isinstance(name, str) and name.strip() else ElementName(key, False)
+
+    def _list(self, key: str, length: int) -> list[ElementName]:
+        doc = _rule_doc(self.rules_type, key)
+        noun = _EACH.search(doc)
+        if noun is None:
+            return [ElementName(f"{key}[{i}]", False) for i in range(length)]
+        first = _FIRST.search(doc)
+        ends = {0: first["end"]} if first else {}
+        if first and first["end"] in _OPPOSITE_END and length > 1:
+            ends[length - 1] = _OPPOSITE_END[first["end"]]
+        return [ElementName(f"{noun['noun']} {i + 1}" + (f" ({ends[i]})" if i in ends else ""), True)
+                for i in range(length)]
+
+
+def _rule_doc(rules_type: type | None, dotted: str) -> str:
+    """The documentation of a dotted rule key in the rules dataclass ("" if none)."""
+    node: Any = rules_type
+    doc = ""
+    for part in dotted.split("."):
+        if node is None or not dataclasses.is_dataclass(node):
+            return ""
+        found = next((f for f in dataclasses.fields(node) if f.name == part), None)
+        if found is None:
+            return ""
+        doc = found.metadata.get("doc", "")
+        default = found.default if found.default is not dataclasses.MISSING else (
+            found.default_factory() if found.default_factory is not dataclasses.MISSING else None)
+        node = type(default) if dataclasses.is_dataclass(default) else None
+    return doc
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    return str(value)

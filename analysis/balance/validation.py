@@ -45,10 +45,12 @@ from sim.core.config import to_toml
 from sim.core.store import atomic_write_bytes
 
 from .looks import load_ledger
+from .space import PointNames
 from .targets import band_loss, centre_distance, check_tables, measure_all
 
 __all__ = ["FRESH_SEED_OFFSET", "candidates", "plan_stages", "validate", "fresh_seed",
-           "whole_rotations", "needed_matches", "trial_intervals", "lineup_verdicts", "atomic_json"]
+           "whole_rotations", "needed_matches", "trial_intervals", "lineup_verdicts", "atomic_json",
+           "point_names", "target_sentence", "human_number"]
 
 #: Validation replays candidates on root seed + this offset (× 1 + search.validation_round):
 #: seeds no trial has seen.
@@ -345,12 +347,76 @@ def _best_rules(balance, out: Path, summary: dict, final: dict, ledger) -> None:
     best = final["best"]
     if best is None:
         return
-    why = "" if final["claimable"] else " (no α left: this look claims nothing)"
     (out / "best_rules.toml").write_text(
-        f"# tablesim balance: best candidate (trial {best['trial']}), validated on {best['matches']} matches\n"
-        f"# of fresh seeds (root seed {summary['fresh_seed']}), look {final['look']} at α = {final['alpha']:.4g} "
-        f"of {ledger.alpha:g}; meets every target: {summary['meets_all_targets']}{why}\n"
+        f"# tablesim balance: best candidate (trial {best['trial']}), validated on {best['matches']:,} matches\n"
+        f"# of fresh seeds (root seed {summary['fresh_seed']}), look {final['look']} at "
+        f"α = {human_number(final['alpha'])} of {ledger.alpha:g}.\n"
+        f"# {point_names(balance).point(best['point'])}\n"
+        f"# {target_sentence(summary)}\n"
         + to_toml(balance.rules(best["point"])), encoding="utf-8")
+
+
+def point_names(balance) -> PointNames:
+    """How the points of a balance problem are named for people (by its game's rules)."""
+    return PointNames(balance.space, balance.spec.rules_type)
+
+
+def target_sentence(summary: dict) -> str:
+    """Whether every target was shown met on fresh seeds, in one sentence naming those that were not.
+
+    Met: every interval of the claimed candidate inside its band. Otherwise the sentence names the
+    targets missed (interval wholly outside the band) and those not shown met (interval across a
+    band edge), or says why intervals all inside their bands claim nothing (no α left, or an
+    earlier candidate of the fixed sequence missed).
+    """
+    best = summary.get("best")
+    if not best:
+        return "Cannot tell whether the targets are met: no trial completed, so nothing was replayed on fresh seeds."
+    checks = best["targets"]
+    if summary.get("meets_all_targets"):
+        return (f"Every target was met on fresh seeds: the intervals of all {len(checks)} lie inside their bands."
+                if len(checks) > 1 else "Every target was met on fresh seeds: its interval lies inside its band.")
+    unclaimed = _unclaimed(summary, best)
+    if all(c["met"] for c in checks):
+        return (f"Not every target is shown met on fresh seeds: every interval lies inside its band, but "
+                f"{' and '.join(unclaimed) or 'the look made no claim'}, so nothing is claimed.")
+    missed = [c["target"] for c in checks if c["ci_high"] < c["band"][0] or c["ci_low"] > c["band"][1]]
+    undecided = [c["target"] for c in checks if not c["met"] and c["target"] not in missed]
+    parts = ([f"{_listed(missed)} missed (interval wholly outside the band)"] if missed else []) + \
+            ([f"{_listed(undecided)} not shown met (interval across a band edge)"] if undecided else []) + \
+            [f"{reason}, so nothing is claimed" for reason in unclaimed if reason.startswith("this look")]
+    opening = "Not every target was met on fresh seeds" if missed else "Not every target is shown met on fresh seeds"
+    return f"{opening}: {'; '.join(parts)}."
+
+
+def _unclaimed(summary: dict, best: dict) -> list[str]:
+    """Why the best candidate's verdict is not a claim, whatever its intervals (none: it is one)."""
+    return (["an earlier candidate of the fixed test sequence missed a target"]
+            if not best.get("in_sequence", True) else []) + \
+           (["this look has no α left"] if not summary.get("claimable", True) else [])
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def human_number(value: Any) -> str:
+    """A number as a person reads it: integers with thousands separators, others to 3 significant figures.
+
+    >>> human_number(0.14100000000000007), human_number(15000), human_number(0.035434), human_number(5.0)
+    ('0.141', '15,000', '0.0354', '5')
+    """
+    if value is None:
+        return "—"
+    number = float(value)
+    if math.isnan(number):
+        return "—"
+    if math.isinf(number):
+        return "∞" if number > 0 else "−∞"
+    if number.is_integer() or abs(number) >= 100:
+        return f"{round(number):,}"
+    text = f"{number:.3g}"
+    return "0" if float(text) == 0 else text
 
 
 def trial_intervals(balance, tables, bootstrap: int, seed: int) -> dict[str, list[float]]:

@@ -64,11 +64,15 @@ def _look_line(summary: dict) -> str:
     if not summary.get("claimable", True):
         return (f"look {look}: no α left (the directory's α = {total:g} is spent over its {planned} planned looks): "
                 "measured and shown, not claimed")
-    return f"look {look} of {planned} planned, α = {alpha:.4g} of the directory's α = {total:g}"
+    from analysis.balance.validation import human_number
+
+    return f"look {look} of {planned} planned, α = {human_number(alpha)} of the directory's α = {total:g}"
 
 
 def _print_balance(balance, summary: dict, out: Path) -> None:
-    """The text verdict of ``tablesim balance``."""
+    """The text verdict of ``tablesim balance``: the best candidate named for people, its checks, one sentence."""
+    from analysis.balance.validation import point_names, target_sentence
+
     best = summary["best"]
     print(f"{balance.spec.title} balance: {summary['trials']} trials ({summary['pruned']} pruned), "
           f"optimizer {summary['optimizer']}; results in {out}")
@@ -77,31 +81,35 @@ def _print_balance(balance, summary: dict, out: Path) -> None:
         print(f"matches played: {played['search']:,} by the search, {played['validation']:,} on fresh seeds "
               f"({played['total']:,} in all)")
     if best is None:
-        print("no trial completed")
+        print(target_sentence(summary))
         return
     for stage in summary.get("stages", [])[:-1]:
-        print(f"  look {stage['look']} ({stage['matches']} matches): undecided, went on to more matches")
+        print(f"  look {stage['look']} ({stage['matches']:,} matches): undecided, went on to more matches")
     level = best["targets"][0].get("alpha", best.get("alpha", 0.05)) if best["targets"] else best.get("alpha", 0.05)
     shown = f"{100 * (1 - 2 * level):.1f} %"
-    print(f"best candidate (trial {best['trial']}): {json.dumps(best['point'])}")
-    print(f"validated on {best['matches']} matches of fresh seeds (root seed {best['fresh_seed']}), "
+    print(f"best candidate (trial {best['trial']}): {point_names(balance).point(best['point'])}")
+    print(f"validated on {best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']}), "
           f"{_look_line(summary)}; intervals at {shown} (1 − 2α of the look):")
     rows = [("best", best)] + ([("baseline", summary["baseline"])] if summary.get("baseline") else [])
     for name, candidate in rows:
         for check in candidate["targets"]:
-            verdict = "met" if check["met"] else "NOT met"
-            print(f"  {name:<9}{check['target']:<44} {check['value']:.4g}  {shown} CI [{check['ci_low']:.4g}, "
-                  f"{check['ci_high']:.4g}]  band [{check['band'][0]:.4g}, {check['band'][1]:.4g}]  {verdict}")
-    if best["meets_all"] and not best.get("in_sequence", True):
-        print("  (not claimed: an earlier candidate of the fixed test sequence missed a target)")
+            print(_check_line(name, check, shown))
     verdicts = summary.get("lineup_verdicts") or {}
     if len(verdicts) > 1:
         print("  by line-up (descriptive; the claim is all of them at once): "
               + ", ".join(f"{name} {'met' if ok else 'NOT met'}" for name, ok in verdicts.items()))
-    if summary.get("shown_unmet") and not summary["meets_all_targets"]:
-        print("  a target's interval lies wholly outside its band: this candidate cannot meet it")
-    print(f"every target met on fresh seeds: {'yes' if summary['meets_all_targets'] else 'no'}")
+    print(target_sentence(summary))
     print(f"best rules: {out / 'best_rules.toml'}")
+
+
+def _check_line(name: str, check: dict, shown: str) -> str:
+    """One target of one candidate on fresh seeds: value, interval and band rounded for people."""
+    from analysis.balance.validation import human_number as number
+
+    low, high = check["band"]
+    verdict = "met" if check["met"] else "NOT met"
+    return (f"  {name:<9}{check['target']:<44} {number(check['value']):>7}  {shown} CI [{number(check['ci_low'])}, "
+            f"{number(check['ci_high'])}]  band [{number(low)}, {number(high)}]  {verdict}")
 
 
 def cmd_sensitivity(args: argparse.Namespace) -> int:
