@@ -436,117 +436,39 @@ else:
 # Before searching, a designer may ask *which* rules matter. `tablesim sensitivity`
 # (`sim/curlastique/examples/curlastique_sensitivity.toml`: the four zone values and the friction,
 # 4-player club games to 500 points) screens every parameter with **Morris** elementary effects, then
-# measures **Sobol** indices of the strongest ones. A parameter counts as an effect when
-# the interval of its index excludes 0; a dummy parameter that changes nothing is shown
-# beside it for the scale of pure noise (the output below checks whether the dummy really
-# measures noise).
+# measures **Sobol** indices of the strongest ones.
 #
-# * Morris μ*: mean absolute change of the output when the parameter moves across its
-#   range (output units per full range), over the trajectories; σ: how much that change
-#   depends on the other parameters (interactions, non-linearity).
-# * Sobol ST: the share of the output's variance due to the parameter, interactions
-#   included (0–1, noisy with few samples).
+# A match is a random draw, so each point's outcome is its *mean response* (what the rules
+# decide) plus Monte Carlo noise (which matches were drawn). Each point plays its matches in
+# blocks of seeds; the noise is measured from the blocks' spread and removed, so the indices
+# are those of the mean response, and the noise is shown as its own share of a point's variance.
+#
+# * Morris: the root mean square elementary effect (output units per full range of the
+#   parameter); "effect" when a sign-flip test rejects "no effect" at 5 % over the parameters.
+# * Sobol ST: the share of the mean response's variance due to the parameter, interactions
+#   included (0–1), with simultaneous 95 % intervals; "effect" when the interval excludes 0.
+# * The dummy parameter changes only the seeds: its true indices are 0 and it must come out
+#   "no effect".
 
 # %%
-def effects(frame: pd.DataFrame, value: str, conf: str) -> pd.DataFrame:
-    """Flag parameters whose index's interval excludes 0 (index − half-width > 0), beside the
-    dummy parameter's index for scale."""
-    from analysis.balance.sensitivity import DUMMY
-
-    rows = []
-    for output, group in frame.groupby("output", sort=False):
-        dummy = group[group["parameter"] == DUMMY]
-        rows.append(group.assign(dummy_index=float(dummy[value].iloc[0]) if len(dummy) else np.nan,
-                                 excludes_0=(group[value] - group[conf]) > 0)
-                    .sort_values(value, ascending=False))
-    return pd.concat(rows, ignore_index=True)
-
-
-morris_csv, sobol_csv = STORED_SENSITIVITY / "morris.csv", STORED_SENSITIVITY / "sobol.csv"
-if not morris_csv.exists():
+if not (STORED_SENSITIVITY / "sensitivity.json").exists():
     print(f"No stored sensitivity analysis in {STORED_SENSITIVITY}.\nTo produce it, from the "
           f"repository:\n  tablesim sensitivity sim/curlastique/examples/curlastique_sensitivity.toml "
           f"--out reports/examples/curlastique_sensitivity --jobs 2")
 else:
-    morris = effects(pd.read_csv(morris_csv), "mu_star", "mu_star_conf")
-    display(morris)
-    if sobol_csv.exists():
-        display(effects(pd.read_csv(sobol_csv), "ST", "ST_conf"))
-    for output, group in morris.groupby("output", sort=False):
-        clear = [p for p in group.loc[group["excludes_0"], "parameter"]]
-        print(f"{output}: index interval excludes 0 (Morris): {', '.join(clear) or 'none'}")
-    from analysis.balance.sensitivity import DUMMY
+    from analysis.balance.sensitivity import readable_tables
 
-    if (morris.loc[morris["parameter"] == DUMMY, "mu_star"] == 0).all():
-        print("\nNote: the dummy's index is exactly 0. Every sample point replays the same seeds "
-              "(common random numbers), so a parameter that changes nothing reproduces the tables "
-              "exactly; any real rule change, however irrelevant, reshuffles the noisy outcomes, so an "
-              "interval that excludes 0 does not make a small index important (see the next check).")
+    stored = json.loads((STORED_SENSITIVITY / "sensitivity.json").read_text())
+    for output, sentences in stored["findings"].items():
+        if sentences:
+            print("Where the two methods differ:" if output == "agreement" else f"{output}:")
+            for sentence in sentences:
+                print(f"  - {sentence}")
+    for title, table in readable_tables(stored).items():
+        print(f"\n{title}")
+        display(table)
     if (STORED_SENSITIVITY / "sensitivity.png").exists():
         display(Image(filename=str(STORED_SENSITIVITY / "sensitivity.png"), width=760))
-
-# %% [markdown]
-# **A second noise floor, from the run's own size.** Each Morris step moves one
-# parameter by Δ = levels / (2 (levels − 1)) of its range and divides the change of the
-# output by Δ. If the parameter did nothing but the outcomes were independent Monte
-# Carlo draws at the two ends of the step, the change would have a standard deviation
-# of √2 · σ, with σ the standard error of the output at one point (for a win rate of
-# n matches, √(p(1 − p)/n)), and μ* — the mean of its absolute value — would be about
-# √(2/π) · √2 · σ / Δ. Indices not clearly above that are indistinguishable from noise.
-# (Common random numbers correlate neighbouring points and lower the noise somewhat,
-# so this floor is on the cautious side.) σ is estimated from the stored sample
-# points' tables when they are there (`morris/`), else from the line-up size.
-
-# %%
-from math import pi, sqrt
-
-from sim.core.store import load_tables
-
-
-def monte_carlo_floor(folder: Path) -> dict:
-    """Morris μ* that pure Monte Carlo noise would give each output (NaN where unknown)."""
-    info = json.loads((folder / "sensitivity.json").read_text())
-    settings = info["settings"]
-    n, levels = settings["matches"], settings["morris"]["levels"]
-    step = levels / (2 * (levels - 1))  # SALib's Morris step, as a fraction of each range
-    points = folder / "morris"
-    tables = load_tables(points) if (points / "matches").is_dir() else None
-    lineup = settings["lineups"][0]
-    floors = {}
-    for label, output in zip(info["outputs"], settings["outputs"]):
-        sd = float("nan")
-        if output["metric"] in ("seat_win_rate", "profile_win_rate", "completion"):
-            p = 1 / len(lineup["players"])
-            if tables is not None:
-                players = tables["players"][tables["players"]["lineup"] == lineup["name"]]
-                matches = tables["matches"][tables["matches"]["lineup"] == lineup["name"]]
-                p = {"seat_win_rate": players.loc[players["seat"] == output["seat"], "won"].mean(),
-                     "profile_win_rate": players.loc[players["profile"] == output["profile"], "won"].mean(),
-                     "completion": matches["finished"].astype(float).mean()}[output["metric"]]
-            sd = sqrt(p * (1 - p) / n)
-        elif output["metric"] == "rounds_mean" and tables is not None:
-            matches = tables["matches"][tables["matches"]["lineup"] == lineup["name"]]
-            sd = float(matches.groupby("variant")["rounds"].std().mean()) / sqrt(n)
-        floors[label] = sqrt(2 / pi) * sqrt(2) * sd / step
-    return floors
-
-
-if not (STORED_SENSITIVITY / "sensitivity.json").exists():
-    print("No stored sensitivity analysis: nothing to check.")
-else:
-    floors = monte_carlo_floor(STORED_SENSITIVITY)
-    checked = pd.read_csv(STORED_SENSITIVITY / "morris.csv")
-    checked = checked[checked["parameter"] != DUMMY].assign(mc_floor=checked["output"].map(floors))
-    checked["above_mc_floor"] = (checked["mu_star"] - checked["mu_star_conf"]) > checked["mc_floor"]
-    display(checked.sort_values(["output", "mu_star"], ascending=[True, False]).reset_index(drop=True))
-    for output, group in checked.groupby("output", sort=False):
-        floor = floors[output]
-        if np.isnan(floor):
-            print(f"{output}: no Monte Carlo floor (the sample points' tables are not stored)")
-            continue
-        clear = list(group.loc[group["above_mc_floor"], "parameter"])
-        print(f"{output}: Monte Carlo floor of mu* = {floor:.3g}; clearly above it: "
-              f"{', '.join(clear) or 'none — this run cannot tell which parameter matters'}")
 
 # %% [markdown]
 # ## Takeaway
@@ -558,10 +480,10 @@ else:
 #   optimistic by construction (the winner's curse). The matches a ±2-point band needs
 #   — thousands — are the real cost of a balancing claim, and the notebook computes
 #   them before anyone runs the search.
-# * Sensitivity analysis tells which rules are worth searching at all: a parameter counts
-#   as an effect when its index's interval excludes 0 (the dummy parameter's index shows
-#   the scale of pure noise); the run's own size gives a Monte Carlo floor, and an index
-#   below it is a question the run was too small to answer.
+# * Sensitivity analysis tells which rules are worth searching at all: its indices are
+#   those of the mean response, with the Monte Carlo noise measured and removed; a
+#   parameter counts as an effect when a test at 5 % shows it moves the mean, and where the
+#   noise is most of the variance the run says how many matches per point it would need.
 
 # %% [markdown]
 # The temporary folder holds every file written above. It is removed below; set

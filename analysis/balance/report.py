@@ -323,32 +323,31 @@ def _surface_blocks(surface: dict, names: PointNames | None = None) -> list[str]
 
 
 def _sensitivity_sections(folder: Path) -> tuple[str, list[dict], bool]:
+    from .sensitivity import readable_tables
+
     summary = json.loads((folder / "sensitivity.json").read_text())
-    sobol_path = folder / "sobol.csv"
-    sobol = pd.read_csv(sobol_path) if sobol_path.exists() else pd.DataFrame()
-    recorded = "verdict" in sobol.columns or (sobol.empty and "intervals" in summary)
-    reading = [_p(
-        "Morris μ* ranks how much each parameter moves each outcome over its range; Sobol's first-order "
-        "index S1 is the share of the outcome's variance the parameter explains alone, the total index ST "
-        "with its interactions. A parameter is an effect only when its index's interval excludes 0; "
-        "otherwise it has no effect these runs can see. Sobol intervals are simultaneous 95 % intervals "
-        "over each output's indices (symmetric studentized bootstrap over the base sample rows, "
-        "Bonferroni), Morris intervals SALib's bootstrap of μ* at the Bonferroni level over the parameters. "
-        "The dummy parameter changes nothing but the seeds: its index is the noise share, the part of the "
-        "variance that the choice of seeds alone explains — a reference, not a threshold."),
-        _p(f"Noise share per outcome (the dummy's indices): {json.dumps(summary['noise_floor'])}")]
-    if not recorded:
-        reading.append(_p("This directory was analysed before the intervals and verdicts above existed: its "
-                          "tables give SALib's normal-bootstrap half-widths (*_conf, 95 % per index, not "
-                          "simultaneous; at small N they cover less than 95 %) and no verdict. Rerun "
-                          "tablesim sensitivity on it to recompute them from the stored points."))
-    sections = [{"title": "Reading it", "blocks": reading}]
-    sections.append({"title": f"Morris screening ({summary['morris_points']} points × "
-                              f"{summary['matches_per_point']} matches)",
-                     "blocks": [_table(pd.read_csv(folder / "morris.csv"))]})
-    if sobol_path.exists():
-        sections.append({"title": f"Sobol indices ({summary.get('sobol_points', 0)} points)",
-                         "blocks": [_table(sobol)]})
+    if "findings" not in summary:
+        return "Sensitivity analysis", [{"title": "Rerun needed", "blocks": [_p(
+            "This directory was written by an earlier tablesim whose indices mixed the Monte Carlo noise with "
+            "the parameters' effects. Rerun tablesim sensitivity on its file to analyse it again.")]}], False
+    sections = []
+    for output, sentences in summary["findings"].items():
+        if sentences:
+            title = "Where the two methods differ" if output == "agreement" else f"What moves {output}"
+            items = "".join(f"<li>{html.escape(sentence)}</li>" for sentence in sentences)
+            sections.append({"title": title, "blocks": [f"<ul>{items}</ul>"]})
+    sections.append({"title": "Reading it", "blocks": [_p(
+        f"Each point played {summary['matches_per_point']:,} matches in {summary['replicates']} blocks of seeds, the "
+        "same blocks at every point. The indices are those of the mean response: the Monte Carlo noise is measured "
+        "from the blocks' spread and removed, and reported as its own share of a point's variance. Morris: the "
+        "root mean square elementary effect (output units per full range of the parameter) with a 95 % bootstrap "
+        "interval over trajectories; a parameter is an effect when a sign-flip test rejects 'no effect' at 5 % "
+        "divided by the number of parameters. Sobol: S1 is the share of the mean response's variance a parameter "
+        "explains alone, ST with its interactions, each with simultaneous 95 % intervals over the output's "
+        "indices; a parameter is an effect when its ST interval excludes 0. Both test the same hypothesis at the "
+        "same level, so they differ only in power. The dummy changes only the seeds: its true indices are 0.")]})
+    for title, table in readable_tables(summary).items():
+        sections.append({"title": title, "blocks": [table.to_html(index=False, border=0, escape=True)]})
     if (folder / "sensitivity.png").exists():
         data = base64.b64encode((folder / "sensitivity.png").read_bytes()).decode()
         sections.append({"title": "Plot", "blocks": [f'<img alt="sensitivity" src="data:image/png;base64,{data}">']})

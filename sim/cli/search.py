@@ -138,14 +138,10 @@ def cmd_sensitivity(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(summary, indent=2))
         return 0
-    import pandas as pd
+    from analysis.balance.sensitivity import text_report
 
-    print(f"Morris screening ({summary['morris_points']} points x {summary['matches_per_point']} matches):")
-    print(pd.DataFrame(summary["morris"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    if summary["sobol"]:
-        print(f"\nSobol indices ({summary['sobol_points']} points):")
-        print(pd.DataFrame(summary["sobol"]).to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-    print(f"\nplot and tables in {out}")
+    print(text_report(summary))
+    print(f"\nplot, tables and report: tablesim report {out}")
     return 0
 
 

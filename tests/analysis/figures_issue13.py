@@ -67,14 +67,15 @@ for _ in range(1000):
     un += (s.p_bias_cell < 0.05).any()
 print(f"9. 12 fair line-ups: at least one flagged {fl/1000:.3f} (family-wise), {un/1000:.3f} (unadjusted)")
 
-# 8. Ishigami at the example's size (tests/analysis/test_sensitivity.py)
+# 8. Ishigami at the example's size (tests/analysis/test_sensitivity.py); noisy Ishigami: python -m tests.analysis.noisy_ishigami
 from SALib.analyze import sobol as sa
 from SALib.sample import sobol as ss
-from tests.analysis.test_sensitivity import _ishigami, _ishigami_truth, _example_settings, PARAMETERS, DUMMY
+from tests.analysis.test_sensitivity import _ishigami, _example_settings
+from tests.analysis.noisy_ishigami import truth, PARAMETERS, DUMMY
 from analysis.balance.sensitivity import analyse_function
-s1, st = _ishigami_truth(); cov = sal = x3 = 0; R = 300
+s1, st, _ = truth(); cov = sal = x3 = 0; R = 300
 for seed in range(R):
-    _, sob, _, _ = analyse_function(_ishigami, _example_settings(seed), PARAMETERS, ["y"], DUMMY)
+    sob = analyse_function(_ishigami, _example_settings(seed), PARAMETERS, ["y"], DUMMY).sobol
     r = sob.set_index("parameter")
     cov += all(r.loc[k, "S1_low"] <= s1[k] <= r.loc[k, "S1_high"] and r.loc[k, "ST_low"] <= st[k] <= r.loc[k, "ST_high"] for k in s1)
     x3 += bool(r.loc["x3", "S1_effect"])
@@ -82,5 +83,5 @@ for seed in range(R):
     X = ss.sample(pr, 32, calc_second_order=False, seed=seed); res = sa.analyze(pr, _ishigami(X, "")[:, 0], calc_second_order=False, seed=seed)
     sal += all(abs(res["S1"][i] - s1[k]) <= res["S1_conf"][i] and abs(res["ST"][i] - st[k]) <= res["ST_conf"][i] for i, k in enumerate(s1))
 print(f"8. Ishigami N=32: all six true indices inside: ours {cov/R:.3f}, SALib *_conf {sal/R:.3f}; x3 S1 called an effect {x3/R:.3f}")
-_, sob, _, _ = analyse_function(_ishigami, _example_settings(), PARAMETERS, ["y"], DUMMY)
+sob = analyse_function(_ishigami, _example_settings(), PARAMETERS, ["y"], DUMMY).sobol
 print(sob[["parameter","S1","S1_low","S1_high","ST","ST_low","ST_high","verdict"]].round(3).to_string(index=False))

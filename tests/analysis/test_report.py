@@ -225,9 +225,9 @@ def test_no_detectable_effect_comes_with_the_smallest_effect_the_run_could_detec
 
 @pytest.mark.parametrize("name, needle", [("curlastique_balance", "Looks not recorded"),
                                           ("gasterospeed_balance", "Looks not recorded"),
-                                          ("curlastique_sensitivity", "analysed before the intervals")])
+                                          ("curlastique_sensitivity", "Monte Carlo noise is")])
 def test_stored_example_directories_still_report(tmp_path, name, needle):
-    """Directories written before look records and index intervals still give a report that says so."""
+    """The stored examples report; directories written before look records say so."""
     import shutil
 
     from analysis.balance.report import build_search_report
@@ -238,3 +238,15 @@ def test_stored_example_directories_still_report(tmp_path, name, needle):
     (copy / "looks.json").unlink(missing_ok=True)  # as written before looks were recorded
     text = _text(build_search_report(copy).read_text(encoding="utf-8"))
     assert needle in text
+
+
+def test_a_sensitivity_directory_analysed_with_the_noise_mixed_in_asks_for_a_rerun(tmp_path):
+    """A directory whose indices did not separate the noise is not shown as if they did."""
+    import json
+
+    from analysis.balance.report import build_search_report
+
+    (tmp_path / "manifest.json").write_text(json.dumps({"kind": "sensitivity", "game": "curlastique"}))
+    (tmp_path / "sensitivity.json").write_text(json.dumps({"morris": [], "sobol": [], "noise_floor": {}}))
+    text = _text(build_search_report(tmp_path).read_text(encoding="utf-8"))
+    assert "Rerun tablesim sensitivity" in text and "mixed the Monte Carlo noise" in text
