@@ -30,15 +30,16 @@ from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError
 __all__ = ["main", "build_parser", "UsageError", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
 EXAMPLES = """\
-examples:
+examples (in this order, from an empty folder):
   tablesim games
   tablesim rules curlastique > my_rules.toml
-  tablesim run curlastique --matches 2000 --players expert,novice --jobs 2 --out results/run1
-  tablesim run curlastique --matches 500 --players club,club,club,club --set game.target_score=1000
-  tablesim shot curlastique --x 0.02 --angle 1.5 --speed 1.38 --plot shot.png
   tablesim profiles curlastique
+  tablesim run curlastique --matches 2000 --players expert,novice --jobs 2 --out results/run1
+  tablesim run curlastique --matches 500 --players club,club,club,club --rules my_rules.toml --set game.target_score=800
+  tablesim shot curlastique --x 0.02 --angle 1.5 --speed 1.38 --plot shot.png
   tablesim examples --copy examples
   tablesim experiment examples/curlastique_demo.toml --jobs 2
+  tablesim report results/curlastique_demo
   tablesim replay results/curlastique_demo --match 17 --variant bullseye-150
   tablesim export results/curlastique_demo --format xlsx
 """

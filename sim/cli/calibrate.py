@@ -94,7 +94,8 @@ def _print(result, goodness, out: Path, written: list[Path], fmt: str) -> None:
 def add_parsers(sub) -> None:
     """Add ``tablesim calibrate`` to the ``tablesim`` parser."""
     p = sub.add_parser("calibrate", help="fit player profiles to a playtest score sheet",
-                       epilog="example: tablesim calibrate pig sheet.csv --out results/cal --jobs 2")
+                       epilog="example: tablesim examples --copy examples && "
+                              "tablesim calibrate curlastique examples/curlastique_sheet.csv --jobs 2")
     p.add_argument("game", help="the game's name (tablesim games)")
     p.add_argument("sheet", help="the score sheet CSV: match,round,player,points or match,race,player,position")
     p.add_argument("--fit", default=None, metavar="KEYS",

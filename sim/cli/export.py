@@ -55,7 +55,9 @@ def add_parsers(sub) -> None:
                                    "workbook. A directory that lacks planned matches is exported from the "
                                    "matches it holds; its summary starts with one 'results incomplete' row per "
                                    "short cell.",
-                       epilog="example: tablesim export results/curlastique_demo --format xlsx --out demo.xlsx\n"
+                       epilog="example: tablesim examples --copy examples && "
+                              "tablesim experiment examples/curlastique_demo.toml && "
+                              "tablesim export results/curlastique_demo --format xlsx --out demo.xlsx\n"
                               + WRITER_EXIT_STATUS,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dir", help="a results directory (run or experiment)")

@@ -209,7 +209,9 @@ def add_parsers(sub) -> None:
     """Add ``tablesim replay`` to the parser."""
     p = sub.add_parser(
         "replay", help="tell one match turn by turn (a fresh one, or a stored one of a results directory)",
-        epilog="examples:\n  tablesim replay gasterospeed --seed 3\n"
+        epilog="examples (in this order, from an empty folder):\n  tablesim replay gasterospeed --seed 3\n"
+               "  tablesim examples --copy examples\n"
+               "  tablesim experiment examples/curlastique_demo.toml --jobs 2\n"
                "  tablesim replay results/curlastique_demo --match 17 --variant bullseye-150\n"
                "(--html FILE.html: for the games with a frames hook)",
         formatter_class=argparse.RawDescriptionHelpFormatter)

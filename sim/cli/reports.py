@@ -81,7 +81,9 @@ def add_parsers(sub) -> None:
                        description="A self-contained HTML design report of a results directory. A directory "
                                    "that lacks planned matches is reported from the matches it holds, under a "
                                    "banner naming the short cells and the command that replays them.",
-                       epilog="example: tablesim report results/curlastique_demo --out curlastique_demo.html\n"
+                       epilog="example: tablesim examples --copy examples && "
+                              "tablesim experiment examples/curlastique_demo.toml && "
+                              "tablesim report results/curlastique_demo --out curlastique_demo.html\n"
                               + WRITER_EXIT_STATUS,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("dir")

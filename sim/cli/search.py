@@ -149,7 +149,8 @@ def add_parsers(sub) -> None:
     """Add this module's commands to the ``tablesim`` parser."""
     for name, func, text in (("balance", cmd_balance, "search rule parameters for design targets"),
                              ("sensitivity", cmd_sensitivity, "Morris then Sobol indices of rule parameters")):
-        p = sub.add_parser(name, help=text, epilog=f"example: tablesim {name} examples/curlastique_{name}.toml --jobs 2")
+        p = sub.add_parser(name, help=text, epilog=f"example: tablesim examples --copy examples && "
+                                                  f"tablesim {name} examples/curlastique_{name}.toml --jobs 2")
         p.add_argument("file", help=f"the {name} TOML file")
         p.add_argument("--out", default=None, help="results directory (default results/<file stem>)")
         p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
