@@ -14,6 +14,7 @@ never assumed from the manifest.
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ import pandas as pd
 from .store import DAMAGED, cell_key, parse_part_name
 
 __all__ = ["MatchRange", "CellShortfall", "Completeness", "assess", "completeness_of", "stored_ranges_of",
-           "missing_ranges", "planned_matches"]
+           "missing_ranges", "planned_matches", "replay_command"]
 
 #: Cells named one by one in :meth:`Completeness.cells_text`; the rest are counted.
 SHOWN_CELLS = 3
@@ -219,14 +220,36 @@ def _set_aside_missing(damaged: Iterable[str], cells: Sequence[tuple[str, str]],
     return count
 
 
+def replay_command(manifest: Mapping[str, Any], folder: str | Path | None = None) -> str:
+    """The command that plays a directory's missing matches: the recorded one, writing into ``folder``.
+
+    A command recorded without ``--out`` (its default folder) gets ``--out folder``, so it
+    resumes this directory wherever it was moved; a demo's experiment is named as the
+    ``tablesim experiment`` it ran. "" when the manifest records no command.
+    """
+    command = str(manifest.get("command") or "").strip()
+    if command in ("", "tablesim"):
+        return ""
+    if command.startswith("tablesim demo") and manifest.get("experiment_file"):
+        command = f"tablesim experiment {shlex.quote(str(manifest['experiment_file']))}"
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    if folder is not None and "--out" not in words:
+        command += f" --out {shlex.quote(str(folder))}"
+    return command
+
+
 def assess(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Sequence[MatchRange]],
-           damaged: Iterable[str] = ()) -> Completeness:
+           damaged: Iterable[str] = (), folder: str | Path | None = None) -> Completeness:
     """Compare what is stored with what the manifest planned.
 
     Args:
         manifest: the results directory's manifest.
         stored: (variant, line-up) → the ranges of match indices stored (sorted, disjoint).
         damaged: names of the parts set aside under ``DIR/damaged/matches/``.
+        folder: the results directory, as the user named it (the replay command writes there).
     """
     cells = _planned_cells(manifest, stored)
     longest = max((runs[-1].last + 1 for runs in stored.values() if runs), default=0)
@@ -240,15 +263,14 @@ def assess(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Sequenc
         if gaps:
             missing[cell] = gaps
             shortfalls.append(CellShortfall(cell[0], cell[1], held, planned, gaps))
-    command = str(manifest.get("command") or "").strip()
     return Completeness(status=str(manifest.get("status") or ""), planned=planned, cells=len(cells),
                         stored=total, shortfalls=tuple(shortfalls),
                         set_aside=_set_aside_missing(damaged, cells, missing),
-                        command="" if command == "tablesim" else command)
+                        command=replay_command(manifest, folder))
 
 
 def completeness_of(path: str | Path, manifest: Mapping[str, Any], matches: pd.DataFrame) -> Completeness:
     """:func:`assess` of a results directory from its loaded ``matches`` table."""
     folder = Path(path) / DAMAGED / "matches"
     damaged = sorted(p.name for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
-    return assess(manifest, stored_ranges_of(matches), damaged)
+    return assess(manifest, stored_ranges_of(matches), damaged, path)

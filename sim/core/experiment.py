@@ -150,6 +150,8 @@ class ExperimentFile:
                                           f"({len(lineup.players)} players: slots 0 to {len(lineup.players) - 1})")
         if not self.lineups:
             yield "lineups", "expected at least one [[lineups]] table with name and players"
+        if self.matches < 1:
+            yield "matches", "missing; the matches per variant and line-up, e.g. matches = 200"
         names = [v.name for v in self.variants]
         for index, variant in enumerate(self.variants):
             if not variant.name:

@@ -143,3 +143,13 @@ def test_sigkill_halfway_then_rerun_gives_identical_tables(tmp_path):
     resumed = load_tables(tmp_path / "killed")
     for table in whole:
         pd.testing.assert_frame_equal(whole[table], resumed[table])
+
+
+def test_an_experiment_file_without_matches_is_one_line_naming_the_key(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('game = "toy-dice"\nseed = 1\n[[lineups]]\nname = "x"\nplayers = ["plain", "plain"]\n')
+    code = main(["experiment", str(bad), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and err == f"tablesim: error: {bad}: matches: missing; the matches per variant and line-up, " \
+                                "e.g. matches = 200\n"
+    assert not (tmp_path / "o").exists()

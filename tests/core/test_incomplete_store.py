@@ -311,3 +311,16 @@ def test_many_short_cells_are_counted_after_the_first_few():
     result = assess({"kind": "run", "matches": 4, "cells": cells}, {})
     assert result.cells_text().endswith("; and 2 more cells short of matches")
     assert result.replay_text() == "replay the missing matches by rerunning the command that made these results"
+
+
+def test_the_replay_command_writes_into_the_directory_reported():
+    from sim.core.completeness import replay_command
+
+    assert replay_command({"command": "tablesim run toy-dice --matches 4 --out r1"}, "elsewhere/r1") == \
+        "tablesim run toy-dice --matches 4 --out r1"  # as recorded: it names its folder
+    assert replay_command({"command": "tablesim experiment my exp.toml"}, "results/my exp") == \
+        "tablesim experiment my exp.toml --out 'results/my exp'"
+    assert replay_command({"command": "tablesim demo (curlastique_demo.toml)",
+                           "experiment_file": "/x/curlastique_demo.toml"}, "reports/demo/curlastique") == \
+        "tablesim experiment /x/curlastique_demo.toml --out reports/demo/curlastique"
+    assert replay_command({"command": "tablesim"}, "d") == replay_command({}, "d") == ""
