@@ -1,4 +1,6 @@
-"""Bootstrap confidence intervals, optionally resampling whole clusters (research/stats.md §1).
+"""Bootstrap confidence intervals, optionally resampling whole clusters (BCa: Efron 1987,
+"Better bootstrap confidence intervals", JASA 82; clusters: Davison & Hinkley 1997, Bootstrap
+Methods and their Application).
 
 Matches that share a seed (seat rotations) are resampled together: the statistic is then a
 ratio of cluster sums (Σ values / Σ counts), which equals the plain mean when every cluster

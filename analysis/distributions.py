@@ -1,8 +1,9 @@
-"""Score and game-length distributions with bootstrap CIs (research/stats.md §1).
+"""Score and game-length distributions with bootstrap CIs (BCa: Efron 1987).
 
 Means get a BCa bootstrap interval (seeds resampled as clusters under seat rotation, see
 :mod:`analysis.bootstrap`); quantiles are reported without an interval because a bootstrap
-CI of the median of integer lengths collapses to a point (stats.md §1, measured). For
+CI of the median of integer lengths collapses to a point (on a toy dice game, a median length
+of 8 rounds had the 95 % bootstrap interval [8, 8]). For
 lengths the share of matches stopped by the cap is shown beside, as the mean counts a
 capped match at the cap (see :mod:`analysis.survival` for the censoring-aware view).
 """

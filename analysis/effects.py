@@ -1,10 +1,11 @@
 """Variant effects against the baseline as paired differences (common random numbers).
 
 Match i of every variant is played with the same seeds (and seat rotation), so the outcome
-of a variant's match i pairs with the baseline's match i (research/stats.md §1–2). Matches of
-one seed (its rotations) are one cluster; every test below is computed on per-seed sums, so
-it stays correct under seat rotation, and each interval is the inversion of the very test
-whose p-value stands beside it:
+of a variant's match i pairs with the baseline's match i (common random numbers: Glasserman &
+Yao 1992, "Some guidelines and guarantees for common random numbers"). Matches of one seed
+(its rotations) are one cluster; every test below is computed on per-seed sums, so it stays
+correct under seat rotation, and each interval is the inversion of the very test whose
+p-value stands beside it:
 
 * **binary outcomes** (seat s won, a profile won, the match hit the cap): the effect is the
   paired difference of the two rates, d̄ = (c − b)/n (b: pairs won only under the baseline,

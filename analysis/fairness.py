@@ -1,4 +1,5 @@
-"""Seat fairness: equivalence (TOST) of win shares against a fairness band (stats.md §1, §3).
+"""Seat fairness: equivalence (TOST) of win shares against a fairness band (two one-sided tests:
+Schuirmann 1987, J. Pharmacokinet. Biopharm. 15).
 
 "Not significantly unfair" is not evidence of fairness. A seat is shown to be fair when its
 win share lies inside the band 1/n ± δ by two one-sided tests (TOST): H01 "share ≤ 1/n − δ"
@@ -88,8 +89,10 @@ def matches_for_equivalence(share: float, margin: float, alpha: float = 0.05,
                             power: float = 0.8, design_eff: float = 1.0) -> int:
     """Decided matches for one seat's TOST to show ``share`` within ± ``margin`` (normal formula).
 
-    n = (z_{1−α} + z_{1−β/2})² · p(1−p) / δ² · deff (stats.md §3). This is per seat; a
-    line-up is fair only if every seat is, which needs more (:func:`lineup_matches_needed`).
+    n = (z_{1−α} + z_{1−β/2})² · p(1−p) / δ² · deff (the normal approximation for the
+    equivalence test of one proportion: Chow, Shao & Wang 2008, "Sample Size Calculations in
+    Clinical Research"). This is per seat; a line-up is fair only if every seat is, which
+    needs more (:func:`lineup_matches_needed`).
     """
     z = stats.norm.ppf(1 - alpha) + stats.norm.ppf(1 - (1 - power) / 2)
     return int(math.ceil(z**2 * share * (1 - share) / margin**2 * design_eff))
@@ -345,7 +348,7 @@ def cell_verdict(seats: pd.DataFrame) -> str:
 def omnibus_test(seats: pd.DataFrame) -> float:
     """Chi-square p-value that all seats (or teams) of one cell share the decided matches equally.
 
-    ``scipy.stats.chisquare(wins)`` with uniform expected counts (stats.md §1). Under
+    ``scipy.stats.chisquare(wins)`` with uniform expected counts (Pearson's goodness of fit). Under
     clustering (seat rotation) the statistic is divided by the mean design effect of the seats
     (first-order Rao–Scott correction) before its p-value is taken.
 

@@ -1,11 +1,13 @@
-"""Ludii-style design metrics from the tidy tables (research/stats.md §6).
+"""Ludii-style design metrics from the tidy tables (the metrics of Ludii's evaluation module,
+github.com/Ludeme/Ludii, Evaluation/src/metrics; Browne 2008, "Automatic generation and
+evaluation of recombination games", PhD thesis, QUT).
 
 Every metric is computed for each match from the ``rounds`` table (cumulative score of every
 seat after every round) and ``players`` / ``matches``, then averaged over matches, with a CI
 from a bootstrap over seeds (:mod:`analysis.bootstrap`) or a Wilson interval for rates.
 The in-game evaluation of a seat is its cumulative score ``c_p(t)`` after round t, divided by
-the match's largest |cumulative score| (option (a) of stats.md §6: a normalised score), so
-it lies in [−1, 1] whatever the game's point scale.
+the match's largest |cumulative score| (a normalised score, rather than a fitted in-game win
+probability), so it lies in [−1, 1] whatever the game's point scale.
 
 Definitions (per match unless stated; W = the match's winners, R = its rounds):
 

@@ -1,4 +1,6 @@
-"""Skill versus luck: how much a stronger profile's edge decides matches (stats.md §4).
+"""Skill versus luck: how much a stronger profile's edge decides matches (games as mixtures of
+skill and coin flips: Duersch, Lambrecht & Oechssler 2020, "Measuring skill and chance in
+games", European Economic Review 127).
 
 * **Skill share** of a profile holding m of the n seats of a line-up, from q, the share of
   the decided matches it wins (any of its seats wins). In a skill-or-coin-flip mixture — a
@@ -8,7 +10,7 @@
   than its fair share gets s = 0 (its skill decides no match; any skill at play is the other
   profiles'), and its interval is the clustered Wilson interval of q mapped through the same
   formula and clipped to [0, 1] (the intersection of a valid interval with the parameter
-  space keeps its coverage). With m = 1 this is stats.md's normalised skill share
+  space keeps its coverage). With m = 1 this is the normalised skill share
   (p_strong − 1/n)/(1 − 1/n). The estimate is this restricted maximum likelihood estimate:
   under pure luck it is 0 in about half of the data sets and its mean is about
   0.4·SE(q̂)/(1 − m/n) above 0 (the price of staying inside [0, 1]).

@@ -1,4 +1,5 @@
-"""Game length as survival: matches stopped by the round cap are right-censored (stats.md §4).
+"""Game length as survival: matches stopped by the round cap are right-censored (Isaksen,
+Gopstein & Nealen 2015, "Exploring game space using survival analysis", FDG).
 
 A match that hit the cap after ``rounds`` rounds would have lasted longer, so its length is
 known only to exceed the cap. The Kaplan–Meier estimate S(t) = P(length > t) uses that

@@ -1,4 +1,4 @@
-"""Win rates with confidence intervals (research/stats.md §1).
+"""Win rates with confidence intervals (Wilson 1927; Clopper & Pearson 1934).
 
 * One rate: Wilson score interval — approximate: its exact coverage oscillates around the
   nominal level; at 95 % and p in [0.1, 0.9] its minimum is 92.6 % at n = 20, 93.3 % at

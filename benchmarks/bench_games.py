@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from sim.core import Cell, load_lineup, load_rules, run_cells  # noqa: E402
 from sim.core.game import get_game  # noqa: E402
 
-#: (key, game, line-up, overrides, matches, jobs): the cases the issues name.
+#: (key, game, line-up, overrides, matches, jobs): one 2-player or 4-player case per shipped game.
 CASES = [
     ("curlastique_club_2p_500", "curlastique", ("club", "club"), ("game.target_score=500",), 600, 2),
     ("carrom_club_2p_25", "carrom", ("club", "club"), ("game.target_points=25",), 60, 2),

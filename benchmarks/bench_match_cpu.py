@@ -29,7 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: (key, game, line-up, rule overrides, matches per repeat): the cases of issue #19.
+#: (key, game, line-up, rule overrides, matches per repeat): one case per shipped game.
 CASES = [
     ("curlastique_club_2p_500", "curlastique", ("club", "club"), ("game.target_score=500",), 30),
     ("carrom_club_2p_25", "carrom", ("club", "club"), ("game.target_points=25",), 4),

@@ -2,7 +2,7 @@
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_physics.py [--format json] [--seconds S]
 
-Cases (scenes from `sim.physics.scenes`, the game specs' default numbers):
+Cases (scenes from `sim.physics.scenes`, the games' default numbers):
   (a) Carrom break: striker at 4 m/s (a set of slightly noisy breaks: σ 5 mm, 0.5°, 2 %)
       into the full ICF formation of 19 coins; one `simulate` call per break.
   (b) Curlastique throw at 1.4 m/s (σ 3 cm lateral, 2°, 3 %) into the target with 9 pucks

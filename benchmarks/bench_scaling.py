@@ -85,7 +85,7 @@ SECTIONS = ("curves", "memory", "storage", "scaling")
 DEFAULT_PLOT = Path(__file__).resolve().parent / "scaling.png"
 JOBS = 2
 QUICK_BELOW_S = 0.5   # `tablesim bench --seconds S` below this runs the quick mode
-#: The Dask comparison the issue names.
+#: The Dask comparison: 2-player Curlastique between club players, to 500.
 DASK_GAME, DASK_PLAYERS, DASK_RULES = "curlastique", ("club", "club"), ("game.target_score=500",)
 
 
@@ -386,9 +386,9 @@ def run_scaling(settings: Settings) -> dict:
     cpus: dict[str, list[float]] = {"loky": [], "dask": []}
     tables: dict[str, dict] = {}
     section_start = time.perf_counter()
-    # One live pool of each for the whole section, as loky's reusable pool always was (a fresh
-    # LocalCluster per pair, as until 2026-12-03, ran every Dask run on workers a few seconds
-    # old against loky workers warm from the earlier pairs); the pairs alternate which backend
+    # One live pool of each for the whole section, as loky's reusable pool always is (a fresh
+    # LocalCluster per pair would run every Dask run on workers a few seconds old against loky
+    # workers warm from the earlier pairs); the pairs alternate which backend
     # goes first, so a drift of the machine's speed within a pair does not favour either.
     with dask_client(workers=JOBS) as client:
         client.wait_for_workers(JOBS, timeout=120)
@@ -533,7 +533,7 @@ def measure(*, quick: bool = False, games: Sequence[str] | None = None, sections
             raise ValueError(f"unknown {name} {bad[0]!r}; allowed: {', '.join(allowed)}")
     started = time.perf_counter()
     figures: dict = {"scaling_cpu_count": os.cpu_count() or 0, "scaling_load_average_start": _load_average()}
-    if "scaling" in sections:   # first: the figure the issue sets a target for
+    if "scaling" in sections:   # first: the figure with a target (Dask overhead < 10 %)
         figures.update(run_scaling(settings))
     skipped: list[str] = []
     rows: list[dict] = []
@@ -611,7 +611,7 @@ def _table(f: dict, rows: Sequence[dict] = ()) -> str:
                      f"{100 * f[f'dask_overhead_median_pair_ratio_{n}']:+.1f} %), "
                      f"{1000 * f['dask_overhead_per_chunk_s']:+.1f} ms per chunk; CPU overhead "
                      f"{100 * f[f'dask_cpu_overhead_ratio_{n}']:+.1f} %")
-        lines.append(f"  issue target (< 10 %, best of each and median pair): "
+        lines.append(f"  target (< 10 %, best of each and median pair): "
                      f"{'met' if f[f'dask_overhead_below_10pct_{n}'] else 'NOT met'}; "
                      f"same tables from both backends: {f['dask_same_tables']}")
     if f.get("scaling_skipped_games"):

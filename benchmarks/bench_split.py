@@ -22,7 +22,7 @@ from benchmarks.carrom_decisions import run_benchmarks as carrom_split  # noqa: 
 from benchmarks.gasterospeed_decisions import run_benchmarks as gasterospeed_split  # noqa: E402
 from benchmarks.split_output import print_figures  # noqa: E402
 
-#: CPU seconds per match, about (README's performance section), to turn seconds into matches
+#: CPU seconds per match, about (docs/performance.md), to turn seconds into matches
 _CARROM_S, _GASTEROSPEED_S = 0.18, 0.04
 
 

@@ -26,7 +26,7 @@
 #
 # (Why ± 7 and not ± 2 or 3: with the tighter band no search found values that hold on
 # all three line-ups; the first seat sits near 21–24 % at every skill whatever the
-# values — see the README's findings.)
+# values — see docs/findings.md.)
 #
 # There are 20⁴ candidate value sets on a 10-point grid, and every measurement is
 # noisy, so `tablesim balance` searches them with a Bayesian optimiser (optuna's TPE)

@@ -230,7 +230,7 @@ pd.Series({key: value for key, value in metrics.items()
 # ## 4. An experiment: bullseye-150 against the baseline
 #
 # Does a more valuable bullseye change who wins, and how long games last? The
-# experiment below is the example of the design document — four club players, a
+# experiment below is the example experiment of docs/design.md — four club players, a
 # baseline to 500 points and one variant — with one change: no seat rotation. Each seat
 # draws its execution noise from its own random stream, so with four *identical*
 # profiles every rotation of a seed replays exactly the same match; rotation only pays

@@ -21,7 +21,7 @@ def _take_ctrl_c_as_a_terminal_gives_it() -> None:
     """The suite tests Ctrl-C, so its processes must take it. A shell without job control (a
     script running ``make test &``) starts a background command with SIGINT ignored, and
     Python and every process it starts keep it ignored. Such a session failed the Ctrl-C tests
-    (four in a clean-clone run on 2026-12-03), and in three others a check after each test found
+    (four in a clean-clone run), and in three others a check after each test found
     SIGINT ignored after the first test of each xdist worker — the "two tests that touch no
     signal" were the first items of ``gw0`` and ``gw1`` (xdist's first slices: items 0 and
     N // 8). Python's handler is installed here, at the start of each test process; its

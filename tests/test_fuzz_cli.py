@@ -1,4 +1,4 @@
-"""Property-based fuzzing of the command line and of the files it reads (issue 15).
+"""Property-based fuzzing of the command line and of the files it reads.
 
 Random commands, options, ``--set`` keys and values, rules / experiment / profile files
 (random keys, types and values, or bytes that are not TOML at all), manifests and paths (a

@@ -1,4 +1,4 @@
-"""Issue 15, "must show" 3: SIGKILL at random moments, then a rerun, gives the uninterrupted tables.
+"""SIGKILL at random moments, then a rerun, gives the uninterrupted tables.
 
 Each test kills the same command several times at seeded random moments (before it has
 written anything, while it writes the manifest, in the middle of chunks, with workers in
@@ -55,8 +55,8 @@ def assert_tables_equal(a: dict, b: dict) -> None:
 
 #: 240 matches of 40 ms each (the sleep of ``game.delay_s``): about 4.8 s of play on 2 workers,
 #: longer than the kill moments after the first (1.27 + 1.15 + 0.38 s with seed 1, 4.5 s at most)
-#: whatever the machine's speed. At 4 ms a match (0.5 s of play) the run relied on start-up costs
-#: and finished before the kills on a fast machine (stop 27's clean clone).
+#: whatever the machine's speed. At 4 ms a match (0.5 s of play) the run relies on start-up costs
+#: and can finish before the kills on a fast machine (as it did from a clean clone).
 RUN_DELAY_S = 0.04
 
 

@@ -1,12 +1,14 @@
-"""Every rule of every game says where it comes from (issue #14, points 17–18).
+"""Every rule of every game says where it comes from.
 
 In each game's default rules file, every key carries a provenance in its comment block (its
 own comment and the comment-only lines below it, else its table header's comment):
-``seed: «…»`` quoting the publisher's French words, or ``default:`` and why. Each quoted
-fragment must occur in the publisher's rule sheet (where the sheet is available to the test:
-``../shared/seeds/<game>_rules_fr.txt``, or the folder named by ``TABLESIM_SEEDS``). The
-header holds a "Departures from the published rules" section, which ``tablesim rules GAME``
-prints; no comment cites a file that is not shipped.
+``seed: «…»`` quoting, inline, the sentence of the publisher's French rule sheet it
+implements, or ``default:`` and why. Every quoted fragment is long enough to find in the
+sheet (3 words at least); where the publishers' sheets are at hand (the folder named by
+``TABLESIM_SEEDS``, holding ``<game>_rules_fr.txt``; they are not shipped), each fragment
+must occur in its sheet word for word. The header holds a "Departures from the published
+rules" section, which ``tablesim rules GAME`` prints; no comment cites a file that is not
+shipped.
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from sim.cli import main
 from sim.core import get_game
 from sim.core.game import installed_game_names
 
-SEEDS = Path(os.environ.get("TABLESIM_SEEDS", Path(__file__).resolve().parents[2] / "shared" / "seeds"))
+#: The publishers' rule sheets, where a maintainer has them (not shipped with the project).
+SEEDS = Path(os.environ["TABLESIM_SEEDS"]) if os.environ.get("TABLESIM_SEEDS") else None
 KEY = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*=")
 TABLE = re.compile(r"^\[\[?([^\]]+)\]\]?")
 QUOTE = re.compile(r"«([^»]*)»")
@@ -88,8 +91,12 @@ def test_every_key_says_seed_or_default(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_seed_comment_quotes_the_sheet(game):
-    seed_file = SEEDS / f"{game}_rules_fr.txt"
-    sheet = normalise(seed_file.read_text(encoding="utf-8")) if seed_file.is_file() else None
+    """Every ``seed:`` comment quotes, inline, the sheet's words it implements: at least one
+    «quote», each fragment (split at «…») 3 words or more; where the sheets are at hand
+    (``TABLESIM_SEEDS``), each fragment is in the game's sheet word for word."""
+    seed_file = SEEDS / f"{game}_rules_fr.txt" if SEEDS is not None else None
+    sheet = (normalise(seed_file.read_text(encoding="utf-8"))
+             if seed_file is not None and seed_file.is_file() else None)
     problems = []
     for key, comment in key_provenances(_rules_text(game)).items():
         if "seed:" not in comment:
@@ -98,23 +105,23 @@ def test_every_seed_comment_quotes_the_sheet(game):
         if not quotes:
             problems.append(f"{key}: 'seed:' without a «quote» of the rule sheet")
             continue
-        if sheet is None:
-            continue
         for quote in quotes:
             for fragment in re.split(r"…|\.\.\.|\[…\]", quote):
                 fragment = normalise(fragment)
-                if len(fragment.split()) >= 3 and fragment not in sheet:
-                    problems.append(f"{key}: «{fragment}» is not in {seed_file.name}")
-                elif len(fragment.split()) < 3 and fragment:
+                if len(fragment.split()) < 3 and fragment:
                     problems.append(f"{key}: «{fragment}» is too short to check (3 words at least)")
+                elif sheet is not None and fragment and fragment not in sheet:
+                    problems.append(f"{key}: «{fragment}» is not in {seed_file.name}")
     assert not problems, "\n".join(problems)
 
 
 def test_the_seed_sheets_are_checked_here():
-    """Where the publishers' sheets are present (this project's machine), every shipped game
-    has one, so the quotes above are really compared with the sheet."""
-    if not SEEDS.is_dir():
-        pytest.skip(f"no rule sheets at {SEEDS} (set TABLESIM_SEEDS); quotes checked for form only")
+    """Where the publishers' sheets are at hand (``TABLESIM_SEEDS``), every sheet there is a
+    shipped game's, so the quotes above are really compared with their sheet."""
+    if SEEDS is None:
+        pytest.skip("the publishers' rule sheets are not shipped (set TABLESIM_SEEDS to a folder "
+                    "of <game>_rules_fr.txt to compare every quote with them); quotes checked for form")
+    assert SEEDS.is_dir(), f"TABLESIM_SEEDS={SEEDS} is not a folder"
     shipped = {p.name.removesuffix("_rules_fr.txt") for p in SEEDS.glob("*_rules_fr.txt")}
     assert shipped and shipped <= set(GAMES)
 

@@ -1,4 +1,4 @@
-"""Skill and profile-key sweeps (issue 17, point 2): experiments over a player axis, and their report.
+"""Skill and profile-key sweeps: experiments over a player axis, and their report.
 
 Played on Pig (tests/testgame), whose skill path is cautious → standard → bold.
 """
@@ -182,7 +182,7 @@ def test_cli_runs_a_sweep_and_refuses_a_bad_one_with_one_line(tmp_path, capsys):
     assert str(bad) in lines[0] and "lineup 'duel'" in lines[0]
 
 
-# whole rotations (issue 16, point 13) --------------------------------------------------------
+# whole rotations --------------------------------------------------------------------------
 
 ROTATED = """
 game = "pig"

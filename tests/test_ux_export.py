@@ -1,5 +1,5 @@
-"""Issue #16 point 4: `tablesim export DIR --format csv|xlsx`: the tidy tables and a summary
-sheet with the report's headline figures."""
+"""`tablesim export DIR --format csv|xlsx`: the tidy tables and a summary sheet with the
+report's headline figures."""
 
 import pandas as pd
 import pytest

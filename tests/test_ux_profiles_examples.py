@@ -1,6 +1,6 @@
-"""Issue #16 points 5, 6 and 9: `tablesim profiles GAME`, empty profile files refused,
-`tablesim examples [--copy DIR]`, `tablesim demo` from every game's examples, and
-`tablesim rules GAME --set ...` keeping the file's comments."""
+"""`tablesim profiles GAME`, empty profile files refused, `tablesim examples [--copy DIR]`,
+`tablesim demo` from every game's examples, and `tablesim rules GAME --set ...` keeping the
+file's comments."""
 
 import json
 import tomllib
@@ -136,7 +136,7 @@ def test_rules_with_set_keep_every_comment_and_read_back(game, capsys):
     assert printed == out and tomllib.loads(printed)
 
 
-def test_the_issues_carrom_case_keeps_its_comments(capsys):
+def test_carrom_ruleset_override_keeps_its_comments(capsys):
     text = default_rules_text(get_game("carrom"))
     assert main(["rules", "carrom", "--set", 'ruleset="icf"']) == 0
     out = capsys.readouterr().out

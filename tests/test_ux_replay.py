@@ -1,5 +1,5 @@
-"""Issue #16 point 2: `tablesim replay DIR --match N [--variant V] [--lineup L]` replays a stored
-match with its stored rules, profiles, seed and rotation, and checks its final scores."""
+"""`tablesim replay DIR --match N [--variant V] [--lineup L]` replays a stored match with its
+stored rules, profiles, seed and rotation, and checks its final scores."""
 
 import json
 

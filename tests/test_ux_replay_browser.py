@@ -1,6 +1,6 @@
-"""Issue #16 point 3: the animated replay page of every game with a frames hook, in headless
-Chromium: it loads with no script error, its frames advance (stepping and playing), and its
-last frame shows the stored match's final scores."""
+"""The animated replay page of every game with a frames hook, in headless Chromium: it loads
+with no script error, its frames advance (stepping and playing), and its last frame shows the
+stored match's final scores."""
 
 import json
 import re

@@ -1,5 +1,5 @@
-"""Issue #16 points 1 and 13: `tablesim run` rotates the seats by default and prints the
-report's seed-clustered intervals; a rerun says how many matches were already stored."""
+"""`tablesim run` rotates the seats by default and prints the report's seed-clustered intervals;
+a rerun says how many matches were already stored."""
 
 import json
 

@@ -241,7 +241,8 @@ def _noise_share(terms: SobolTerms, resamples: int, rng: np.random.Generator) ->
                       float(v_low), float(v_high))
 
 
-def sobol_indices(func: Callable[[np.ndarray], np.ndarray], space, n: int, seed: int,
+def sobol_indices(func: Callable[[np.ndarray], np.ndarray], space: Sequence[tuple[str, float, float]] | dict,
+                  n: int, seed: int,
                   confidence: float = 0.95, labels: Sequence[str] | None = None,
                   reference: str | None = None, resamples: int = SOBOL_RESAMPLES,
                   X: np.ndarray | None = None, Y: np.ndarray | None = None,
@@ -258,7 +259,8 @@ def sobol_indices(func: Callable[[np.ndarray], np.ndarray], space, n: int, seed:
         labels: names of the outputs (default ``y0``, ``y1``, ...).
         reference: the dummy parameter (one that changes nothing but the seeds): judged like
             the others, and flagged so a report can say that its true index is 0.
-        X, Y: the sample and its outputs when already evaluated (``func`` is then not called).
+        X: the sample, when already evaluated (with ``Y``; ``func`` is then not called).
+        Y: the outputs at ``X``.
         noise: if given, filled with each output's :class:`NoiseShare`.
 
     Returns:
@@ -346,7 +348,8 @@ def _sign_flip_p(effects: np.ndarray, resamples: int, rng: np.random.Generator) 
     return float((1 + np.sum(flipped >= observed)) / (resamples + 1))
 
 
-def morris_indices(func: Callable[[np.ndarray], np.ndarray], space, trajectories: int, levels: int,
+def morris_indices(func: Callable[[np.ndarray], np.ndarray], space: Sequence[tuple[str, float, float]] | dict,
+                   trajectories: int, levels: int,
                    seed: int, confidence: float = 0.95, labels: Sequence[str] | None = None,
                    reference: str | None = None, X: np.ndarray | None = None,
                    Y: np.ndarray | None = None, resamples: int = MORRIS_RESAMPLES) -> pd.DataFrame:

@@ -16,7 +16,8 @@ already played, under a stated model:
    worth validating on fresh seeds (``validate = true`` adds it to the validated candidates).
 
 The fits' R² and residual standard deviations are reported next to the verdict: the claim is
-only as good as the linear model (research/stats.md §5 on response surfaces).
+only as good as the linear model (a response surface models the simulator, it is not the
+simulator: Box & Draper 1987, "Empirical Model-Building and Response Surfaces").
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ A target names a metric, the line-up it is measured on, and a band: either
 - ``completion``: the share of matches that finished before the cap.
 - ``game`` (``name``): a key of the game's own ``summary`` (e.g. ``ko_rate``).
 
-The loss of a set of measured metrics is the band loss of research/stats.md §5:
+The loss of a set of measured metrics is a band loss (docs/statistics.md):
 ``Σ_k max(0, |m_k − centre_k| − half_k)² / half_k²`` — zero inside every band. The search
 minimises ``loss + Σ_k pull_k ((m_k − centre_k) / half_k)²`` (:func:`objective`): with a
 ``pull`` a target steers the search towards the middle of its band, where a candidate

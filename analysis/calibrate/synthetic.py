@@ -1,5 +1,5 @@
 """Score sheets simulated from known profiles: what the recovery tests fit, and an example
-sheet for the README.
+sheet for the documentation.
 
 ``simulated_sheet`` plays whole matches of a line-up (seats as given, fresh seeds) until the
 sheet holds at least ``rounds`` rounds, and writes them as a designer would: one row per

@@ -5,7 +5,7 @@ metres, m/s, radians inside, degrees in outputs). A pot is planned with the ghos
 construction: to send a coin at C into the pocket at P along the unit vector u = (P − C)/|P − C|,
 the striker's centre must reach G = C − (R_s + r_c)·u; the cut angle φ is between the
 striker's path and u. A one-cushion rebound reaches G off a cushion whose restitution e_w
-turns the path by tan θ' = tan θ / e_w (physics.md §5.5), so the bounce point on a cushion
+turns the path by tan θ' = tan θ / e_w (docs/physics.md), so the bounce point on a cushion
 line is, with a and b the distances of S and G from that line (along-line coordinates t):
 t_B = t_S + (t_G − t_S)·e_w·a / (e_w·a + b).
 
@@ -13,7 +13,7 @@ A coin bank is the same construction for the coin: off one of the two cushions b
 pocket (a coin frozen on that cushion is the limit a → 0: it slides along it).
 
 The *prior* of a shot is an analytic estimate of its pot probability under a Gaussian
-execution noise (physics.md §5.7): an aim error δθ over a path of length D and a position
+execution noise (aim-error amplification, docs/physics.md): an aim error δθ over a path of length D and a position
 error δx shift the impact parameter by σ_b = √((D·σ_θ)² + (σ_x·|d_y|)²), which turns the coin by
 σ_b / ((R_s + r_c)·cos φ); the coin goes in if its direction error is below asin(capture/L).
 Players rank candidates by it before simulating the best ones.
@@ -212,7 +212,7 @@ def _coin_leg_clear(cx, cy, bx, by, px, py, bank, coins, on, target, clearance):
 @njit(cache=True, inline="always")
 def _leg_terms(L, v_coin, v_need, prm):
     """What the prior takes from the coin's leg alone: the direction error the pocket accepts
-    (rad) and the probability that the coin is fast enough (physics.md §5.7)."""
+    (rad) and the probability that the coin is fast enough (docs/physics.md)."""
     ratio = prm[P_APERTURE] * prm[8] / L
     if ratio > 1.0:
         ratio = 1.0

@@ -340,7 +340,7 @@ def formation(rules: CarromRules, quarter: int = 0) -> tuple[np.ndarray, np.ndar
     whites of the "Y"; filling the rest alternately (between two arms of the Y: black, white,
     black) makes the outer ring alternate too, so every radial coin is white and every gap
     coin black (9 and 9). ``"paired"``: each radial coin has the colour of the inner coin in
-    front and the gaps alternate (outer ring W W B B ...; the layout before issue #14).
+    front and the gaps alternate (outer ring W W B B ...; an alternative to compare against).
     Neighbouring coins are ``FORMATION_GAP_M`` apart (a hexagonal lattice of spacing
     2r + gap). ``formation.white_y``: one white arm points straight at the breaker
     ("stem_to_breaker") or away from it, the two others towards the breaker's corners

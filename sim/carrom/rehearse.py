@@ -18,8 +18,8 @@ The valuation is of one stroke and the next pot, not of the board: for ``club`` 
 straight 5.5 m/s break by a wide margin (+0.645 coins [0.539, 0.751] over the next), yet a
 ``club`` that always plays it won 358 of 800 seat-rotated matches to 25 points (44.8 % [41.3,
 48.2]) against a ``club`` that plans its break on every board, and the two next-best breaks did
-no better (44.0 %, 44.8 %; 2026-12-04, ``python -m sim.core.headtohead carrom A:B --games 800
---set game.target_points=25`` with profile files); why is not established. So the presets do
+no better (44.0 %, 44.8 %; measured with ``python -m sim.core.headtohead carrom A:B --games
+800 --set game.target_points=25`` and profile files); why is not established. So the presets do
 not play a rehearsed break: they plan it once per match (``break_plan = "once_per_match"``).
 """
 

@@ -204,7 +204,7 @@ class LastCoinRules:
     again, and that stroke is the own coin before the queen: the queen is allowed on the next
     stroke of the same turn), "end_turn" (the turn ends; no queen credit), or
     "end_turn_unlock" (the turn ends, but the queen is allowed on the player's next stroke,
-    after the opponents' turns: the simulator's behaviour before issue #14).
+    after the opponents' turns).
     """
 
     before_queen: Literal["replay", "end_turn", "end_turn_unlock", "stays_down"] = param(
@@ -225,7 +225,7 @@ class ThreePlayerRules:
 
 @dataclass(frozen=True)
 class BoardRules:
-    """ICF equipment (physics.md §1)."""
+    """ICF equipment (International Carrom Federation, Official Laws of Carrom, 1993, section 1)."""
 
     side: float = param(0.74, min=0.3, unit="m", doc="playing surface inside the cushions (square)")
     pocket_diameter: float = param(0.0445, min=0.0, min_exclusive=True, unit="m",
@@ -298,7 +298,7 @@ class FormationRules:
         "icf", doc="icf: both rings alternate in colour, the outer whites straight behind the "
                    "inner coins (three of them make the Y with the inner whites); paired: each "
                    "outer coin behind an inner coin has its colour, the gaps alternate, so the "
-                   "outer ring reads W W B B ... (the simulator's layout before issue #14)")
+                   "outer ring reads W W B B ... (an alternative layout to compare against)")
     white_y: Literal["stem_to_breaker", "arms_to_breaker_corners"] = param(
         "stem_to_breaker", doc="orientation of the Y of whites (the ICF does not fix it)")
 
@@ -340,7 +340,7 @@ class CarromRules:
 
     def problems(self) -> list[tuple[str, str]]:
         """Cross-key checks: rules that make the game impossible or meaningless are refused
-        (issue #15 point 12), one line each, naming the key."""
+        at load time, one line each, naming the key."""
         pockets = self._pocket_problems()
         if pockets:  # one line: the geometry below is built on the pockets
             return pockets

@@ -35,7 +35,7 @@ def _load(path: Path):
 
 
 def run_all(seconds: float = 2.0, only: str | None = None) -> dict:
-    """Every group's figures as one flat dict (keys as in the README's performance table)."""
+    """Every group's figures as one flat dict (keys as in docs/performance.md)."""
     groups = list(GROUPS) if not only else [g.strip() for g in only.split(",")]
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:

@@ -77,9 +77,9 @@ def _play_group(play: Callable[..., Any], group: list[tuple]) -> bytes:
     Returned as bytes so that the worker's event loop (the process's main thread, sharing the
     core and the GIL with the task's thread) holds one opaque buffer: left as tables, dask
     measures every DataFrame's memory (``sizeof``) and serialises it there. Measured on the
-    2-core scaling run (2,000 Curlastique matches, tmp scripts of 2026-12-03): the two workers'
-    threads other than the task's spent 0.77–0.86 CPU s per run with tables, 0.30–0.36 s with
-    bytes; the pickling itself moves to the task's thread, where loky's workers pay it too.
+    2-core scaling run (2,000 Curlastique matches): the two workers' threads other than the
+    task's spent 0.77–0.86 CPU s per run with tables, 0.30–0.36 s with bytes; the pickling
+    itself moves to the task's thread, where loky's workers pay it too.
     """
     global _start_up_frozen
     started = time.perf_counter()

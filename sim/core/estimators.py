@@ -6,7 +6,9 @@ rotation and a player keeps its own random streams, so the rotations of one seed
 it seed by seed. Every estimator here takes the cluster of each observation (the ``seed``
 column of the tables) and treats clusters, not matches, as the independent units:
 
-* **rates**: Wilson score interval (research/stats.md §1) on the effective sample size
+* **rates**: Wilson score interval (Wilson 1927, "Probable inference, the law of succession,
+  and statistical inference", JASA 22; near-nominal coverage where the Wald interval
+  under-covers: Brown, Cai & DasGupta 2001) on the effective sample size
   n/deff, where the design effect deff = V_cluster / V_binomial comes from the
   cluster-robust (ratio-estimator) variance of the rate (Korn & Graubard 1998), clipped below
   at 1; Clopper–Pearson (exact, never below its level) on the same effective size where a

@@ -199,8 +199,8 @@ def _workers_ignore_sigint() -> Iterator[None]:
     SIGINT is only blocked in this (the main) thread, so a Ctrl-C sent to the process group
     meanwhile may be delivered to another thread of the process (loky's manager, tqdm's
     monitor): the handler stays installed — it records the signal — because an ignored signal
-    would be discarded there, and the run would go on playing (seen under load until
-    2026-12-03, when SIG_IGN was set for the window). The caller starts the resource trackers
+    would be discarded there, and the run would go on playing (as it did under load when the
+    signal was ignored, SIG_IGN, for the window). The caller starts the resource trackers
     first (:func:`_start_resource_trackers`), or the first one's start undoes the block.
     """
     if threading.current_thread() is not threading.main_thread():

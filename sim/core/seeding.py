@@ -4,7 +4,9 @@ Every random draw of a match comes from a :class:`numpy.random.Generator` obtain
 stream of a purpose ("setup", "chance", "seat0", ...) depends only on the root seed, the match
 index and the purpose's name, never on the worker, the chunk or how many draws another stream
 made. So a rule change that consumes extra draws in one stream leaves the others untouched and
-common random numbers stay paired across variants (see research/stats.md §2).
+common random numbers stay paired across variants: synchronised streams are what make common
+random numbers work (Glasserman & Yao 1992, "Some guidelines and guarantees for common random
+numbers", Management Science 38(6)).
 """
 
 from __future__ import annotations

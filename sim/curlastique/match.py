@@ -1,6 +1,6 @@
 """One game of Curlastique, from (rules, line-up, seeds) to its :class:`~sim.core.MatchLog`.
 
-The flow follows the rules exactly (see ``games/curlastique.md``):
+The flow follows the rules exactly (see docs/games/curlastique.md):
 
 * Round 1 is started by seat 0 (the oldest); later rounds by the player with the lowest
   cumulative score, ties broken by seat order (the order fixed at the start). Play goes round

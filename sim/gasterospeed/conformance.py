@@ -264,9 +264,9 @@ PROFILE_KEYS: dict[str, KeyCase] = {
 
 #: Strategy keys the tactician reads (evaluation.py, tactician.py) but for which no value, at
 #: either bound, x4, x10 or /4, changed a single decision in 8 two-player or 4-player
-#: championships on the six circuits (searched 2026-12-02): they break ties that real positions
-#: almost never offer (e.g. the arrival bonus is the same for every option that finishes this
-#: turn). Declared here, not hidden: an open question for the strategy's design (issue #17).
+#: championships on the six circuits (a search over those values): they break ties that real
+#: positions almost never offer (e.g. the arrival bonus is the same for every option that
+#: finishes this turn). Declared here, not hidden: an open question for the strategy's design.
 RARELY_DECISIVE = ("value_finished", "value_arrival_step", "worth_shell_die", "plan_unplanned", "plan_no_move",
                    "plan_finish_race", "plan_threat_distance", "react_keep", "shot_counter_share")
 PROFILE_KEYS.update({key: KeyCase(inert="read by the tactician, but no value tried changed a decision in "

@@ -36,7 +36,8 @@ TOUCH_TOL_M = 1e-9
 #: break: queen, inner ring, outer ring). 1 µm is 1000x the contact tolerance, so each contact
 #: in the pack is a separate, geometrically ordered event (time separation gap / speed ~ 2e-7 s
 #: at 5 m/s, far above float resolution), and only 3e-5 of a coin diameter (far inside the
-#: 1.6 mm spread the ICF allows on it, physics.md §1). Exact ties that remain (mirror-symmetric
+#: 1.6 mm spread the ICF allows on it: Ø 3.02–3.18 cm in the International Carrom
+#: Federation's Official Laws of Carrom, 1993). Exact ties that remain (mirror-symmetric
 #: contacts) are broken by the engine's documented priority (kind, then lowest ids).
 FORMATION_GAP_M = 1e-6
 
@@ -44,5 +45,5 @@ FORMATION_GAP_M = 1e-6
 #: e.g. the striker after an equal-mass head-on impact at e = 1).
 REST_SPEED = 1e-12
 
-#: Standard gravity, m/s^2 (physics.md uses g = 9.81).
+#: Standard gravity, m/s^2 (g = 9.81, the value of the analytic oracles in docs/physics.md).
 GRAVITY = 9.81

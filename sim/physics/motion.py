@@ -1,8 +1,8 @@
 """Evolve: closed-form motion of a disc under Coulomb sliding friction (compiled helpers).
 
-A sliding disc decelerates at a = μg opposite to its velocity (physics.md §5.1): it moves on a
-straight line, its speed falls linearly, v(τ) = v0 − aτ, and it stops exactly at
-τ* = v0/a after travelling d* = v0²/(2a). The motion never reverses and is independent of
+A sliding disc decelerates at a = μg opposite to its velocity (Coulomb friction,
+docs/physics.md): it moves on a straight line, its speed falls linearly, v(τ) = v0 − aτ, and
+it stops exactly at τ* = v0/a after travelling d* = v0²/(2a). The motion never reverses and is independent of
 mass. Units: metres, seconds, m/s.
 """
 

@@ -1,8 +1,9 @@
 """Reference scenes for the physics tests, benchmarks and examples.
 
 The games build their own boards from their rules files; these are fixed, documented
-scenes with the default numbers of the game specs (/work/shared/games/*.md) and physics.md
-§1 and §3, so that tests and benchmarks measure the same thing every time.
+scenes with the default numbers of the game pages (docs/games/carrom.md,
+docs/games/curlastique.md) and the ICF equipment (International Carrom Federation, Official
+Laws of Carrom, 1993), so that tests and benchmarks measure the same thing every time.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ import numpy as np
 from .constants import FORMATION_GAP_M
 from .table import Discs, Physics, Table
 
-# Carrom (ICF equipment, physics.md §1; defaults of games/carrom.md)
+# Carrom (ICF equipment, Official Laws of Carrom 1993; defaults of docs/games/carrom.md)
 CARROM_HALF = 0.37  # m, half of the 0.74 m playing surface
 CARROM_POCKET_R = 0.02225  # m, pocket Ø 44.5 mm
-COIN_R = 0.0159  # m, physics.md §1 derived geometry (r = 1.59 cm)
+COIN_R = 0.0159  # m, the ICF's largest coin, Ø 3.18 cm (r = 1.59 cm)
 COIN_M = 0.0055  # kg, 5.0–5.5 g
 STRIKER_R = 0.02065  # m, Ø ≤ 41.3 mm
 STRIKER_M = 0.015  # kg, ≤ 15 g
@@ -23,7 +24,7 @@ STRIKER_Y = -0.2526  # m, striker centre row (11.74 cm from the cushion)
 CARROM_PHYSICS = Physics(friction=0.1, restitution=0.85)  # μ ≈ 0.1, coin–coin e 0.85
 CARROM_CUSHION_E = 0.7
 
-# Curlastique (games/curlastique.md defaults)
+# Curlastique (defaults of docs/games/curlastique.md)
 CURL_W = 0.50  # m, board width (x from -0.25 to 0.25)
 CURL_L = 1.00  # m, board length (y from 0 to 1)
 CURL_ELASTIC_Y = 0.10  # m, elastic 0.10 m from the near rim
@@ -52,9 +53,9 @@ def carrom_table(pocket_fraction: float = 1.0, cushion_restitution: float = CARR
 
 
 def carrom_break_formation(gap: float = FORMATION_GAP_M) -> tuple[np.ndarray, np.ndarray]:
-    """ICF rule 41 break: queen at the centre, 6 coins touching it, 12 around them (physics.md
-    §1), with `gap` metres between nominally touching coins. One inner coin points at the
-    striker (−y). Returns (positions (19, 2), kinds (19,)): queen first, then the inner ring
+    """ICF rule 41 break: queen at the centre, 6 coins touching it, 12 around them (Official
+    Laws of Carrom, 1993), with `gap` metres between nominally touching coins. One inner coin
+    points at the striker (−y). Returns (positions (19, 2), kinds (19,)): queen first, then the inner ring
     (alternating white/black), then the outer ring (12, by angle)."""
     d = 2.0 * COIN_R + gap
     pos = [(0.0, 0.0)]

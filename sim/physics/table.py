@@ -152,11 +152,14 @@ class Physics:
     """Physics constants of a board.
 
     friction          μ, Coulomb sliding friction disc–board (dimensionless, > 0): constant
-                      deceleration μ·g (physics.md §5.1; carrom default ≈ 0.1, §3).
+                      deceleration μ·g (docs/physics.md). Carrom default ≈ 0.1: no carrom
+                      measurement is published; Iizawa's metal disks on powdered plywood
+                      (nagare.or.jp/mm/99/iizawa) slid at 0.11–0.15 on flour, 0.07–0.08
+                      on starch.
     restitution       e, disc–disc coefficient of restitution in [0, 1] (carrom 0.8–0.9,
-                      curlastique 0.85: game specs).
+                      curlastique 0.85: docs/games/carrom.md, docs/games/curlastique.md).
     contact_friction  μ_c, Coulomb friction in disc–disc impacts (0 = frictionless). When > 0
-                      spin is tracked with I = ½mR² (stick/slide, physics.md §5.6); spin does
+                      spin is tracked with I = ½mR² (stick/slide, docs/physics.md); spin does
                       not feed back into the sliding motion on the board.
     gravity           g, m/s² (9.81).
     """

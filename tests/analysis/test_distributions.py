@@ -125,7 +125,7 @@ def _two_of_four(matches: int, winner_profile: str = "a") -> pd.DataFrame:
 
 
 def test_skill_share_of_a_profile_that_wins_every_match_from_two_seats_stays_in_0_1():
-    """Must show 6: 40/40 with two seats (before: [0.572, 1.428])."""
+    """40/40 with two seats (the unclipped interval would be [0.572, 1.428])."""
     row = skill_share(_two_of_four(40)).set_index("profile").loc["a"]
     assert row["seats"] == 2 and row["share"] == 1.0
     assert 0.0 <= row["share_low"] < 1.0 == row["share_high"]
@@ -133,10 +133,10 @@ def test_skill_share_of_a_profile_that_wins_every_match_from_two_seats_stays_in_
 
 @pytest.mark.slow
 def test_skill_share_is_about_zero_under_pure_luck():
-    """Must show 6: 400 data sets of a 1-vs-1 line-up, 1,000 seeds × 2 rotations, pure luck.
+    """400 data sets of a 1-vs-1 line-up, 1,000 seeds × 2 rotations, pure luck.
 
     The result of a seed is the same in both rotations (design effect 2). The share is defined
-    in every data set (before: NaN whenever the profile won less than half) and its mean is
+    in every data set (not NaN when the profile won less than half) and its mean is
     about 0.4·SE(q̂)/(1 − m/n) ≈ 0.013 here; every interval lies in [0, 1].
     """
     rng = np.random.default_rng(6)
@@ -155,7 +155,7 @@ def test_skill_share_is_about_zero_under_pure_luck():
 
 
 def test_a_profile_fixed_in_one_seat_has_no_skill_share():
-    """Must show 6: without rotation the profile never changes seat: "not applicable"."""
+    """Without rotation the profile never changes seat: "not applicable"."""
     players = _mixed([0] * 30 + [1] * 10 + [2] * 10)
     table = skill_share(players)
     assert not table["applicable"].any() and table["share"].isna().all()

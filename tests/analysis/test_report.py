@@ -185,9 +185,9 @@ def _text(html: str) -> str:
 
 
 def test_method_notes_describe_the_methods_as_they_are(experiment_report):
-    """Must show 10: the report's method notes name the methods in use, and nothing is called
-    "conservative" (the log-rank under rotation was not; every remaining method is described
-    by what it guarantees)."""
+    """The report's method notes name the methods in use, and nothing is called "conservative"
+    (an unclustered log-rank under rotation is not; every method is described by what it
+    guarantees)."""
     _, html_path = experiment_report
     text = _text(html_path.read_text(encoding="utf-8"))
     assert "conservative" not in text.lower()

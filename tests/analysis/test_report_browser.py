@@ -57,8 +57,8 @@ def test_report_renders_in_headless_chromium(tmp_path):
     assert float(np.std(pixels)) > 0.05 and float(pixels.min()) < 0.3
 
 
-# Issue #16 point 14: the report uses the width of a 1280 px window (tables readable, not every
-# cell wrapped) and prints on A4 without a table cut at the page's edge. The probe measures the
+# The report uses the width of a 1280 px window (tables readable, not every cell wrapped) and
+# prints on A4 without a table cut at the page's edge. The probe measures the
 # screen layout, then applies the report's own @media print rules (copied out of its style
 # sheet) at the A4 text width (210 mm − 2 × 14 mm margins) and measures every table again.
 LAYOUT_PROBE = """<script>

@@ -1,5 +1,5 @@
-"""Issue #16 points 8 and 10: reports fit each game — its declared length, no plot or headline
-of a constant, its own metrics with intervals and paired effects — and cite what a user has."""
+"""Reports fit each game — its declared length, no plot or headline of a constant, its own
+metrics with intervals and paired effects — and cite what a user has."""
 
 import dataclasses
 import re

@@ -85,7 +85,7 @@ def _scipy_logrank(cell_v, cell_b):
 @pytest.mark.slow
 @pytest.mark.parametrize("paired", [False, True])
 def test_logrank_under_rotation_keeps_its_level(paired):
-    """Must show 3 (first half): no true effect, 100 seeds × 4 rotations: type-I ≤ 0.05.
+    """No true effect, 100 seeds × 4 rotations: type-I ≤ 0.05.
 
     Every rotation of a seed lasts as long as the others. ``paired``: the variant replays the
     baseline's seeds (common random numbers); else its seeds are its own. The unclustered
@@ -105,7 +105,7 @@ def test_logrank_under_rotation_keeps_its_level(paired):
 
 @pytest.mark.slow
 def test_paired_logrank_has_more_power_than_the_unpaired_one_when_seeds_are_shared():
-    """Must show 3 (second half): shared seeds, the variant 15 % longer, 500 data sets."""
+    """Shared seeds, the variant 15 % longer, 500 data sets."""
     reps = 500
     matches = _many(reps, np.random.default_rng(40), effect=0.15, paired=True)
     table = logrank_vs_baseline(matches).set_index("lineup")

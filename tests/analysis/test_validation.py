@@ -1,4 +1,4 @@
-"""Balance validation against a known truth: seat rotation and repeated looks (issue 13, points 1–2).
+"""Balance validation against a known truth: seat rotation and repeated looks.
 
 Candidates whose true value sits exactly on the edge of a target's band must be declared
 "meets every target" at most α of the time. Each data set is built by ``rotation_tables``: a
@@ -27,14 +27,14 @@ def _limit(rate: float = 0.05, reps: int = REPS) -> float:
 
 
 def _unclustered(tables):
-    """The same tables with the seeds forgotten (what the old validation effectively did)."""
+    """The same tables with the seeds forgotten (a validation that ignores the clusters)."""
     return {name: frame.drop(columns=["seed"], errors="ignore") for name, frame in tables.items()}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seats, p_focal", [(2, 0.55), (4, 0.30)])
 def test_validation_under_rotation_keeps_its_false_met_rate_at_alpha(seats, p_focal):
-    """Must show 1: edge candidates under rotation, 2 and 4 seats: false "meets all" ≤ 0.05.
+    """Edge candidates under rotation, 2 and 4 seats: false "meets all" ≤ 0.05.
 
     Two candidates per data set: one whose profile win rate sits on its band's upper edge, one
     whose mean length does (a target that is false "met" makes "meets all" false too, so each
@@ -55,7 +55,7 @@ def test_validation_under_rotation_keeps_its_false_met_rate_at_alpha(seats, p_fo
 
 
 def test_validation_intervals_are_the_reports_clustered_intervals():
-    """Must show 1 (second half): same tables, same width as the report's clustered CIs."""
+    """Same tables, same width as the report's clustered CIs."""
     tables = rotation_tables(1500, 4, 0.3, np.random.default_rng(1))
     rate, length = measure_all([Target(metric="profile_win_rate", profile="focal", low=0, high=1),
                                 Target(metric="rounds_mean", low=0, high=99)], tables, bootstrap=2000,
@@ -86,11 +86,11 @@ def _claims(looks, tables_of, ledger: Ledger) -> bool:
 
 @pytest.mark.slow
 def test_three_looks_at_one_candidate_keep_the_overall_false_met_rate_at_alpha():
-    """Must show 2: 2,000 matches, then 4,000 on the same fresh seeds, then a new round of 2,000.
+    """2,000 matches, then 4,000 on the same fresh seeds, then a new round of 2,000.
 
     Truth at the band's edge (0.55 of [0.45, 0.55]), 2 seats under rotation. With the ledger
     (α = 0.05 over 3 planned looks) the chance that any look claims "met" stays ≤ 0.05; at
-    α = 0.05 per look (the old behaviour) it does not.
+    α = 0.05 per look (no correction for the looks) it does not.
     """
     rng = np.random.default_rng(2)
     looks = [(0, 2000), (0, 4000), (1, 2000)]

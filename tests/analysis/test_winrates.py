@@ -130,9 +130,9 @@ def _compositions(n: int, k: int):
 @pytest.mark.parametrize("probabilities", [[0.25] * 4, [0.4, 0.3, 0.2, 0.1]])
 @pytest.mark.parametrize("n", [10, 20, 40])
 def test_exact_joint_coverage_of_the_simultaneous_intervals_at_small_n(n, probabilities):
-    """Issue 13, must show 5: every multinomial outcome enumerated, so the coverage is exact.
+    """Every multinomial outcome enumerated, so the coverage is exact.
 
-    Goodman's intervals (the previous method) fall below 95 % with four equal seats
+    Goodman's intervals fall below 95 % with four equal seats
     (0.921 at n = 10, 0.935 at n = 20, 0.940 at n = 40); Bonferroni–Clopper–Pearson never does.
     """
     outcomes = np.array(list(_compositions(n, 4)))

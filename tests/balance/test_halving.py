@@ -1,4 +1,4 @@
-"""Successive halving of trials on common random numbers (issue 19): matches where they decide."""
+"""Successive halving of trials on common random numbers: matches where they decide."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Targets on several line-ups at once (issue 17, point 3): one claim for the whole family.
+"""Targets on several line-ups at once: one claim for the whole family.
 
 "Meets every target on every line-up" is an intersection of equivalence claims, tested as an
 intersection-union test: every TOST at the look's α, no split. A false claim needs a false pass

@@ -1,4 +1,4 @@
-"""A resumed search proposes the trials an uninterrupted one does (issue 15): the sampler is replayed."""
+"""A resumed search proposes the trials an uninterrupted one does: the sampler is replayed."""
 
 from __future__ import annotations
 

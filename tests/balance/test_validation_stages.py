@@ -1,4 +1,4 @@
-"""Staged validation (issue 19): stop as soon as decided, each stage a look, the directory's α kept.
+"""Staged validation: stop as soon as decided, each stage a look, the directory's α kept.
 
 The candidates' fresh-seed tables are synthetic with a known truth (tests/balance/synthetic.py),
 so the error rates are checked against it.

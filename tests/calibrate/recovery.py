@@ -1,6 +1,5 @@
-"""Recovery studies of calibration on the shipped games (issue 17, must-show 1 and 2): score
-sheets simulated from known profiles, fitted against one emulator, and how often the 95 %
-intervals hold the truth.
+"""Recovery studies of calibration on the shipped games: score sheets simulated from known
+profiles, fitted against one emulator, and how often the 95 % intervals hold the truth.
 
 Used by tests/calibrate/test_recovery_games.py (the bounded slow tests) and, with more
 repeats, as a script that prints the figures of the README:
@@ -63,8 +62,8 @@ class Study:
         return SkillSpace(spec, spec.skill_path)
 
 
-#: The studies of the tests: the issue's Curlastique example (angle σ 1.7°, speed σ 4 %, beside
-#: a steadier player), and unequal players on the skill axis of Carrom and Gastérospeed.
+#: The studies of the tests: a Curlastique player of angle σ 1.7° and speed σ 4 % beside a
+#: steadier player, and unequal players on the skill axis of Carrom and Gastérospeed.
 STUDIES = {
     "curlastique": Study("curlastique", truths=((1.7, 0.04), (0.9, 0.02)), overrides=("game.target_score=500",),
                          fit="angle_sigma_deg,speed_sigma_rel", base="club"),

@@ -1,6 +1,6 @@
-"""``tablesim calibrate`` end to end (issue 17 point 1, must-show 3): bad sheets are one line,
-exit status 2, nothing written; a written profile plays with ``--players``. Played on Pig
-(tests/testgame: skill path cautious → standard → bold)."""
+"""``tablesim calibrate`` end to end: bad sheets are one line, exit status 2, nothing written;
+a written profile plays with ``--players``. Played on Pig (tests/testgame: skill path cautious
+→ standard → bold)."""
 
 from __future__ import annotations
 

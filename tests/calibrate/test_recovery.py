@@ -1,7 +1,7 @@
-"""Recovery by simulation (issue 17 point 1, must-show 1 and 2), on Pig (skill path cautious →
-standard → bold): score sheets played at known skills are fitted against one emulator (built
-once, reused by every repeat); the 95 % intervals cover the truth, shrink as the sheet grows,
-and a line-up of unequal players is fitted in the truth's order."""
+"""Recovery by simulation, on Pig (skill path cautious → standard → bold): score sheets played
+at known skills are fitted against one emulator (built once, reused by every repeat); the 95 %
+intervals cover the truth, shrink as the sheet grows, and a line-up of unequal players is
+fitted in the truth's order."""
 
 from __future__ import annotations
 

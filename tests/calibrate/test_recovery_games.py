@@ -1,10 +1,10 @@
-"""Recovery by simulation on the shipped games (issue 17, must-show 1 and 2): for each game,
-20 score sheets of 60 rounds played by players of known profiles are fitted against one
-emulator; at least 90 % of the 95 % intervals hold the truth, the players' estimates come out
-in the truth's order, and intervals narrow when the sheets are pooled four by four (240 rounds).
+"""Recovery by simulation on the shipped games: for each game, 20 score sheets of 60 rounds
+played by players of known profiles are fitted against one emulator; at least 90 % of the 95 %
+intervals hold the truth, the players' estimates come out in the truth's order, and intervals
+narrow when the sheets are pooled four by four (240 rounds).
 
-The studies (tests/calibrate/recovery.py): Curlastique fits the issue's example, angle σ 1.7°
-and speed σ 4 % (``--fit angle_sigma_deg,speed_sigma_rel``), beside a steadier player (0.9°,
+The studies (tests/calibrate/recovery.py): Curlastique fits a player of angle σ 1.7° and
+speed σ 4 % (``--fit angle_sigma_deg,speed_sigma_rel``), beside a steadier player (0.9°,
 2 %); Carrom a beginner-side player (skill 0.5) against a club-side one (2.0) on its skill
 axis; Gastérospeed four players, two at skill 0.5 and two at 1.5 (positions and KOs per race).
 Each test is seeded (the same every run) and bounded by its timeout; the figures of more

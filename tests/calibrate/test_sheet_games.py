@@ -1,6 +1,6 @@
-"""The shipped games' score sheets (issue 17 point 1, must-show 3), through ``tablesim calibrate``.
+"""The shipped games' score sheets, through ``tablesim calibrate``.
 
-Each game reads the issue's format without ``--source`` (Curlastique and Carrom
+Each game reads the documented sheet format without ``--source`` (Curlastique and Carrom
 ``match,round,player,points``, Gastérospeed ``match,race,player,position`` with ``ko``); a bad
 sheet (unknown column, a player missing a round, points the rules cannot produce, a position
 repeated in a race or beyond the race's snails) is one line naming the file, the row and the
@@ -127,8 +127,8 @@ END_TO_END = {
 
 
 @pytest.mark.parametrize("game", sorted(END_TO_END))
-def test_issue_format_calibrates_without_source(game, tmp_path, capsys):
-    """A sheet in the issue's format (simulated at skills 0.5 and 2) calibrates with no
+def test_documented_format_calibrates_without_source(game, tmp_path, capsys):
+    """A sheet in the documented format (simulated at skills 0.5 and 2) calibrates with no
     ``--source`` and writes one profile per player (a 4-point design of 2 matches each)."""
     overrides, outcome, word = END_TO_END[game]
     spec = get_game(game)

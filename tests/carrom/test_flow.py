@@ -169,7 +169,7 @@ def test_family_striker_with_own_coins_keeps_them_pays_a_due_and_plays_again():
     assert rep.continues and s.turn == 0 and rep.foul == "striker" and rep.due_coins == 1
     assert s.coins_left(0) == 9 - 3 + 1
     assert not s.queen_allowed(0)  # a stroke that pockets the striker is no coin before the queen
-    s = board("ruleset=family", "rules.due_keeps_turn_with_own=false")  # the behaviour before #14
+    s = board("ruleset=family", "rules.due_keeps_turn_with_own=false")  # a pocketed striker ends the turn
     s.apply(hit(W[0]))
     rep = s.apply(hit(W[1], W[2], striker=True))
     assert not rep.continues and s.turn == 1 and s.coins_left(0) == 9 - 3 + 1

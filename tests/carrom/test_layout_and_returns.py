@@ -1,5 +1,4 @@
-"""The break layout against the ICF text (issue #14 point 10) and where a returned queen or coin
-goes (point 12).
+"""The break layout against the ICF text, and where a returned queen or coin goes.
 
 ICF Laws of Carrom, "Break" (http://www.carrom.org/icf/?page=1&subcat=20): «the Queen shall
 occupy the Centre Circle and the rest of the C/m are placed around the Queen in the first row
@@ -74,7 +73,7 @@ def test_icf_layout_matches_the_icf_text(quarter, white_y):
     assert min(abs(((a - target) + 180) % 360 - 180) for a in arms) == pytest.approx(0.0, abs=1e-9)
 
 
-def test_paired_layout_keeps_the_layout_before_issue_14():
+def test_paired_layout_pairs_the_outer_ring_colours():
     pos, col = formation(rules("formation.outer_ring=paired"))
     inner, outer = _rings(pos, col)
     ring = [int(col[i]) for i in outer]
@@ -86,19 +85,19 @@ def test_paired_layout_keeps_the_layout_before_issue_14():
     assert np.array_equal(pos, formation(rules())[0])  # same places, other colours
 
 
-# ------------------------------------------------------------------ returned queen (point 12)
+# ------------------------------------------------------------------ returned queen
 def test_queen_returned_next_to_an_untouched_pack_goes_back_to_the_centre():
     s = board("ruleset=family")
     outer_white = WHITES[-1]  # an outer coin: the rest of the pack stays as built
     s.apply(hit(outer_white))
     assert s.apply(hit(QUEEN_ID)).queen_event == "pocketed"
     assert s.apply(MISS).queen_event == "returned"  # no cover
-    assert np.hypot(*s.pos[QUEEN_ID]) < 1e-12  # exactly in the centre (before #14: 71.6 mm away)
+    assert np.hypot(*s.pos[QUEEN_ID]) < 1e-12  # exactly in the centre
 
 
 def test_the_centre_hole_of_a_full_pack_is_free():
     pos, _ = formation(R)
-    spot = geometry(R).free_spot((0.0, 0.0), pos[1:])  # before #14: 87.4 mm from the centre
+    spot = geometry(R).free_spot((0.0, 0.0), pos[1:])  # the centre itself, not a spot beside it
     assert np.hypot(*spot) < 1e-12
 
 

@@ -1,5 +1,5 @@
-"""Rules that make the game meaningless are refused at load time (issue #15 point 12), and the
-rules file says where each key comes from (issue #14 points 17-18)."""
+"""Rules that make the game meaningless are refused at load time, and the rules file says where
+each key comes from."""
 
 import re
 import tomllib

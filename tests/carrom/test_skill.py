@@ -1,7 +1,7 @@
 """Skill is real: the champion beats the beginner, and clears a practice board in fewer strokes
 than the club player. Bounded statistical tests (about a minute together).
 
-The full measurement (more games, Wilson CIs) is in the report of the carrom issue:
+A fuller measurement (more games, Wilson CIs):
     PYTHONPATH=. .venv/bin/python -m sim.carrom.practice --boards 40
 """
 

@@ -1,4 +1,4 @@
-"""Helpers shared by the reliability tests (issue 15): the CLI in-process and as a subprocess."""
+"""Helpers shared by the reliability tests: the CLI in-process and as a subprocess."""
 
 from __future__ import annotations
 

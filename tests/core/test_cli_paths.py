@@ -1,4 +1,4 @@
-"""Issue 15, points 8 and 11: every path the user names is checked first; one line, exit 2.
+"""Every path the user names is checked first; one line, exit 2.
 
 Each case asserts the exit status, the one error line (naming the path), and that nothing was
 left behind (no manifest, no empty folder, the directory tree unchanged).
@@ -65,7 +65,7 @@ def cases(p: Path):
     ]
 
 
-def test_8_every_bad_path_is_one_line_exit_2_and_nothing_is_left_behind(place, capsys, monkeypatch):
+def test_every_bad_path_is_one_line_exit_2_and_nothing_is_left_behind(place, capsys, monkeypatch):
     monkeypatch.chdir(place)
     for argv, expected in cases(place):
         before = snapshot(place)
@@ -79,14 +79,14 @@ def test_8_every_bad_path_is_one_line_exit_2_and_nothing_is_left_behind(place, c
     assert not (place / "demo").exists() and (place / "results" / "report.html").read_text() == "old report"
 
 
-def test_8_report_writes_where_asked_once_the_paths_are_good(place, capsys):
+def test_report_writes_where_asked_once_the_paths_are_good(place, capsys):
     html, md = place / "new" / "deep" / "r.html", place / "md" / "r.md"
     code, out, err = run_cli(capsys, "report", place / "results", "--out", html, "--markdown", md)
     assert code == 0, err
     assert html.is_file() and md.is_file() and f"report: {html}" in out
 
 
-def test_8_an_unwritable_results_directory_is_refused_before_any_work(place, capsys):
+def test_an_unwritable_results_directory_is_refused_before_any_work(place, capsys):
     if os.geteuid() == 0:
         pytest.skip("root may write anywhere")
     locked = place / "ro"
@@ -95,7 +95,7 @@ def test_8_an_unwritable_results_directory_is_refused_before_any_work(place, cap
     assert code == 2 and "not writable" in err and not (locked / "o").exists()
 
 
-def test_11_argparse_errors_carry_the_prefix_once(capsys):
+def test_argparse_errors_carry_the_prefix_once(capsys):
     for argv, expected in [
         (["run", "toy-dice", "--matches", "x", "--players", "a"],
          "tablesim: error: argument --matches: invalid int value: 'x' (see tablesim run --help)"),

@@ -1,4 +1,4 @@
-"""Issue 15, points 9 and 10, and the note channel: messages name the source the user wrote.
+"""Messages name the source the user wrote; entries of named tables; the note channel.
 
 A ``--set`` problem never blames the package's own rules file; a cross-field problem on a key
 the user did not set is reported once, under the key the user did set; an unknown entry of a
@@ -25,29 +25,29 @@ def problems(*overrides, user_file=None):
     return info.value.problems
 
 
-# 9 -------------------------------------------------------------------------------------------
+# the source the user wrote -------------------------------------------------------------------
 
-def test_9_an_unknown_table_set_by_the_user_is_blamed_on_the_set():
+def test_an_unknown_table_set_by_the_user_is_blamed_on_the_set():
     assert problems("dic.sides=3") == ["--set: dic: unknown key; allowed: dice, game"]
 
 
-def test_9_a_derived_bound_is_reported_once_under_the_key_the_user_set():
+def test_a_derived_bound_is_reported_once_under_the_key_the_user_set():
     # the user sets only max_rounds; the check that fails is on game.target (20 > 1 x 6)
     assert problems("game.max_rounds=1") == [
         "--set: game.max_rounds: makes game.target (unchanged) invalid: got 20; allowed: <= 6 "
         "(reachable within game.max_rounds rounds)"]
 
 
-def test_9_a_derived_bound_is_dropped_when_the_users_key_has_its_own_line():
+def test_a_derived_bound_is_dropped_when_the_users_key_has_its_own_line():
     # faces = [0, 0, 0]: wrong length (the user's key) and, derived, a target out of reach
     assert problems("dice.faces=[0, 0, 0]") == ["--set: dice.faces: expected 6 values (one per side), got 3"]
 
 
-def test_9_a_field_error_is_not_followed_by_cross_field_noise():
+def test_a_field_error_is_not_followed_by_cross_field_noise():
     assert problems("game.max_rounds=abc") == ["--set: game.max_rounds: expected an integer, got 'abc' (str)"]
 
 
-def test_9_a_user_file_is_named_for_its_own_keys(tmp_path):
+def test_a_user_file_is_named_for_its_own_keys(tmp_path):
     user = tmp_path / "mine.toml"
     user.write_text("[game]\nmax_rounds = 2\n")
     assert problems(user_file=user) == [
@@ -57,7 +57,7 @@ def test_9_a_user_file_is_named_for_its_own_keys(tmp_path):
         "--set: game.target: got 13; allowed: <= 12 (reachable within game.max_rounds rounds)"]
 
 
-def test_9_curlastique_messages_from_the_issue():
+def test_curlastique_set_problems_are_blamed_on_the_set():
     from sim.core import get_game
     from sim.core.rules import load_rules
 
@@ -76,7 +76,7 @@ def test_9_curlastique_messages_from_the_issue():
                             "dice.mode", "dice", "game", "game.nope", "nope.x", "dice.faces.x"]),
        value=st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=True), st.text(max_size=5),
                        st.booleans(), st.lists(st.integers(-3, 9), max_size=8)))
-def test_9_a_set_problem_never_blames_the_package_rules_file(key, value):
+def test_a_set_problem_never_blames_the_package_rules_file(key, value):
     try:
         load_config(ToyRules, DEFAULTS, None, [(key, value)])
     except ConfigError as exc:
@@ -86,7 +86,7 @@ def test_9_a_set_problem_never_blames_the_package_rules_file(key, value):
             assert str(DEFAULTS) not in line
 
 
-# 10 ------------------------------------------------------------------------------------------
+# entries of named tables ---------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Card:
@@ -114,22 +114,22 @@ def deck_problems(*overrides):
     return info.value.problems
 
 
-def test_10_a_typo_in_an_entry_name_gets_the_close_match():
+def test_a_typo_in_an_entry_name_gets_the_close_match():
     assert deck_problems("deck.tirr.count=10") == ["--set: deck.tirr: unknown entry; did you mean 'tir'?"]
 
 
-def test_10_existing_entries_may_change_any_key_and_complete_new_ones_are_welcome():
+def test_existing_entries_may_change_any_key_and_complete_new_ones_are_welcome():
     deck = load_config(Deck, DECK, None, ["deck.tir.count=10", "deck.bouclier.kind=speed",
                                           "deck.bouclier.count=2"])
     assert deck.deck["tir"].count == 10 and deck.deck["tir"].effects == ("shoot",)
     assert deck.deck["bouclier"].count == 2
 
 
-def test_10_an_incomplete_new_entry_far_from_any_name_reports_its_own_problem():
+def test_an_incomplete_new_entry_far_from_any_name_reports_its_own_problem():
     assert deck_problems("deck.zzz.count=3") == ["--set: deck.zzz.effects: an action card needs at least one effect"]
 
 
-def test_10_a_complete_new_entry_close_to_a_name_is_a_note_not_an_error():
+def test_a_complete_new_entry_close_to_a_name_is_a_note_not_an_error():
     seen = []
     with note_handler(seen.append):
         deck = load_config(Deck, DECK, None, ["deck.tirr.count=1", 'deck.tirr.effects=["shoot"]'])
@@ -137,12 +137,12 @@ def test_10_a_complete_new_entry_close_to_a_name_is_a_note_not_an_error():
     assert seen == ["--set: deck.tirr: a new entry (not in the defaults); did you mean 'tir'?"]
 
 
-def test_10_without_known_entries_new_names_are_built_as_before():
+def test_without_known_entries_new_names_are_built():
     deck = build(Deck, {"deck": {"anything": {"kind": "speed", "count": 1}}})
     assert deck.deck["anything"].count == 1
 
 
-def test_10_gasterospeed_deck_typo_from_the_issue():
+def test_gasterospeed_deck_typo_gets_the_close_match():
     from sim.core import get_game
     from sim.core.rules import load_rules
 

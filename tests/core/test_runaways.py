@@ -1,4 +1,4 @@
-"""Issue 15, points 6 and 7: no runaway memory or workers; Ctrl-C stops a run within seconds.
+"""No runaway memory or workers; Ctrl-C stops a run within seconds.
 
 Memory is measured over the whole process tree with psutil: PSS (proportional set size: each
 shared page counted once, shared by the processes mapping it) is the tree's real footprint;
@@ -47,9 +47,9 @@ def tree_memory(processes) -> tuple[int, int]:
     return pss, rss
 
 
-# 6 -------------------------------------------------------------------------------------------
+# memory --------------------------------------------------------------------------------------
 
-def test_6_a_trillion_matches_are_planned_without_memory():
+def test_a_trillion_matches_are_planned_without_memory():
     cells = [cell(), cell("other")]
     tracemalloc.start()
     plan = plan_chunks(cells, 0, 10**12, 25)
@@ -61,7 +61,7 @@ def test_6_a_trillion_matches_are_planned_without_memory():
     assert peak < 1_000_000
 
 
-def test_6_resuming_a_huge_run_reads_part_names_not_keys(tmp_path):
+def test_resuming_a_huge_run_reads_part_names_not_keys(tmp_path):
     from sim.core import run_cells
 
     from .toygame import GAME
@@ -82,7 +82,7 @@ def test_6_resuming_a_huge_run_reads_part_names_not_keys(tmp_path):
 @settings(max_examples=200, deadline=None)
 @given(ranges=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 15)), max_size=6),
        start=st.integers(0, 30), stop=st.integers(0, 80), size=st.integers(1, 9))
-def test_6_chunks_cover_exactly_the_matches_not_stored(ranges, start, stop, size):
+def test_chunks_cover_exactly_the_matches_not_stored(ranges, start, stop, size):
     stored = [(first, first + length) for first, length in ranges]
     covered = {m for first, last in stored for m in range(first, last + 1)}
     gaps = list(_gaps(stored, start, stop))
@@ -100,8 +100,8 @@ def test_6_chunks_cover_exactly_the_matches_not_stored(ranges, start, stop, size
 
 
 @pytest.mark.slow
-def test_6_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(tmp_path):
-    """Must show 4: peak memory < 500 MB from the start to 4 s after the first stored part (the
+def test_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(tmp_path):
+    """Peak memory < 500 MB from the start to 4 s after the first stored part (the
     plan is lazy, so memory is flat from the first chunk on); SIGINT → stopped within 5 s."""
     out = tmp_path / "out"
     proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**9, "--players", "plain,lucky", "--jobs", 2,
@@ -132,9 +132,9 @@ def test_6_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(
     assert wait_for(lambda: not any(pid_alive(pid) for pid in workers), timeout=5)
 
 
-# 7 -------------------------------------------------------------------------------------------
+# workers and Ctrl-C --------------------------------------------------------------------------
 
-def test_7_jobs_1000_on_10_matches_starts_no_pool(capsys, tmp_path):
+def test_jobs_1000_on_10_matches_starts_no_pool(capsys, tmp_path):
     before = {p.pid for p in psutil.Process().children(recursive=True)}
     code, out, err = run_cli(capsys, "run", "toy-dice", "--matches", 10, "--players", "plain,lucky",
                              "--jobs", 1000, "--out", tmp_path / "o", "--no-progress")
@@ -143,7 +143,7 @@ def test_7_jobs_1000_on_10_matches_starts_no_pool(capsys, tmp_path):
     assert "warning" not in err  # one chunk: one worker, which is this process
 
 
-def test_7_more_jobs_than_cores_is_warned(capsys, tmp_path, monkeypatch):
+def test_more_jobs_than_cores_is_warned(capsys, tmp_path, monkeypatch):
     import sim.core.runner as runner
 
     monkeypatch.setattr(runner, "cpu_count", lambda: 1)
@@ -155,7 +155,7 @@ def test_7_more_jobs_than_cores_is_warned(capsys, tmp_path, monkeypatch):
 
 
 @pytest.mark.slow
-def test_7_ctrl_c_at_many_jobs_stops_within_seconds_and_leaves_no_worker(tmp_path):
+def test_ctrl_c_at_many_jobs_stops_within_seconds_and_leaves_no_worker(tmp_path):
     out = tmp_path / "out"
     proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**6, "--players", "plain,lucky", "--jobs", 6,
                  "--set", "game.delay_s=0.001", "--out", out, "--no-progress")
@@ -175,7 +175,7 @@ def test_7_ctrl_c_at_many_jobs_stops_within_seconds_and_leaves_no_worker(tmp_pat
 
 
 @pytest.mark.slow
-def test_7_workers_exit_when_their_parent_is_killed(tmp_path):
+def test_workers_exit_when_their_parent_is_killed(tmp_path):
     out = tmp_path / "out"
     proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**6, "--players", "plain,lucky", "--jobs", 3,
                  "--set", "game.delay_s=0.001", "--out", out, "--no-progress")
@@ -190,8 +190,8 @@ def test_7_workers_exit_when_their_parent_is_killed(tmp_path):
 def test_a_ctrl_c_while_workers_are_being_started_is_raised_not_lost():
     """While the pool starts workers, SIGINT is blocked in the main thread only: a Ctrl-C sent
     to the process then reaches another thread. It must still come back as KeyboardInterrupt
-    once the window ends (with SIG_IGN over the window, as before 2026-12-03, it was discarded
-    and a run under load went on playing after Ctrl-C); a process started inside the window
+    once the window ends (with SIG_IGN over the window instead, it would be discarded and a run
+    under load would go on playing after Ctrl-C); a process started inside the window
     starts with SIGINT blocked, so a Ctrl-C cannot kill a worker before it ignores it."""
     import subprocess
     import sys

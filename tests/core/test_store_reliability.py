@@ -1,4 +1,4 @@
-"""Issue 15, points 1–5: results are never lost, duplicated or half-written.
+"""Results are never lost, duplicated or half-written.
 
 Each test asserts the exit status, the one line the user sees, and what is on disk afterwards.
 """
@@ -40,9 +40,9 @@ def run_args(out, matches=40, *extra):
             "--chunk-size", 10, "--out", out, "--no-progress", *extra]
 
 
-# 1 -----------------------------------------------------------------------------------------
+# line-up names -----------------------------------------------------------------------------
 
-def test_1_lineups_differing_only_in_cleaned_characters_keep_their_own_matches(capsys, tmp_path):
+def test_lineups_differing_only_in_cleaned_characters_keep_their_own_matches(capsys, tmp_path):
     path = tmp_path / "exp.toml"
     path.write_text(TWO_LINEUPS.format(matches=10, a="club vs casual", b="club/vs/casual"))
     out = tmp_path / "out"
@@ -65,9 +65,9 @@ def test_1_lineups_differing_only_in_cleaned_characters_keep_their_own_matches(c
     assert {p: p.stat().st_mtime_ns for p in parts(out)} == before  # a rerun replays nothing
 
 
-# 2 -----------------------------------------------------------------------------------------
+# locked directories ------------------------------------------------------------------------
 
-def test_2_a_second_run_into_a_locked_directory_exits_2_and_no_key_is_duplicated(capsys, tmp_path):
+def test_a_second_run_into_a_locked_directory_exits_2_and_no_key_is_duplicated(capsys, tmp_path):
     out = tmp_path / "out"
     first = popen(tmp_path, *run_args(out, 120, "--set", "game.delay_s=0.02", "--chunk-size", 25))
     try:
@@ -91,7 +91,7 @@ def test_2_a_second_run_into_a_locked_directory_exits_2_and_no_key_is_duplicated
     assert code == 0 and "120 matches" in stdout, err
 
 
-def test_2_a_lock_left_by_a_killed_run_does_not_block(capsys, tmp_path):
+def test_a_lock_left_by_a_killed_run_does_not_block(capsys, tmp_path):
     out = tmp_path / "out"
     first = popen(tmp_path, *run_args(out, 400, "--set", "game.delay_s=0.0002", "--chunk-size", 1))
     assert wait_for(lambda: len(parts(out)) >= 1)
@@ -104,10 +104,10 @@ def test_2_a_lock_left_by_a_killed_run_does_not_block(capsys, tmp_path):
     assert len(matches) == 400 and not matches.duplicated(["variant", "lineup", "match"]).any()
 
 
-# 3 -----------------------------------------------------------------------------------------
+# damaged parts -----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("damage", ["truncated", "empty", "players-garbage"])
-def test_3_a_damaged_part_is_named_moved_aside_and_replayed(capsys, tmp_path, damage):
+def test_a_damaged_part_is_named_moved_aside_and_replayed(capsys, tmp_path, damage):
     out, fresh = tmp_path / "out", tmp_path / "fresh"
     assert run_cli(capsys, *run_args(fresh))[0] == 0
     assert run_cli(capsys, *run_args(out))[0] == 0
@@ -132,7 +132,7 @@ def test_3_a_damaged_part_is_named_moved_aside_and_replayed(capsys, tmp_path, da
     assert_same_tables(load_tables(out), load_tables(fresh))
 
 
-def test_3_a_rerun_alone_finds_the_damaged_part_and_replays_it(capsys, tmp_path):
+def test_a_rerun_alone_finds_the_damaged_part_and_replays_it(capsys, tmp_path):
     out, fresh = tmp_path / "out", tmp_path / "fresh"
     assert run_cli(capsys, *run_args(fresh))[0] == 0
     assert run_cli(capsys, *run_args(out))[0] == 0
@@ -146,7 +146,7 @@ def test_3_a_rerun_alone_finds_the_damaged_part_and_replays_it(capsys, tmp_path)
     assert victim.exists()  # replayed under the same name
 
 
-def test_3_a_part_whose_rows_belong_to_another_cell_is_refused(capsys, tmp_path):
+def test_a_part_whose_rows_belong_to_another_cell_is_refused(capsys, tmp_path):
     out = tmp_path / "out"
     assert run_cli(capsys, *run_args(out))[0] == 0
     source = parts(out)[0]
@@ -159,7 +159,7 @@ def test_3_a_part_whose_rows_belong_to_another_cell_is_refused(capsys, tmp_path)
     assert f"{foreign}: damaged (its rows belong to another variant or line-up" in err
 
 
-# 4 -----------------------------------------------------------------------------------------
+# damaged manifests -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("content,reason", [
     (bytes(range(7, 256, 4)) + b"\xff", "damaged (not valid JSON"),
@@ -168,7 +168,7 @@ def test_3_a_part_whose_rows_belong_to_another_cell_is_refused(capsys, tmp_path)
     (b"{}", "not a tablesim manifest (no 'kind')"),
     (b'{"kind": "run"}', "not a tablesim manifest (no 'game')"),
 ])
-def test_4_a_damaged_manifest_is_one_line_for_every_command(capsys, tmp_path, content, reason):
+def test_a_damaged_manifest_is_one_line_for_every_command(capsys, tmp_path, content, reason):
     out = tmp_path / "out"
     assert run_cli(capsys, *run_args(out))[0] == 0
     (out / "manifest.json").write_bytes(content)
@@ -183,9 +183,9 @@ def test_4_a_damaged_manifest_is_one_line_for_every_command(capsys, tmp_path, co
         assert snapshot(out) == before, argv
 
 
-# 5 -----------------------------------------------------------------------------------------
+# long names --------------------------------------------------------------------------------
 
-def test_5_a_300_character_lineup_name_is_stored_and_read_back(capsys, tmp_path):
+def test_a_300_character_lineup_name_is_stored_and_read_back(capsys, tmp_path):
     long_name = "x" * 150 + "/" + "y" * 149
     out = tmp_path / "out"
     code, stdout, err = run_cli(capsys, *run_args(out, 20, "--lineup", long_name))
@@ -200,7 +200,7 @@ def test_5_a_300_character_lineup_name_is_stored_and_read_back(capsys, tmp_path)
     assert load_tables(tmp_path / "exp")["matches"].groupby("lineup").size().tolist() == [6, 6]
 
 
-def test_5_a_refused_command_with_a_long_name_leaves_nothing_behind(capsys, tmp_path):
+def test_a_refused_command_with_a_long_name_leaves_nothing_behind(capsys, tmp_path):
     out = tmp_path / "deep" / "out"
     code, _, err = run_cli(capsys, *run_args(out, 20, "--lineup", "z" * 300, "--set", "game.target=0"))
     assert code == 2 and len(error_lines(err)) == 1

@@ -168,10 +168,10 @@ def _same(a, b, path):
         assert a == b, path
 
 
-def test_same_seeds_give_the_tables_of_the_base_commit():
-    """``data/seeded_tables.json.gz``: 11 seeded matches played by commit 94c6bc8 (before the
-    planner was compiled and the broad phase added). The same decisions, integers equal and
-    floats equal to 1e-9 (the stored file was bit-identical on the machine that wrote it);
+def test_same_seeds_give_the_stored_tables():
+    """``data/seeded_tables.json.gz``: 11 seeded matches played by a reference version of the
+    planner (not compiled, and without the engine's broad phase). The same decisions, integers
+    equal and floats equal to 1e-9 (the stored file was bit-identical on the machine that wrote it);
     regenerate it only with a change that is meant to alter play."""
     stored = json.loads(gzip.open(DATA, "rt", encoding="utf-8").read())
     for case in stored:

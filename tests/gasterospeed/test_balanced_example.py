@@ -1,7 +1,7 @@
 """The checked-in card-count search claims exactly what its fresh-seed validation shows.
 
-The stored search was re-run on today's rules (2026-12-02, after issue #14's rule fixes): its
-``best_rules.toml`` loads as today's rules and deals the validated deck.
+The stored search was run on the current rules: its ``best_rules.toml`` loads as the current
+rules and deals the validated deck (rerun the search after a rule change that alters play).
 """
 
 import json

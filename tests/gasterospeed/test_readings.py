@@ -1,4 +1,4 @@
-"""Issue #14, points 1-9: the seed's rules and our documented readings, one scripted position each.
+"""The rule sheet's rules and our documented readings, one scripted position each.
 
 Map ``OPEN`` (helpers.py): a 4-wide track, columns 1..4, finish on row 0, track rows 1..4,
 start slots on row 5, behind the start line on row 6. Directions: 0 N (towards the finish),

@@ -1,5 +1,5 @@
-"""Analytic oracles (physics.md §5): the engine must match each to far better than the 0.5 %
-the issue asks for (we assert 1e-6 relative: the engine is exact up to round-off and the
+"""Analytic oracles of sliding and colliding discs (docs/physics.md): the engine must match each
+to far better than 0.5 % (we assert 1e-6 relative: the engine is exact up to round-off and the
 1e-9 m post-impact separation)."""
 
 import numpy as np
@@ -65,12 +65,13 @@ def test_head_on_equal_masses(e):
 @pytest.mark.parametrize("e, coin, striker", [(1.0, 1.463, 0.463), (0.9, 1.390, 0.490),
                                               (0.8, 1.317, 0.517)])
 def test_head_on_striker_on_coin(e, coin, striker):
-    """15 g striker on a 5.5 g coin (physics.md §5.3 table)."""
+    """15 g striker on a 5.5 g coin: the 1-D restitution formulas and their values at
+    e = 1, 0.9, 0.8 (the table of docs/physics.md)."""
     m1, m2 = 0.015, 0.0055
     u, v1, v2 = _head_on(m1, m2, 0.02065, 0.0159, e)
     assert v1 == pytest.approx((m1 - e * m2) / (m1 + m2) * u, rel=REL)
     assert v2 == pytest.approx((1 + e) * m1 / (m1 + m2) * u, rel=REL)
-    # the table in physics.md, to its 3 printed digits
+    # the table's values, to their 3 printed digits
     assert v2 / u == pytest.approx(coin, abs=6e-4)
     assert v1 / u == pytest.approx(striker, abs=6e-4)
 
@@ -219,8 +220,8 @@ def _impact(mu_c, e, phi_deg, m2=1e4):
 
 
 def test_contact_friction_sticking_leaves_two_thirds_of_the_slip():
-    """physics.md §5.6: a non-spinning disc that sticks keeps v_t' = (2/3)·v_t and spins at
-    2·v_t/(3R)."""
+    """Coulomb friction in an impact of solid discs (I = ½mR², docs/physics.md): a
+    non-spinning disc that sticks keeps v_t' = (2/3)·v_t and spins at 2·v_t/(3R)."""
     row, n, t = _impact(mu_c=0.5, e=0.8, phi_deg=45.0)
     v_in, v_out = row[0:2], row[6:8]
     assert v_out @ n == pytest.approx(-0.8 * (v_in @ n), rel=1e-5)
@@ -238,7 +239,8 @@ def test_contact_friction_sliding_is_coulomb_limited():
 
 @pytest.mark.parametrize("phi_deg", [10.0, 30.0, 50.0])
 def test_contact_friction_throw_at_most_atan_mu(phi_deg):
-    """The coin leaves within atan(μ_c) of the line of centres (physics.md §5.6)."""
+    """The coin leaves within atan(μ_c) of the line of centres (Coulomb friction in the
+    impact, docs/physics.md)."""
     mu_c = 0.1
     row, n, _ = _impact(mu_c=mu_c, e=0.9, phi_deg=phi_deg, m2=0.0055)
     coin = row[9:11]

@@ -1,7 +1,8 @@
-"""Issue-13 figures: the rates the simulation tests assert, printed with the tests' seeds and sizes.
+"""Known-truth figures: the rates the simulation tests of the statistics assert (validation under
+rotation, repeated looks, log-rank, fairness, skill share), printed with the tests' seeds and sizes.
 
 Not a test module. Run from the repository root (about 5 minutes on one core):
-    PYTHONPATH=. .venv/bin/python -m tests.analysis.figures_issue13
+    PYTHONPATH=. .venv/bin/python -m tests.analysis.figures_known_truth
 """
 import numpy as np, pandas as pd
 from analysis.balance.targets import Target, check_tables
