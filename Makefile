@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 TEST_WORKERS ?= 2
 
-.PHONY: demo test install install-dev bench clean
+.PHONY: demo test docs install install-dev bench clean
 
 $(BIN)/python:
 	@echo "make: creating $(VENV) with $$($(PYTHON) --version)"
@@ -43,9 +43,14 @@ test: $(DEVSTAMP)
 	@echo "make: running the test suite on $(TEST_WORKERS) workers"
 	@$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=25
 
+## docs: build the documentation site into site/ (warnings are errors; open site/index.html)
+docs: $(DEVSTAMP)
+	@NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	@echo "make: documentation built in site/ (open site/index.html)"
+
 ## bench: print the performance figures of benchmarks/
 bench: $(DEVSTAMP)
 	$(BIN)/tablesim bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis site
