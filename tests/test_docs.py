@@ -94,3 +94,17 @@ def test_the_documentation_site_builds_with_warnings_as_errors(tmp_path):
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "site" / "api" / "runner" / "index.html").exists()
+
+
+#: A citation of a document that is not in the repository (the project's working notes).
+OUTSIDE = re.compile(r"\.\./shared|\bshared/(seeds|research|games)\b|\bDESIGN\.md\b|\bSTYLE\.md\b|"
+                     r"\bresearch/\w+\.md\b|(?<![\w/])(stats|physics)\.md\s*§")
+CODE = sorted(p for folder in ("sim", "analysis", "benchmarks", "notebooks") for p in (ROOT / folder).rglob("*")
+              if p.suffix in (".py", ".toml", ".j2", ".ipynb", ".md") and "__pycache__" not in p.parts)
+
+
+@pytest.mark.parametrize("path", CODE, ids=_relative)
+def test_code_rules_examples_and_notebooks_cite_only_what_the_repository_holds(path):
+    text = path.read_text(encoding="utf-8")
+    found = [m.group(0) for m in OUTSIDE.finditer(text)]
+    assert not found, f"{_relative(path)}: {found}"
