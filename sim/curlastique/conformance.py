@@ -98,6 +98,7 @@ KEYS = {
     "game.teams": KeyCase(value=True, players=("casual",) * 4),
     "game.team_decider": KeyCase(value="lower_scorer", given=("game.teams=true",), players=("casual",) * 4),
     "game.tie_break": KeyCase(value="together"),
+    "game.tie_order": KeyCase(value="random"),
     "game.pucks_per_player": KeyCase(value=3),
     "zones.values": KeyCase(value=(150, 80, 40, 20)),
     "zones.radii": KeyCase(value=(0.05, 0.09, 0.14, 0.2)),

@@ -141,6 +141,7 @@ class _Game:
         self.arena = arena(rules)  # the physics, built once for the rules
         self.policies = [make_policy(p.profile, rules, self.arena) for p in players]
         self.rngs = [seeds.seat(s) for s in range(self.n)]
+        self.seeds = seeds
         self.resolver = resolver
         self.scorer = scorer(rules.zones, rules.puck.radius)
         self.cumulative = [0] * self.n
@@ -258,8 +259,9 @@ class _Game:
         """Decisive rounds among the tied sides.
 
         Teams: one player of each team (``game.team_decider``). More than two players tied
-        (``game.tie_break``): ``one_v_one`` plays 1-against-1 meetings in seat order, the
-        winner of each meeting the next tied player; ``together`` plays one decisive round
+        (``game.tie_break``): ``one_v_one`` plays 1-against-1 meetings in seat order (or an
+        order drawn from the match's own ``tie_order`` stream, ``game.tie_order = "random"``),
+        the winner of each meeting the next tied player; ``together`` plays one decisive round
         of all of them (then of those tied again)."""
         if len(leaders) == 1:
             return Settlement(True, leaders[0], -1)
@@ -268,6 +270,8 @@ class _Game:
         else:
             seats = list(leaders)
         if len(seats) > 2 and self.rules.game.tie_break == "one_v_one":
+            if self.rules.game.tie_order == "random":
+                seats = [seats[i] for i in self.seeds.rng("tie_order").permutation(len(seats))]
             winner = seats[0]
             for challenger in seats[1:]:
                 winner = self.decide([winner, challenger])

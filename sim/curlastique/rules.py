@@ -36,6 +36,9 @@ class GameRules:
         "one_v_one", doc="more than two players tied for first: 1-against-1 decisive rounds in "
                          "seat order, the winner of each meeting the next tied player "
                          "(one_v_one), or one decisive round of all of them (together)")
+    tie_order: Literal["seat", "random"] = param(
+        "seat", doc="order of the one_v_one meetings: the tied players' seat order (the last tied seat "
+                    "plays once and throws last), or an order drawn at random at each such tie")
     pucks_per_player: int = param(5, min=1, max=12, unit="pucks", doc="pucks each player throws per round")
 
 

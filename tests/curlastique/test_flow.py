@@ -225,3 +225,31 @@ def test_start_positions_avoid_pucks_lying_on_the_start_line():
     assert free_launch_x(rules, np.array([0.18]), np.array([[0.19, y0]]))[0] == pytest.approx(0.19 - d)
     wall = np.c_[np.arange(-0.2, 0.21, 0.03), np.full(14, y0)]
     assert np.isnan(free_launch_x(rules, np.array([0.0]), wall)[0])
+
+
+def test_three_way_tie_one_v_one_in_a_random_order_follows_the_matchs_own_draw():
+    """``game.tie_order = "random"``: the meetings follow an order drawn from the match's
+    ``tie_order`` stream (so the last tied seat is not always the one that plays once), the
+    same order for the same seed; the default keeps seat order."""
+    rules = load_rules(GAME, overrides=["game.tie_order=random"])
+    # all three tie at 500; in every decisive round the lower seat scores more, so it wins its meeting
+    plan = {(1, s): 500 for s in range(3)} | {(r, s): 100 - 20 * s for r in (2, 3) for s in range(3)}
+    orders = set()
+    for match in range(12):
+        seeds = MatchSeeds(0, match)
+        log = play_match(rules, scripted_players(rules, plan, 3, 0), seeds, resolver=teleport)
+        order = [int(s) for s in MatchSeeds(0, match).rng("tie_order").permutation(3)]
+        rounds = pd.DataFrame(log.rounds)
+        dec = rounds[rounds["decisive"]]
+        meetings = [sorted(g["seat"]) for _, g in dec.groupby("round")]
+        first = min(order[0], order[1])
+        assert meetings == [sorted(order[:2]), sorted([first, order[2]])], (match, order, meetings)
+        assert log.matches["winner"] == min(first, order[2])
+        again = play_match(rules, scripted_players(rules, plan, 3, 0), MatchSeeds(0, match), resolver=teleport)
+        assert again.rounds == log.rounds
+        orders.add(tuple(order))
+    assert len(orders) > 1  # the order is drawn, not fixed
+    seat_order = play_match(load_rules(GAME), scripted_players(rules, plan, 3, 0), MatchSeeds(0, 5),
+                            resolver=teleport)
+    dec = pd.DataFrame(seat_order.rounds).query("decisive")
+    assert [sorted(g["seat"]) for _, g in dec.groupby("round")] == [[0, 1], [0, 2]]
