@@ -307,10 +307,10 @@ class Board:
         return bool(_moves.to_slot(self.state, self.world, t))
 
     # -- positions that matter to cards ------------------------------------------------------
-    def behind_another(self, s: int) -> bool:
+    def behind_another(self, s: int, any_snail: bool = False) -> bool:
         """True if ``s`` stands on one of the three squares just behind another running snail
-        (that snail's dashboard squares 5, 6, 7)."""
-        return bool(_moves.behind_another(self.state, self.world, s))
+        (that snail's dashboard squares 5, 6, 7); ``any_snail``: a KO snail on the track counts too."""
+        return bool(_moves.behind_another(self.state, self.world, s, any_snail))
 
     def shot_targets(self, s: int, reach: int) -> list[int]:
         """Running snails of other seats that ``s`` can shoot: within ``reach`` squares along one

@@ -36,7 +36,7 @@ def play_card(race: Race, s: int, uid: int) -> str:
     for eff in race.deck.cards[uid].effects:
         if board.status[s] != RUNNING:
             break
-        if eff.condition == "behind" and not board.behind_another(s):
+        if eff.condition != "none" and not board.behind_another(s, eff.condition == "behind_any"):
             return _card_lost(race, s, own_change, "not_behind")
         arrivals = board.n_arrived
         if eff.op == "move":

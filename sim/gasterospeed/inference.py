@@ -37,7 +37,7 @@ def card_worth(info: CardInfo, p: GasterospeedProfile) -> float:
         if eff.op == "move":
             factor = p.worth_move_rolled if eff.roll else (p.worth_move_free if eff.path == "free"
                                                            else p.worth_move_aimed)
-            worth += eff.squares * factor * (p.worth_behind_share if eff.condition == "behind" else 1.0)
+            worth += eff.squares * factor * (p.worth_behind_share if eff.condition != "none" else 1.0)
         elif eff.op == "shell":
             share = len(eff.faces) / p.worth_shell_die if eff.faces else 1.0
             worth += (p.worth_shell_gain if eff.amount > 0 else p.worth_shell_loss) * eff.amount * share

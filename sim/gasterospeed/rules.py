@@ -52,7 +52,9 @@ class Effect:
     A card whose effect cannot be carried out (a move made impossible, a condition not met, no
     target, a move countered) is lost: its later effects do not apply.
     ``condition = "behind"``: the effect happens only if the snail stands on one of the three
-    squares just behind another running snail (that snail's dashboard squares 5, 6, 7).
+    squares just behind another running snail (that snail's dashboard squares 5, 6, 7): our
+    reading of «juste derrière un autre escargot»; ``"behind_any"`` counts a KO snail still on
+    the track as well.
     """
 
     op: Literal["move", "shell", "shoot", "domino"] = param("move", doc="the primitive")
@@ -66,7 +68,9 @@ class Effect:
     faces: tuple[int, ...] = param((), min=1, max=20,
                                    doc="shell: only when the circuit die shows one of these (empty: always)")
     range: int = param(0, min=0, max=20, unit="squares", doc="shoot: farthest target")
-    condition: Literal["none", "behind"] = param("none", doc="the effect needs this position")
+    condition: Literal["none", "behind", "behind_any"] = param(
+        "none", doc="the effect needs this position: just behind a running snail (behind), or any snail on "
+                    "the track, KO ones included (behind_any)")
 
     def problems(self) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []

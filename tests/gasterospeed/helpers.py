@@ -159,16 +159,17 @@ class Scripted:
 
 
 def race(c=None, n_seats: int = 2, *, shells=RULES.shells, policies=None, dice=None, config=None,
-         events=None, fill_piles: bool = True) -> Race:
+         events=None, fill_piles: bool = True, deck: Deck = DECK) -> Race:
     """A race on circuit ``c`` with empty hands and no snail placed; the rest of the deck in
     the draw pile (in uid order, so tests can reason about it) unless ``fill_piles`` is off.
-    ``config``: the race rules (default: the rules file's)."""
+    ``config``: the race rules (default: the rules file's); ``deck``: the cards (default: the
+    rules file's)."""
     c = c or circuit()
     config = config or CONFIG
     policies = policies or [Scripted() for _ in range(n_seats)]
-    r = Race(c, DECK, config, policies, dice or Loaded(), shells=shells, events=events)
+    r = Race(c, deck, config, policies, dice or Loaded(), shells=shells, events=events)
     if fill_piles:
-        r.draw[0] = list(range(len(DECK)))
+        r.draw[0] = list(range(len(deck)))
     return r
 
 

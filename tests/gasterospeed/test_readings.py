@@ -455,3 +455,21 @@ def test_race_config_has_no_defaults_of_its_own_and_comes_from_the_rules():
     assert (cfg.turn_cap, cfg.points, cfg.hand_size) == (77, (5, 3, 1), 6)
     with pytest.raises(TypeError):
         Race(circuit(), DECK, cfg, [Scripted()], Loaded())      # the starting shells are the caller's
+
+
+def test_aspiration_behind_a_ko_snail_is_lost_by_default_and_moves_when_ko_snails_count():
+    """«juste derrière un autre escargot»: read as a snail still racing (``condition = "behind"``);
+    ``condition = "behind_any"`` counts a KO snail on the track as well."""
+    c = circuit()
+    aspiration = ('deck.aspiration.effects=[{op="move", squares=1, path="free", directions=[1, 2, 3], '
+                  'condition="behind_any"}]')
+    for deck, outcome in ((DECK, "not_behind"), (Deck(load_rules(GAME, overrides=[aspiration]).deck), "moved+1")):
+        r = race(c, 2, events=[], deck=deck)
+        r.board.place(0, at(c, 4, 3))
+        r.board.place(1, at(c, 3, 2))              # snail 0 stands on snail 1's dashboard square 5, 6 or 7
+        assert r.board.behind_another(0) and r.board.behind_another(0, any_snail=True)
+        r.board.knock_out(1)
+        assert not r.board.behind_another(0) and r.board.behind_another(0, any_snail=True)
+        give(r, 0, uid("aspiration"))
+        r.action_phase({0: (uid("aspiration"), False)})
+        assert events_of(r, "action")[0]["outcome"] == outcome, deck

@@ -20,7 +20,8 @@ per circuit and rules (:func:`world_array`)::
 **The cards** of a deck are one int64 array (:func:`cards_array`): one row of TYPE_COLUMNS
 per deck entry (kind, number or order, squares, where its effects and its direction table
 start and how many), then EFFECT_COLUMNS per effect (op, squares, path, roll, jostle, amount,
-range, the ``behind`` condition, how many die faces, directions, then how many times each
+range, the ``behind`` condition (0 none, 1 behind a running snail, 2 behind any snail on the
+track), how many die faces, directions, then how many times each
 face 0..20 is listed), then the direction tables.
 
 Helpers (``get``, ``put``, ``occupant`` ...) are compiled and inlined into their callers.
@@ -69,6 +70,9 @@ MOVE, SHELL, SHOOT, DOMINO = range(4)        # the order of rules.EFFECT_OPS
 STRAIGHT, LEAP, FREE = range(3)
 _OPS = {"move": MOVE, "shell": SHELL, "shoot": SHOOT, "domino": DOMINO}
 _PATHS = {"straight": STRAIGHT, "leap": LEAP, "free": FREE}
+#: an effect's E_BEHIND column: no condition, behind a running snail, behind any snail on the track
+NO_CONDITION, BEHIND_RUNNING, BEHIND_ANY = range(3)
+_CONDITIONS = {"none": NO_CONDITION, "behind": BEHIND_RUNNING, "behind_any": BEHIND_ANY}
 
 
 def cards_array(types) -> np.ndarray:
@@ -91,7 +95,7 @@ def cards_array(types) -> np.ndarray:
             at = effects_at + EFFECT_COLUMNS * n_effects
             dirs = list(dict.fromkeys(eff.directions))       # dashboard squares, repeats dropped
             a[at:at + E_DIRS] = (_OPS[eff.op], eff.squares, _PATHS[eff.path], eff.roll, eff.jostle, eff.amount,
-                                 eff.range, eff.condition == "behind", len(eff.faces), len(dirs))
+                                 eff.range, _CONDITIONS[eff.condition], len(eff.faces), len(dirs))
             a[at + E_DIRS:at + E_DIRS + len(dirs)] = dirs
             for face in eff.faces:
                 a[at + E_FACES + face] += 1

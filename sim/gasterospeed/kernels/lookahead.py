@@ -28,6 +28,7 @@ from numba import njit
 
 from ..circuit import FINISH
 from .layout import (
+    BEHIND_ANY,
     C_TYPES,
     E_AMOUNT,
     E_BEHIND,
@@ -170,7 +171,8 @@ def move_outcomes(st, w, cards, x, s, t, k, probs, boards, kinds, at, scratch, u
         probs[at], kinds[at] = 1.0, SAME
         copy_state(boards[at], st)
         return 1
-    if effect(cards, t, k, E_BEHIND) and not behind_another(st, w, s):
+    behind = effect(cards, t, k, E_BEHIND)
+    if behind and not behind_another(st, w, s, behind == BEHIND_ANY):
         probs[at], kinds[at] = 1.0, IMPOSSIBLE
         return 1
     squares, path = effect(cards, t, k, E_SQUARES), effect(cards, t, k, E_PATH)
@@ -332,11 +334,12 @@ def _shell_branches(w, cards, s, t, k, probs, boards, alive, original):
 
 
 @njit(cache=True)
-def _card_lost_here(start, boards, alive, original, only_unmet_behind, w, s):
+def _card_lost_here(start, boards, alive, original, only_unmet_behind, w, s, any_snail):
     """Branches where the card is lost go back to ``start`` (all alive ones, or with
-    ``only_unmet_behind`` those where ``s`` is not behind another snail)."""
+    ``only_unmet_behind`` those where ``s`` is not behind another snail; ``any_snail``: a KO
+    snail counts)."""
     for i in range(alive.size):
-        if alive[i] and (not only_unmet_behind or not behind_another(boards[i], w, s)):
+        if alive[i] and (not only_unmet_behind or not behind_another(boards[i], w, s, any_snail)):
             copy_state(boards[i], start)
             alive[i] = False
             original[i] = True
@@ -354,8 +357,9 @@ def play_value(st, w, cards, x, s, t, base):
     unused = np.zeros(1, dtype=np.int64)
     extra = 0.0
     for k in range(card(cards, t, T_EFF_COUNT)):
-        if effect(cards, t, k, E_BEHIND):
-            _card_lost_here(st, boards, alive, original, _ONLY_UNMET_BEHIND, w, s)
+        behind = effect(cards, t, k, E_BEHIND)
+        if behind:
+            _card_lost_here(st, boards, alive, original, _ONLY_UNMET_BEHIND, w, s, behind == BEHIND_ANY)
         live = 0.0
         for i in range(probs.size):
             if alive[i]:
@@ -371,7 +375,7 @@ def play_value(st, w, cards, x, s, t, base):
         elif op == SHOOT:
             targets = shot_targets(st, w, s, effect(cards, t, k, E_RANGE))
             if targets.size == 0:
-                _card_lost_here(st, boards, alive, original, _EVERY_BRANCH, w, s)
+                _card_lost_here(st, boards, alive, original, _EVERY_BRANCH, w, s, _EVERY_BRANCH)
             best = 0.0
             for i in range(targets.size):
                 v = shot_value(st, w, x, s, targets[i], base)

@@ -333,13 +333,14 @@ def to_slot(st, w, t):
 
 
 @njit(cache=True, _nrt=False)
-def behind_another(st, w, s):
+def behind_another(st, w, s, any_snail):
     """True if ``s`` stands on one of the three squares just behind another running snail
-    (that snail's dashboard squares 5, 6, 7)."""
+    (that snail's dashboard squares 5, 6, 7); ``any_snail``: a KO snail on the track counts too."""
     p = get(st, POS, s)
     for o in range(st[N_SNAILS]):
         q = get(st, POS, o)
-        if o == s or q < 0 or get(st, STATUS, o) != RUNNING:
+        status = get(st, STATUS, o)
+        if o == s or q < 0 or not (status == RUNNING or (any_snail and status == KO)):
             continue
         f = geo(w, q, FRONT)
         if p == nb(w, q, (f + 3) % 8) or p == nb(w, q, (f + 4) % 8) or p == nb(w, q, (f + 5) % 8):
