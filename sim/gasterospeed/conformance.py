@@ -46,6 +46,10 @@ JOSTLES = ("deck.rouler_bouler.count=20", "deck.ressort.count=20")
 KO_PUSHED = (*LANE, *JOSTLES, "race.shells=1", "deck.turbo_petard.count=20", "deck.rouler_bouler.count=40",
              'deck.turbo_petard.effects=[{op="move", squares=3, path="straight", directions=[2]}, '
              '{op="shell", amount=-1}]', "deck.renfort_de_coquille.count=0", "deck.retour_de_baton.count=0")
+#: a deck of speed cards and a single action card (separate decks: its pile runs out at once)
+ONE_ACTION_CARD = tuple(f"deck.{card}.count=0" for card in (
+    "aspiration", "laitue_bleue", "turbo_petard", "ressort", "kangouroute_aigue", "rouler_bouler",
+    "coup_de_folie", "choc", "renfort_de_coquille", "retour_de_baton")) + ("deck.tir.count=1",)
 #: start slots in single file and many backward jostles: snails pushed behind the start line
 #: while another snail holds their slot
 QUEUE = ('championship.circuits=["ligne_droite", "ligne_droite", "ligne_droite"]',
@@ -77,6 +81,8 @@ PLAYED: dict[str, tuple] = {
     "variants.two_snails_placement": (("variants.two_snails=true",), "both"),
     "variants.separate_decks": ((), True),
     "variants.free_draws": ((), True),
+    # one action card in the whole deck: the action pile is empty after the first deal
+    "variants.separate_fallback": (("variants.separate_decks=true", *ONE_ACTION_CARD), False),
     "variants.radis_sale": (("variants.free_draws=true",), True, 8),
     "variants.experopods": (("championship.experopod_races=2",), True),
     "variants.expert": ((), True),

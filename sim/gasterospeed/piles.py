@@ -21,11 +21,15 @@ class Piles:
         deck: the compiled deck; separate: separate speed and action decks.
         n_seats: hands to hold; chance: the race's dice (reshuffles).
         say: narration callback (a reshuffle is told).
+        fallback: with separate decks, a draw from an exhausted pile is taken from the other one
+            (``variants.separate_fallback``); otherwise nothing is drawn.
     """
 
-    def __init__(self, deck: Deck, separate: bool, n_seats: int, chance: Dice, say: Callable[[str], None]):
+    def __init__(self, deck: Deck, separate: bool, n_seats: int, chance: Dice, say: Callable[[str], None],
+                 fallback: bool = True):
         self.deck = deck
         self.separate = separate
+        self.fallback = fallback
         self.chance = chance
         self.say = say
         self.draw: list[list[int]] = [[], []]
@@ -54,8 +58,10 @@ class Piles:
 
     def draw_card(self, seat: int, pile: int = 0) -> bool:
         """Draw the top card of ``pile`` into ``seat``'s hand (reshuffle the discard if needed;
-        when separate, an exhausted pile falls back on the other). False if nothing to draw."""
-        for p in (pile, 1 - pile) if self.separate else (0,):
+        when separate, an exhausted pile falls back on the other unless ``fallback`` is off).
+        False if nothing to draw."""
+        piles = ((pile, 1 - pile) if self.fallback else (pile,)) if self.separate else (0,)
+        for p in piles:
             if not self.draw[p] and self.discard[p]:
                 self.draw[p] = self.discard[p]
                 self.discard[p] = []

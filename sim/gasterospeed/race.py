@@ -61,6 +61,7 @@ class RaceConfig:
     two_snail_hand: int
     two_snails_placement: str
     separate: bool
+    separate_fallback: bool
     free_draws: bool
     radis_sale: bool
     sacrifice: bool
@@ -83,7 +84,8 @@ class RaceConfig:
         v, r = rules.variants, rules.race
         return cls(hand_size=rules.hand_size, two_snails=v.two_snails,
                    two_snail_hand=v.two_snails_hand_size, two_snails_placement=v.two_snails_placement,
-                   separate=rules.separate_decks, free_draws=v.free_draws, radis_sale=v.radis_sale,
+                   separate=rules.separate_decks, separate_fallback=v.separate_fallback,
+                   free_draws=v.free_draws, radis_sale=v.radis_sale,
                    sacrifice=v.sacrifice, sacrifice_gain=v.sacrifice_gain,
                    all_action_discard=r.all_action_discard, turn_cap=r.turn_cap,
                    placement_die=r.placement_die, points=tuple(r.points), ko_points=r.ko_points,
@@ -136,7 +138,8 @@ class Race:
         self._snail_tuples = [tuple(snails) for snails in self.snails_of]
         self._shared: Board | None = None
         self._shared_of: Board | None = None
-        self.piles = Piles(deck, config.separate, n_seats, chance, lambda text: say(self, text))
+        self.piles = Piles(deck, config.separate, n_seats, chance, lambda text: say(self, text),
+                           fallback=config.separate_fallback)
         self.hand_target = [config.two_snail_hand if per == 2 else config.hand_size] * n_seats
         self.turn = 0
         self.turn_speed = [0] * len(owners)

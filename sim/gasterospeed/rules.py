@@ -222,6 +222,9 @@ class VariantRules:
                      "player places both at once (both)")
     separate_decks: bool = param(False, doc="separate speed and action decks, half of the hand each")
     free_draws: bool = param(False, doc="separate decks, start 1 + 1, then draw from the piles of one's choice")
+    separate_fallback: bool = param(
+        True, doc="separate decks: a draw from an exhausted pile (draw and discard piles empty) is taken from the "
+                  "other pile (true), or nothing is drawn and the hand stays short (false)")
     radis_sale: bool = param(False, doc="no choice may depend on cards drawn during the current refill")
     experopods: bool = param(False, doc="circuits drawn at random, championship.experopod_races of them")
     expert: bool = param(False, doc="expert_hand_size cards and expert_shells shells")

@@ -473,3 +473,25 @@ def test_aspiration_behind_a_ko_snail_is_lost_by_default_and_moves_when_ko_snail
         give(r, 0, uid("aspiration"))
         r.action_phase({0: (uid("aspiration"), False)})
         assert events_of(r, "action")[0]["outcome"] == outcome, deck
+
+
+def test_separate_decks_an_exhausted_pile_falls_back_on_the_other_or_draws_nothing():
+    """The sheet does not say what a draw from an exhausted pile does: by default it is taken
+    from the other pile (``variants.separate_fallback``); off, nothing is drawn."""
+    from sim.gasterospeed.piles import Piles
+
+    speed_uid, action_uid = uid("vitesse_1"), uid("tir")
+    for fallback, drawn, hand in ((True, True, [speed_uid]), (False, False, [])):
+        piles = Piles(DECK, True, 1, Dice(np.random.default_rng(0)), lambda text: None, fallback=fallback)
+        piles.draw[0], piles.draw[1] = [speed_uid], []          # the action pile: no card, no discard
+        assert piles.draw_card(0, 1) is drawn and piles.hands[0] == hand
+    both = Piles(DECK, True, 1, Dice(np.random.default_rng(0)), lambda text: None, fallback=False)
+    both.draw[1] = [action_uid]
+    assert both.draw_card(0, 1) and both.hands[0] == [action_uid]  # a pile with cards is drawn as usual
+    # the rules key reaches the race (the conformance suite plays it: a single action card, hands short)
+    rules = load_rules(GAME, overrides=["variants.separate_decks=true", "variants.separate_fallback=false",
+                                        *[f"deck.{card}.count=0" for card in (
+                                            "aspiration", "laitue_bleue", "turbo_petard", "ressort",
+                                            "kangouroute_aigue", "rouler_bouler", "coup_de_folie", "choc",
+                                            "renfort_de_coquille", "retour_de_baton")], "deck.tir.count=1"])
+    assert RaceConfig.from_rules(rules).separate_fallback is False
