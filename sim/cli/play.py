@@ -133,7 +133,7 @@ def print_summary(spec: GameSpec, tables, fmt: str, elapsed: float, seating: str
 def cmd_experiment(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from ..core.experiment import experiment_manifest, load_experiment, run_experiment
+    from ..core.experiment import experiment_manifest, load_experiment, run_experiment, whole_rotations
     from ..core.runner import MAX_MATCHES
 
     check_jobs(args.jobs)
@@ -142,13 +142,20 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     if args.matches is not None:
         positive_int("--matches", args.matches, 1, MAX_MATCHES)
     experiment = load_experiment(args.file)
-    if args.matches is not None:  # a smaller (or larger) run of the same file
+    rounded = None
+    if args.matches is not None:  # a smaller (or larger) run of the same file, in whole rotations
+        matches = whole_rotations(experiment.settings, args.matches)
+        if matches != args.matches:
+            rounded = (f"tablesim experiment: --matches {args.matches} rounded up to {matches}: with seat rotation "
+                       "every seed is played under each rotation of every line-up")
         experiment = dataclasses.replace(
-            experiment, settings=dataclasses.replace(experiment.settings, matches=args.matches))
+            experiment, settings=dataclasses.replace(experiment.settings, matches=matches))
     out = args.out or str(Path("results") / Path(args.file).stem)
     command = command_line(args)
     manifest = {**experiment_manifest(experiment, package_versions()), "command": command}
     store = prepare_out(out, manifest)
+    if rounded:  # said once the input is known to be good
+        print(rounded, file=sys.stderr)
     started = time.perf_counter()
     with writing(store, command, manifest):
         say_resumed("experiment", store, experiment.cells, experiment.settings.matches)

@@ -57,7 +57,7 @@ from .runner import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_c
 from .store import ResultStore
 
 __all__ = ["Experiment", "load_experiment", "run_experiment", "experiment_manifest",
-           "seat_half_width"]
+           "seat_half_width", "whole_rotations"]
 
 BASELINE = "baseline"
 
@@ -190,6 +190,11 @@ class ExperimentFile:
 def _whole(matches: int, step: int) -> int:
     """``matches`` rounded up to a multiple of ``step``."""
     return -(-matches // step) * step
+
+
+def whole_rotations(settings: ExperimentFile, matches: int) -> int:
+    """``matches`` rounded up to whole rotations of every line-up (unchanged without rotation)."""
+    return _whole(matches, settings.rotation_step)
 
 
 @dataclass(frozen=True)

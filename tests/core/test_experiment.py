@@ -153,3 +153,17 @@ def test_an_experiment_file_without_matches_is_one_line_naming_the_key(tmp_path,
     assert code == 2 and err == f"tablesim: error: {bad}: matches: missing; the matches per variant and line-up, " \
                                 "e.g. matches = 200\n"
     assert not (tmp_path / "o").exists()
+
+
+def test_matches_given_on_the_command_line_are_rounded_up_to_whole_rotations(tmp_path, capsys):
+    path = tmp_path / "three.toml"
+    path.write_text('game = "toy-dice"\nmatches = 12\nseed = 1\nchunk_size = 4\nrotate_seats = true\n'
+                    '[[lineups]]\nname = "x"\nplayers = ["plain", "lucky", "plain"]\n')
+    out = tmp_path / "o"
+    code = main(["experiment", str(path), "--matches", "10", "--out", str(out), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert ("tablesim experiment: --matches 10 rounded up to 12: with seat rotation every seed is played under "
+            "each rotation of every line-up") in err
+    matches = load_tables(out)["matches"]
+    assert len(matches) == 12 and matches.groupby("seed").size().eq(3).all()
