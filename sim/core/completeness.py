@@ -22,7 +22,7 @@ from typing import Any
 
 import pandas as pd
 
-from .store import DAMAGED, cell_key, parse_part_name
+from .store import DAMAGED, cell_key, contiguous_runs, gaps, parse_part_name
 
 __all__ = ["MatchRange", "CellShortfall", "Completeness", "assess", "completeness_of", "stored_ranges_of",
            "missing_ranges", "planned_matches", "replay_command"]
@@ -149,35 +149,14 @@ def stored_ranges_of(matches: pd.DataFrame) -> dict[tuple[str, str], list[MatchR
     """(variant, line-up) → the contiguous ranges of match indices a ``matches`` table holds."""
     if matches.empty:
         return {}
-    out: dict[tuple[str, str], list[MatchRange]] = {}
-    for (variant, lineup), rows in matches.groupby(["variant", "lineup"], sort=False):
-        out[(str(variant), str(lineup))] = _runs(sorted(set(rows["match"].astype("int64"))))
-    return out
-
-
-def _runs(numbers: Sequence[int]) -> list[MatchRange]:
-    """Sorted distinct integers as contiguous ranges."""
-    runs: list[MatchRange] = []
-    for number in numbers:
-        if runs and runs[-1].last + 1 == number:
-            runs[-1] = MatchRange(runs[-1].first, number)
-        else:
-            runs.append(MatchRange(number, number))
-    return runs
+    return {(str(variant), str(lineup)): [MatchRange(*run) for run in
+                                          contiguous_runs(sorted(set(rows["match"].astype("int64"))))]
+            for (variant, lineup), rows in matches.groupby(["variant", "lineup"], sort=False)}
 
 
 def missing_ranges(stored: Iterable[MatchRange], planned: int) -> tuple[MatchRange, ...]:
-    """The ranges of 0 .. planned − 1 that ``stored`` (sorted, not overlapping) leaves out."""
-    missing, start = [], 0
-    for run in stored:
-        if run.first > start:
-            missing.append(MatchRange(start, min(run.first, planned) - 1))
-        start = max(start, run.last + 1)
-        if start >= planned:
-            break
-    if start < planned:
-        missing.append(MatchRange(start, planned - 1))
-    return tuple(r for r in missing if r.last >= r.first)
+    """The ranges of 0 .. planned − 1 that ``stored`` leaves out."""
+    return tuple(MatchRange(first, end - 1) for first, end in gaps(((r.first, r.last) for r in stored), 0, planned))
 
 
 def planned_matches(manifest: Mapping[str, Any], longest: int = 0) -> int:
@@ -256,13 +235,12 @@ def assess(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Sequenc
     planned = planned_matches(manifest, longest)
     shortfalls, missing, total = [], {}, 0
     for cell in cells:
-        runs = stored.get(cell, [])
-        held = sum(max(0, min(run.last, planned - 1) - run.first + 1) for run in runs)
+        absent = missing_ranges(stored.get(cell, []), planned)
+        held = planned - sum(r.size for r in absent)
         total += held
-        gaps = missing_ranges(runs, planned)
-        if gaps:
-            missing[cell] = gaps
-            shortfalls.append(CellShortfall(cell[0], cell[1], held, planned, gaps))
+        if absent:
+            missing[cell] = absent
+            shortfalls.append(CellShortfall(cell[0], cell[1], held, planned, absent))
     return Completeness(status=str(manifest.get("status") or ""), planned=planned, cells=len(cells),
                         stored=total, shortfalls=tuple(shortfalls),
                         set_aside=_set_aside_missing(damaged, cells, missing),

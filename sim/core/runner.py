@@ -21,7 +21,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +33,7 @@ from tqdm import tqdm
 from .game import TABLES, GameSpec, MatchLog, Player, get_game
 from .interrupts import ctrl_c_as_interrupt
 from .seeding import MatchSeeds
-from .store import KEY_COLUMNS, ResultStore, assemble, cell_key, load_tables, warn
+from .store import KEY_COLUMNS, ResultStore, assemble, cell_key, gaps, load_tables, warn
 
 __all__ = ["Cell", "seat_players", "play_one", "play_chunk", "run_cells", "plan_chunks",
            "DEFAULT_CHUNK_SIZE", "MAX_CHUNK_SIZE", "MAX_MATCHES", "BACKENDS", "cpu_count"]
@@ -129,19 +129,6 @@ def cpu_count() -> int:
     return max(1, int(joblib_cpu_count()))
 
 
-def _gaps(ranges: Iterable[tuple[int, int]], start: int, stop: int) -> Iterator[tuple[int, int]]:
-    """The half-open ranges of ``[start, stop)`` not covered by the inclusive ``ranges``."""
-    position = start
-    for first, last in sorted(ranges):
-        if position >= stop:
-            return
-        if first > position:
-            yield position, min(first, stop)
-        position = max(position, last + 1)
-    if position < stop:
-        yield position, stop
-
-
 @dataclass(frozen=True)
 class ChunkPlan:
     """The chunks still to play: made lazily by :meth:`chunks`; counted without making them."""
@@ -153,7 +140,7 @@ class ChunkPlan:
     stored: dict[str, list[tuple[int, int]]]
 
     def _cell_gaps(self, cell: Cell) -> Iterator[tuple[int, int]]:
-        return _gaps(self.stored.get(cell_key(cell.variant, cell.lineup), ()), self.start, self.stop)
+        return gaps(self.stored.get(cell_key(cell.variant, cell.lineup), ()), self.start, self.stop)
 
     def chunks(self) -> Iterator[tuple[Cell, range]]:
         for cell in self.cells:

@@ -40,7 +40,7 @@ import re
 import socket
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -49,7 +49,7 @@ import pandas as pd
 from .game import TABLES
 
 __all__ = ["ResultStore", "load_tables", "assemble", "KEY_COLUMNS", "StoreError", "StoreLocked",
-           "cell_key", "part_name", "parse_part_name", "atomic_write_bytes", "DAMAGED"]
+           "cell_key", "part_name", "parse_part_name", "atomic_write_bytes", "DAMAGED", "gaps", "contiguous_runs"]
 
 #: Every row of every table is keyed by these columns (then seat / round / event index).
 KEY_COLUMNS = ("variant", "lineup", "match")
@@ -107,6 +107,30 @@ def parse_part_name(name: str) -> tuple[str, int, int] | None:
     The ``.N`` suffix of a part moved aside beside an earlier one of the same name is allowed.
     """
     return _parse_part(re.sub(r"\.\d+$", "", name))
+
+
+def gaps(ranges: Iterable[tuple[int, int]], start: int, stop: int) -> Iterator[tuple[int, int]]:
+    """The half-open ranges of ``[start, stop)`` not covered by the inclusive ``ranges``."""
+    position = start
+    for first, last in sorted(ranges):
+        if position >= stop:
+            return
+        if first > position:
+            yield position, min(first, stop)
+        position = max(position, last + 1)
+    if position < stop:
+        yield position, stop
+
+
+def contiguous_runs(numbers: Sequence[int]) -> list[tuple[int, int]]:
+    """Sorted distinct integers as inclusive ``(first, last)`` runs of consecutive values."""
+    runs: list[tuple[int, int]] = []
+    for number in numbers:
+        if runs and runs[-1][1] + 1 == number:
+            runs[-1] = (runs[-1][0], number)
+        else:
+            runs.append((number, number))
+    return runs
 
 
 def warn(message: str) -> None:
@@ -506,14 +530,7 @@ def _split_cells(chunk: Mapping[str, pd.DataFrame]) -> Iterator[dict[str, pd.Dat
     """One chunk per (variant, line-up) and contiguous run of match indices."""
     matches = chunk["matches"]
     for (variant, lineup), rows in matches.groupby(["variant", "lineup"], sort=False):
-        numbers = sorted(set(rows["match"].astype("int64")))
-        runs, begin = [], numbers[0]
-        for before, after in zip(numbers, numbers[1:]):
-            if after != before + 1:
-                runs.append((begin, before))
-                begin = after
-        runs.append((begin, numbers[-1]))
-        for first, last in runs:
+        for first, last in contiguous_runs(sorted(set(rows["match"].astype("int64")))):
             piece = {}
             for table, frame in chunk.items():
                 if len(frame):

@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from sim.cli import main
 from sim.core import ResultStore, load_tables
-from sim.core.runner import _gaps, plan_chunks
+from sim.core.runner import plan_chunks
+from sim.core.store import gaps as _gaps
 
 from . import toygame  # noqa: F401  (registers toy-dice)
 from .reliability import error_lines, parts, pid_alive, popen, run_cli, wait_for
