@@ -46,7 +46,7 @@ from .bootstrap import DEFAULT_RESAMPLES
 from .outcomes import binary_outcomes, continuous_outcomes, describe_outcome
 
 __all__ = ["paired_binary_effect", "paired_mean_effect", "cluster_t", "adjust_pvalues",
-           "adjusted_intervals", "detectable_effect", "paired_outcomes", "variant_effects",
+           "adjusted_level", "adjusted_intervals", "detectable_effect", "paired_outcomes", "variant_effects",
            "CORRECTIONS", "POWER"]
 
 #: Multiplicity corrections (statsmodels ``multipletests`` method names).
@@ -154,6 +154,17 @@ def adjust_pvalues(p, method: str = "holm") -> np.ndarray:
     return out
 
 
+def adjusted_level(p: float, p_adjusted: float, alpha: float = 0.05) -> float:
+    """The level of an effect's adjusted interval, 1 − α·p/p_adjusted; NaN when either p is unknown.
+
+    >>> round(adjusted_level(0.01, 0.04, 0.05), 4)
+    0.9875
+    """
+    if p is None or p_adjusted is None or not (p == p) or not (p_adjusted == p_adjusted):
+        return float("nan")
+    return 1 - alpha * (p / p_adjusted if p_adjusted > 0 else 1.0)
+
+
 def adjusted_intervals(table: pd.DataFrame, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Intervals consistent with the adjusted p-values: each effect at level 1 − α·p/p_adjusted.
 
@@ -167,10 +178,10 @@ def adjusted_intervals(table: pd.DataFrame, alpha: float = 0.05) -> tuple[np.nda
         if r.test == "identical outcomes":
             low[row] = high[row] = 0.0
             continue
-        if not (r.p_adjusted == r.p_adjusted) or not (r.p == r.p):  # NaN
+        level = adjusted_level(r.p, r.p_adjusted, alpha)
+        if not (level == level):  # NaN: a p-value is unknown
             continue
-        share = r.p / r.p_adjusted if r.p_adjusted > 0 else 1.0
-        level = min(1 - 1e-12, 1 - alpha * share)
+        level = min(1 - 1e-12, level)
         if r.binary:
             low[row], high[row] = estimators.paired_rate_interval(r.b, r.c, r.n, r.deff, level)
         elif r.se > 0:

@@ -15,6 +15,7 @@ import math
 import pandas as pd
 
 from .analyse import Analysis
+from .effects import adjusted_level
 from .results import BASELINE
 
 __all__ = ["pct", "pval", "number", "digits_for", "level_text", "adjusted_level", "effect_sentence",
@@ -65,20 +66,6 @@ def level_text(level: float) -> str:
     ('95 %', '98.75 %', '98.33 %')
     """
     return f"{100 * level:.2f}".rstrip("0").rstrip(".") + " %"
-
-
-def adjusted_level(p: float, p_adjusted: float, alpha: float) -> float:
-    """The level of an adjusted interval, 1 − α·p/p_adjusted (:func:`analysis.effects.adjusted_intervals`).
-
-    NaN when either p-value is unknown.
-
-    >>> round(adjusted_level(0.01, 0.04, 0.05), 4)
-    0.9875
-    """
-    if p is None or p_adjusted is None or math.isnan(p) or math.isnan(p_adjusted):
-        return math.nan
-    share = p / p_adjusted if p_adjusted > 0 else 1.0
-    return 1 - alpha * share
 
 
 def _adjusted_label(p: float, p_adjusted: float, alpha: float) -> str:

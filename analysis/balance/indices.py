@@ -406,12 +406,6 @@ def noise_summary(noise: dict[str, NoiseShare], matches: int) -> list[dict]:
     return rows
 
 
-def _p(value: float) -> str:
-    from analysis.narrative import pval
-
-    return pval(value)
-
-
 def reconcile(morris: pd.DataFrame, sobol: pd.DataFrame, samples: int, trajectories: int) -> list[str]:
     """One sentence for every parameter and output where the two methods' verdicts differ.
 
@@ -419,6 +413,7 @@ def reconcile(morris: pd.DataFrame, sobol: pd.DataFrame, samples: int, trajector
     difference is one of power (or of a parameter left out of the Sobol stage), never a
     contradiction: the sentence says which.
     """
+    from analysis.narrative import pval
     sentences = []
     sobol_rows = sobol.set_index(["output", "parameter"]) if len(sobol) else None
     for row in morris.itertuples(index=False):
@@ -426,7 +421,7 @@ def reconcile(morris: pd.DataFrame, sobol: pd.DataFrame, samples: int, trajector
         morris_effect = row.verdict == EFFECT
         if sobol_rows is None or key not in sobol_rows.index:
             if morris_effect and sobol_rows is not None:
-                sentences.append(f"{row.parameter} on {row.output}: an effect by Morris ({_p(row.p_value)}); "
+                sentences.append(f"{row.parameter} on {row.output}: an effect by Morris ({pval(row.p_value)}); "
                                  "not in the Sobol stage (Morris ranked it below the parameters kept), so "
                                  "Sobol says nothing of it.")
             continue
@@ -437,14 +432,14 @@ def reconcile(morris: pd.DataFrame, sobol: pd.DataFrame, samples: int, trajector
         interval = f"ST {sobol_row['ST']:.2f} [{sobol_row['ST_low']:.2f}, {sobol_row['ST_high']:.2f}]"
         if morris_effect:
             sentences.append(
-                f"{row.parameter} on {row.output}: an effect by Morris ({_p(row.p_value)}), not shown by "
+                f"{row.parameter} on {row.output}: an effect by Morris ({pval(row.p_value)}), not shown by "
                 f"Sobol ({interval} includes 0). Not a contradiction: both test the same null at the same "
                 f"level; Sobol's {samples} base samples give intervals wider than this effect. More samples "
                 "or more matches per point would narrow them.")
         else:
             sentences.append(
                 f"{row.parameter} on {row.output}: an effect by Sobol ({interval} excludes 0), not shown by "
-                f"Morris ({_p(row.p_value)}). Not a contradiction: both test the same null at the same "
+                f"Morris ({pval(row.p_value)}). Not a contradiction: both test the same null at the same "
                 f"level; Morris's {trajectories} trajectories see the parameter at few points. "
                 "The Sobol verdict rests on more points.")
     return sentences

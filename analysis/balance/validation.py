@@ -43,6 +43,7 @@ from scipy.stats import norm
 
 from sim.core.config import to_toml
 from sim.core.store import atomic_write_bytes
+from sim.core.text import join_and
 
 from .looks import load_ledger
 from .space import PointNames
@@ -382,8 +383,8 @@ def target_sentence(summary: dict) -> str:
                 f"{' and '.join(unclaimed) or 'the look made no claim'}, so nothing is claimed.")
     missed = [c["target"] for c in checks if c["ci_high"] < c["band"][0] or c["ci_low"] > c["band"][1]]
     undecided = [c["target"] for c in checks if not c["met"] and c["target"] not in missed]
-    parts = ([f"{_listed(missed)} missed (interval wholly outside the band)"] if missed else []) + \
-            ([f"{_listed(undecided)} not shown met (interval across a band edge)"] if undecided else []) + \
+    parts = ([f"{join_and(missed)} missed (interval wholly outside the band)"] if missed else []) + \
+            ([f"{join_and(undecided)} not shown met (interval across a band edge)"] if undecided else []) + \
             [f"{reason}, so nothing is claimed" for reason in unclaimed if reason.startswith("this look")]
     opening = "Not every target was met on fresh seeds" if missed else "Not every target is shown met on fresh seeds"
     return f"{opening}: {'; '.join(parts)}."
@@ -394,10 +395,6 @@ def _unclaimed(summary: dict, best: dict) -> list[str]:
     return (["an earlier candidate of the fixed test sequence missed a target"]
             if not best.get("in_sequence", True) else []) + \
            (["this look has no α left"] if not summary.get("claimable", True) else [])
-
-
-def _listed(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def human_number(value: Any) -> str:
