@@ -82,7 +82,7 @@ class Guard:
 
 def _world(circuit: Circuit, rules) -> np.ndarray:
     key = (rules.ko_at_finish == "evacuated", rules.pushed_into_obstacle == "stay",
-           rules.start_slot_taken == "nearest", rules.domino_line == "along")
+           rules.start_slot_taken == "nearest", rules.domino_line == "along", not rules.pushes_cut_arrows)
     world = circuit.worlds.get(key)
     if world is None:
         world = circuit.worlds[key] = world_array(circuit, *key)

@@ -56,6 +56,12 @@ QUEUE = ('championship.circuits=["ligne_droite", "ligne_droite", "ligne_droite"]
          "circuits.ligne_droite.map='''\n#FFF#\n" + "#...#\n" * 5 + "##S##\n" * 5 + "##=##\n'''",
          "deck.coup_de_folie.count=30", "deck.coup_de_folie.direction_table=[6, 6, 6, 5, 7, 6]")
 
+#: a 3-wide sprint with a row of arrow squares and many jostles in every direction: snails are
+#: pushed diagonally onto and off the arrows
+ARROWS = ('championship.circuits=["ligne_droite", "ligne_droite", "ligne_droite"]',
+          "circuits.ligne_droite.map='''\n#FFF#\n" + "#...#\n" * 4 + "#^^^#\n" + "#...#\n" * 4 + "#SSS#\n#===#\n'''",
+          "deck.coup_de_folie.count=30", "deck.ressort.count=20")
+
 #: Keys whose change must change the *tables* of real championships (not only what the engine
 #: reads), each in a scenario where it acts: key -> (overrides on :data:`BASE`, new value[,
 #: championships to compare[, line-up (default :data:`PLAYERS`)]]).
@@ -73,12 +79,14 @@ PLAYED: dict[str, tuple] = {
     "race.pushed_into_obstacle": (JOSTLES, "stay", 8),
     "race.start_slot_taken": (QUEUE, "nearest", 2, RANDOM),    # random players jostle backwards
     "race.domino_line": ((), "along"),
+    "race.pushes_cut_arrows": (ARROWS, False, 4, RANDOM),
     "championship.circuits": ((), ["goulet"]),
     "championship.tie_break": (TIES, "none"),
     "championship.experopod_races": (("variants.experopods=true", "championship.experopod_races=2"), 1),
     "variants.two_snails": ((), True),
     "variants.two_snails_hand_size": (("variants.two_snails=true",), 8),
     "variants.two_snails_placement": (("variants.two_snails=true",), "both"),
+    "variants.two_snails_choice_order": (("variants.two_snails=true",), "behind"),
     "variants.separate_decks": ((), True),
     "variants.free_draws": ((), True),
     # one action card in the whole deck: the action pile is empty after the first deal

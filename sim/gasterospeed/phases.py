@@ -33,12 +33,18 @@ Pick = Callable[[int, "Policy", "_LazyView", int, list[int]], "CardOption | None
 def _choose_per_snail(race: Race, pick: Pick) -> dict[int, CardOption]:
     """Each seat (in order) chooses for each of its running snails, face down; ``taken``: the
     cards the seat already committed this phase. Returns ``{snail: option}``. A seat's view is
-    built when its policy is first asked (nothing changes while the seats choose)."""
+    built when its policy is first asked (nothing changes while the seats choose). With two
+    snails, ``two_snails_choice_order`` says which snail is chosen for first (and so gets the
+    only speed card of a hand)."""
     chosen: dict[int, CardOption] = {}
+    order = race.config.two_snails_choice_order
     for seat, policy in enumerate(race.policies):
         active = race.active(seat)
         if not active:
             continue
+        if len(active) > 1 and order != "first":
+            distance = race.board.distance
+            active.sort(key=(lambda s: -distance(s)) if order == "behind" else distance)
         view = _LazyView(race, seat)
         taken: list[int] = []
         for s in active:

@@ -60,6 +60,7 @@ class RaceConfig:
     two_snails: bool
     two_snail_hand: int
     two_snails_placement: str
+    two_snails_choice_order: str
     separate: bool
     separate_fallback: bool
     free_draws: bool
@@ -78,12 +79,14 @@ class RaceConfig:
     pushed_into_obstacle: str
     start_slot_taken: str
     domino_line: str
+    pushes_cut_arrows: bool
 
     @classmethod
     def from_rules(cls, rules) -> RaceConfig:
         v, r = rules.variants, rules.race
         return cls(hand_size=rules.hand_size, two_snails=v.two_snails,
                    two_snail_hand=v.two_snails_hand_size, two_snails_placement=v.two_snails_placement,
+                   two_snails_choice_order=v.two_snails_choice_order,
                    separate=rules.separate_decks, separate_fallback=v.separate_fallback,
                    free_draws=v.free_draws, radis_sale=v.radis_sale,
                    sacrifice=v.sacrifice, sacrifice_gain=v.sacrifice_gain,
@@ -92,7 +95,7 @@ class RaceConfig:
                    last_gets_ko_points=r.last_gets_ko_points, shell_championship=v.shell_championship,
                    discard_in_speed_phase=r.discard_in_speed_phase, ko_at_finish=r.ko_at_finish,
                    pushed_into_obstacle=r.pushed_into_obstacle, start_slot_taken=r.start_slot_taken,
-                   domino_line=r.domino_line)
+                   domino_line=r.domino_line, pushes_cut_arrows=r.pushes_cut_arrows)
 
     @property
     def snails_per_seat(self) -> int:

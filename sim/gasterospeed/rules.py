@@ -196,6 +196,9 @@ class RaceRules:
     start_slot_taken: Literal["stay", "nearest"] = param(
         "stay", doc="a snail pushed behind the start line whose start slot is taken: it stays (the push "
                     "fails), or goes to the nearest free start slot")
+    pushes_cut_arrows: bool = param(
+        True, doc="a push (jostle, domino, rail) may move a snail diagonally onto or off an arrow square (true), "
+                  "or such a push fails and the snail stays (false)")
     domino_line: Literal["across", "along"] = param(
         "across", doc="the domino's line: the row across the track through the player, or the file along it")
 
@@ -220,6 +223,10 @@ class VariantRules:
     two_snails_placement: Literal["round", "both"] = param(
         "round", doc="two_snails: every first snail in placement order, then the second ones (round), or each "
                      "player places both at once (both)")
+    two_snails_choice_order: Literal["first", "behind", "ahead"] = param(
+        "first", doc="two_snails: which of a player's snails is chosen for first in each phase, and so gets the "
+                     "only speed card of a hand: the first snail, the one further from the finish, or the one "
+                     "nearer to it")
     separate_decks: bool = param(False, doc="separate speed and action decks, half of the hand each")
     free_draws: bool = param(False, doc="separate decks, start 1 + 1, then draw from the piles of one's choice")
     separate_fallback: bool = param(

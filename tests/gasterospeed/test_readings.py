@@ -344,6 +344,39 @@ def test_pushed_into_an_obstacle_the_rail_rule_or_it_stays():
     assert where == {"rail": (1, at(c, 3, 2), at(c, 4, 2), scratch), "stay": (0, at(c, 4, 1), at(c, 3, 2), scratch)}
 
 
+ARROW_ROW = """
+#FFFF#
+#....#
+#.^^^#
+#....#
+#....#
+#SSSS#
+#====#
+"""
+
+
+def test_a_diagonal_push_onto_an_arrow_square_goes_through_or_fails():
+    c = circuit(ARROW_ROW)
+    where = {}
+    for cut in (True, False):
+        r = race(c, 2, config=config(pushes_cut_arrows=cut))
+        r.board.place(0, at(c, 4, 2))
+        r.board.place(1, at(c, 3, 3))
+        moved = r.board.straight(0, NE, 1, True)          # a Ressort north-east: snail 1 pushed onto the arrow
+        where[cut] = (moved, r.board.pos[0], r.board.pos[1])
+    assert where == {True: (1, at(c, 3, 3), at(c, 2, 4)), False: (0, at(c, 4, 2), at(c, 3, 3))}
+
+
+def test_a_straight_push_onto_an_arrow_square_goes_through_in_both_readings():
+    c = circuit(ARROW_ROW)
+    for cut in (True, False):
+        r = race(c, 2, config=config(pushes_cut_arrows=cut))
+        r.board.place(0, at(c, 4, 3))
+        r.board.place(1, at(c, 3, 3))
+        assert r.board.straight(0, N, 1, True) == 1
+        assert (r.board.pos[0], r.board.pos[1]) == (at(c, 3, 3), at(c, 2, 3))
+
+
 def test_the_die_of_each_table_is_a_key():
     c = circuit(die=8, shot_hits=(7, 8))
     dice = Loaded(7)

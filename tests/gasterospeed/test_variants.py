@@ -4,6 +4,7 @@ experopods, expert, shell-point championship, stable reserve (the sacrifice is i
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
@@ -44,6 +45,22 @@ def test_two_snails_six_cards_one_card_per_snail_and_losing_a_snail_discards_two
     assert r.board.status[1] == KO and len(r.hands[0]) == 5 and r.hand_target[0] == 4
     r.end_turn()
     assert len(r.hands[0]) == 5                           # no refill above the hand of 4
+
+
+@pytest.mark.parametrize("first_row", [4, 2])       # snail 0 behind, or ahead of snail 1
+def test_two_snails_a_single_speed_card_goes_to_the_snail_chosen_for_first(first_row):
+    got = {}
+    for order in ("first", "behind", "ahead"):
+        r = race(circuit(), 2, config=config(two_snails=True, two_snails_choice_order=order))
+        c = r.board.c
+        for s, (row, col) in enumerate(((first_row, 1), (6 - first_row, 2), (4, 3), (4, 4))):
+            r.board.place(s, at(c, row, col))
+        give(r, 0, speed(110), uid("tir"))
+        give(r, 1, speed(111), speed(112))
+        r.speed_phase()
+        got[order] = [call[1][1] for call in r.policies[0].calls if call[0] == "speed_card"]
+    behind, ahead = (0, 1) if first_row == 4 else (1, 0)
+    assert got == {"first": [0], "behind": [behind], "ahead": [ahead]}
 
 
 def test_two_snails_championship_scores_both_snails():

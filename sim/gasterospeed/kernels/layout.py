@@ -13,7 +13,9 @@ per circuit and rules (:func:`world_array`)::
     [0] squares  [1] width  [2] obstacle damage  [3] ko_at_finish = "evacuated"
     [4] pushed_into_obstacle = "stay"  [5] start_slot_taken = "nearest"
     [6] domino_line = "along"  [7] the shot die's faces  [8] faces that hit
-    [9] start slots  [10] where the square table starts; start slots from WORLD_HEAD
+    [9] start slots  [10] where the square table starts
+    [11] pushes_cut_arrows = false (a push never moves a snail diagonally onto or off an arrow
+    square); start slots from WORLD_HEAD
     then GEO_COLUMNS per square: kind, arrow, front, dist, back square, back direction,
     the 8 neighbours, the 8 own steps (square reached by a step in each direction, -1: none)
 
@@ -51,7 +53,7 @@ PENDING_PER_SNAIL = 16
 
 # -- the world array
 (W_SQUARES, W_WIDTH, W_DAMAGE, W_EVACUATED, W_STAY, W_NEAREST, W_ALONG, W_DIE, W_HITS, W_SLOTS,
- W_GEO) = range(11)
+ W_GEO, W_ARROWS_STRAIGHT) = range(12)
 WORLD_HEAD = 12
 KIND, ARROW, FRONT, DIST, BACK_Q, BACK_D, NB, STEP = 0, 1, 2, 3, 4, 5, 6, 14
 GEO_COLUMNS = 22
@@ -123,14 +125,16 @@ def new_state(owners, shells, squares: int) -> np.ndarray:
     return st
 
 
-def world_array(circuit, evacuated: bool, stay: bool, nearest: bool, along: bool) -> np.ndarray:
+def world_array(circuit, evacuated: bool, stay: bool, nearest: bool, along: bool,
+                arrows_straight: bool = False) -> np.ndarray:
     """The world of a compiled circuit under the rules' readings (see the module docstring)."""
     squares = circuit.width * circuit.height
     slots = list(circuit.slots)
     geo_at = WORLD_HEAD + len(slots)
     w = np.full(geo_at + squares * GEO_COLUMNS, -1, dtype=np.int64)
-    w[:W_GEO + 1] = (squares, circuit.width, circuit.obstacle_damage, evacuated, stay, nearest, along,
-                     circuit.die, len(circuit.shot_hits), len(slots), geo_at)
+    w[:W_ARROWS_STRAIGHT + 1] = (squares, circuit.width, circuit.obstacle_damage, evacuated, stay, nearest,
+                                 along, circuit.die, len(circuit.shot_hits), len(slots), geo_at,
+                                 arrows_straight)
     w[WORLD_HEAD:geo_at] = slots
     geo = w[geo_at:].reshape(squares, GEO_COLUMNS)
     geo[:, KIND] = circuit.kind

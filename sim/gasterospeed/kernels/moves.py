@@ -45,6 +45,7 @@ from .layout import (
     SLOT,
     STATUS,
     W_ALONG,
+    W_ARROWS_STRAIGHT,
     W_DAMAGE,
     W_EVACUATED,
     W_NEAREST,
@@ -251,7 +252,8 @@ def push(st, w, t, d, locked, g, after):
     it, or it is evacuated). Behind the start line: back to its start slot (:func:`to_slot`).
     Into a rail: the rail rule (put back one square, the snail there jostled backwards; no
     backing: it stays); into an obstacle: the rail rule too, or it stays
-    (``pushed_into_obstacle``), scratched by brambles either way. Snails of the chain
+    (``pushed_into_obstacle``), scratched by brambles either way. A diagonal push onto or off an
+    arrow square fails unless pushes may cut arrows (``pushes_cut_arrows``). Snails of the chain
     (``locked``) cannot be pushed again, so a chain never loops. Guarded: see the module
     docstring (the only recursion here is push calling itself: numba's disk cache cannot load
     mutually recursive functions)."""
@@ -291,6 +293,8 @@ def push(st, w, t, d, locked, g, after):
             return STUCK
         target, way = geo(w, p, BACK_Q), geo(w, p, BACK_D)
     if target < 0:
+        return STUCK
+    if w[W_ARROWS_STRAIGHT] and way % 2 == 1 and (geo(w, p, ARROW) >= 0 or geo(w, target, ARROW) >= 0):
         return STUCK
     u = occupant(st, target)
     if u >= 0:
