@@ -37,8 +37,17 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from sim.physics import (  # noqa: E402
-    STATUS_ON, STATUS_OUT, STATUS_POCKETED, Discs, ExecutionNoise, Physics, Table,
-    execute_shots, heading, simulate, simulate_batch,
+    STATUS_ON,
+    STATUS_OUT,
+    STATUS_POCKETED,
+    Discs,
+    ExecutionNoise,
+    Physics,
+    Table,
+    execute_shots,
+    heading,
+    simulate,
+    simulate_batch,
 )
 from sim.physics import scenes as S  # noqa: E402
 

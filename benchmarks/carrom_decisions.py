@@ -6,8 +6,8 @@ the logs).
 
 The case is ``bench_match_cpu.py``'s (two ``club`` players to 25 points). The matches are
 played in this process after one warm-up match; ``time.process_time()`` is read around every
-decision of the planner (:meth:`sim.carrom.planner.Planner.decide`) and every candidate table
-(:meth:`~sim.carrom.planner.Planner.candidates`). It tells what a cheaper decision could save
+decision of the planner (:meth:`sim.carrom.players.planner.Planner.decide`) and every candidate table
+(:meth:`~sim.carrom.players.planner.Planner.candidates`). It tells what a cheaper decision could save
 at most: with free break decisions a match would still cost its total minus the break share.
 """
 
@@ -29,7 +29,7 @@ from benchmarks.split_output import parser, print_figures  # noqa: E402
 @contextlib.contextmanager
 def _timed_decisions(acc: dict[str, float]):
     """Add each decision's CPU seconds to ``acc`` (break / other / candidates) meanwhile."""
-    from sim.carrom.planner import Planner
+    from sim.carrom.players.planner import Planner
 
     decide, candidates = Planner.decide, Planner.candidates
 

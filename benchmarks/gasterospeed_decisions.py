@@ -8,7 +8,7 @@ reactions, and the views it builds for the players).
 
 The case is ``bench_match_cpu.py``'s (4 players of one profile, a championship of 6 races).
 The championships are played in this process after one warm-up; ``time.process_time()`` is
-read around every call of the policy's decision methods (:class:`sim.gasterospeed.players.Policy`)
+read around every call of the policy's decision methods (:class:`sim.gasterospeed.players.policies.Policy`)
 and of the compiled calls (:data:`COMPILED`).
 The rest is what no cheaper player can save: with ``--players greedy`` it is the rules engine
 under the cheapest planner.
@@ -28,12 +28,12 @@ if str(ROOT) not in sys.path:
 from benchmarks.bench_match_cpu import CASES  # noqa: E402
 from benchmarks.split_output import parser, print_figures  # noqa: E402
 
-#: the decision methods of a Gastérospeed policy (sim.gasterospeed.players.Policy)
+#: the decision methods of a Gastérospeed policy (sim.gasterospeed.players.policies.Policy)
 DECISIONS = ("place", "commit", "speed_card", "speed_move", "action_card", "move_choice", "target", "react",
              "draw_piles", "discard")
 
 
-#: the compiled calls of sim.gasterospeed.tactician_phases (a speed phase: decisions and moves)
+#: the compiled calls of sim.gasterospeed.players.tactician_phases (a speed phase: decisions and moves)
 COMPILED = ("speed_phase", "action_choices")
 
 
@@ -42,7 +42,7 @@ def _timed(classes: set[type], acc: dict[str, list[float]]):
     """Add the CPU seconds and count of each decision and of each compiled call to
     ``acc[name]`` (``compiled_<name>``) meanwhile (nested calls are counted once, in the outer
     one)."""
-    from sim.gasterospeed import tactician_phases
+    from sim.gasterospeed.players import tactician_phases
 
     saved = []
     depth = [0]
@@ -86,7 +86,7 @@ def run_benchmarks(matches: int = 10, seed: int = 1, players: str = "tactician")
     rest."""
     from sim.core import MatchSeeds, load_lineup, load_rules
     from sim.core.game import get_game
-    from sim.gasterospeed.players import POLICIES
+    from sim.gasterospeed.players.policies import POLICIES
 
     _, game, lineup_names, overrides, _ = next(case for case in CASES if case[1] == "gasterospeed")
     spec = get_game(game)

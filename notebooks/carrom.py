@@ -81,7 +81,7 @@ pd.Series({
 # `rules.switches`:
 
 # %%
-from sim.carrom.rules import SWITCHES
+from sim.carrom.rules.schema import SWITCHES
 
 icf_rules = load_rules(spec, overrides=["ruleset=icf"])
 family, icf = dataclasses.asdict(rules.switches), dataclasses.asdict(icf_rules.switches)

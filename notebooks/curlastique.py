@@ -81,7 +81,7 @@ pd.Series({
 }).to_frame("value")
 
 # %%
-from sim.curlastique.plot import draw_board
+from sim.curlastique.show.plot import draw_board
 
 figure = Figure(figsize=(3.6, 6.5), layout="constrained")
 draw_board(figure.add_subplot(), rules)
@@ -159,10 +159,10 @@ pd.DataFrame(presets).T.drop(columns="families")
 # board.
 
 # %%
-from sim.curlastique.board import simulate_throws
-from sim.curlastique.players import make_policy
-from sim.curlastique.plot import SEAT_COLOURS
-from sim.curlastique.scoring import scorer
+from sim.curlastique.rules.board import simulate_throws
+from sim.curlastique.players.policies import make_policy
+from sim.curlastique.show.plot import SEAT_COLOURS
+from sim.curlastique.rules.scoring import scorer
 
 score = scorer(rules.zones, rules.puck.radius)
 empty, nobody = np.zeros((0, 2)), np.zeros(0, dtype=np.int64)

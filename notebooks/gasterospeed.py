@@ -98,7 +98,7 @@ with pd.option_context("display.max_colwidth", 70):
 # tables and a distance-to-finish field, so "forward" follows the track round bends.
 
 # %%
-from sim.gasterospeed.circuit import INF, compile_circuit
+from sim.gasterospeed.rules.circuit import INF, compile_circuit
 
 circuits = {name: compile_circuit(rules.circuits[name], name) for name in rules.championship.circuits}
 pd.DataFrame([{

@@ -12,7 +12,7 @@ def test_the_parts_add_up_and_the_planner_is_left_as_found():
     spec = importlib.util.spec_from_file_location("carrom_decisions", BENCH)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    from sim.carrom.planner import Planner
+    from sim.carrom.players.planner import Planner
 
     decide = Planner.decide
     f = mod.run_benchmarks(matches=1, seed=3)

@@ -13,9 +13,8 @@ def test_the_parts_add_up_and_the_policies_are_left_as_found():
     spec = importlib.util.spec_from_file_location("gasterospeed_decisions", BENCH)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    from sim.gasterospeed.players import POLICIES
-
-    from sim.gasterospeed import tactician_phases
+    from sim.gasterospeed.players import tactician_phases
+    from sim.gasterospeed.players.policies import POLICIES
 
     before = {cls: dict(vars(cls)) for cls in set(POLICIES.values())}
     compiled = {name: getattr(tactician_phases, name) for name in mod.COMPILED}

@@ -25,7 +25,6 @@ from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from sim.cli import main
-
 from tests.core import toygame  # noqa: F401  (registers toy-dice)
 from tests.core.reliability import SCRIPT, snapshot
 

@@ -20,7 +20,6 @@ import pandas as pd
 import pytest
 
 from sim.core import load_tables
-
 from tests.core.reliability import popen, run_cli, wait_for
 
 pytestmark = pytest.mark.slow

@@ -18,7 +18,6 @@ from sim.core import ConfigError, get_game
 from sim.core.experiment import load_experiment, run_experiment
 from sim.core.skill import profile_at_skill
 from sim.core.store import ResultStore
-
 from tests.core.reliability import run_cli
 
 PIG = get_game("pig")

@@ -1,13 +1,21 @@
 """Carrom: a striker flicked at coins, four corner pockets (2 singles, 3 each for themselves,
 4 in doubles), with the family rules of the French seed and the ICF Laws as switchable sets.
 
-Modules: ``rules`` (the rules dataclasses and the ruleset switches; defaults in
-``rules.toml``), ``board`` (ICF board geometry, seat frames, break formation, striker
-placement, a stroke through the physics), ``flow`` (one board as a state machine: the rules),
-``aim`` (compiled shot geometry), ``players`` (profiles, planner, random player; presets in
-``profiles.toml``), ``match`` (one match → tables), ``metrics`` (metrics and plots),
-``shot`` (``tablesim shot``), ``practice`` (solo practice: strokes to clear a board) and
-``replay`` (``tablesim replay``: one match told stroke by stroke).
+Laid out by role, like every game:
+
+- ``rules/``: what a referee knows. ``schema`` (the rule keys and the ruleset switches;
+  defaults in ``rules.toml``), ``board`` (ICF board geometry, seat frames, break formation,
+  striker placement, a stroke through the physics), ``flow`` (one board as a state machine),
+  ``view`` (what a player is shown, and the stroke it answers).
+- ``players/``: what a player knows. ``profile`` (skill and style as keys; presets in
+  ``profiles.toml``), ``policies`` (the random player, how a profile becomes a policy),
+  ``planner``, ``aim`` (compiled shot geometry), ``candidates``, ``rollout`` and ``value``
+  (the planner's compiled simulations and their values), ``scripted`` (strokes set by hand).
+- ``show/``: ``replay`` (one match told stroke by stroke), ``frames`` (its animated page),
+  ``shot`` (``tablesim shot``).
+- At the top: ``match`` (one match → tables: where rules and players meet), ``metrics``
+  (metrics and plots), ``sheet`` (playtest score sheets), ``conformance`` (hints for the
+  generic suite), and the studies ``practice`` and ``rehearse``.
 """
 
 from __future__ import annotations
@@ -15,18 +23,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core.game import GameSpec, register
+from sim.physics.kernel_cache import clear_stale_package
 
 from .conformance import CONFORMANCE
-from .frames import frames
 from .match import play_match
-from .players import CarromProfile
-from .replay import replay as replay_match   # (keeps ``sim.carrom.replay`` the module)
 from .metrics import plots, summary
+from .players.profile import CarromProfile
+from .rules.schema import CarromRules, lineup_problems
 from .sheet import SHEET
-from .rules import CarromRules, lineup_problems
-from .shot import shot
+from .show.frames import frames
+from .show.replay import replay as replay_match
+from .show.shot import shot
 
 HERE = Path(__file__).parent
+#: a kernel's disk cache is dropped when any module of the game changed (numba checks one file)
+clear_stale_package(HERE, "carrom_kernels.stamp")
 
 GAME = register(GameSpec(
     name="carrom",

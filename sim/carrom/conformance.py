@@ -3,7 +3,7 @@
 A Carrom match through the physics takes a third of a second, too slow to play a few per key
 and too rare in some situations (a due placed in the outer circle, a stuck board). So the rule
 keys are compared through :func:`fingerprint`: the board geometry, the physics, the effective
-switches, one physics stroke and a few scripted matches (:mod:`sim.carrom.scripted`) that
+switches, one physics stroke and a few scripted matches (:mod:`sim.carrom.players.scripted`) that
 reach every rule. Values that reach those scripted scenarios are given in :data:`KEYS`.
 """
 
@@ -19,12 +19,12 @@ from sim.core.hints import Conformance, KeyCase
 from sim.core.rules import load_rules
 from sim.core.seeding import MatchSeeds
 
-from .board import formation, geometry
-from .flow import BoardState
 from .match import play_match
-from .rules import SWITCHES
-from .scripted import clearing_resolver, hit, last_coins_first, never_touches, scripted_players
-from .shot import shot
+from .players.scripted import clearing_resolver, hit, last_coins_first, never_touches, scripted_players
+from .rules.board import formation, geometry
+from .rules.flow import BoardState
+from .rules.schema import SWITCHES
+from .show.shot import shot
 
 __all__ = ["CONFORMANCE", "fingerprint"]
 

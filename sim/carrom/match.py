@@ -5,8 +5,8 @@
   partners opposite, the turn passing to the right).
 * The first breaker is drawn by a toss (``seeds.rng("setup")``); the break then passes to
   the next seat every board (alternating in singles), through the games of a match too.
-* A board follows :class:`~sim.carrom.flow.BoardState`; a stroke goes: the seat's policy
-  decides from its own side (:class:`~sim.carrom.players.PlanView`), its execution noise
+* A board follows :class:`~sim.carrom.rules.flow.BoardState`; a stroke goes: the seat's policy
+  decides from its own side (:class:`~sim.carrom.players.policies.PlanView`), its execution noise
   perturbs the stroke (draws from ``seeds.seat(seat)`` only), the striker is put on the
   nearest legal free spot, and a *resolver* plays it (default: the physics engine; tests
   inject scripted resolvers).
@@ -40,14 +40,20 @@ from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
 from sim.dexterity import ShotParams, Turn, play_turn
 
-from .board import (
-    COLOUR_NAMES, N_COINS, POCKET_NAMES, WHITE, StrokeOutcome, geometry,
-    physics_stroke, side_quarter,
+from .players.policies import make_policy
+from .rules.board import (
+    COLOUR_NAMES,
+    N_COINS,
+    POCKET_NAMES,
+    WHITE,
+    StrokeOutcome,
+    geometry,
+    physics_stroke,
+    side_quarter,
 )
-from .flow import BoardState, StrokeReport, sides_for
-from .players import make_policy
-from .rules import CarromRules
-from .view import PlanView, Stroke
+from .rules.flow import BoardState, StrokeReport, sides_for
+from .rules.schema import CarromRules
+from .rules.view import PlanView, Stroke
 
 __all__ = ["Resolver", "play_match", "plan_view", "physics_resolver"]
 

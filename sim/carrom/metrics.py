@@ -9,7 +9,7 @@ import pandas as pd
 
 from sim.core.estimators import wilson_interval
 
-from .board import COLOUR_NAMES, POCKET_NAMES
+from .rules.board import COLOUR_NAMES, POCKET_NAMES
 
 __all__ = ["summary", "plots", "wilson"]
 

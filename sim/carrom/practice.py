@@ -21,10 +21,10 @@ from sim.core.game import Player
 from sim.core.seeding import MatchSeeds
 from sim.dexterity import ShotParams, Turn, play_turn
 
-from .board import N_COINS, StrokeOutcome, formation, geometry, physics_stroke
-from .players import make_policy
-from .rules import CarromRules
-from .view import PlanView
+from .players.policies import make_policy
+from .rules.board import N_COINS, StrokeOutcome, formation, geometry, physics_stroke
+from .rules.schema import CarromRules
+from .rules.view import PlanView
 
 __all__ = ["PracticeResult", "solo_practice", "practice_table"]
 

@@ -34,13 +34,13 @@ import pandas as pd
 
 from sim.core.estimators import cluster_t
 
-from .flow import BoardState
 from .match import plan_view
-from .planner import Candidates, Planner
-from .players import CarromProfile
-from .rules import CarromRules
-from .value import situation
-from .view import striker_spans
+from .players.planner import Candidates, Planner
+from .players.profile import CarromProfile
+from .players.value import situation
+from .rules.flow import BoardState
+from .rules.schema import CarromRules
+from .rules.view import striker_spans
 
 __all__ = ["rehearse", "profile_lines", "main"]
 

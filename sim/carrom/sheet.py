@@ -31,8 +31,8 @@ from functools import lru_cache
 
 from sim.core.sheet import ScoreSheet
 
-from .board import BLACK, WHITE, formation
-from .rules import CarromRules
+from .rules.board import BLACK, WHITE, formation
+from .rules.schema import CarromRules
 
 __all__ = ["SHEET", "board_points", "check_sheet_value"]
 
@@ -65,7 +65,7 @@ def board_points(rules: CarromRules, n_players: int) -> frozenset[int]:
 
     Examples:
         >>> from dataclasses import replace
-        >>> from sim.carrom.rules import CarromRules, ScoringRules
+        >>> from sim.carrom.rules.schema import CarromRules, ScoringRules
         >>> sorted(board_points(CarromRules(), 2)) == list(range(13))
         True
         >>> sorted(board_points(replace(CarromRules(), scoring=ScoringRules(queen_points=12)), 2))[-4:]

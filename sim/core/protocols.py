@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .game import MatchLog, Player
+    from .records import MatchLog, Player
     from .seeding import MatchSeeds
 
 __all__ = ["PlayMatch", "LineupProblems", "Summary", "Plots", "Replay", "ShotOutcome", "Shot",

@@ -1,15 +1,20 @@
 """Curlastique: pucks flicked by an elastic into a scoring target (2–4 players or 2 teams of 2).
 
-Modules: ``rules`` (the rules dataclasses; defaults in ``rules.toml``), ``board`` (the physics
-table, the per-rules :class:`~sim.curlastique.board.Arena` and throws), ``flight`` (throws that
-touch nothing, settled without the engine), ``settling`` (the others, through the engine's batch
-kernel called from compiled code), ``scoring`` (zone points), ``situation`` (what a
-player sees and decides; the start line), ``players`` (profiles, the policy protocol, the random
-player; presets in ``profiles.toml``), ``families`` (the planner's candidate shots),
-``planner`` (the planner), ``match`` (one game → tables), ``metrics`` (game metrics), ``shot``
-(``tablesim shot``), ``plot`` (board and trajectories), ``replay`` (``tablesim replay``: one
-game told throw by throw), ``frames`` (its animated page: one frame per throw), ``skill`` (the presets' head-to-head check) and ``conformance``
-(hints for the generic suite).
+Laid out by role, like every game:
+
+- ``rules/``: what a referee knows. ``schema`` (the rule keys; defaults in ``rules.toml``),
+  ``board`` (the physics table, the per-rules :class:`~sim.curlastique.rules.board.Arena` and
+  throws), ``flight`` (throws that touch nothing, settled without the engine), ``settling``
+  (the others, through the engine's batch kernel), ``scoring`` (zone points), ``situation``
+  (what a player is shown before a throw, and what it may answer; the start line).
+- ``players/``: what a player knows. ``profile`` (skill and style as keys; presets in
+  ``profiles.toml``), ``policies`` (the policy protocol and how a profile becomes one),
+  ``throwing`` (the executed shot, the launcher's limits, the random and exact players),
+  ``families`` (the planner's candidate shots), ``planner``.
+- ``show/``: ``replay`` (one game told throw by throw), ``frames`` (its animated page),
+  ``shot`` (``tablesim shot``), ``plot`` (the board and trajectories).
+- At the top: ``match`` (one game → tables: where rules and players meet), ``metrics``,
+  ``sheet`` (playtest score sheets) and ``conformance`` (hints for the generic suite).
 """
 
 from __future__ import annotations
@@ -17,26 +22,29 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core.game import GameSpec, register
+from sim.physics.kernel_cache import clear_stale_package
 
 from .conformance import CONFORMANCE
-from .frames import frames
 from .match import play_match
-from .players import CurlastiqueProfile
-from .replay import replay as replay_match   # (keeps ``sim.curlastique.replay`` the module)
-from .sheet import SHEET
-from .rules import CurlastiqueRules, lineup_problems
-from .shot import shot as throw_one   # (keeps ``sim.curlastique.shot`` the module)
 from .metrics import summary as game_metrics
+from .players.profile import CurlastiqueProfile
+from .rules.schema import CurlastiqueRules, lineup_problems
+from .sheet import SHEET
+from .show.frames import frames
+from .show.replay import replay as replay_match
+from .show.shot import shot as throw_one
 
 
 def plots(tables):
     """Figures of a run for reports (matplotlib is imported only when asked)."""
-    from .plot import game_plots
+    from .show.plot import game_plots
 
     return game_plots(tables)
 
 
 HERE = Path(__file__).parent
+#: a kernel's disk cache is dropped when any module of the game changed (numba checks one file)
+clear_stale_package(HERE, "curlastique_kernels.stamp")
 
 GAME = register(GameSpec(
     name="curlastique",

@@ -22,9 +22,9 @@ from sim.core.hints import Conformance, KeyCase
 from sim.core.seeding import MatchSeeds
 
 from .match import play_match
-from .board import Landing
-from .players import CurlastiqueProfile, ExactPolicy, ExecutedShot
-from .situation import Shot
+from .players.policies import CurlastiqueProfile, ExactPolicy, ExecutedShot
+from .rules.board import Landing
+from .rules.situation import Shot
 
 __all__ = ["CONFORMANCE", "fingerprint"]
 

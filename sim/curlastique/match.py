@@ -24,9 +24,9 @@ The flow follows the rules exactly (see docs/games/curlastique.md):
 A throw goes: the seat's policy decides an intended shot from a :class:`Situation`, its own
 execution noise perturbs it (draws from ``seeds.seat(seat)`` only), it is placed on the start
 line, and it is resolved into where every puck stops — by default on the rules'
-:class:`~sim.curlastique.board.Arena` (the physics engine, built once), or by an injected
+:class:`~sim.curlastique.rules.board.Arena` (the physics engine, built once), or by an injected
 :class:`Resolver` (tests inject scripted resolvers and policies: a ``Player`` whose
-``profile`` is a :class:`~sim.curlastique.players.Policy` is used as its own policy).
+``profile`` is a :class:`~sim.curlastique.players.policies.Policy` is used as its own policy).
 
 Tables (plain Python ints, floats, bools and strings, the same keys in every row):
 
@@ -62,12 +62,12 @@ from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
 from sim.dexterity import ShotParams, play_turn
 
-from .board import Landing, arena
-from .players import make_policy
-from .throwing import ExecutedShot
-from .rules import CurlastiqueRules
-from .scoring import scorer
-from .situation import Shot, Situation, free_launch_x, free_start
+from .players.policies import make_policy
+from .players.throwing import ExecutedShot
+from .rules.board import Landing, arena
+from .rules.schema import CurlastiqueRules
+from .rules.scoring import scorer
+from .rules.situation import Shot, Situation, free_launch_x, free_start
 
 __all__ = ["Situation", "Shot", "Resolver", "play_match", "starter_of", "throw_order",
            "sides_of", "free_launch_x"]
@@ -75,7 +75,7 @@ __all__ = ["Situation", "Shot", "Resolver", "play_match", "starter_of", "throw_o
 
 class Resolver(Protocol):
     """Where every puck stops after a throw: ``(rules, pos (M, 2), owner (M,), seat, x,
-    angle_deg, speed)`` → :class:`~sim.curlastique.board.Landing` (``final`` (M+1, 2), the
+    angle_deg, speed)`` → :class:`~sim.curlastique.rules.board.Landing` (``final`` (M+1, 2), the
     thrown puck last, and ``on`` (M+1,): still in play). Tests inject scripted ones."""
 
     def __call__(self, rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int,

@@ -9,7 +9,7 @@ puck values, each bounded by a rule:
 * a puck scores one of ``zones.values`` or 0 (outside the last ring, or out of play); which
   ring values a puck can score at all, and out to which distance from the centre, follow
   ``zones.line_rule``, ``zones.radii`` and the puck's radius (``puck.diameter``): they are read
-  off the game's own scorer (:func:`~sim.curlastique.scoring.zone_points`) at every distance
+  off the game's own scorer (:func:`~sim.curlastique.rules.scoring.zone_points`) at every distance
   where its value can change (a ring narrower than the puck can never hold it wholly, so under
   the "lower" line rule it never scores);
 * pucks never overlap (the physics), so the pucks that score values reached only within a
@@ -30,8 +30,8 @@ from functools import lru_cache
 
 from sim.core.sheet import ScoreSheet
 
-from .rules import CurlastiqueRules, ZoneRules
-from .scoring import scorer
+from .rules.schema import CurlastiqueRules, ZoneRules
+from .rules.scoring import scorer
 
 __all__ = ["SHEET", "PACKING", "check_sheet_value", "puck_reach", "round_points"]
 
@@ -96,7 +96,7 @@ def round_points(rules: CurlastiqueRules) -> frozenset[int]:
     """Every score one player's round can have under ``rules``.
 
     Examples:
-        >>> from sim.curlastique.rules import CurlastiqueRules
+        >>> from sim.curlastique.rules.schema import CurlastiqueRules
         >>> points = round_points(CurlastiqueRules())
         >>> max(points), 480 in points, 95 in points, 440 in points
         (460, False, False, True)
@@ -116,7 +116,7 @@ def check_sheet_value(rules: CurlastiqueRules, column: str, value: float | str, 
     """``GameSpec.sheet.check``: None if a player's round can score ``value`` points, else why not.
 
     Examples:
-        >>> from sim.curlastique.rules import CurlastiqueRules
+        >>> from sim.curlastique.rules.schema import CurlastiqueRules
         >>> check_sheet_value(CurlastiqueRules(), "points", 440, 2) is None
         True
         >>> print(check_sheet_value(CurlastiqueRules(), "points", 95, 2))

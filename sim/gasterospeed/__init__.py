@@ -1,10 +1,20 @@
 """Gastérospeed: the snail race, its deck and circuits as data, championships and variants.
 
-Registered as ``gasterospeed``. Modules: ``rules`` (the rules dataclasses), ``circuit`` (maps,
-distance fields), ``cards`` (the physical deck, dice), ``board`` (public state and movement
-mechanics), ``race`` (one race: phases, reactions, points), ``players`` (simulated players),
-``match`` (a championship, tables, replay), ``frames`` (the animated replay), ``metrics``
-(the game's summary), ``conformance`` (what the conformance suite needs to know).
+Laid out by role, like every game:
+
+- ``rules/``: what a referee knows. ``schema`` (the rule keys; defaults in ``rules.toml``),
+  ``circuit`` (maps, distance fields), ``cards`` (the physical deck, dice), ``board`` (public
+  state and movement), ``kernels/`` (the movement rules compiled), ``race`` (one race and its
+  turns), ``phases``, ``effects``, ``reactions``, ``dealing``, ``piles``, ``scoring``,
+  ``narration`` (the replay's text and the events table), ``view`` (what a player is shown,
+  the options it chooses among and the :class:`~sim.gasterospeed.rules.view.Policy` protocol).
+- ``players/``: what a player knows. ``profile`` (strategy as keys; presets in
+  ``profiles.toml``), ``policies`` (random, and how a profile becomes a policy), ``choice``,
+  ``greedy``, ``tactician``, ``evaluation``, ``inference``, ``tactician_phases`` and
+  ``kernels/`` (the look-ahead compiled).
+- ``show/``: ``frames`` (the animated replay).
+- At the top: ``match`` (a championship → tables and the replay: where rules and players
+  meet), ``metrics``, ``sheet`` (playtest score sheets), ``conformance``.
 """
 
 from __future__ import annotations
@@ -12,18 +22,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from sim.core.game import GameLength, GameSpec, register
+from sim.physics.kernel_cache import clear_stale_package
 
 from .conformance import CONFORMANCE
-from .frames import frames
 from .match import play_match, replay
 from .metrics import metric_parts, metrics_from_parts, summary
-from .players import GasterospeedProfile
-from .rules import GasterospeedRules, lineup_problems
+from .players.profile import GasterospeedProfile
+from .rules.schema import GasterospeedRules, lineup_problems
 from .sheet import SHEET
+from .show.frames import frames
 
 __all__ = ["GAME", "play_match", "replay", "summary", "GasterospeedRules", "GasterospeedProfile"]
 
 HERE = Path(__file__).parent
+#: a kernel's disk cache is dropped when any module of the game changed (numba checks one file)
+clear_stale_package(HERE, "gasterospeed_kernels.stamp")
 
 GAME = register(GameSpec(
     name="gasterospeed",

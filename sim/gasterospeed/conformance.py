@@ -18,11 +18,11 @@ from sim.core.hints import Conformance, KeyCase
 from sim.core.profiles import load_lineup
 from sim.core.seeding import MatchSeeds
 
-from .cards import Deck
-from .circuit import compile_circuit
 from .match import play_match
-from .race import RaceConfig
-from .rules import GasterospeedRules
+from .rules.cards import Deck
+from .rules.circuit import compile_circuit
+from .rules.race import RaceConfig
+from .rules.schema import GasterospeedRules
 
 __all__ = ["CONFORMANCE", "fingerprint"]
 

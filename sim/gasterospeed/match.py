@@ -12,13 +12,14 @@ from typing import Any
 from sim.core.game import MatchLog, Player
 from sim.core.seeding import MatchSeeds
 
-from .board import FINISHED, KO, OUT, RUNNING
-from .cards import Deck, Dice
-from .circuit import compile_circuit
-from .players import make_policy
-from .narration import snail_labels
-from .race import Race, RaceConfig
-from .view import View
+from .players import tactician_phases
+from .players.policies import make_policy
+from .rules.board import FINISHED, KO, OUT, RUNNING
+from .rules.cards import Deck, Dice
+from .rules.circuit import compile_circuit
+from .rules.narration import snail_labels
+from .rules.race import Race, RaceConfig
+from .rules.view import View
 
 __all__ = ["play_match", "replay", "championship_circuits"]
 
@@ -118,7 +119,7 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
                              + ", ".join(f"{snail_labels(n, 1)[s]} {committed[s]}" for s in range(n)))
         race = Race(circuit, deck, config, policies, chance, shells=shells, race_no=k + 1,
                     races_left=races_left, scores=points, upcoming=upcoming, events=events, trace=trace,
-                    on_turn=on_turn)
+                    on_turn=on_turn, compiled=tactician_phases)
         race.run()
         raced += 1
         turns_total += race.turn

@@ -25,7 +25,7 @@ from itertools import combinations
 
 from sim.core.sheet import ScoreSheet
 
-from .rules import GasterospeedRules
+from .rules.schema import GasterospeedRules
 
 __all__ = ["SHEET", "COLUMNS", "WORDS", "check_sheet_value", "last_position", "race_points"]
 

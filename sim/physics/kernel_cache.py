@@ -4,8 +4,9 @@ numba's cache (``cache=True``) checks only the file that defines a function, not
 it calls: after an edit of ``detect.py`` the cached engine, or a game's kernel that calls the
 engine, would silently keep the old code. :func:`clear_stale` stamps a cache folder with a
 digest of the sources its kernels depend on and clears the cached machine code when they
-change (the engine does it for itself on first use; a game whose compiled code calls the
-engine does it for its own folder, with :func:`kernel_sources` among its sources).
+change (the engine does it for itself on first use). A game clears its whole package with
+:func:`clear_stale_package` when it is imported: its kernels live in several folders
+(rules, players) and call one another and the engine.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["KERNEL_MODULES", "kernel_sources", "clear_stale"]
+__all__ = ["KERNEL_MODULES", "kernel_sources", "clear_stale", "clear_stale_package"]
 
 #: The physics modules whose code is compiled into the engine.
 KERNEL_MODULES = ("constants", "motion", "state", "detect", "resolve", "engine", "clock")
@@ -46,6 +47,31 @@ def clear_stale(dispatcher, sources: Iterable[Path], stamp: str, patterns: Itera
             for f in cache_dir.glob(pattern):
                 f.unlink(missing_ok=True)
         os.makedirs(cache_dir, exist_ok=True)
+        stamp_file.write_text(digest.hexdigest())
+    except OSError:  # read-only install: nothing to clear, nothing we can stamp
+        pass
+
+
+def clear_stale_package(package: Path, stamp: str) -> None:
+    """Clear the cached machine code (``*.nbi``, ``*.nbc``) in every ``__pycache__`` folder
+    under ``package`` when the digest of its modules and of the physics kernel sources differs
+    from the one in ``package/__pycache__/stamp``, then record the new digest. Any edit of the
+    package recompiles its kernels once: a kernel's cache would otherwise miss an edit of a
+    module it calls or a constant it reads."""
+    package = Path(package)
+    digest = hashlib.sha256()
+    for path in (*kernel_sources(), *sorted(package.rglob("*.py"))):
+        digest.update(str(path.relative_to(path.parents[1])).encode())
+        digest.update(path.read_bytes())
+    stamp_file = package / "__pycache__" / stamp
+    try:
+        if stamp_file.exists() and stamp_file.read_text() == digest.hexdigest():
+            return
+        for cache in package.rglob("__pycache__"):
+            for pattern in ("*.nbi", "*.nbc"):
+                for f in cache.glob(pattern):
+                    f.unlink(missing_ok=True)
+        stamp_file.parent.mkdir(exist_ok=True)
         stamp_file.write_text(digest.hexdigest())
     except OSError:  # read-only install: nothing to clear, nothing we can stamp
         pass

@@ -4,16 +4,19 @@ rotation, repeated looks, log-rank, fairness, skill share), printed with the tes
 Not a test module. Run from the repository root (about 5 minutes on one core):
     PYTHONPATH=. .venv/bin/python -m tests.analysis.figures_known_truth
 """
-import numpy as np, pandas as pd
-from analysis.balance.targets import Target, check_tables
+import numpy as np
+import pandas as pd
+
 from analysis.balance.looks import Ledger
-from analysis.survival import logrank_vs_baseline, km_summary
-from analysis.fairness import seat_fairness, cell_verdict, lineup_matches_needed, fair_power, matches_for_equivalence
+from analysis.balance.targets import Target, check_tables
+from analysis.fairness import cell_verdict, fair_power, lineup_matches_needed, matches_for_equivalence, seat_fairness
 from analysis.skill import skill_share
-from tests.analysis.toydata import rotation_tables
-from tests.analysis.test_validation import _unclustered, _claims
-from tests.analysis.test_survival import _many, _scipy_logrank
+from analysis.survival import km_summary, logrank_vs_baseline
 from tests.analysis.test_fairness import _fair_tables
+from tests.analysis.test_survival import _many, _scipy_logrank
+from tests.analysis.test_validation import _claims, _unclustered
+from tests.analysis.toydata import rotation_tables
+
 REPS = 1000
 for seats, p in ((2, 0.55), (4, 0.30)):
     rng = np.random.default_rng(seats)
@@ -71,9 +74,11 @@ print(f"9. 12 fair line-ups: at least one flagged {fl/1000:.3f} (family-wise), {
 # 8. Ishigami at the example's size (tests/analysis/test_sensitivity.py); noisy Ishigami: python -m tests.analysis.noisy_ishigami
 from SALib.analyze import sobol as sa
 from SALib.sample import sobol as ss
-from tests.analysis.test_sensitivity import _ishigami, _example_settings
-from tests.analysis.noisy_ishigami import truth, PARAMETERS, DUMMY
+
 from analysis.balance.sensitivity import analyse_function
+from tests.analysis.noisy_ishigami import DUMMY, PARAMETERS, truth
+from tests.analysis.test_sensitivity import _example_settings, _ishigami
+
 s1, st, _ = truth(); cov = sal = x3 = 0; R = 300
 for seed in range(R):
     sob = analyse_function(_ishigami, _example_settings(seed), PARAMETERS, ["y"], DUMMY).sobol

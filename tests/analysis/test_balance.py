@@ -9,7 +9,6 @@ from analysis.balance.ntbea import NTBEA
 from analysis.balance.search import load_balance, run_balance
 from analysis.balance.space import Parameter, SearchSpace, repair_counts
 from sim.core import ConfigError
-
 from tests.core import toygame  # noqa: F401
 
 PLANTED = """

@@ -7,8 +7,14 @@ from scipy import stats
 from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.multitest import multipletests
 
-from analysis.effects import (adjust_pvalues, cluster_t, paired_binary_effect, paired_mean_effect,
-                              paired_outcomes, variant_effects)
+from analysis.effects import (
+    adjust_pvalues,
+    cluster_t,
+    paired_binary_effect,
+    paired_mean_effect,
+    paired_outcomes,
+    variant_effects,
+)
 from analysis.outcomes import match_outcomes
 from sim.core import load_tables
 

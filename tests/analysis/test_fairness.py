@@ -1,13 +1,20 @@
 """Seat fairness: TOST against scipy's exact tests, the sample-size formula, verdicts."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
-import pandas as pd
-
-from analysis.fairness import (cell_verdict, fair_power, family_adjust, lineup_matches_needed,
-                               matches_for_equivalence, omnibus_test, seat_fairness, tost_rate)
+from analysis.fairness import (
+    cell_verdict,
+    fair_power,
+    family_adjust,
+    lineup_matches_needed,
+    matches_for_equivalence,
+    omnibus_test,
+    seat_fairness,
+    tost_rate,
+)
 
 from .toydata import bernoulli_players, one_winner
 

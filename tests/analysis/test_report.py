@@ -5,9 +5,8 @@ import io
 import json
 import re
 from html.parser import HTMLParser
-from types import SimpleNamespace
-
 from pathlib import Path
+from types import SimpleNamespace
 
 import matplotlib.image as mpimg
 import numpy as np

@@ -10,7 +10,6 @@ import pytest
 
 from analysis.balance.indices import EFFECT, INTERACTION, NO_EFFECT, noise_summary, reconcile, sobol_indices
 from analysis.balance.sensitivity import DUMMY, analyse_function, findings, load_sensitivity, run_sensitivity
-
 from tests.analysis.noisy_ishigami import CASES, PARAMETERS, Noise, Tally, analyse, ishigami, truth
 from tests.core import toygame  # noqa: F401
 

@@ -131,8 +131,8 @@ def test_a_look_past_the_plan_claims_nothing_and_legacy_directories_count_as_one
 
 
 def test_the_experiments_precision_target_uses_the_clustered_interval():
-    from sim.core.experiment import seat_half_width
     from analysis.winrates import seat_win_rates
+    from sim.core.experiment import seat_half_width
 
     tables = rotation_tables(500, 2, 0.6, np.random.default_rng(3))
     players = tables["players"]

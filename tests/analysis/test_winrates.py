@@ -8,10 +8,15 @@ from hypothesis import strategies as st
 from scipy import stats
 from statsmodels.stats.proportion import multinomial_proportions_confint, proportion_confint
 
-from analysis.winrates import simultaneous_intervals
-
-from analysis.winrates import (clustered_wilson, design_effect, profile_win_rates, seat_win_rates,
-                               team_win_rates, wilson_interval)
+from analysis.winrates import (
+    clustered_wilson,
+    design_effect,
+    profile_win_rates,
+    seat_win_rates,
+    simultaneous_intervals,
+    team_win_rates,
+    wilson_interval,
+)
 from sim.core import estimators
 
 from .toydata import bernoulli_players, one_winner

@@ -11,7 +11,6 @@ import numpy as np
 import pandas as pd
 
 from analysis.balance.search import load_balance
-
 from tests.core import toygame  # noqa: F401  (registers toy-dice)
 
 BALANCE = """

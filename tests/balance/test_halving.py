@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 
 from analysis.balance.halving import promoted, rungs
 from analysis.balance.search import load_balance, run_balance
-
 from tests.core import toygame  # noqa: F401
 
 PLANTED = """

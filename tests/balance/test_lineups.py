@@ -16,7 +16,6 @@ import pytest
 from analysis.balance.search import load_balance
 from analysis.balance.validation import validate
 from sim.core import ConfigError
-
 from tests.core import toygame  # noqa: F401
 from tests.core.reliability import run_cli
 

@@ -7,7 +7,6 @@ import json
 import pytest
 
 from analysis.balance.search import load_balance, run_balance
-
 from tests.core import toygame  # noqa: F401
 
 FILE = """

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from sim.carrom.board import BLACK, WHITE, formation
-from sim.carrom.flow import BoardState
-from sim.carrom.scripted import (MISS, QUEEN_ID, QueueResolver, ScriptedPlayer, clearing_resolver, hit,  # noqa: F401
-                                 scripted_players)
+from sim.carrom.players.scripted import (  # noqa: F401
+    MISS,
+    QUEEN_ID,
+    QueueResolver,
+    ScriptedPlayer,
+    clearing_resolver,
+    hit,
+    scripted_players,
+)
+from sim.carrom.rules.board import BLACK, WHITE, formation
+from sim.carrom.rules.flow import BoardState
 from sim.core import load_rules
 from sim.core.game import get_game
 

@@ -5,13 +5,13 @@ import json
 import numpy as np
 import pytest
 
-from sim.carrom.aim import LOCAL_POCKETS, make_params
-from sim.carrom.aim import pot_candidates as _pot_candidates
-from sim.carrom.board import formation, geometry, physics_stroke, side_quarter
-from sim.carrom.flow import BoardState
 from sim.carrom.match import physics_resolver
-from sim.carrom.players import CarromProfile
-from sim.carrom.shot import shot
+from sim.carrom.players.aim import LOCAL_POCKETS, make_params
+from sim.carrom.players.aim import pot_candidates as _pot_candidates
+from sim.carrom.players.policies import CarromProfile
+from sim.carrom.rules.board import formation, geometry, physics_stroke, side_quarter
+from sim.carrom.rules.flow import BoardState
+from sim.carrom.show.shot import shot
 from sim.cli import main
 from sim.core import ConfigError
 from sim.physics import FORMATION_GAP_M

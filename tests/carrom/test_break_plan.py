@@ -6,10 +6,10 @@ import math
 import numpy as np
 import pytest
 
-from sim.carrom.flow import BoardState
 from sim.carrom.match import plan_view
-from sim.carrom.planner import Planner
+from sim.carrom.players.planner import Planner
 from sim.carrom.rehearse import main, rehearse
+from sim.carrom.rules.flow import BoardState
 from sim.core import load_lineup
 from sim.core.config import ConfigError
 from sim.core.game import Player

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from sim.carrom.board import QUEEN, WHITE
-from sim.carrom.flow import BoardState
+from sim.carrom.rules.board import QUEEN, WHITE
+from sim.carrom.rules.flow import BoardState
 
 from .helpers import BLACKS, MISS, QUEEN_ID, WHITES, board, hit, rules
 

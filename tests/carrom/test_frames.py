@@ -6,7 +6,7 @@ import math
 import pytest
 
 from sim.carrom import GAME
-from sim.carrom.frames import MAX_VERTICES, frames
+from sim.carrom.show.frames import MAX_VERTICES, frames
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.seeding import MatchSeeds

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sim.carrom.board import BLACK, QUEEN, WHITE, formation, geometry
+from sim.carrom.rules.board import BLACK, QUEEN, WHITE, formation, geometry
 from sim.physics import FORMATION_GAP_M
 
 from .helpers import MISS, QUEEN_ID, WHITES, board, hit, rules

@@ -4,10 +4,10 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sim.carrom.board import N_COINS, QUEEN, StrokeOutcome, geometry
-from sim.carrom.flow import BoardState
 from sim.carrom.match import physics_resolver
-from sim.carrom.rules import SWITCHES
+from sim.carrom.rules.board import N_COINS, QUEEN, StrokeOutcome, geometry
+from sim.carrom.rules.flow import BoardState
+from sim.carrom.rules.schema import SWITCHES
 
 from .helpers import rules
 

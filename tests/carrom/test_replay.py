@@ -7,7 +7,7 @@ import re
 import pytest
 
 from sim.carrom.match import play_match
-from sim.carrom.replay import replay
+from sim.carrom.show.replay import replay
 from sim.cli import main
 from sim.core import MatchSeeds, load_lineup
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sim.carrom.rules import SWITCHES
+from sim.carrom.rules.schema import SWITCHES
 from sim.cli import main
 from sim.core import ConfigError, load_rules
 

@@ -5,7 +5,7 @@ import tomllib
 
 import pytest
 
-from sim.carrom.rules import SWITCHES, CarromRules
+from sim.carrom.rules.schema import SWITCHES, CarromRules
 from sim.cli import main
 from sim.core import ConfigError, load_lineup, load_rules
 from sim.core.config import to_dict

@@ -229,8 +229,9 @@ def test_parts_of_the_older_layout_are_read_then_renamed_by_a_resumed_run(capsys
 
 
 def test_store_ranges_come_from_names_and_overlaps_are_set_aside(tmp_path):
-    from .test_runner_store import cell
     from sim.core import run_cells
+
+    from .test_runner_store import cell
     from .toygame import GAME
 
     store = ResultStore(tmp_path / "out")

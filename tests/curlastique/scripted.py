@@ -15,9 +15,9 @@ import numpy as np
 
 from sim.core.game import Player
 from sim.curlastique.match import Shot, Situation
-from sim.curlastique.board import Landing
-from sim.curlastique.players import ExactPolicy, ExecutedShot
-from sim.curlastique.rules import CurlastiqueRules
+from sim.curlastique.players.policies import ExactPolicy, ExecutedShot
+from sim.curlastique.rules.board import Landing
+from sim.curlastique.rules.schema import CurlastiqueRules
 
 # distance from the target centre of a puck fully inside each default ring ("lower" rule)
 ZONE_DISTANCE = {100: 0.0, 80: 0.06, 40: 0.105, 20: 0.16}

@@ -1,5 +1,5 @@
 """The broad phase (throws that touch nothing, settled without the engine) and the compiled
-calls of the engine in the Arena (sim.curlastique.settling) give exactly what the engine gives
+calls of the engine in the Arena (sim.curlastique.rules.settling) give exactly what the engine gives
 on its own."""
 
 import numpy as np
@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from sim.core.rules import load_rules
 from sim.curlastique import GAME
-from sim.curlastique.board import arena, discs_for, launch_velocity, physics, simulate_throws, table
-from sim.curlastique.flight import free_flights, launch_velocity_of
+from sim.curlastique.rules.board import arena, discs_for, launch_velocity, physics, simulate_throws, table
+from sim.curlastique.rules.flight import free_flights, launch_velocity_of
 from sim.physics import STATUS_ON, heading, simulate_batch
 
 VARIANTS = ([], ["out.rim=false", "out.corners=false"], ["out.lost_puck=removed"],

@@ -7,8 +7,8 @@ import pytest
 
 from sim.core import MatchSeeds, load_lineup, load_rules
 from sim.core.game import get_game
-from sim.curlastique.frames import MAX_VERTICES, _Recorder, frames
 from sim.curlastique.match import play_match
+from sim.curlastique.show.frames import MAX_VERTICES, _Recorder, frames
 
 SPEC = get_game("curlastique")
 

@@ -10,10 +10,10 @@ import pytest
 from sim.core import ConfigError, MatchSeeds, Player
 from sim.core.rules import load_rules
 from sim.curlastique import GAME
-from sim.curlastique.board import simulate_throws, table
 from sim.curlastique.match import Shot, play_match
-from sim.curlastique.players import ExactPolicy
-from sim.curlastique.shot import shot
+from sim.curlastique.players.policies import ExactPolicy
+from sim.curlastique.rules.board import simulate_throws, table
+from sim.curlastique.show.shot import shot
 from sim.physics import OBSTACLE, OUT
 
 MUG = 0.15 * 9.81          # deceleration (m/s²) with the default friction

@@ -13,12 +13,19 @@ import pytest
 from sim.core import MatchSeeds, load_lineup
 from sim.core.rules import load_rules
 from sim.curlastique import GAME
-from sim.curlastique.board import discs_for, launch_velocity, physics, simulate_throws, table
-from sim.curlastique.families import FAMILY_IDS, RANDOM, candidate_rows, finish, kit
-from sim.curlastique.planner import Planner
-from sim.curlastique.players import (CurlastiqueProfile, NoisyPolicy, Policy, RandomPlayer, clip_shot,
-                                     launch_limits, make_policy)
-from sim.curlastique.situation import Shot, Situation
+from sim.curlastique.players.families import FAMILY_IDS, RANDOM, candidate_rows, finish, kit
+from sim.curlastique.players.planner import Planner
+from sim.curlastique.players.policies import (
+    CurlastiqueProfile,
+    NoisyPolicy,
+    Policy,
+    RandomPlayer,
+    clip_shot,
+    launch_limits,
+    make_policy,
+)
+from sim.curlastique.rules.board import discs_for, launch_velocity, physics, simulate_throws, table
+from sim.curlastique.rules.situation import Shot, Situation
 from sim.physics import DISC, ExecutionNoise, execute_shots, trace
 
 RULES = load_rules(GAME)

@@ -6,13 +6,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.core import MatchSeeds, Player, load_lineup, run_cells
-from sim.core.runner import Cell
 from sim.core.rules import load_rules
+from sim.core.runner import Cell
 from sim.curlastique import GAME
-from sim.curlastique.board import physics_resolver
 from sim.curlastique.match import play_match
-from sim.curlastique.players import CurlastiqueProfile
-from sim.curlastique.scoring import scorer
+from sim.curlastique.players.policies import CurlastiqueProfile
+from sim.curlastique.rules.board import physics_resolver
+from sim.curlastique.rules.scoring import scorer
 
 from .scripted import scripted_players, teleport
 

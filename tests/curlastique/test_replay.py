@@ -11,7 +11,7 @@ from sim.core import MatchSeeds, get_game, load_lineup
 from sim.core.rules import load_rules
 from sim.curlastique import GAME
 from sim.curlastique.match import play_match
-from sim.curlastique.replay import replay
+from sim.curlastique.show.replay import replay
 
 from .scripted import scripted_players, teleport
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sim.curlastique.rules import ZoneRules
-from sim.curlastique.scoring import Scorer
+from sim.curlastique.rules.schema import ZoneRules
+from sim.curlastique.rules.scoring import Scorer
 
 R = 0.0175
 CY = 0.75

@@ -13,8 +13,8 @@ from sim.core import ConfigError, get_game, load_lineup, load_profile, preset_na
 from sim.core.config import field_docs, to_dict
 from sim.core.rules import load_rules
 from sim.curlastique import GAME
-from sim.curlastique.players import CurlastiqueProfile
-from sim.curlastique.rules import CurlastiqueRules
+from sim.curlastique.players.policies import CurlastiqueProfile
+from sim.curlastique.rules.schema import CurlastiqueRules
 
 
 def problems(*overrides):
@@ -104,7 +104,7 @@ def test_a_ring_past_the_board_is_refused_whichever_key_moved_it():
 
 
 def test_zone_values_growing_outward_are_allowed_with_a_note():
-    from sim.curlastique.rules import ZoneRules
+    from sim.curlastique.rules.schema import ZoneRules
 
     assert ZoneRules().notes() == []
     [(key, message)] = ZoneRules(values=(20, 40, 80, 100)).notes()
@@ -197,7 +197,8 @@ def test_cli_run_and_shot(tmp_path):
 def test_docstring_examples_run():
     import doctest
 
-    from sim.curlastique import scoring, shot
+    from sim.curlastique.rules import scoring
+    from sim.curlastique.show import shot
 
     for module in (scoring, shot):
         result = doctest.testmod(module)

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 from sim.core.rules import load_rules
 from sim.gasterospeed import GAME
-from sim.gasterospeed.cards import Deck
-from sim.gasterospeed.circuit import compile_circuit
-from sim.gasterospeed.race import Race, RaceConfig
-from sim.gasterospeed.rules import CircuitRules
-from sim.gasterospeed.view import NO_REACTION
+from sim.gasterospeed.rules.cards import Deck
+from sim.gasterospeed.rules.circuit import compile_circuit
+from sim.gasterospeed.rules.race import Race, RaceConfig
+from sim.gasterospeed.rules.schema import CircuitRules
+from sim.gasterospeed.rules.view import NO_REACTION
 
 RULES = load_rules(GAME)
 DECK = Deck(RULES.deck)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sim.gasterospeed.board import Board
+from sim.gasterospeed.rules.board import Board
 
 from .helpers import CONFIG, at, circuit
 

@@ -8,8 +8,8 @@ from sim.core.config import ConfigError
 from sim.core.profiles import load_lineup, preset_names
 from sim.core.rules import default_rules_text, load_rules
 from sim.gasterospeed import GAME
-from sim.gasterospeed.cards import ACTION, REACTION, SPEED, Deck
-from sim.gasterospeed.circuit import INF, compile_circuit
+from sim.gasterospeed.rules.cards import ACTION, REACTION, SPEED, Deck
+from sim.gasterospeed.rules.circuit import INF, compile_circuit
 
 from .helpers import circuit
 

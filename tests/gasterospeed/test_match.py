@@ -14,9 +14,10 @@ from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.seeding import MatchSeeds
 from sim.gasterospeed import GAME
-from sim.gasterospeed.board import Board
 from sim.gasterospeed.match import play_match, replay
-from sim.gasterospeed.race import Race, View
+from sim.gasterospeed.rules.board import Board
+from sim.gasterospeed.rules.race import Race
+from sim.gasterospeed.rules.view import View
 
 RULES = load_rules(GAME)
 LINEUP = load_lineup(GAME, ["tactician", "greedy", "casual", "random"], RULES)

@@ -13,11 +13,11 @@ from hypothesis import strategies as st
 
 from sim.core.rules import load_rules
 from sim.gasterospeed import GAME
-from sim.gasterospeed.board import KO, RUNNING
-from sim.gasterospeed.cards import Deck, Dice
-from sim.gasterospeed.circuit import compile_circuit
-from sim.gasterospeed.players import GasterospeedProfile, make_policy
-from sim.gasterospeed.race import Race, RaceConfig
+from sim.gasterospeed.players.policies import GasterospeedProfile, make_policy
+from sim.gasterospeed.rules.board import KO, RUNNING
+from sim.gasterospeed.rules.cards import Deck, Dice
+from sim.gasterospeed.rules.circuit import compile_circuit
+from sim.gasterospeed.rules.race import Race, RaceConfig
 
 SWITCHES = ("two_snails", "separate_decks", "free_draws", "radis_sale", "expert", "sacrifice")
 CIRCUITS = ("ligne_droite", "goulet", "champignonniere", "virage_du_potager", "stargot", "cross_ronces")

@@ -7,10 +7,10 @@ start slots on row 5, behind the start line on row 6. Directions: 0 N (towards t
 
 from __future__ import annotations
 
-from sim.gasterospeed import dealing
-from sim.gasterospeed.board import FINISHED, KO, OUT
-from sim.gasterospeed.cards import SPEED
-from sim.gasterospeed.view import SACRIFICE
+from sim.gasterospeed.rules import dealing
+from sim.gasterospeed.rules.board import FINISHED, KO, OUT
+from sim.gasterospeed.rules.cards import SPEED
+from sim.gasterospeed.rules.view import SACRIFICE
 
 from .helpers import (
     DECK,

@@ -16,13 +16,14 @@ from sim.core import Cell, run_cells
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.seeding import MatchSeeds
-from sim.gasterospeed import GAME, dealing, reactions
-from sim.gasterospeed.board import FINISHED, KO
-from sim.gasterospeed.cards import Deck, Dice
+from sim.gasterospeed import GAME
 from sim.gasterospeed.match import _purses, _reserve_shells, play_match
-from sim.gasterospeed.players import GasterospeedProfile, make_policy
-from sim.gasterospeed.race import Race, RaceConfig
-from sim.gasterospeed.view import NO_REACTION
+from sim.gasterospeed.players.policies import GasterospeedProfile, make_policy
+from sim.gasterospeed.rules import dealing, reactions
+from sim.gasterospeed.rules.board import FINISHED, KO
+from sim.gasterospeed.rules.cards import Deck, Dice
+from sim.gasterospeed.rules.race import Race, RaceConfig
+from sim.gasterospeed.rules.view import NO_REACTION
 
 from .helpers import (
     CONFIG,
@@ -511,7 +512,7 @@ def test_aspiration_behind_a_ko_snail_is_lost_by_default_and_moves_when_ko_snail
 def test_separate_decks_an_exhausted_pile_falls_back_on_the_other_or_draws_nothing():
     """The sheet does not say what a draw from an exhausted pile does: by default it is taken
     from the other pile (``variants.separate_fallback``); off, nothing is drawn."""
-    from sim.gasterospeed.piles import Piles
+    from sim.gasterospeed.rules.piles import Piles
 
     speed_uid, action_uid = uid("vitesse_1"), uid("tir")
     for fallback, drawn, hand in ((True, True, [speed_uid]), (False, False, [])):

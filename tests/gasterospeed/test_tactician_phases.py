@@ -1,4 +1,4 @@
-"""The compiled calls of a table of tacticians (sim/gasterospeed/tactician_phases.py: the speed
+"""The compiled calls of a table of tacticians (sim/gasterospeed/players/tactician_phases.py: the speed
 phase, the action cards chosen) play what the Python phases play: every table of whole
 championships and every tactician's evaluation after each turn the same, under the rule
 variants that reach them, with ties broken by the same dice draws, whether a turn makes one
@@ -14,10 +14,11 @@ from sim.core.game import Player
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.seeding import MatchSeeds
-from sim.gasterospeed import GAME, tactician_phases
-from sim.gasterospeed.cards import Dice
+from sim.gasterospeed import GAME
 from sim.gasterospeed.match import play_match
-from sim.gasterospeed.race import Race
+from sim.gasterospeed.players import tactician_phases
+from sim.gasterospeed.rules.cards import Dice
+from sim.gasterospeed.rules.race import Race
 
 VARIANTS = {
     "basic": [],
@@ -138,8 +139,8 @@ def test_other_tables_play_the_python_speed_phase(players, overrides):
 def test_the_option_tables_of_two_decks_never_mix():
     """Championships on different decks may play at once in threads (the threading backend):
     each caller keeps the option table of its own deck."""
-    from sim.gasterospeed import phases
-    from sim.gasterospeed.cards import Deck
+    from sim.gasterospeed.rules import phases
+    from sim.gasterospeed.rules.cards import Deck
 
     printed = Deck(load_rules(GAME).deck)
     more = Deck(load_rules(GAME, None, ["deck.tir.count=10"]).deck)

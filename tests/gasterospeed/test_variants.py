@@ -9,11 +9,12 @@ import pytest
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.seeding import MatchSeeds
-from sim.gasterospeed import GAME, dealing, reactions
-from sim.gasterospeed.board import KO
-from sim.gasterospeed.cards import SPEED, Dice
-from sim.gasterospeed.players import GasterospeedProfile, make_policy
-from sim.gasterospeed.race import RaceConfig
+from sim.gasterospeed import GAME
+from sim.gasterospeed.players.policies import GasterospeedProfile, make_policy
+from sim.gasterospeed.rules import dealing, reactions
+from sim.gasterospeed.rules.board import KO
+from sim.gasterospeed.rules.cards import SPEED, Dice
+from sim.gasterospeed.rules.race import RaceConfig
 
 from .helpers import DECK, Scripted, at, circuit, config, give, race, speed, uid
 

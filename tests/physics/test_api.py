@@ -9,7 +9,16 @@ import pytest
 
 import sim.physics as P
 from sim.physics import (
-    DISC, EVENT_DTYPE, OUT, POCKET, STATUS_ON, WALL, Discs, Physics, Table, simulate,
+    DISC,
+    EVENT_DTYPE,
+    OUT,
+    POCKET,
+    STATUS_ON,
+    WALL,
+    Discs,
+    Physics,
+    Table,
+    simulate,
     simulate_batch,
 )
 from sim.physics import scenes as S

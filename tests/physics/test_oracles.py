@@ -6,8 +6,19 @@ import numpy as np
 import pytest
 
 from sim.physics import (
-    DISC, OBSTACLE, OUT, POCKET, STATUS_ON, STATUS_OUT, STATUS_POCKETED, WALL, Discs,
-    Physics, Table, simulate, trace,
+    DISC,
+    OBSTACLE,
+    OUT,
+    POCKET,
+    STATUS_ON,
+    STATUS_OUT,
+    STATUS_POCKETED,
+    WALL,
+    Discs,
+    Physics,
+    Table,
+    simulate,
+    trace,
 )
 
 from .conftest import post_speed

@@ -7,8 +7,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.physics import (
-    DISC, OUT, POCKET, STATUS_LOST, STATUS_ON, STATUS_OUT, STATUS_POCKETED, Discs, Physics,
-    Table, simulate, simulate_batch, trace,
+    DISC,
+    OUT,
+    POCKET,
+    STATUS_LOST,
+    STATUS_ON,
+    STATUS_OUT,
+    STATUS_POCKETED,
+    Discs,
+    Physics,
+    Table,
+    simulate,
+    simulate_batch,
+    trace,
 )
 
 from .conftest import PHYSICS, max_overlap

@@ -13,8 +13,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.physics import (
-    DISC, OBSTACLE, STATUS_ON, STATUS_POCKETED, WALL, Discs, ExecutionNoise, Physics, Table,
-    execute_shots, heading, simulate, simulate_batch, trace,
+    DISC,
+    OBSTACLE,
+    STATUS_ON,
+    STATUS_POCKETED,
+    WALL,
+    Discs,
+    ExecutionNoise,
+    Physics,
+    Table,
+    execute_shots,
+    heading,
+    simulate,
+    simulate_batch,
+    trace,
 )
 from sim.physics import scenes as S
 
