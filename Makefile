@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 TEST_WORKERS ?= 2
 
-.PHONY: demo test docs install install-dev bench clean
+.PHONY: demo test lint docs install install-dev bench clean
 
 $(BIN)/python:
 	@echo "make: creating $(VENV) with $$($(PYTHON) --version)"
@@ -42,6 +42,10 @@ test: $(DEVSTAMP)
 	@$(BIN)/python -m tests.warmup --jobs $(TEST_WORKERS)
 	@echo "make: running the test suite on $(TEST_WORKERS) workers"
 	@$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=25
+
+## lint: ruff over the whole repository (rules in pyproject.toml's [tool.ruff])
+lint: $(DEVSTAMP)
+	@$(BIN)/ruff check --quiet .
 
 ## docs: build the documentation site into site/ (warnings are errors; open site/index.html)
 docs: $(DEVSTAMP)

@@ -50,20 +50,18 @@
 
 # %%
 # %matplotlib inline
-from pathlib import Path
-
-import numpy as np
-import pandas as pd
-from IPython.display import Image, display
 import json
 import shutil
 import time
 import tomllib
+from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import tomli_w
-from matplotlib.figure import Figure
-
 from _notebook import cleanup, workspace
+from IPython.display import Image, display
+from matplotlib.figure import Figure
 
 WORK = workspace("tablesim-balancing-")  # every file this notebook writes goes here
 
@@ -142,7 +140,6 @@ for seat0, median in [(0.25, 5), (0.235, 5), (0.26, 7), (0.29, 5), (0.25, 8.5), 
 
 # %%
 from analysis.balance.search import evaluate
-from analysis.balance.targets import measure
 from analysis.winrates import wilson_interval
 
 default_point = {"zones.values": [100, 80, 40, 20]}
@@ -402,11 +399,11 @@ else:
 # 95 % simultaneous CI (Bonferroni–Clopper–Pearson over the four seats).
 
 # %%
+from analysis.winrates import seat_win_rates
 from sim.core import get_game
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
 from sim.core.runner import Cell, run_cells
-from analysis.winrates import seat_win_rates
 
 if full is not None and full["best_rules"]:
     spec = get_game("curlastique")

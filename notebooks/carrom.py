@@ -38,17 +38,15 @@
 
 # %%
 # %matplotlib inline
-from pathlib import Path
 
-import numpy as np
-import pandas as pd
-from IPython.display import Image, display
 import dataclasses
 import time
 
-from matplotlib.figure import Figure
-
+import numpy as np
+import pandas as pd
 from _notebook import cleanup, workspace
+from IPython.display import Image, display
+from matplotlib.figure import Figure
 
 WORK = workspace("tablesim-carrom-")  # every file this notebook writes goes here
 
@@ -223,8 +221,11 @@ assert (effect["ci_low"] > 0 or effect["ci_high"] < 0) == (effect["p"] < 0.05)  
 # %%
 tables = load_results(results_dir).tables
 strokes = tables["events"]
-per_100 = lambda column: (pd.crosstab(strokes["variant"], strokes[column])
-                          .div(strokes.groupby("variant").size(), axis=0) * 100)
+def per_100(column):
+    """Strokes of each kind per 100 strokes, by variant."""
+    return pd.crosstab(strokes["variant"], strokes[column]).div(strokes.groupby("variant").size(), axis=0) * 100
+
+
 display(per_100("foul").drop(columns="", errors="ignore").round(2))
 per_100("queen_event").drop(columns="", errors="ignore").round(2)
 

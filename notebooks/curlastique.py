@@ -39,16 +39,14 @@
 
 # %%
 # %matplotlib inline
-from pathlib import Path
+
+import time
 
 import numpy as np
 import pandas as pd
-from IPython.display import Image, display
-import time
-
-from matplotlib.figure import Figure
-
 from _notebook import cleanup, workspace
+from IPython.display import Image, display
+from matplotlib.figure import Figure
 
 WORK = workspace("tablesim-curlastique-")  # every file this notebook writes goes here
 
@@ -159,10 +157,10 @@ pd.DataFrame(presets).T.drop(columns="families")
 # board.
 
 # %%
-from sim.curlastique.rules.board import simulate_throws
 from sim.curlastique.players.policies import make_policy
-from sim.curlastique.show.plot import SEAT_COLOURS
+from sim.curlastique.rules.board import simulate_throws
 from sim.curlastique.rules.scoring import scorer
+from sim.curlastique.show.plot import SEAT_COLOURS
 
 score = scorer(rules.zones, rules.puck.radius)
 empty, nobody = np.zeros((0, 2)), np.zeros(0, dtype=np.int64)

@@ -38,16 +38,14 @@
 
 # %%
 # %matplotlib inline
-from pathlib import Path
+
+import time
 
 import numpy as np
 import pandas as pd
-from IPython.display import Image, display
-import time
-
-from matplotlib.figure import Figure
-
 from _notebook import cleanup, workspace
+from IPython.display import display
+from matplotlib.figure import Figure
 
 WORK = workspace("tablesim-gasterospeed-")  # every file this notebook writes goes here
 

@@ -38,15 +38,12 @@
 
 # %%
 # %matplotlib inline
-from pathlib import Path
 
-import numpy as np
-import pandas as pd
-from IPython.display import Image, display
 import subprocess
 import sys
 
 from _notebook import cleanup, workspace
+from IPython.display import display
 
 WORK = workspace("tablesim-tour-")  # every file this notebook writes goes here
 

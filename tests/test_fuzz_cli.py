@@ -190,8 +190,9 @@ VALID_SETS = ["game.target=30", "game.max_rounds=10", "dice.sides=4", "dice.mode
 def run_commands(draw) -> list[str]:
     """Mostly sound commands with a few things wrong (or none), and some entirely random ones."""
     sound = draw(st.booleans())
-    pick = (lambda good, bad: draw(st.sampled_from(good)) if sound and draw(st.integers(0, 5)) else
-            draw(st.sampled_from(good + bad)))
+    def pick(good, bad):
+        return draw(st.sampled_from(good)) if sound and draw(st.integers(0, 5)) else draw(st.sampled_from(good + bad))
+
     players = draw(st.lists(st.sampled_from(["plain", "lucky"] if sound else PROFILES), min_size=2 if sound else 1,
                             max_size=4 if sound else 5))
     argv = ["run", pick(["toy-dice"], ["chess", ""]), "--matches", pick(["1", "3", "12"], ["0", "-2", str(10**16)]),

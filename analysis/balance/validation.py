@@ -32,7 +32,6 @@ line-up on its own would need α/L (Bonferroni over the L line-ups), and none is
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from pathlib import Path

@@ -138,7 +138,7 @@ def _groups(sheet: Sheet, categories: Categories) -> list[Group]:
 
 def fit_sheet(emulated: Emulated, sheet: Sheet) -> SheetFit:
     """Fit every player of ``sheet`` against the emulators (no match is played)."""
-    missing = sorted({len(l) for l in sheet.lineups.values()} - set(emulated.emulators))
+    missing = sorted({len(lineup) for lineup in sheet.lineups.values()} - set(emulated.emulators))
     if missing:
         raise ConfigError([f"{sheet.path}: matches of {missing[0]} players; the emulators cover "
                            + ", ".join(str(n) for n in emulated.emulators)])

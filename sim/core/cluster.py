@@ -31,7 +31,6 @@ def dask_client(scheduler: str | None = None, workers: int = 2) -> Iterator[obje
         workers: worker processes of the LocalCluster (-1: every core).
     """
     import dask
-    from dask.distributed import Client, LocalCluster
 
     # Matches are CPU-bound Python: the workers' statistical profiler (a 10 ms sampling thread)
     # and the 20 ms admin tick only take CPU from them, and so do the nannies' memory checks

@@ -35,8 +35,19 @@ the first simulation and cached on disk.
 
 from .api import PreparedBatch, add_engine_seconds, engine_seconds, load_engine, simulate, simulate_batch, trace
 from .constants import (
-    DISC, EVENT_NAMES, FORMATION_GAP_M, GRAVITY, OBSTACLE, OUT, POCKET, STATUS_LOST,
-    STATUS_ON, STATUS_OUT, STATUS_POCKETED, TOUCH_TOL_M, WALL,
+    DISC,
+    EVENT_NAMES,
+    FORMATION_GAP_M,
+    GRAVITY,
+    OBSTACLE,
+    OUT,
+    POCKET,
+    STATUS_LOST,
+    STATUS_ON,
+    STATUS_OUT,
+    STATUS_POCKETED,
+    TOUCH_TOL_M,
+    WALL,
 )
 from .result import EVENT_DTYPE, IMPACT_COLUMNS, BatchResult, ShotResult, Trace
 from .shot import ExecutionNoise, execute_shots, heading

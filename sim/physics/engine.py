@@ -63,13 +63,34 @@ import math
 import numpy as np
 from numba import njit
 
-from .constants import DISC, OBSTACLE, OUT, POCKET, TOUCH_TOL_M, WALL
+from .constants import DISC, OBSTACLE, OUT, TOUCH_TOL_M, WALL
 from .detect import pair_toi, static_hit
 from .resolve import (  # noqa: F401  (KISS_GAP_M: documented here, defined with the kiss)
-    KISS_GAP_M, resolve_discs, resolve_obstacle, resolve_out, resolve_pocket, resolve_wall,
+    KISS_GAP_M,
+    resolve_discs,
+    resolve_obstacle,
+    resolve_out,
+    resolve_pocket,
+    resolve_wall,
 )
 from .state import (
-    BX0, BX1, BY0, BY1, MASS, NCOL, RAD, SP, T0, UX, UY, W, X, Y, at, in_play, set_motion,
+    BX0,
+    BX1,
+    BY0,
+    BY1,
+    MASS,
+    NCOL,
+    RAD,
+    SP,
+    T0,
+    UX,
+    UY,
+    W,
+    X,
+    Y,
+    at,
+    in_play,
+    set_motion,
 )
 
 INF = np.inf
