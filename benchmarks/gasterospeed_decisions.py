@@ -8,7 +8,7 @@ reactions, and the views it builds for the players).
 
 The case is ``bench_match_cpu.py``'s (4 players of one profile, a championship of 6 races).
 The championships are played in this process after one warm-up; ``time.process_time()`` is
-read around every call of the policy's decision methods (:class:`sim.gasterospeed.players.policies.Policy`)
+read around every call of the policy's decision methods (:class:`sim.gasterospeed.rules.view.Policy`)
 and of the compiled calls (:data:`COMPILED`).
 The rest is what no cheaper player can save: with ``--players greedy`` it is the rules engine
 under the cheapest planner.
@@ -28,7 +28,7 @@ if str(ROOT) not in sys.path:
 from benchmarks.bench_match_cpu import CASES  # noqa: E402
 from benchmarks.split_output import parser, print_figures  # noqa: E402
 
-#: the decision methods of a Gastérospeed policy (sim.gasterospeed.players.policies.Policy)
+#: the decision methods of a Gastérospeed policy (sim.gasterospeed.rules.view.Policy)
 DECISIONS = ("place", "commit", "speed_card", "speed_move", "action_card", "move_choice", "target", "react",
              "draw_piles", "discard")
 

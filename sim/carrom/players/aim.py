@@ -22,7 +22,7 @@ Players rank candidates by it before simulating the best ones.
     0 rs, 1 rc, 2 decel μg (m/s²), 3 kcoll = (1+e)·m_s/(m_s+m_c), 4 max_speed (m/s),
     5 σ_x (m), 6 σ_θ (rad), 7 σ_v (relative), 8 capture radius (m), 9 half side (m),
     10 e_w (cushion restitution), 11 striker_y (local, m), 12 pocket radius (m), then the
-    player's aiming model (profile keys, :class:`~sim.carrom.players.policies.CarromProfile`):
+    player's aiming model (profile keys, :class:`~sim.carrom.players.profile.CarromProfile`):
     13 cos of the thinnest cut (``max_cut_deg``), 14 ``coin_speed_factor``,
     15 ``coin_speed_margin`` (m/s), 16 ``pot_depth`` (capture radii), 17 ``pot_aperture``,
     18 ``rebound_prior_factor``, 19 ``rebound_pocket_clearance`` (pocket radii),

@@ -6,7 +6,7 @@ lost on a last coin, whether the turn continues (the effective switches) — plu
 it leaves: ``value_next_pot_self`` × the best weighted pot the player keeps when its turn
 continues, or (``safety``) ``value_next_pot_opponent`` × the best pot the next seat gets
 when it passes (:func:`sim.carrom.players.aim.best_pot`). Every weight is a profile key
-(:class:`~sim.carrom.players.policies.CarromProfile`, ``value_*``).
+(:class:`~sim.carrom.players.profile.CarromProfile`, ``value_*``).
 
 The kernel works on the *compact* simulation of the planner: only the coins on the board
 (ids in ``ids``, increasing) and the striker last, as :func:`sim.physics.simulate_batch`

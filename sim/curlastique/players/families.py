@@ -1,6 +1,6 @@
 """The planner's candidate shots, by family, compiled (numba): what a player could try.
 
-Families (every number a :class:`~sim.curlastique.players.policies.CurlastiqueProfile` key):
+Families (every number a :class:`~sim.curlastique.players.profile.CurlastiqueProfile` key):
 
 * ``draw``: to the free draw spots, best zone first (a spot is free when no resting puck's
   centre is within ``draw_clearance`` diameters), ``draw_spots`` of them, each straight and

@@ -100,7 +100,7 @@ class RaceState:
         circuit: the compiled circuit.
         deck: the compiled deck.
         config: the race rules.
-        policies: one :class:`~sim.gasterospeed.players.policies.Policy` per seat.
+        policies: one :class:`~sim.gasterospeed.rules.view.Policy` per seat.
         chance: the dice of the race (shuffles, rolls, random discards).
         shells: starting shells, one int for every snail or one per snail.
         race_no, races_left, scores, upcoming: championship context shown to the players.

@@ -1,6 +1,6 @@
 """What a player sees when it decides, and the options it chooses among.
 
-The race engine asks each seat's policy (:class:`~sim.gasterospeed.players.policies.Policy`) for its
+The race engine asks each seat's policy (:class:`Policy`, below) for its
 decisions with a :class:`View` holding public information and that seat's own hand only, so
 no player can see another's hand or the draw order, and a list of options; the policy returns
 the index of its choice.

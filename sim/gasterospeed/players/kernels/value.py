@@ -5,7 +5,7 @@ risk of a KO with few shells; finished snails below zero by arrival order; KO sn
 in the shell championship the shells lost are what counts), plus the tailwind it can expect
 from opponents' jostles, plus the opponents' effective distances weighted by how near they
 stood when the decision began (:func:`anchor`). Every number is a profile key
-(:class:`~sim.gasterospeed.players.policies.GasterospeedProfile`), copied into the context array ``x``.
+(:class:`~sim.gasterospeed.players.profile.GasterospeedProfile`), copied into the context array ``x``.
 
 The context array (float64) of one decision: the entries below, then ``n`` opponent weights
 from ``x[X_WEIGHTS]``, the expected push ahead by each seat's jostles 1, 2 or 3 squares
