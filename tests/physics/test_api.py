@@ -219,3 +219,30 @@ def test_a_stale_kernel_cache_is_cleared(tmp_path):
     source.write_text("x = 2\n")
     clear_stale(fake, [source], "k.stamp", ["*.nbi"])      # a source changed: cleared
     assert not cached.exists()
+
+
+def test_a_game_package_cache_is_cleared_in_every_folder_when_any_module_changed(tmp_path):
+    from sim.physics.kernel_cache import clear_stale_package
+
+    package = tmp_path / "game"
+    for folder in ("", "rules", "players/kernels"):
+        (package / folder / "__pycache__").mkdir(parents=True)
+        (package / folder / "__init__.py").write_text("")
+    rules_module = package / "rules" / "moves.py"
+    rules_module.write_text("STEP = 1\n")
+    caches = [package / "rules" / "__pycache__" / "moves.push-1.py311.nbi",
+              package / "players" / "kernels" / "__pycache__" / "lookahead.plan-3.py311.nbc"]
+
+    def fill() -> None:
+        for cached in caches:
+            cached.write_text("")
+
+    fill()
+    clear_stale_package(package, "game.stamp")                 # no stamp yet: every folder cleared
+    assert not any(c.exists() for c in caches) and (package / "__pycache__" / "game.stamp").exists()
+    fill()
+    clear_stale_package(package, "game.stamp")                 # nothing changed: kept
+    assert all(c.exists() for c in caches)
+    rules_module.write_text("STEP = 2\n")                      # a rules module changed: the players'
+    clear_stale_package(package, "game.stamp")                 # kernel that calls it is cleared too
+    assert not any(c.exists() for c in caches)
