@@ -244,7 +244,7 @@ for title, figure in spec.plots(tables):
 # player clears all 19 coins (queen included, no cover, no dues) from the break
 # formation; fewer strokes = better shots. Board *i* uses the same seeds for every
 # preset (common random numbers). 10 boards per preset here; the module's command line
-# (`python -m sim.carrom.practice --boards 40`) prints the same table for more.
+# (`python benchmarks/carrom_practice.py --boards 40`) prints the same table for more.
 
 # %%
 from scipy import stats

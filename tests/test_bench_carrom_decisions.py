@@ -1,17 +1,13 @@
 """benchmarks/carrom_decisions.py: its parts add up to the match's time and count decisions.
 (It measures nothing here: one match, checked for consistency only, never against timings.)"""
 
-import importlib.util
 import math
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "carrom_decisions.py"
+from tests.benchmark_scripts import load
 
 
 def test_the_parts_add_up_and_the_planner_is_left_as_found():
-    spec = importlib.util.spec_from_file_location("carrom_decisions", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load("carrom_decisions")
     from sim.carrom.players.planner import Planner
 
     decide = Planner.decide

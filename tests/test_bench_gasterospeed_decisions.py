@@ -2,17 +2,13 @@
 policies are left as found. (It measures nothing here: one championship, checked for
 consistency only, never against timings.)"""
 
-import importlib.util
 import math
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "gasterospeed_decisions.py"
+from tests.benchmark_scripts import load
 
 
 def test_the_parts_add_up_and_the_policies_are_left_as_found():
-    spec = importlib.util.spec_from_file_location("gasterospeed_decisions", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load("gasterospeed_decisions")
     from sim.gasterospeed.players import tactician_phases
     from sim.gasterospeed.players.policies import POLICIES
 
@@ -34,8 +30,6 @@ def test_the_parts_add_up_and_the_policies_are_left_as_found():
 
 
 def test_greedy_players_decide_their_speed_cards_in_python():
-    spec = importlib.util.spec_from_file_location("gasterospeed_decisions", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load("gasterospeed_decisions")
     f = mod.run_benchmarks(matches=1, seed=3, players="greedy")
     assert f["gasterospeed_speed_card_calls"] > 0 and f["gasterospeed_compiled_ms"] == 0

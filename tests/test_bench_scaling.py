@@ -4,21 +4,18 @@ Quick mode measures nothing (a few matches per point, 100 for the loky / Dask co
 the figures are checked for presence and sign only, never against timings.
 """
 
-import importlib.util
 import math
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_scaling.py"
+from tests.benchmark_scripts import load
+
 pytest.importorskip("distributed")
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("bench_scaling", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load("bench_scaling")
     return mod
 
 

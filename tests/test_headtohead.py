@@ -3,7 +3,10 @@
 import numpy as np
 
 from sim.core.estimators import clustered_wilson, wilson_interval
-from sim.core.headtohead import head_to_head, main
+from sim.core.headtohead import head_to_head
+from tests.benchmark_scripts import load
+
+main = load("headtohead").main
 
 
 def test_a_profile_against_itself_is_even_and_the_interval_is_clustered_by_seed():

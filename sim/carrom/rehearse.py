@@ -1,6 +1,6 @@
 """Rehearse a break: which break of the profile's grid a practised player would keep.
 
-    PYTHONPATH=. .venv/bin/python -m sim.carrom.rehearse --profile club [--samples 500] [--set KEY=VALUE]
+From the command line: ``benchmarks/carrom_rehearse.py``.
 
 A carrom board always starts from the same formation, so a practised player does not plan
 its break afresh: it plays the break it rehearsed. This module finds that break the way the
@@ -18,16 +18,14 @@ The valuation is of one stroke and the next pot, not of the board: for ``club`` 
 straight 5.5 m/s break by a wide margin (+0.645 coins [0.539, 0.751] over the next), yet a
 ``club`` that always plays it won 358 of 800 seat-rotated matches to 25 points (44.8 % [41.3,
 48.2]) against a ``club`` that plans its break on every board, and the two next-best breaks did
-no better (44.0 %, 44.8 %; measured with ``python -m sim.core.headtohead carrom A:B --games
+no better (44.0 %, 44.8 %; measured with ``python benchmarks/headtohead.py carrom A:B --games
 800 --set game.target_points=25`` and profile files); why is not established. So the presets do
 not play a rehearsed break: they plan it once per match (``break_plan = "once_per_match"``).
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
-import sys
 
 import numpy as np
 import pandas as pd
@@ -42,7 +40,7 @@ from .rules.flow import BoardState
 from .rules.schema import CarromRules
 from .rules.view import striker_spans
 
-__all__ = ["rehearse", "profile_lines", "main"]
+__all__ = ["rehearse", "profile_lines"]
 
 
 def rehearse(profile: CarromProfile, rules: CarromRules, samples: int = 500, seed: int = 0) -> pd.DataFrame:
@@ -75,39 +73,3 @@ def profile_lines(table: pd.DataFrame) -> str:
     best = table.iloc[0]
     return (f"break_plan = \"rehearsed\"\nrehearsed_break_offset_m = {best['offset_m']:g}\n"
             f"rehearsed_break_aim = {best['aim']:g}\nrehearsed_break_speed = {best['speed']:g}")
-
-
-def main(argv=None) -> int:
-    from sim.core import load_lineup, load_rules
-    from sim.core.config import ConfigError
-    from sim.core.game import get_game
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--profile", default="club", help="a preset or a profile TOML file")
-    parser.add_argument("--samples", type=int, default=500, help="noisy executions of each break (>= 2)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--top", type=int, default=10, help="breaks printed")
-    parser.add_argument("--set", action="append", default=[], dest="overrides", metavar="KEY=VALUE",
-                        help="rule overrides")
-    args = parser.parse_args(argv)
-    if args.samples < 2:
-        parser.error(f"--samples: got {args.samples}; allowed: at least 2")
-    spec = get_game("carrom")
-    try:
-        rules = load_rules(spec, None, args.overrides)
-        player = load_lineup(spec, [args.profile, args.profile], rules)[0]
-    except ConfigError as err:
-        for line in dict.fromkeys(err.problems):  # the two seats name the same problem
-            print(f"rehearse: error: {line}", file=sys.stderr)
-        return 2
-    table = rehearse(player.profile, rules, args.samples, args.seed)
-    print(f"{player.name}: {len(table)} breaks × {args.samples} executions (common draws, seed {args.seed}); "
-          f"value in the planner's coins, difference to the best with its paired 95 % interval")
-    print(table.head(args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    tied = int((table["diff_high"] >= 0).sum()) - 1
-    print(f"breaks not told apart from the best: {tied}\n\n{profile_lines(table)}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -5,13 +5,11 @@ is played once per seating, so the two matches of a seed are a cluster: the inte
 seed-clustered Wilson interval of :mod:`sim.core.estimators`, not a Wilson interval over
 matches.
 
-    PYTHONPATH=. .venv/bin/python -m sim.core.headtohead GAME A:B[,C:D] --games 400 --jobs 2 [--set KEY=VALUE]
+From the command line: ``benchmarks/headtohead.py``.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,7 +22,7 @@ from .profiles import load_lineup
 from .rules import load_rules
 from .runner import Cell, run_cells
 
-__all__ = ["HeadToHead", "head_to_head", "win_interval", "main"]
+__all__ = ["HeadToHead", "head_to_head", "win_interval"]
 
 
 @dataclass(frozen=True)
@@ -105,22 +103,3 @@ def win_interval(tables: dict[str, pd.DataFrame], profile: str | None,
     _, low, high, _ = clustered_wilson(per_seed["sum"].to_numpy(float), per_seed["count"].to_numpy(float),
                                        confidence)
     return int(per_seed["sum"].sum()), low, high
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("game")
-    parser.add_argument("pairs", help="comma-separated A:B pairings; the win rate of A is reported")
-    parser.add_argument("--games", type=int, default=400, help="matches per pairing (even)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--set", action="append", default=[], dest="overrides", metavar="KEY=VALUE")
-    args = parser.parse_args(argv)
-    for pair in filter(None, args.pairs.split(",")):
-        a, _, b = pair.partition(":")
-        print(head_to_head(args.game, a, b, args.games, args.seed, args.jobs, args.overrides).line(), flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -8,14 +8,17 @@ import pytest
 
 from sim.carrom.match import plan_view
 from sim.carrom.players.planner import Planner
-from sim.carrom.rehearse import main, rehearse
+from sim.carrom.rehearse import rehearse
 from sim.carrom.rules.flow import BoardState
 from sim.core import load_lineup
 from sim.core.config import ConfigError
 from sim.core.game import Player
 from sim.core.seeding import MatchSeeds
+from tests.benchmark_scripts import load
 
 from .helpers import SPEC, rules
+
+main = load("carrom_rehearse").main  # the study's command line
 
 
 def _club(**changes):

@@ -2,7 +2,7 @@
 than the club player. Bounded statistical tests (about a minute together).
 
 A fuller measurement (more games, Wilson CIs):
-    PYTHONPATH=. .venv/bin/python -m sim.carrom.practice --boards 40
+    PYTHONPATH=. .venv/bin/python benchmarks/carrom_practice.py --boards 40
 """
 
 import numpy as np

@@ -2,7 +2,10 @@
 
 import pytest
 
-from sim.curlastique.skill import head_to_head, one_core_speed, points_per_throw_ci
+from tests.benchmark_scripts import load
+
+head_to_head, one_core_speed, points_per_throw_ci = (
+    getattr(load("curlastique_skill"), name) for name in ("head_to_head", "one_core_speed", "points_per_throw_ci"))
 
 PRESETS = ("novice", "casual", "club", "expert")
 

@@ -1,9 +1,8 @@
 """The benchmark script runs and reports every figure (tiny time budget: not a measurement)."""
 
-import importlib.util
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_physics.py"
+from tests.benchmark_scripts import load
+
 KEYS = {"carrom_break_per_s", "curlastique_throw_per_s", "curlastique_throw_batched_per_s",
         "pymunk_carrom_break_per_s", "pymunk_curlastique_throw_per_s",
         "pymunk_curlastique_throw_batched_per_s", "carrom_break_events_mean",
@@ -11,9 +10,7 @@ KEYS = {"carrom_break_per_s", "curlastique_throw_per_s", "curlastique_throw_batc
 
 
 def test_run_benchmarks_reports_every_key():
-    spec = importlib.util.spec_from_file_location("bench_physics", BENCH)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load("bench_physics")
     f = mod.run_benchmarks(seconds_per_case=0.02)
     assert KEYS <= set(f)
     for k in KEYS - {"command", "cut_shot_max_position_diff_m"}:

@@ -72,7 +72,7 @@ class CarromProfile(ExecutionProfile):
         "each_board", doc="each_board: the break is planned on every board (the grid's first `candidates` "
                           "breaks simulated); once_per_match: planned on the seat's first break of the match, "
                           "then played again (the board starts the same); rehearsed: rehearsed_break_*, "
-                          "never simulated (python -m sim.carrom.rehearse finds one)")
+                          "never simulated (benchmarks/carrom_rehearse.py finds one)")
     rehearsed_break_offset_m: float = param(0.0, min=-0.3, max=0.3, unit="m",
                                             doc="the rehearsed break's striker position (break_plan = rehearsed)")
     rehearsed_break_aim: float = param(0.0, min=-10.0, max=10.0, unit="coin radii",

@@ -1,7 +1,7 @@
 """Skill and speed checks of the presets.
 
-    PYTHONPATH=. .venv/bin/python -m sim.carrom.skill --games 200 --pairs champion-beginner,club-casual
-    PYTHONPATH=. .venv/bin/python -m sim.carrom.skill --speed 40 [--set ruleset=icf]
+    PYTHONPATH=. .venv/bin/python benchmarks/carrom_skill.py --games 200 --pairs champion-beginner,club-casual
+    PYTHONPATH=. .venv/bin/python benchmarks/carrom_skill.py --speed 40 [--set ruleset=icf]
 
 Head to head: 2-player games on the given rules, seats rotated (each seed is played with both
 seatings); prints the win rate of the first profile with its 95 % Wilson CI, draws, stuck

@@ -1,6 +1,6 @@
 """Skill check of the presets: head-to-head win rates with seed-clustered CIs, points per throw.
 
-Run ``python -m sim.curlastique.skill --games 2000 --jobs 2 [--reference club] [--speed 500]`` (2-player
+Run ``python benchmarks/curlastique_skill.py --games 2000 --jobs 2 [--reference club] [--speed 500]`` (2-player
 games on the default rules, seats rotated: each seed is played with both seatings). The slow test
 ``tests/curlastique/test_skill.py`` runs the same checks on fewer games.
 """
@@ -19,8 +19,7 @@ from sim.core.headtohead import HeadToHead
 from sim.core.headtohead import head_to_head as core_head_to_head
 from sim.core.profiles import load_lineup
 from sim.core.rules import load_rules
-
-from .metrics import points_per_throw, seat_points
+from sim.curlastique.metrics import points_per_throw, seat_points
 
 __all__ = ["HeadToHead", "head_to_head", "points_per_throw", "points_per_throw_ci", "one_core_speed", "main"]
 
