@@ -14,7 +14,7 @@ from typing import Generic, NamedTuple, Protocol, TypeVar
 
 import numpy as np
 
-from sim.physics import ExecutionNoise
+from sim.physics import ExecutionNoise, executed
 
 __all__ = ["ShotParams", "DexterityPolicy", "Turn", "play_turn", "execute_shot"]
 
@@ -102,5 +102,6 @@ def execute_shot(intended: ShotParams, noise: ExecutionNoise, rng: np.random.Gen
     draws it (three standard normals: position, angle, speed; the speed kept >= 0), without
     its array set-up (this runs once per turn)."""
     zx, za, zv = rng.standard_normal(3).tolist()
-    return ShotParams(float(intended.x) + noise.position_m * zx, float(intended.angle_deg) + noise.angle_deg * za,
-                      max(float(intended.speed) * (1.0 + noise.speed_rel * zv), 0.0))
+    x, angle, speed = executed(float(intended.x), float(intended.angle_deg), float(intended.speed),
+                              (noise.position_m, noise.angle_deg, noise.speed_rel), zx, za, zv)
+    return ShotParams(x, angle, float(speed))

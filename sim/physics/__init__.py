@@ -16,7 +16,7 @@ so nothing tunnels or is missed at any speed. Layout (pooltool-style verbs):
     api.py      simulate, simulate_batch,   lazy compilation, result assembly;
                 PreparedBatch, trace        trace: paths and impact log (debugging, tests)
     result.py   ShotResult, BatchResult, Trace, EVENT_DTYPE
-    shot.py     ExecutionNoise, execute_shots, heading
+    shot.py     ExecutionNoise, executed (the noise model, compiled), execute_shots, heading
     scenes.py   reference scenes (Carrom break, Curlastique throw) for tests and benchmarks
     clock.py    cpu_seconds: the process CPU clock for compiled code (a game's kernel that
                 calls the engine counts its time)
@@ -50,7 +50,7 @@ from .constants import (
     WALL,
 )
 from .result import EVENT_DTYPE, IMPACT_COLUMNS, BatchResult, ShotResult, Trace
-from .shot import ExecutionNoise, execute_shots, heading
+from .shot import ExecutionNoise, execute_shots, executed, heading
 from .table import Discs, Physics, Table
 
 __all__ = [
@@ -60,5 +60,5 @@ __all__ = [
     "Table", "Physics", "Discs", "ShotResult", "BatchResult", "Trace", "EVENT_DTYPE",
     "IMPACT_COLUMNS", "simulate", "simulate_batch", "PreparedBatch", "trace", "engine_seconds",
     "add_engine_seconds", "load_engine",
-    "ExecutionNoise", "execute_shots", "heading",
+    "ExecutionNoise", "execute_shots", "executed", "heading",
 ]

@@ -18,8 +18,8 @@ from pathlib import Path
 
 __all__ = ["KERNEL_MODULES", "kernel_sources", "clear_stale", "clear_stale_package"]
 
-#: The physics modules whose code is compiled into the engine.
-KERNEL_MODULES = ("constants", "motion", "state", "detect", "resolve", "engine", "clock")
+#: The physics modules whose code is compiled into the engine or into the games' kernels.
+KERNEL_MODULES = ("constants", "motion", "state", "detect", "resolve", "engine", "clock", "shot", "noise")
 
 
 def kernel_sources() -> tuple[Path, ...]:

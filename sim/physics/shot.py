@@ -27,6 +27,25 @@ class ExecutionNoise:
                 raise ValueError(f"ExecutionNoise.{name}: must be a finite number >= 0, got {v}")
             object.__setattr__(self, name, v)
 
+    def sigmas(self) -> np.ndarray:
+        """(3,) the σ in the order and units the compiled kernels take: position (m), angle
+        (degrees), relative speed (see :func:`executed`)."""
+        return np.array([self.position_m, self.angle_deg, self.speed_rel])
+
+
+def executed(x, angle_deg, speed, sigmas, z_position, z_angle, z_speed):
+    """The execution-noise model, the one copy every dexterity game uses: an intended shot
+    (lateral position m, aim angle degrees, speed m/s) and three standard normals → the shot
+    as executed, ``(x + σ_x·z_x, angle + σ_θ·z_θ, max(speed·(1 + σ_v·z_v), 0))`` with
+    ``sigmas`` = (σ_x m, σ_θ degrees, σ_v relative) (:meth:`ExecutionNoise.sigmas`).
+
+    Works on numpy arrays (:func:`execute_shots`) and Python floats
+    (:func:`sim.dexterity.execute_shot`); the planners' compiled kernels call the same function
+    compiled, :data:`sim.physics.noise.compiled_executed`. A game clamps the result to its own
+    limits afterwards (the launcher, the free base line)."""
+    return (x + sigmas[0] * z_position, angle_deg + sigmas[1] * z_angle,
+            np.maximum(speed * (1.0 + sigmas[2] * z_speed), 0.0))
+
 
 def execute_shots(x, angle_deg, speed, noise: ExecutionNoise, rng: np.random.Generator,
                   samples: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -64,9 +83,7 @@ def execute_shots(x, angle_deg, speed, noise: ExecutionNoise, rng: np.random.Gen
         shape = shape + (samples,)
         x, angle_deg, speed = x[..., None], angle_deg[..., None], speed[..., None]
     z = rng.standard_normal((3,) + shape)
-    ex = x + noise.position_m * z[0]
-    ea = angle_deg + noise.angle_deg * z[1]
-    ev = np.maximum(speed * (1.0 + noise.speed_rel * z[2]), 0.0)
+    ex, ea, ev = executed(x, angle_deg, speed, noise.sigmas(), z[0], z[1], z[2])
     return (np.broadcast_to(ex, shape).copy(), np.broadcast_to(ea, shape).copy(),
             np.broadcast_to(ev, shape).copy())
 

@@ -44,6 +44,8 @@ import math
 import numpy as np
 from numba import njit
 
+from sim.physics.noise import compiled_executed
+
 __all__ = ["make_params", "pot_candidates", "best_pot", "LOCAL_POCKETS", "kind_name",
            "striker_grid", "noisy_strikes", "pot_tables", "N_PARAMS"]
 
@@ -380,9 +382,10 @@ def noisy_strikes(x, angle, speed, z, sigma, vmax, sy, spans, rot):
     for c in range(nc):
         for s in range(ns):
             k = c * ns + s
-            ex = _clamp_to(x[c] + sigma[0] * z[0, c, s], spans)
-            a = math.radians(angle[c] + sigma[1] * z[1, c, s])
-            ev = min(max(speed[c] * (1.0 + sigma[2] * z[2, c, s]), 0.0), vmax)
+            ex, ea, ev = compiled_executed(x[c], angle[c], speed[c], sigma, z[0, c, s], z[1, c, s], z[2, c, s])
+            ex = _clamp_to(ex, spans)
+            a = math.radians(ea)
+            ev = min(ev, vmax)
             dx = -math.sin(a)
             dy = math.cos(a)
             starts[k, 0] = ex * rot[0, 0] + sy * rot[0, 1]

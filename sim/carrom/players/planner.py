@@ -77,7 +77,7 @@ class Planner:
         self.profile = profile
         self.geo = geo
         self.noise = profile.noise
-        self.sigma = np.array([self.noise.position_m, self.noise.angle_deg, self.noise.speed_rel])
+        self.sigma = self.noise.sigmas()
         self.prm = make_params(geo, profile)
         self.weights = weights(profile)
         self.pockets = LOCAL_POCKETS(geo.rules.board.pocket_centre)

@@ -21,6 +21,7 @@ import numpy as np
 from numba import njit
 
 from sim.physics import STATUS_ON, add_engine_seconds
+from sim.physics.noise import compiled_executed
 
 from ..rules.board import Arena, arena
 from ..rules.flight import free_flights, launch_velocity_of
@@ -68,9 +69,10 @@ def _throws(shots, z, sigmas, limits, pos, launch_y, d, a, edges, circles, parke
         shots[c, 0], shots[c, 1], shots[c, 2] = x, an, v
         for s in range(ns):
             k = c * ns + s
-            ex = min(max(x + sigmas[0] * z[0, c, s], -x_max), x_max)
-            ea = min(max(an + sigmas[1] * z[1, c, s], -a_max), a_max)
-            ev = min(max(max(v * (1.0 + sigmas[2] * z[2, c, s]), 0.0), 0.0), v_max)
+            ex, ea, ev = compiled_executed(x, an, v, sigmas, z[0, c, s], z[1, c, s], z[2, c, s])
+            ex = min(max(ex, -x_max), x_max)
+            ea = min(max(ea, -a_max), a_max)
+            ev = min(max(ev, 0.0), v_max)
             if spans.shape[0]:
                 ex = off_spans(ex, spans, x_max)
             placed[k] = np.isfinite(ex)

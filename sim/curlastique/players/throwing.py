@@ -69,9 +69,9 @@ class NoisyPolicy(ExactPolicy):
     def __init__(self, rules: CurlastiqueRules, profile):
         super().__init__(rules)
         self.profile = profile
-        self.sigmas = (float(profile.position_sigma_m), float(profile.angle_sigma_deg),
-                       float(profile.speed_sigma_rel))
-        self.execution_noise = ExecutionNoise(*self.sigmas)
+        self.execution_noise = ExecutionNoise(profile.position_sigma_m, profile.angle_sigma_deg,
+                                              profile.speed_sigma_rel)
+        self.sigmas = self.execution_noise.sigmas()
 
     def execute(self, shot: Shot, rng: np.random.Generator) -> ExecutedShot:
         executed = execute_shot(ShotParams(shot.x, shot.angle_deg, shot.speed), self.execution_noise, rng)
@@ -80,9 +80,7 @@ class NoisyPolicy(ExactPolicy):
     def noisy(self, x, angle, speed, rng: np.random.Generator, samples: int | None = None):
         """Executed shots (x, angle, speed arrays) for intended ones, clipped to the launcher's
         limits; ``samples=S`` adds a trailing axis of S (vectorised, for plots and studies)."""
-        p = self.profile
-        noise = ExecutionNoise(p.position_sigma_m, p.angle_sigma_deg, p.speed_sigma_rel)
         ex, ea, ev = execute_shots(np.asarray(x, float), np.asarray(angle, float), np.asarray(speed, float),
-                                   noise, rng, samples=samples)
+                                   self.execution_noise, rng, samples=samples)
         x_max, a_max, v_max = self.limits
         return np.clip(ex, -x_max, x_max), np.clip(ea, -a_max, a_max), np.clip(ev, 0.0, v_max)
