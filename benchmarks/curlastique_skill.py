@@ -2,7 +2,7 @@
 
 Run ``python benchmarks/curlastique_skill.py --games 2000 --jobs 2 [--reference club] [--speed 500]`` (2-player
 games on the default rules, seats rotated: each seed is played with both seatings). The slow test
-``tests/curlastique/test_skill.py`` runs the same checks on fewer games.
+``tests/curlastique/players/test_skill.py`` runs the same checks on fewer games.
 """
 
 from __future__ import annotations

@@ -150,7 +150,7 @@ PROFILE_KEYS = {
     "jitter_speed_rel": KeyCase(value=0.1, players=_EXPERT, matches=3),
     "fallback_speed": KeyCase(inert="acts only when no family offers a shot (e.g. families = [\"takeout\"] on "
                                     "an empty board), which no preset meets; "
-                                    "tests/curlastique/test_planner.py::test_jitter_fills_the_budget_and_random_"
+                                    "tests/curlastique/players/test_planner.py::test_jitter_fills_the_budget_and_random_"
                                     "shots_when_no_family_offers_one shows it"),
 }
 

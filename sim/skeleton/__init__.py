@@ -3,7 +3,7 @@
 It writes an installable package (``pyproject.toml`` with the ``tablesim.games`` entry point),
 the game's rules and profile dataclasses with their TOML files, a pure ``play_match`` (a small
 dice duel to replace), and a test file that runs the conformance suite (``sim.testing``). The
-skeleton passes that suite the day it is written; tests/test_new_game.py proves it.
+skeleton passes that suite the day it is written; tests/cli/test_new_game.py proves it.
 """
 
 from __future__ import annotations

@@ -14,8 +14,8 @@ from analysis.skill import skill_share
 from analysis.survival import km_summary, logrank_vs_baseline
 from tests.analysis.test_fairness import _fair_tables
 from tests.analysis.test_survival import _many, _scipy_logrank
-from tests.analysis.test_validation import _claims, _unclustered
 from tests.analysis.toydata import rotation_tables
+from tests.balance.test_validation import _claims, _unclustered
 
 REPS = 1000
 for seats, p in ((2, 0.55), (4, 0.30)):
@@ -71,13 +71,13 @@ for _ in range(1000):
     un += (s.p_bias_cell < 0.05).any()
 print(f"9. 12 fair line-ups: at least one flagged {fl/1000:.3f} (family-wise), {un/1000:.3f} (unadjusted)")
 
-# 8. Ishigami at the example's size (tests/analysis/test_sensitivity.py); noisy Ishigami: python -m tests.analysis.noisy_ishigami
+# 8. Ishigami at the example's size (tests/balance/test_sensitivity.py); noisy Ishigami: python -m tests.balance.noisy_ishigami
 from SALib.analyze import sobol as sa
 from SALib.sample import sobol as ss
 
 from analysis.balance.sensitivity import analyse_function
-from tests.analysis.noisy_ishigami import DUMMY, PARAMETERS, truth
-from tests.analysis.test_sensitivity import _example_settings, _ishigami
+from tests.balance.noisy_ishigami import DUMMY, PARAMETERS, truth
+from tests.balance.test_sensitivity import _example_settings, _ishigami
 
 s1, st, _ = truth(); cov = sal = x3 = 0; R = 300
 for seed in range(R):

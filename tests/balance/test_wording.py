@@ -18,7 +18,7 @@ from sim.cli.search import _print_balance
 from sim.core.config import to_dict
 from sim.core.game import get_game
 from sim.core.rules import load_rules
-from tests.analysis.test_balance import write
+from tests.balance.test_balance import write
 from tests.core import toygame  # noqa: F401  (registers toy-dice)
 
 ROOT = Path(__file__).resolve().parents[2]

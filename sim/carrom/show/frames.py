@@ -4,7 +4,7 @@
 :class:`_Recorder`: the physics resolver of the match (:func:`~sim.carrom.match.physics_resolver`,
 the same engine call) with ``record_paths=True``, which changes no result, so the log and the
 final scores are the ones ``play_match`` stores for the same seeds
-(``tests/carrom/test_frames.py`` checks it). One frame per stroke: the coins and the striker
+(``tests/carrom/show/test_frames.py`` checks it). One frame per stroke: the coins and the striker
 that moved, as the engine's trajectories (at most :data:`MAX_VERTICES` vertices each), then the
 coins on the board when the next stroke starts (after the rules returned a due coin or the
 queen), every seat's score (points of the game in play, updated at the end of each board; the

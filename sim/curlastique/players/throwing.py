@@ -64,7 +64,7 @@ class NoisyPolicy(ExactPolicy):
 
     The noise is :func:`sim.physics.execute_shots`'s (three standard normals drawn in the
     order position, angle, speed; ``x + σ_x·z``, ``angle + σ_a·z``, ``max(v·(1 + σ_v·z), 0)``),
-    computed on plain floats for one shot (``tests/curlastique/test_planner.py`` checks they agree)."""
+    computed on plain floats for one shot (``tests/curlastique/players/test_planner.py`` checks they agree)."""
 
     def __init__(self, rules: CurlastiqueRules, profile):
         super().__init__(rules)

@@ -8,7 +8,7 @@ event and leaves it at the closed-form rest point, every other puck where it lie
 point is computed here with the engine's own arithmetic (``sim.physics.engine``'s settle step:
 speed ``s = √(vx² + vy²)``, unit ``v / s``, reach ``s² / (2a)``), so the result is identical
 to :func:`sim.physics.simulate_batch`'s; only the other throws go to the engine
-(``tests/curlastique/test_flight.py`` compares both on random boards).
+(``tests/curlastique/rules/test_flight.py`` compares both on random boards).
 
 Launch velocities use :func:`sim.physics.heading`'s arithmetic, so the velocities given to the
 engine for the other throws are the ones :func:`~sim.curlastique.rules.board.launch_velocity` gives.

@@ -5,7 +5,7 @@
 (``record_paths=True``): the same engine and arithmetic as the match's own resolver (the broad
 phase of :mod:`sim.curlastique.rules.flight` gives the engine's rest points bit for bit), so the log,
 and the final scores, are the ones ``play_match`` stores for the same seeds
-(``tests/curlastique/test_frames.py`` checks it). One frame per throw: the pucks at rest
+(``tests/curlastique/show/test_frames.py`` checks it). One frame per throw: the pucks at rest
 afterwards (a circle per puck, its seat's colour, a stable ``id`` so the page moves it), the
 trajectories of the pucks that moved and of the thrown one (the engine's vertices, at most :data:`MAX_VERTICES` per
 puck), every seat's score (cumulative, updated at the end of each round). The board: surface,

@@ -7,7 +7,7 @@ temperature 0 with one snail and nobody narrates the race (:func:`applies`),
 the result back, and :func:`action_choices` has :func:`.kernels.tactician_phases.choose` pick
 the action cards (their effects stay :mod:`sim.gasterospeed.rules.effects`'): the same cards, moves, events, dice
 draws and the same state of each tactician's evaluation as :mod:`sim.gasterospeed.rules.phases` (which plays every
-other table). ``tests/gasterospeed/test_tactician_phases.py`` plays championships both ways
+other table). ``tests/gasterospeed/players/test_tactician_phases.py`` plays championships both ways
 under the rule variants and compares every table.
 """
 

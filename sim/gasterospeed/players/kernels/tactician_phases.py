@@ -13,7 +13,7 @@ in Python). A decision starts as :meth:`~sim.gasterospeed.players.evaluation.Eva
 same keys decide when the inferences are counted again) and runs the same look-ahead
 (:func:`.lookahead.plan`); ties are broken with the seat's dice, one uniform per tie, as
 :meth:`~sim.gasterospeed.players.choice.Chooser.pick`. The same seeds give the same tables on either
-path (tests/gasterospeed/test_tactician_phases.py).
+path (tests/gasterospeed/players/test_tactician_phases.py).
 
 The arrays, in tuples (one row per seat where there are two dimensions):
     deck        (cards array, per uid: kind, number, squares, deck entry, attacks; the squares
