@@ -18,7 +18,7 @@ error δx shift the impact parameter by σ_b = √((D·σ_θ)² + (σ_x·|d_y|)�
 σ_b / ((R_s + r_c)·cos φ); the coin goes in if its direction error is below asin(capture/L).
 Players rank candidates by it before simulating the best ones.
 
-``params`` array layout (see :func:`make_params`):
+``params`` array layout (see :func:`make_params`; the index of each field is named ``P_<FIELD>`` below):
     0 rs, 1 rc, 2 decel μg (m/s²), 3 kcoll = (1+e)·m_s/(m_s+m_c), 4 max_speed (m/s),
     5 σ_x (m), 6 σ_θ (rad), 7 σ_v (relative), 8 capture radius (m), 9 half side (m),
     10 e_w (cushion restitution), 11 striker_y (local, m), 12 pocket radius (m), then the
@@ -47,11 +47,16 @@ from numba import njit
 from sim.physics.noise import compiled_executed
 
 __all__ = ["make_params", "pot_candidates", "best_pot", "LOCAL_POCKETS", "kind_name",
-           "striker_grid", "noisy_strikes", "pot_tables", "N_PARAMS"]
+           "striker_grid", "noisy_strikes", "pot_tables", "N_PARAMS", "P_KCOLL", "P_STRIKER_Y"]
 
-# indices of the player's aiming model in the ``params`` array (see the module docstring)
-P_COS_CUT, P_SPEED_FACTOR, P_SPEED_MARGIN, P_DEPTH, P_APERTURE = 13, 14, 15, 16, 17
-P_REBOUND_FACTOR, P_REBOUND_CLEARANCE, P_BANK_SHIFT, P_GOOD_ENOUGH = 18, 19, 20, 21
+#: Where each field lives in the ``params`` array (the layout of the module docstring). A
+#: module-level int is a compile-time constant to numba, so ``prm[P_CAPTURE]`` compiles to the
+#: same load as ``prm[8]``; a named tuple instead cost about 3 % of a Carrom match's CPU
+#: (benchmarks/bench_match_cpu.py --against, 15 repeats: 71.0 → 73.1 ms), its 22 fields being
+#: passed one by one to every compiled call.
+(P_RS, P_RC, P_DECEL, P_KCOLL, P_MAX_SPEED, P_SIGMA_X, P_SIGMA_ANGLE, P_SIGMA_SPEED, P_CAPTURE, P_HALF,
+ P_CUSHION_E, P_STRIKER_Y, P_POCKET_RADIUS, P_COS_CUT, P_SPEED_FACTOR, P_SPEED_MARGIN, P_DEPTH, P_APERTURE,
+ P_REBOUND_FACTOR, P_REBOUND_CLEARANCE, P_BANK_SHIFT, P_GOOD_ENOUGH) = range(22)
 N_PARAMS = 22
 
 #: Routes: 0 direct / straight, 1..4 off the left, right, far, near cushion.
@@ -138,10 +143,10 @@ def _straight_leg(cx, cy, px, py, prm):
         return 0.0, 0.0, L, 0.0, 0.0
     ux /= L
     uy /= L
-    travel = L - prm[P_DEPTH] * prm[8]
+    travel = L - prm[P_DEPTH] * prm[P_CAPTURE]
     if travel < 0.0:
         travel = 0.0
-    v_need = math.sqrt(2.0 * prm[2] * travel)
+    v_need = math.sqrt(2.0 * prm[P_DECEL] * travel)
     return ux, uy, L, prm[P_SPEED_FACTOR] * v_need + prm[P_SPEED_MARGIN], v_need
 
 
@@ -155,16 +160,16 @@ def _coin_leg(cx, cy, px, py, bank, prm):
     Returns (ux, uy, L_eff, v_coin, v_need, bx, by, ok): the coin's start direction, the lever
     of a direction error (m), the planned and the least coin speed (m/s), the bounce point (the
     pocket for a straight leg) and whether the leg exists."""
-    decel = prm[2]
-    capture = prm[8]
+    decel = prm[P_DECEL]
+    capture = prm[P_CAPTURE]
     if bank == 0:
         ux, uy, L, v_coin, v_need = _straight_leg(cx, cy, px, py, prm)
         if L < 1e-9:
             return 0.0, 0.0, 0.0, 0.0, 0.0, px, py, False
         return ux, uy, L, v_coin, v_need, px, py, True
-    rc = prm[1]
-    half = prm[9]
-    ew = prm[10]
+    rc = prm[P_RC]
+    half = prm[P_HALF]
+    ew = prm[P_CUSHION_E]
     w, a, b, tc, tp = _cushion(bank, half - rc, cx, cy, px, py)
     if ew <= 0.0 or b <= 1e-9:
         return 0.0, 0.0, 0.0, 0.0, 0.0, px, py, False
@@ -174,7 +179,7 @@ def _coin_leg(cx, cy, px, py, bank, prm):
     ua = along / n
     un = across / n
     tb = tc + (tp - tc) * ew * a / (ew * a + b)
-    if abs(tb) > half - prm[12]:
+    if abs(tb) > half - prm[P_POCKET_RADIUS]:
         return 0.0, 0.0, 0.0, 0.0, 0.0, px, py, False
     if bank == 1 or bank == 2:
         sgn = 1.0 if w > cx else -1.0
@@ -215,19 +220,19 @@ def _coin_leg_clear(cx, cy, bx, by, px, py, bank, coins, on, target, clearance):
 def _leg_terms(L, v_coin, v_need, prm):
     """What the prior takes from the coin's leg alone: the direction error the pocket accepts
     (rad) and the probability that the coin is fast enough (docs/physics.md)."""
-    ratio = prm[P_APERTURE] * prm[8] / L
+    ratio = prm[P_APERTURE] * prm[P_CAPTURE] / L
     if ratio > 1.0:
         ratio = 1.0
     acc = math.asin(ratio)
     margin = 1.0 - v_need / v_coin
-    p_speed = 0.5 * (1.0 + math.erf(margin / (math.sqrt(2.0) * prm[7] + 1e-9)))
+    p_speed = 0.5 * (1.0 + math.erf(margin / (math.sqrt(2.0) * prm[P_SIGMA_SPEED] + 1e-9)))
     return acc, p_speed
 
 
 @njit(cache=True, inline="always")
 def _prior(sb, cosphi, acc, p_speed, prm):
     """The pot probability of a strike whose impact parameter has σ ``sb`` (m) at cut cos φ."""
-    sphi = sb / ((prm[0] + prm[1]) * cosphi) + 1e-9
+    sphi = sb / ((prm[P_RS] + prm[P_RC]) * cosphi) + 1e-9
     p_dir = math.erf(acc / (math.sqrt(2.0) * sphi))
     return p_dir * p_speed
 
@@ -247,9 +252,9 @@ def _aim(sx, sy, cx, cy, ux, uy, v_coin, acc, p_speed, wall, prm):
 
 @njit(cache=True, inline="always")
 def _aim_direct(sx, sy, cx, cy, ux, uy, v_coin, acc, p_speed, prm):
-    rs = prm[0]
-    rc = prm[1]
-    half = prm[9]
+    rs = prm[P_RS]
+    rc = prm[P_RC]
+    half = prm[P_HALF]
     gx = cx - (rs + rc) * ux
     gy = cy - (rs + rc) * uy
     if abs(gx) > half - rs or abs(gy) > half - rs:
@@ -266,21 +271,21 @@ def _aim_direct(sx, sy, cx, cy, ux, uy, v_coin, acc, p_speed, prm):
     cosphi = dx * ux + dy * uy
     if cosphi < prm[P_COS_CUT]:
         return 0.0, 0.0, 0.0, 0.0, gx, gy
-    u = v_coin / (prm[3] * cosphi)
-    v0 = math.sqrt(u * u + 2.0 * prm[2] * D)
-    if v0 > prm[4]:
+    u = v_coin / (prm[P_KCOLL] * cosphi)
+    v0 = math.sqrt(u * u + 2.0 * prm[P_DECEL] * D)
+    if v0 > prm[P_MAX_SPEED]:
         return 0.0, 0.0, 0.0, 0.0, gx, gy
-    sb = math.sqrt((D * prm[6]) ** 2 + (prm[5] * abs(dy)) ** 2)
+    sb = math.sqrt((D * prm[P_SIGMA_ANGLE]) ** 2 + (prm[P_SIGMA_X] * abs(dy)) ** 2)
     return _prior(sb, cosphi, acc, p_speed, prm), v0, dx, dy, gx, gy
 
 
 @njit(cache=True, inline="always")
 def _aim_rebound(sx, sy, cx, cy, ux, uy, v_coin, acc, p_speed, wall, prm):
-    rs = prm[0]
-    rc = prm[1]
-    decel = prm[2]
-    half = prm[9]
-    ew = prm[10]
+    rs = prm[P_RS]
+    rc = prm[P_RC]
+    decel = prm[P_DECEL]
+    half = prm[P_HALF]
+    ew = prm[P_CUSHION_E]
     gx = cx - (rs + rc) * ux
     gy = cy - (rs + rc) * uy
     if abs(gx) > half - rs or abs(gy) > half - rs or ew <= 0.0:
@@ -289,7 +294,7 @@ def _aim_rebound(sx, sy, cx, cy, ux, uy, v_coin, acc, p_speed, wall, prm):
     if a < 1e-6 or b < 1e-6:
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     tb = ts + (tg - ts) * ew * a / (ew * a + b)
-    if abs(tb) > half - prm[P_REBOUND_CLEARANCE] * prm[12] - rs:  # the bounce stays clear of the pockets
+    if abs(tb) > half - prm[P_REBOUND_CLEARANCE] * prm[P_POCKET_RADIUS] - rs:  # the bounce stays clear of the pockets
         return 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
     if wall == 1 or wall == 2:
         bx = w_line
@@ -319,14 +324,14 @@ def _aim_rebound(sx, sy, cx, cy, ux, uy, v_coin, acc, p_speed, wall, prm):
         tn = abs(d1y)
         tt = abs(d1x)
     keep = math.sqrt(tt * tt + ew * ew * tn * tn)  # speed kept through the bounce
-    u = v_coin / (prm[3] * cosphi)
+    u = v_coin / (prm[P_KCOLL] * cosphi)
     u_after = math.sqrt(u * u + 2.0 * decel * D2)
     u_before = u_after / keep
     v0 = math.sqrt(u_before * u_before + 2.0 * decel * D1)
-    if v0 > prm[4]:
+    if v0 > prm[P_MAX_SPEED]:
         return 0.0, 0.0, 0.0, 0.0, bx, by
     gain = ew / (keep * keep)  # an aim error is turned by the bounce
-    sb = math.sqrt(((D1 + gain * D2) * prm[6]) ** 2 + (prm[5] * abs(d1y)) ** 2)
+    sb = math.sqrt(((D1 + gain * D2) * prm[P_SIGMA_ANGLE]) ** 2 + (prm[P_SIGMA_X] * abs(d1y)) ** 2)
     return prm[P_REBOUND_FACTOR] * _prior(sb, cosphi, acc, p_speed, prm), v0, d1x, d1y, bx, by
 
 
@@ -435,7 +440,7 @@ def _legs(coins, targets, pockets, prm):
     """Every coin leg of :func:`pot_candidates`, one row per (target, pocket, coin route),
     its path not checked for coins: ux, uy, v_coin, acc, p_speed, exists (1/0), bank, the
     bounce point (x, y) and the point aimed at in the pocket (x, y)."""
-    capture = prm[8]
+    capture = prm[P_CAPTURE]
     nt = targets.shape[0]
     legs = np.zeros((nt * 20, 11))
     for ti in range(nt):
@@ -491,17 +496,17 @@ def _prior_bound(cx, cy, ux, uy, v_coin, acc, p_speed, wall, xlo, xhi, prm):
     else an end; a cut thinner than ``max_cut_deg`` is never tried."""
     if p_speed <= 0.0:
         return 0.0
-    rs = prm[0]
-    rc = prm[1]
-    sy = prm[11]
+    rs = prm[P_RS]
+    rc = prm[P_RC]
+    sy = prm[P_STRIKER_Y]
     gx = cx - (rs + rc) * ux
     gy = cy - (rs + rc) * uy
-    if abs(gx) > prm[9] - rs or abs(gy) > prm[9] - rs or (wall == 0 and cy <= sy) or (wall > 0 and prm[10] <= 0.0):
+    if abs(gx) > prm[P_HALF] - rs or abs(gy) > prm[P_HALF] - rs or (wall == 0 and cy <= sy) or (wall > 0 and prm[P_CUSHION_E] <= 0.0):
         return 0.0  # (the strike's own tests, which do not depend on the striker's position)
     factor = 1.0
     if wall > 0:
-        line = prm[9] - rs
-        ends = prm[9] - prm[P_REBOUND_CLEARANCE] * prm[12] - rs  # the bounce's |coordinate| along the line
+        line = prm[P_HALF] - rs
+        ends = prm[P_HALF] - prm[P_REBOUND_CLEARANCE] * prm[P_POCKET_RADIUS] - rs  # the bounce's |coordinate| along the line
         w = line if wall == 2 or wall == 3 else -line
         if wall <= 2:  # left, right: the cushion line x = w
             cos_max = max(_cos_from(w, -ends, gx, gy, ux, uy), _cos_from(w, ends, gx, gy, ux, uy))
@@ -519,7 +524,7 @@ def _prior_bound(cx, cy, ux, uy, v_coin, acc, p_speed, wall, xlo, xhi, prm):
             along = ends + max(abs(xlo), abs(xhi))
         near = min(max(mx, xlo), xhi)
         path = math.sqrt((mx - near) ** 2 + (my - sy) ** 2)  # <= D1 + D2
-        reach = _rebound_lever(path, to_line, along, prm[10])
+        reach = _rebound_lever(path, to_line, along, prm[P_CUSHION_E])
         factor = prm[P_REBOUND_FACTOR]
     else:
         near = min(max(gx, xlo), xhi)
@@ -531,10 +536,10 @@ def _prior_bound(cx, cy, ux, uy, v_coin, acc, p_speed, wall, xlo, xhi, prm):
     cos_max = min(1.0, cos_max + 1e-9)
     if cos_max <= 0.0 or cos_max < prm[P_COS_CUT]:
         return 0.0
-    u = v_coin / (prm[3] * cos_max)  # the striker's least speed at the ghost, then over the path:
-    if math.sqrt(u * u + 2.0 * prm[2] * path) > prm[4] * (1.0 + 1e-9):  # (a bounce only slows it)
+    u = v_coin / (prm[P_KCOLL] * cos_max)  # the striker's least speed at the ghost, then over the path:
+    if math.sqrt(u * u + 2.0 * prm[P_DECEL] * path) > prm[P_MAX_SPEED] * (1.0 + 1e-9):  # (a bounce only slows it)
         return 0.0  # faster than striker.max_speed from any position
-    sphi = reach * prm[6] / ((rs + rc) * cos_max) + 1e-9
+    sphi = reach * prm[P_SIGMA_ANGLE] / ((rs + rc) * cos_max) + 1e-9
     bound = factor * math.erf(acc / (math.sqrt(2.0) * sphi)) * p_speed
     return bound * (1.0 + 1e-9) + 1e-15  # round-off: never below the exact prior
 
@@ -623,7 +628,7 @@ def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, rank_w
         if clear[leg] == 0:
             t = targets[row // 100]
             ok = _coin_leg_clear(coins[t, 0], coins[t, 1], legs[leg, 7], legs[leg, 8], legs[leg, 9], legs[leg, 10],
-                                 int(legs[leg, 6]), coins, on, t, 2.0 * prm[1])
+                                 int(legs[leg, 6]), coins, on, t, 2.0 * prm[P_RC])
             clear[leg] = 1 if ok else -1
         if clear[leg] < 0:
             continue
@@ -714,7 +719,7 @@ def _search_row(out, row, coins, on, leg, xs, spans, prm, floor, scratch):
     through the base line, then the grid ``xs``; the first of equals) whose prior is above
     ``floor``, written into ``out[row, 4:8]`` (left 0 if none): the priors of every position
     first, then the paths checked for coins from the best down until one is clear."""
-    sy = prm[11]
+    sy = prm[P_STRIKER_Y]
     t = int(out[row, 0])
     wall = int(out[row, 2])
     cx = coins[t, 0]
@@ -739,7 +744,7 @@ def _search_row(out, row, coins, on, leg, xs, spans, prm, floor, scratch):
             scratch[m, 5] = bx
             scratch[m, 6] = by
             m += 1
-    rr = prm[0] + prm[1]
+    rr = prm[P_RS] + prm[P_RC]
     gx = cx - rr * ux
     gy = cy - rr * uy
     while True:
@@ -798,8 +803,8 @@ def best_pot(local, on, weights, pockets, xs, spans, prm, moved, tab, pos):
         moved: (M,) bool, coins not where the tables were made (slot M is made afresh for each).
         tab, pos: the tables (:func:`pot_tables`), filled as they are needed.
     """
-    sy = prm[11]
-    rr = prm[0] + prm[1]
+    sy = prm[P_STRIKER_Y]
+    rr = prm[P_RS] + prm[P_RC]
     m = local.shape[0]
     best = 0.0
     wmax = 0.0
@@ -824,7 +829,7 @@ def best_pot(local, on, weights, pockets, xs, spans, prm, moved, tab, pos):
             row = tab[slot, p]
             if row[T_LEG] == 0.0 or row[T_BOUND] * w <= best:
                 continue  # no leg, or no striker position can beat the best (its path is not checked)
-            if not _seg_clear(cx, cy, pockets[p, 0], pockets[p, 1], local, on, t, 2.0 * prm[1]):
+            if not _seg_clear(cx, cy, pockets[p, 0], pockets[p, 1], local, on, t, 2.0 * prm[P_RC]):
                 continue
             if np.isnan(row[T_NPOS]):
                 _table_positions(cx, cy, xs, spans, prm, row, pos[slot, p])
@@ -871,7 +876,7 @@ def _table_leg(cx, cy, p, pockets, xs, spans, prm, row):
 def _table_positions(cx, cy, xs, spans, prm, row, pos):
     """The striker positions of a leg with a positive prior (on the coin's line through the
     base line, then the grid ``xs``), by decreasing prior: ``pos[:n] = (prior, x)``."""
-    sy = prm[11]
+    sy = prm[P_STRIKER_Y]
     ux = row[T_UX]
     uy = row[T_UY]
     n = 0

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .aim import _clamp_to, pot_candidates, striker_grid
+from .aim import P_STRIKER_Y, _clamp_to, pot_candidates, striker_grid
 
 __all__ = ["PUSH", "BREAK", "pot_table", "break_table"]
 
@@ -87,7 +87,7 @@ def pot_table(local, on, own, coin_value, queen_target, queen_value, worth_mode,
             table[3, c] = rows[r, 2] * 5 + rows[r, 3]
             table[4, c] = rows[r, 0]
             table[5, c] = rows[r, 1]
-    return table, _ahead(local, on, own, spans, prm[11]), n
+    return table, _ahead(local, on, own, spans, prm[P_STRIKER_Y]), n
 
 
 @njit(cache=True)

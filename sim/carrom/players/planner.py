@@ -19,7 +19,7 @@ from sim.physics import add_engine_seconds
 
 from ..rules.board import Geometry
 from ..rules.view import PlanView, Stroke, execute_stroke, striker_spans
-from .aim import LOCAL_POCKETS, kind_name, make_params
+from .aim import LOCAL_POCKETS, P_KCOLL, kind_name, make_params
 from .candidates import BREAK, PUSH, WORTH_AS_IS, WORTH_COVER, WORTH_LAST_COIN, break_table, pot_table
 from .rollout import simulate_values
 from .value import situation, weights
@@ -88,7 +88,7 @@ class Planner:
         self.rehearsed = tuple(np.array([v], dtype=np.float64) for v in (
             profile.rehearsed_break_offset_m, profile.rehearsed_break_aim, profile.rehearsed_break_speed))
         # a push's striker speed at the coin for each travel, and the pushes' share of the budget
-        self.push_u = [math.sqrt(2 * geo.decel * push) / self.prm[3] for push in profile.push_travel_m]
+        self.push_u = [math.sqrt(2 * geo.decel * push) / self.prm[P_KCOLL] for push in profile.push_travel_m]
         self.n_push = min(max(profile.push_min, int(profile.candidates * profile.push_share)), profile.candidates - 1)
 
     def execute(self, stroke: Stroke, rng: np.random.Generator) -> ShotParams:

@@ -93,6 +93,18 @@ def draw_spots(rules: CurlastiqueRules, per_ring: int) -> tuple[np.ndarray, np.n
     return np.ascontiguousarray(spots[order]), values[order]
 
 
+#: Fields of the Kit's ``geometry`` array (m, m/s, degrees; ``G_DECEL`` = μg in m/s²; the
+#: target's centre; the best draw spot's value), ``style`` array (the planner's profile keys:
+#: ``draw_clearance``, ``draw_offset_m``, ``takeout_cut``, ``double_max_gap_m``, the squared
+#: takeout speeds, ``double_speed``) and ``counts`` array (candidates per family). Module-level
+#: ints are compile-time constants to numba: a named index costs what a literal one did.
+(G_RADIUS, G_DIAMETER, G_LAUNCH_Y, G_X_MAX, G_ANGLE_MAX, G_V_MAX, G_DECEL, G_RESTITUTION, G_CENTRE_X, G_CENTRE_Y,
+ G_TOP_VALUE) = range(11)
+(S_DRAW_CLEARANCE, S_DRAW_OFFSET, S_TAKEOUT_CUT, S_DOUBLE_MAX_GAP, S_FIRM_SPEED_SQ, S_SOFT_SPEED_SQ,
+ S_DOUBLE_SPEED) = range(7)
+C_DRAW_SPOTS, C_TAKEOUT_TARGETS, C_RAISE_TARGETS, C_DOUBLE_TARGETS, C_DOUBLE_PARTNERS = range(5)
+
+
 def kit(rules: CurlastiqueRules, profile) -> Kit:
     """The :class:`Kit` of a rules set and a planner's profile."""
     spots, values = draw_spots(rules, int(profile.draw_spots_per_ring))
@@ -132,7 +144,7 @@ def _clip(v, lim):
 @njit(cache=True, error_model="numpy")
 def _draws(rows, n, pos, spots, g, style, count):
     """Straight, then left, then right approaches to the first ``count`` free spots."""
-    d, y0, x_max, mug = g[1], g[2], g[3], g[6]
+    d, y0, x_max, mug = g[G_DIAMETER], g[G_LAUNCH_Y], g[G_X_MAX], g[G_DECEL]
     free = np.empty(spots.shape[0], dtype=np.int64)
     m = 0
     for i in range(spots.shape[0]):
@@ -142,10 +154,10 @@ def _draws(rows, n, pos, spots, g, style, count):
         for j in range(pos.shape[0]):
             dx, dy = spots[i, 0] - pos[j, 0], spots[i, 1] - pos[j, 1]
             gap = min(gap, np.sqrt(dx * dx + dy * dy))
-        if pos.shape[0] == 0 or gap > d * style[0]:
+        if pos.shape[0] == 0 or gap > d * style[S_DRAW_CLEARANCE]:
             free[m] = i
             m += 1
-    for x_off in (0.0, -style[1], style[1]):
+    for x_off in (0.0, -style[S_DRAW_OFFSET], style[S_DRAW_OFFSET]):
         for q in range(m):
             sx, sy = spots[free[q], 0], spots[free[q], 1]
             x0 = _clip(sx + x_off, x_max)
@@ -157,10 +169,10 @@ def _draws(rows, n, pos, spots, g, style, count):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _takeouts(rows, n, pos, theirs, g, style, count):
     """Firm, soft, then the two cut take-outs of the first ``count`` targets."""
-    r, d, y0, x_max, v_max, mug = g[0], g[1], g[2], g[3], g[5], g[6]
+    r, d, y0, x_max, v_max, mug = g[G_RADIUS], g[G_DIAMETER], g[G_LAUNCH_Y], g[G_X_MAX], g[G_V_MAX], g[G_DECEL]
     for kind in range(3):
-        impact_sq = style[5] if kind == 1 else style[4]
-        offsets = (-style[2], style[2]) if kind == 2 else (0.0, 0.0)
+        impact_sq = style[S_SOFT_SPEED_SQ] if kind == 1 else style[S_FIRM_SPEED_SQ]
+        offsets = (-style[S_TAKEOUT_CUT], style[S_TAKEOUT_CUT]) if kind == 2 else (0.0, 0.0)
         for q in range(min(count, theirs.shape[0])):
             i = theirs[q]
             for o in range(2 if kind == 2 else 1):
@@ -177,7 +189,7 @@ def _takeouts(rows, n, pos, theirs, g, style, count):
 def _along(rows, n, family, px, py, nx, ny, impact, g):
     """A row for the path through contact point (px, py) moving along unit (nx, ny), if its
     start and angle are legal: the speed that arrives at ``impact`` is finished in Python."""
-    y0, x_max, a_max = g[2], g[3], g[4]
+    y0, x_max, a_max = g[G_LAUNCH_Y], g[G_X_MAX], g[G_ANGLE_MAX]
     if ny <= 0.0:
         return n
     x0 = px - (py - y0) * nx / ny
@@ -191,7 +203,7 @@ def _along(rows, n, family, px, py, nx, ny, impact, g):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _raises(rows, n, pos, own, g, count):
     """Own pucks (most points first) pushed along the line of centres onto the target centre."""
-    d, mug, e, cx, cy = g[1], g[6], g[7], g[8], g[9]
+    d, mug, e, cx, cy = g[G_DIAMETER], g[G_DECEL], g[G_RESTITUTION], g[G_CENTRE_X], g[G_CENTRE_Y]
     for q in range(min(count, own.shape[0])):
         i = own[q]
         gx, gy = cx - pos[i, 0], cy - pos[i, 1]
@@ -207,7 +219,7 @@ def _raises(rows, n, pos, own, g, count):
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _doubles(rows, n, pos, theirs, g, style, first, partners):
     """Take-outs of one opponent puck along the line to another within the largest gap."""
-    d = g[1]
+    d = g[G_DIAMETER]
     if theirs.shape[0] < 2:
         return n
     for p in range(min(first, theirs.shape[0])):
@@ -216,18 +228,18 @@ def _doubles(rows, n, pos, theirs, g, style, first, partners):
             j = theirs[q]
             gx, gy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
             dist = np.hypot(gx, gy)
-            if i == j or dist > style[3]:
+            if i == j or dist > style[S_DOUBLE_MAX_GAP]:
                 continue
             nx, ny = gx / dist, gy / dist
-            n = _along(rows, n, np.int64(DOUBLE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, style[6], g)
+            n = _along(rows, n, np.int64(DOUBLE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, style[S_DOUBLE_SPEED], g)
     return n
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
 def _guards(rows, n, pos, pts, mine, guards, g):
     """Draws that stop short of the side's best puck (the target centre if it has none)."""
-    d, y0, x_max, mug = g[1], g[2], g[3], g[6]
-    tx, ty, best = g[8], g[9], 0
+    d, y0, x_max, mug = g[G_DIAMETER], g[G_LAUNCH_Y], g[G_X_MAX], g[G_DECEL]
+    tx, ty, best = g[G_CENTRE_X], g[G_CENTRE_Y], 0
     for i in range(pos.shape[0]):
         if mine[i] and pts[i] > best:
             tx, ty, best = pos[i, 0], pos[i, 1], pts[i]
@@ -265,7 +277,7 @@ def _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards,
         pts[i] = zone_points(pos[i, 0], pos[i, 1], cx, cy, radii, values, rule, radius, decreasing)
         mine[i] = side[owner[i]] == side[seat]
     theirs = _ranked(pos, pts, ~mine & (pts > 0), np.bool_(True))
-    own = _ranked(pos, pts, mine & (pts < g[10]), np.bool_(False))
+    own = _ranked(pos, pts, mine & (pts < g[G_TOP_VALUE]), np.bool_(False))
     cap = 3 * spots.shape[0] + 4 * m + m + m * m + guards.shape[0] + 1
     rows = np.empty((cap, WIDTH))
     start, size = np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64)
@@ -274,13 +286,13 @@ def _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards,
         start[family] = n
         if allowed[family]:
             if family == DRAW:
-                n = _draws(rows, n, pos, spots, g, style, counts[0])
+                n = _draws(rows, n, pos, spots, g, style, counts[C_DRAW_SPOTS])
             elif family == TAKEOUT:
-                n = _takeouts(rows, n, pos, theirs, g, style, counts[1])
+                n = _takeouts(rows, n, pos, theirs, g, style, counts[C_TAKEOUT_TARGETS])
             elif family == RAISE:
-                n = _raises(rows, n, pos, own, g, counts[2])
+                n = _raises(rows, n, pos, own, g, counts[C_RAISE_TARGETS])
             elif family == DOUBLE:
-                n = _doubles(rows, n, pos, theirs, g, style, counts[3], counts[4])
+                n = _doubles(rows, n, pos, theirs, g, style, counts[C_DOUBLE_TARGETS], counts[C_DOUBLE_PARTNERS])
             else:
                 n = _guards(rows, n, pos, pts, mine, guards, g)
         size[family] = n - start[family]
@@ -332,7 +344,7 @@ def finish(k: Kit, rows: np.ndarray) -> np.ndarray:
     shots[:, 2] = rows[:, SPEED]
     exact = rows[:, EXACT].nonzero()[0]
     if len(exact):
-        mug, v_max = float(k.geometry[6]), float(k.geometry[5])
+        mug, v_max = float(k.geometry[G_DECEL]), float(k.geometry[G_V_MAX])
         for i, impact, rx, ry in zip(exact.tolist(), rows[exact, IMPACT].tolist(), rows[exact, RX].tolist(),
                                      rows[exact, RY].tolist()):
             shots[i, 2] = min(math.sqrt(impact ** 2 + 2 * mug * max(math.hypot(rx, ry), 0.0)), v_max)

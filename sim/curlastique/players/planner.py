@@ -29,7 +29,7 @@ from ..rules.schema import CurlastiqueRules
 from ..rules.scoring import zone_points
 from ..rules.settling import engine_batch
 from ..rules.situation import Shot, Situation, off_spans, start_line_spans
-from .families import FAMILIES, RANDOM, candidate_rows, finish, kit
+from .families import FAMILIES, G_CENTRE_Y, G_DECEL, G_LAUNCH_Y, RANDOM, candidate_rows, finish, kit
 from .throwing import NoisyPolicy
 
 if TYPE_CHECKING:
@@ -199,7 +199,7 @@ class Planner(NoisyPolicy):
         x_max, a_max, _ = self.limits  # no family offers a shot: random ones
         low, high = self.profile.fallback_speed
         g = self.kit.geometry
-        draw = np.sqrt(2 * float(g[6]) * max(float(g[9] - g[2]), 0.0))
+        draw = np.sqrt(2 * float(g[G_DECEL]) * max(float(g[G_CENTRE_Y] - g[G_LAUNCH_Y]), 0.0))
         shots = np.column_stack([rng.uniform(-x_max, x_max, extra), rng.uniform(-a_max, a_max, extra),
                                  rng.uniform(low, high, extra) * draw])
         return Candidates(shots, np.full(extra, RANDOM, dtype=np.int64))

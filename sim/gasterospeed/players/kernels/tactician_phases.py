@@ -15,7 +15,8 @@ same keys decide when the inferences are counted again) and runs the same look-a
 :meth:`~sim.gasterospeed.players.choice.Chooser.pick`. The same seeds give the same tables on either
 path (tests/gasterospeed/players/test_tactician_phases.py).
 
-The arrays, in tuples (one row per seat where there are two dimensions):
+The arrays, in tuples (one row per seat where there are two dimensions; each position named
+by a constant below, ``DECK_*``, ``SEAT_*``, ``HELD_*``, ``INFERRED_*``, ``RULE_*``, ``OUTPUT_*``):
     deck        (cards array, per uid: kind, number, squares, deck entry, attacks; the squares
                 of each speed number)
     seats       (context arrays X, card worths per entry, params [hand discount, hand horizon
@@ -55,6 +56,24 @@ from ...rules.kernels.moves import ALL_DIRECTIONS, enter, speed_ends
 from ..choice import TIE
 from .lookahead import ACTION, ACTION_CARD, PLAN_ENDS, SACRIFICE, SPEED, SPEED_CARD, plan
 from .value import begin, infer
+
+#: Where each array lives in the tuples the kernels take (the layout of the module docstring).
+#: Module-level ints are compile-time constants to numba, so a named index reads a tuple as a
+#: literal one did; named tuples instead cost 5 % of a championship's CPU
+#: (benchmarks/bench_match_cpu.py --against, 15 repeats: 15.9 → 16.7 ms), in the dispatch of
+#: every compiled call.
+DECK_TABLE, DECK_KIND, DECK_NUMBER, DECK_SQUARES, DECK_TYPE, DECK_ATTACKS, DECK_SQUARES_OF = range(7)
+(SEAT_X, SEAT_WORTHS, SEAT_PARAMS, SEAT_PUSH_KEYS, SEAT_COUNTER_KEYS, SEAT_DICE, SEAT_DICE_AT, SEAT_DISC,
+ SEAT_DECIDED) = range(9)
+HELD_HANDS, HELD_HAND_LEN, HELD_PILES, HELD_SEEN = range(4)
+INFERRED_JOSTLING, INFERRED_COUNTERS = range(2)
+(RULE_RACE, RULE_TURN, RULE_SHELL_CHAMPIONSHIP, RULE_SACRIFICE_GAIN, RULE_SACRIFICE, RULE_DISCARD_IN_SPEED_PHASE,
+ RULE_SEPARATE) = range(7)
+OUTPUT_EVENTS, OUTPUT_DISCARDED, OUTPUT_PLAYED, OUTPUT_COUNTS = range(4)
+#: fields of the outputs' counts
+N_EVENTS, N_DISCARDED, N_PLAYED = range(3)
+#: fields of a seat's push key: set, race, turn, discard length, draw pile 0, draw pile 1
+PUSH_SET, PUSH_RACE, PUSH_TURN, PUSH_DISCARD_LEN, PUSH_DRAW0, PUSH_DRAW1 = range(6)
 
 #: event kinds (the ``phase`` of an events row: "discard", "speed", "drop")
 EV_DISCARD, EV_SPEED, EV_DROP = range(3)
@@ -111,10 +130,10 @@ def _public(st):
 def _start(vst, w, seat, deck, seats, cards_held, inferred, rules):
     """:meth:`~sim.gasterospeed.players.evaluation.Evaluator.start` of seat ``seat`` on the public
     board ``vst`` (the counters inferred when its hand holds an attack)."""
-    uid_attacks, uid_type = deck[5], deck[4]
-    X, params, push_keys, counter_keys, disc, decided = seats[0], seats[2], seats[3], seats[4], seats[7], seats[8]
+    uid_attacks, uid_type = deck[DECK_ATTACKS], deck[DECK_TYPE]
+    X, params, push_keys, counter_keys, disc, decided = seats[SEAT_X], seats[SEAT_PARAMS], seats[SEAT_PUSH_KEYS], seats[SEAT_COUNTER_KEYS], seats[SEAT_DISC], seats[SEAT_DECIDED]
     hands, hand_len, piles, seen_discard = cards_held
-    race_no, turn, shell_mode, sacrifice_gain = rules[0], rules[1], rules[2], rules[3]
+    race_no, turn, shell_mode, sacrifice_gain = rules[RULE_RACE], rules[RULE_TURN], rules[RULE_SHELL_CHAMPIONSHIP], rules[RULE_SACRIFICE_GAIN]
     x, p, push_key, counter_key = X[seat], params[seat], push_keys[seat], counter_keys[seat]
     nh = hand_len[seat]
     counters_on = False
@@ -126,11 +145,11 @@ def _start(vst, w, seat, deck, seats, cards_held, inferred, rules):
     decided[seat] = True
     pushes = False
     if p[PR_TAILWIND] != 0.0:
-        if not (push_key[0] == 1 and push_key[1] == race_no and push_key[2] == turn
-                and push_key[3] == piles[P_LEN] and push_key[4] == piles[P_DRAW0]
-                and push_key[5] == piles[P_DRAW1]):
-            push_key[0], push_key[1], push_key[2] = 1, race_no, turn
-            push_key[3], push_key[4], push_key[5] = piles[P_LEN], piles[P_DRAW0], piles[P_DRAW1]
+        if not (push_key[PUSH_SET] == 1 and push_key[PUSH_RACE] == race_no and push_key[PUSH_TURN] == turn
+                and push_key[PUSH_DISCARD_LEN] == piles[P_LEN] and push_key[PUSH_DRAW0] == piles[P_DRAW0]
+                and push_key[PUSH_DRAW1] == piles[P_DRAW1]):
+            push_key[PUSH_SET], push_key[PUSH_RACE], push_key[PUSH_TURN] = 1, race_no, turn
+            push_key[PUSH_DISCARD_LEN], push_key[PUSH_DRAW0], push_key[PUSH_DRAW1] = piles[P_LEN], piles[P_DRAW0], piles[P_DRAW1]
             pushes = True
     chances = False
     n_seats = hand_len.size
@@ -155,7 +174,7 @@ def _start(vst, w, seat, deck, seats, cards_held, inferred, rules):
         for o in range(n_seats):
             if o != seat:
                 unseen += hand_len[o]
-        infer(x, seen, inferred[0], inferred[1], unseen, hand_len, seat, pushes, chances)
+        infer(x, seen, inferred[INFERRED_JOSTLING], inferred[INFERRED_COUNTERS], unseen, hand_len, seat, pushes, chances)
 
 
 @njit(cache=True)
@@ -166,8 +185,8 @@ def _card_choice(op, vst, w, seat, s, opt_uid, opt_at, opt_discard, n_opt, deck,
     if n_opt == 1:
         return 0
     _start(vst, w, seat, deck, seats, cards_held, inferred, rules)
-    cards, uid_number, uid_type = deck[0], deck[2], deck[4]
-    hands, nh = cards_held[0], cards_held[1][seat]
+    cards, uid_number, uid_type = deck[DECK_TABLE], deck[DECK_NUMBER], deck[DECK_TYPE]
+    hands, nh = cards_held[HELD_HANDS], cards_held[HELD_HAND_LEN][seat]
     speed = op == SPEED_CARD
     ints = np.zeros(4 + nh + (3 if speed else 2) * n_opt, dtype=np.int64)
     ints[0], ints[1], ints[2], ints[3] = nh, n_opt, n_opt, n_opt if speed else 0
@@ -179,35 +198,35 @@ def _card_choice(op, vst, w, seat, s, opt_uid, opt_at, opt_discard, n_opt, deck,
         if speed:
             ints[4 + nh + 2 * n_opt + i] = uid_number[opt_uid[i]]
     out = np.empty(2 * ints.size)
-    m = plan(op, vst, w, cards, seats[0][seat], seats[1][seat], s, ints, out)
+    m = plan(op, vst, w, cards, seats[SEAT_X][seat], seats[SEAT_WORTHS][seat], s, ints, out)
     if not speed:
-        return _pick(out[:m], seats[5], seats[6], seat)
+        return _pick(out[:m], seats[SEAT_DICE], seats[SEAT_DICE_AT], seat)
     k = m // 2
-    return int(out[_pick(out[k:m], seats[5], seats[6], seat)])
+    return int(out[_pick(out[k:m], seats[SEAT_DICE], seats[SEAT_DICE_AT], seat)])
 
 
 @njit(cache=True)
 def _discard(uid, deck, cards_held, rules, outputs):
     """``uid`` to its discard pile (pile 1 for an action or reaction card with separate decks)."""
-    piles, seen_discard = cards_held[2], cards_held[3]
-    discarded, counts = outputs[1], outputs[3]
-    discarded[counts[1]] = uid
-    counts[1] += 1
+    piles, seen_discard = cards_held[HELD_PILES], cards_held[HELD_SEEN]
+    discarded, counts = outputs[OUTPUT_DISCARDED], outputs[OUTPUT_COUNTS]
+    discarded[counts[N_DISCARDED]] = uid
+    counts[N_DISCARDED] += 1
     piles[P_LEN] += 1
-    if rules[6] and deck[1][uid] != SPEED:
+    if rules[RULE_SEPARATE] and deck[DECK_KIND][uid] != SPEED:
         piles[P_LEN1] += 1
         piles[P_LAST] = uid
     elif piles[P_LEN1] == 0:
         piles[P_LAST] = uid
-    seen_discard[deck[4][uid]] += 1
+    seen_discard[deck[DECK_TYPE][uid]] += 1
 
 
 @njit(cache=True)
 def _event(outputs, kind, s, uid, outcome, gained):
-    events, counts = outputs[0], outputs[3]
-    row = counts[0]
+    events, counts = outputs[OUTPUT_EVENTS], outputs[OUTPUT_COUNTS]
+    row = counts[N_EVENTS]
     events[row, 0], events[row, 1], events[row, 2], events[row, 3], events[row, 4] = kind, s, uid, outcome, gained
-    counts[0] += 1
+    counts[N_EVENTS] += 1
     return row
 
 
@@ -234,10 +253,10 @@ def _options(hands, hand_len, seat, uid_kind, kind, discards, opt_uid, opt_at, o
 def fresh(seats, outputs):
     """A call's counters at zero: the dice read and the decisions made per seat, the rows
     written (``outputs`` None: no rows)."""
-    seats[6][:] = 0
-    seats[8][:] = False
+    seats[SEAT_DICE_AT][:] = 0
+    seats[SEAT_DECIDED][:] = False
     if outputs is not None:
-        outputs[3][:] = 0
+        outputs[OUTPUT_COUNTS][:] = 0
 
 
 @njit(cache=True)
@@ -246,7 +265,7 @@ def choose(op, st, w, deck, seats, cards_held, inferred, rules, chosen, chosen_d
     choose): a speed card (``op`` ``SPEED_CARD``; a card announced as a discard too with the
     rule ``discard_in_speed_phase``) or an action card or any card as a discard (``ACTION_CARD``).
     ``chosen``: the uid per seat (-1: none), ``chosen_discard``: announced as a discard."""
-    hands, hand_len = cards_held[0], cards_held[1]
+    hands, hand_len = cards_held[HELD_HANDS], cards_held[HELD_HAND_LEN]
     vst = _public(st)
     width = 2 * hands.shape[1]
     opt_uid, opt_at, opt_discard = (np.empty(width, dtype=np.int64), np.empty(width, dtype=np.int64),
@@ -256,7 +275,7 @@ def choose(op, st, w, deck, seats, cards_held, inferred, rules, chosen, chosen_d
         chosen[seat] = -1
         if get(st, STATUS, seat) != RUNNING or hand_len[seat] == 0:
             continue
-        n_opt = _options(hands, hand_len, seat, deck[1], SPEED if speed else ACTION, rules[5] or not speed,
+        n_opt = _options(hands, hand_len, seat, deck[DECK_KIND], SPEED if speed else ACTION, rules[RULE_DISCARD_IN_SPEED_PHASE] or not speed,
                          opt_uid, opt_at, opt_discard)
         if n_opt == 0:
             continue
@@ -270,8 +289,8 @@ def choose(op, st, w, deck, seats, cards_held, inferred, rules, chosen, chosen_d
 def _reveal(st, deck, cards_held, rules, outputs, chosen, chosen_discard, turn_speed):
     """The speed cards are revealed: discards go at once, the others are put in play. Returns
     the snails that play one, highest number first."""
-    hands, hand_len = cards_held[0], cards_held[1]
-    played, counts = outputs[2], outputs[3]
+    hands, hand_len = cards_held[HELD_HANDS], cards_held[HELD_HAND_LEN]
+    played, counts = outputs[OUTPUT_PLAYED], outputs[OUTPUT_COUNTS]
     plays = np.empty(hand_len.size, dtype=np.int64)
     n_plays = 0
     for seat in range(hand_len.size):
@@ -285,13 +304,13 @@ def _reveal(st, deck, cards_held, rules, outputs, chosen, chosen_discard, turn_s
                     hands[seat, j] = hands[seat, j + 1]
                 hand_len[seat] = nh - 1
                 break
-        if chosen_discard[seat] or deck[1][uid] != SPEED:
+        if chosen_discard[seat] or deck[DECK_KIND][uid] != SPEED:
             _discard(uid, deck, cards_held, rules, outputs)
             _event(outputs, EV_DISCARD, seat, uid, OUT_SPEED_PHASE, 0)
             continue
-        played[counts[2]] = uid
-        counts[2] += 1
-        turn_speed[seat] = deck[2][uid]
+        played[counts[N_PLAYED]] = uid
+        counts[N_PLAYED] += 1
+        turn_speed[seat] = deck[DECK_NUMBER][uid]
         j = n_plays                      # a stable insertion, highest number first
         while j > 0 and turn_speed[plays[j - 1]] < turn_speed[seat]:
             plays[j] = plays[j - 1]
@@ -328,31 +347,31 @@ def _end_choice(st, w, s, uid, options, turn_speed, deck, seats, cards_held, inf
     seat = get(st, OWNER, s)
     vst = _public(st)
     _start(vst, w, seat, deck, seats, cards_held, inferred, rules)
-    later, later_squares = _later(turn_speed, s, deck[2][uid], deck[6])
-    hands, nh = cards_held[0], cards_held[1][seat]
+    later, later_squares = _later(turn_speed, s, deck[DECK_NUMBER][uid], deck[DECK_SQUARES_OF])
+    hands, nh = cards_held[HELD_HANDS], cards_held[HELD_HAND_LEN][seat]
     n, n_later = options.size, later.size
     ints = np.empty(4 + nh + n + 2 * n_later, dtype=np.int64)
     ints[0], ints[1], ints[2], ints[3] = nh, n, n_later, n_later
     for k in range(nh):
-        ints[4 + k] = deck[4][hands[seat, k]]
+        ints[4 + k] = deck[DECK_TYPE][hands[seat, k]]
     ints[4 + nh:4 + nh + n] = options
     ints[4 + nh + n:4 + nh + n + n_later] = later
     ints[4 + nh + n + n_later:] = later_squares
     out = np.empty(2 * ints.size)
-    m = plan(PLAN_ENDS, vst, w, deck[0], seats[0][seat], seats[1][seat], s, ints, out)
-    return _pick(out[:m], seats[5], seats[6], seat)
+    m = plan(PLAN_ENDS, vst, w, deck[DECK_TABLE], seats[SEAT_X][seat], seats[SEAT_WORTHS][seat], s, ints, out)
+    return _pick(out[:m], seats[SEAT_DICE], seats[SEAT_DICE_AT], seat)
 
 
 @njit(cache=True)
 def _speed_move(st, w, s, uid, turn_speed, deck, seats, cards_held, inferred, rules, outputs):
     """The move of snail ``s``'s speed card ``uid`` (its events row written)."""
     row = _event(outputs, EV_SPEED, s, uid, OUT_VOID, 0)
-    events = outputs[0]
+    events = outputs[OUTPUT_EVENTS]
     if get(st, STATUS, s) != RUNNING:
         return
-    squares = deck[3][uid]
+    squares = deck[DECK_SQUARES][uid]
     ends = speed_ends(st, w, s, squares, _ALL)
-    n = ends.size + (1 if rules[4] and squares >= 2 else 0)
+    n = ends.size + (1 if rules[RULE_SACRIFICE] and squares >= 2 else 0)
     if n == 0:
         events[row, 3] = OUT_BLOCKED
         return
@@ -363,7 +382,7 @@ def _speed_move(st, w, s, uid, turn_speed, deck, seats, cards_held, inferred, ru
     target = options[_end_choice(st, w, s, uid, options, turn_speed, deck, seats, cards_held, inferred, rules)
                      if n > 1 else 0]
     if target == SACRIFICE:
-        put(st, SHELLS, s, get(st, SHELLS, s) + min(rules[3], get(st, MAX_SHELLS, s) - get(st, SHELLS, s)))
+        put(st, SHELLS, s, get(st, SHELLS, s) + min(rules[RULE_SACRIFICE_GAIN], get(st, MAX_SHELLS, s) - get(st, SHELLS, s)))
         events[row, 3] = OUT_SACRIFICE
         return
     before = steps_to_finish(st, w, s)
@@ -371,7 +390,7 @@ def _speed_move(st, w, s, uid, turn_speed, deck, seats, cards_held, inferred, ru
     if get(st, STATUS, s) == FINISHED:
         events[row, 3] = OUT_FINISHED
         seat = get(st, OWNER, s)
-        hands, hand_len = cards_held[0], cards_held[1]
+        hands, hand_len = cards_held[HELD_HANDS], cards_held[HELD_HAND_LEN]
         for k in range(hand_len[seat]):       # the snail is done: its player drops its hand
             _discard(hands[seat, k], deck, cards_held, rules, outputs)
             _event(outputs, EV_DROP, s, hands[seat, k], OUT_FINISHED, 0)
