@@ -146,6 +146,10 @@ class SearchSettings:
 
 @dataclass(frozen=True)
 class BalanceFile:
+    """A balance file (``tablesim balance FILE``): the game, the seed, matches per trial and line-up, the
+    baseline rules, the line-ups, the parameters searched and the targets, and the search and
+    surface settings."""
+
     game: str = ""
     seed: int = param(0, min=0)
     matches: int = param(400, min=1, doc="matches per trial and line-up")

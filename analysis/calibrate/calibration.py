@@ -60,6 +60,9 @@ class PlayerFit:
 
 @dataclass
 class SheetFit:
+    """A score sheet fitted against the emulators: the sheet, its likelihood, the fit and each
+    player's place on the skill axis."""
+
     emulated: Emulated
     sheet: Sheet
     likelihood: Likelihood

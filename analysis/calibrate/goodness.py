@@ -37,6 +37,9 @@ class PlayerGoodness:
 
 @dataclass(frozen=True)
 class Goodness:
+    """How well the fitted players reproduce the sheet: the outcome categories, each player's
+    figures, and the pooled chi-square statistic with its degrees of freedom and p-value."""
+
     labels: list[str]
     players: list[PlayerGoodness]
     statistic: float

@@ -33,6 +33,9 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    """The command line's argument parser: a bad command line ends in one :class:`UsageError`
+    line naming the problem and pointing at ``--help``, never in argparse's usage dump."""
+
     def error(self, message: str) -> NoReturn:  # one line, exit 2 (argparse prints usage too)
         raise UsageError(f"{message} (see {self.prog} --help)")
 

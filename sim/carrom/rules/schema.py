@@ -271,6 +271,8 @@ class BoardRules:
 
 @dataclass(frozen=True)
 class CoinRules:
+    """The carrommen and the queen: diameter (m) and mass (kg)."""
+
     diameter: float = param(0.0318, min=0.0, min_exclusive=True, unit="m", doc="carrommen and queen")
     mass: float = param(0.0055, min=0.0, min_exclusive=True, unit="kg", doc="carrommen and queen")
 
@@ -281,6 +283,8 @@ class CoinRules:
 
 @dataclass(frozen=True)
 class StrikerRules:
+    """The striker: diameter (m), mass (kg) and the fastest stroke a player can give it (m/s)."""
+
     diameter: float = param(0.0413, min=0.0, min_exclusive=True, unit="m", doc="striker")
     mass: float = param(0.015, min=0.0, min_exclusive=True, unit="kg", doc="striker")
     max_speed: float = param(6.0, min=0.0, min_exclusive=True, unit="m/s", doc="hardest flick")
@@ -305,6 +309,9 @@ class FormationRules:
 
 @dataclass(frozen=True)
 class PhysicsRules:
+    """How discs move on the board: sliding friction, disc and cushion restitution, friction at
+    contact, gravity (m/s²)."""
+
     friction: float = param(0.1, min=0.0, min_exclusive=True, doc="sliding (Coulomb) friction μ, disc on board")
     restitution: float = param(0.85, min=0.0, max=1.0, doc="coin–coin and striker–coin restitution")
     cushion_restitution: float = param(0.7, min=0.0, max=1.0, doc="disc–cushion restitution")
@@ -314,6 +321,10 @@ class PhysicsRules:
 
 @dataclass(frozen=True)
 class CarromRules:
+    """The rules of Carrom: the ruleset whose switches apply (family or ICF), the game, scoring,
+    the three-player game, the rule switches, the last coin, the board, coins, striker, break
+    formation and physics."""
+
     ruleset: Literal["family", "icf"] = param("family", doc="sets every rules.* switch left at \"auto\"")
     game: GameRules = GameRules()
     scoring: ScoringRules = ScoringRules()

@@ -87,6 +87,8 @@ class BoardRules:
 
 @dataclass(frozen=True)
 class PuckRules:
+    """A puck: diameter (m) and mass (kg)."""
+
     diameter: float = param(0.035, min=0.0, min_exclusive=True, unit="m", doc="puck diameter")
     mass: float = param(0.008, min=0.0, min_exclusive=True, unit="kg", doc="puck mass")
 
@@ -97,6 +99,9 @@ class PuckRules:
 
 @dataclass(frozen=True)
 class PhysicsRules:
+    """How pucks move on the board: sliding friction, restitution, friction at contact, gravity
+    (m/s²)."""
+
     friction: float = param(0.15, min=0.0, min_exclusive=True, doc="sliding (Coulomb) friction μ, puck on board")
     restitution: float = param(0.85, min=0.0, max=1.0, doc="puck–puck coefficient of restitution")
     contact_friction: float = param(0.0, min=0.0, doc="puck–puck tangential (Coulomb) friction at impact")
@@ -132,6 +137,9 @@ class OutRules:
 
 @dataclass(frozen=True)
 class CurlastiqueRules:
+    """The rules of Curlastique: the game, the scoring zones, the board, the pucks, the physics,
+    the launcher and what counts as out."""
+
     game: GameRules = GameRules()
     zones: ZoneRules = ZoneRules()
     board: BoardRules = BoardRules()

@@ -42,6 +42,8 @@ __all__ = ["shot", "ShotOutcome", "ShotState", "PuckSpec", "load_state"]
 
 @dataclass(frozen=True)
 class PuckSpec:
+    """A puck at rest in a shot's starting position: its owner (seat) and where it lies (m)."""
+
     owner: int = param(0, min=0, max=3, doc="seat owning the puck")
     x: float = param(0.0, unit="m", doc="lateral position")
     y: float = param(0.5, unit="m", doc="distance from the near rim")
@@ -49,6 +51,9 @@ class PuckSpec:
 
 @dataclass(frozen=True)
 class ShotState:
+    """The position ``tablesim shot curlastique --state FILE`` starts from: the seat that throws
+    and the pucks already on the board."""
+
     thrower: int = param(0, min=0, max=3, doc="seat of the thrown puck")
     pucks: tuple[PuckSpec, ...] = param((), doc="pucks at rest on the board")
 

@@ -205,6 +205,9 @@ class RaceRules:
 
 @dataclass(frozen=True)
 class ChampionshipRules:
+    """A championship: the circuits raced, how equal scores are decided, and the races of the
+    experopods variant."""
+
     circuits: tuple[str, ...] = param(
         ("ligne_droite", "goulet", "champignonniere", "virage_du_potager", "stargot", "cross_ronces"),
         doc="circuit ids, in the order raced (ids of [circuits])")
@@ -250,6 +253,9 @@ class VariantRules:
 
 @dataclass(frozen=True)
 class GasterospeedRules:
+    """The rules of Gastérospeed: one race, the championship, the variants, the deck (one entry
+    per card) and the circuits (one entry per map)."""
+
     race: RaceRules = RaceRules()
     championship: ChampionshipRules = ChampionshipRules()
     variants: VariantRules = VariantRules()
