@@ -17,6 +17,8 @@ __all__ = ["run_all", "benchmarks_dir"]
 
 GROUPS = {"physics": "bench_physics.py", "games": "bench_games.py", "cpu": "bench_match_cpu.py",
           "split": "bench_split.py", "scaling": "bench_scaling.py"}
+#: groups that need a package of the development extras (``make bench`` installs them)
+NEEDS = {"physics": "pymunk"}
 
 
 def benchmarks_dir() -> Path:
@@ -40,6 +42,11 @@ def run_all(seconds: float = 2.0, only: str | None = None) -> dict:
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:
         raise UsageError(f"--only: unknown group {unknown[0]!r}; allowed: {', '.join(GROUPS)}")
+    needs = [g for g in groups if g in NEEDS and importlib.util.find_spec(NEEDS[g]) is None]
+    if needs:
+        others = ", ".join(g for g in GROUPS if g not in NEEDS)
+        raise UsageError(f"the {needs[0]} group compares with {NEEDS[needs[0]]}, a development extra that is not "
+                         f"installed: run `make bench` (it installs the extras), or choose --only {others}")
     figures: dict = {}
     for group in groups:
         module = _load(benchmarks_dir() / GROUPS[group])

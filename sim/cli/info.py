@@ -18,9 +18,11 @@ def cmd_games(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(rows, indent=2))
     else:
+        name_width = max((len(row["name"]) for row in rows), default=0)
+        title_width = max((len(row["title"]) for row in rows), default=0)
         for row in rows:
             counts = ", ".join(str(n) for n in row["players"])
-            print(f"{row['name']:<14} {row['title']:<16} players: {counts}")
+            print(f"{row['name']:<{name_width}}  {row['title']:<{title_width}}  players: {counts}")
     return 0
 
 

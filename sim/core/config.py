@@ -138,7 +138,7 @@ def read_toml(path: str | Path) -> dict:
     if len(raw) > MAX_TOML_BYTES:
         raise ConfigError([f"{path}: too large for a TOML file (over {MAX_TOML_BYTES // 2**20} MiB)"])
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        return tomllib.loads(raw.decode("utf-8-sig"))  # a byte-order mark (some Windows editors) is not TOML
     except UnicodeDecodeError:
         raise ConfigError([f"{path}: not a UTF-8 text file"]) from None
     except tomllib.TOMLDecodeError as exc:

@@ -72,9 +72,15 @@ def load_profile(spec: GameSpec, reference: str) -> Player:
 
 
 def load_lineup(spec: GameSpec, references: Sequence[str], rules=None) -> tuple[Player, ...]:
-    """The players of a line-up, checked against the game's allowed player counts and rules."""
-    references = [r.strip() for r in references if r.strip()]
+    """The players of a line-up, checked against the game's allowed player counts and rules. An
+    empty name (``club,,club``) is a problem, never a seat dropped."""
+    references = [r.strip() for r in references]
     problems: list[str] = []
+    empty = [str(k + 1) for k, r in enumerate(references) if not r]
+    if empty:
+        problems.append(f"players: seat {', '.join(empty)} of {','.join(references)!r} has no profile; allowed: a "
+                        f"preset of {spec.name} or the path of a .toml profile file for every seat")
+        references = [r for r in references if r]
     if len(references) not in spec.player_counts:
         allowed = ", ".join(str(n) for n in spec.player_counts)
         problems.append(f"players: {spec.name} takes {allowed} players, got {len(references)}")

@@ -29,6 +29,24 @@ def test_games_lists_registered_games(capsys):
     assert "toy-dice" in [g["name"] for g in json.loads(out)]
 
 
+def test_the_games_table_keeps_its_columns_whatever_the_title(capsys, monkeypatch):
+    import dataclasses
+
+    from sim.cli import info
+    from sim.core.game import get_game
+
+    long_title = dataclasses.replace(get_game("toy-dice"), name="toy-dice-with-a-long-name",
+                                     title="A Toy Dice Game With A Very Long Title")
+    specs = {"toy-dice": get_game("toy-dice"), long_title.name: long_title}
+    monkeypatch.setattr(info, "game_names", lambda: list(specs))
+    monkeypatch.setattr(info, "get_game", specs.__getitem__)
+    code, out, _ = run_cli(capsys, "games")
+    lines = out.strip().splitlines()
+    assert code == 0 and len(lines) == 2
+    assert len({line.index("players:") for line in lines}) == 1          # one column for every game
+    assert lines[1].startswith("toy-dice-with-a-long-name  A Toy Dice Game With A Very Long Title  players:")
+
+
 def test_rules_prints_the_default_file_and_effective_overrides(capsys):
     code, out, _ = run_cli(capsys, "rules", "toy-dice")
     assert code == 0 and out == (toygame.HERE / "toy_rules.toml").read_text()

@@ -112,3 +112,13 @@ def test_argparse_errors_carry_the_prefix_once(capsys):
 def test_help_and_version_exit_0_in_process(capsys):
     assert run_cli(capsys, "--version")[0] == 0
     assert run_cli(capsys, "run", "--help")[0] == 0
+
+
+def test_bench_without_a_development_extra_says_so_in_one_line(monkeypatch, capsys):
+    from sim.cli import bench, main
+
+    monkeypatch.setattr(bench, "NEEDS", {"physics": "a_package_that_is_not_installed"})
+    assert main(["bench", "--only", "physics", "--seconds", "0.1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "a_package_that_is_not_installed, a development extra" in err[0]
+    assert "make bench" in err[0] and "--only games, cpu, split, scaling" in err[0]

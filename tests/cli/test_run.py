@@ -67,3 +67,20 @@ def test_an_experiment_rerun_says_resumed(capsys, tmp_path):
     assert main(["experiment", str(path), "--out", out, "--matches", "9"]) == 0
     err = capsys.readouterr().err
     assert "tablesim experiment: resumed: 48 of 72 matches already stored" in err  # 8 cells x 6 of 9
+
+
+def test_an_empty_seat_in_the_line_up_is_one_error_line_and_nothing_is_written(capsys, tmp_path):
+    out = tmp_path / "never"
+    assert main(["run", "toy-dice", "--matches", "2", "--players", "plain,,lucky", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["tablesim: error: players: seat 2 of 'plain,,lucky' has no profile; allowed: a preset of "
+                   "toy-dice or the path of a .toml profile file for every seat"]
+    assert not out.exists()
+
+
+def test_a_rules_file_with_a_byte_order_mark_is_read(capsys, tmp_path):
+    rules = tmp_path / "rules.toml"
+    rules.write_bytes("\ufeff[game]\nseat0_bonus = 3\n".encode())
+    assert main(["run", "toy-dice", "--matches", "4", "--players", "plain,lucky", "--rules", str(rules),
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] == 4
