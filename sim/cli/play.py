@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from ..core.config import ConfigError, to_dict
-from ..core.game import GameSpec
+from ..core.game import GameSpec, game_names
 from ..core.interrupts import ctrl_c_as_interrupt
 from .common import (
     add_backend_options,
@@ -199,10 +199,11 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("run", help="play N matches (seats rotated) and print win rates with CIs",
                        epilog="example: tablesim run curlastique --matches 2000 --players expert,novice --jobs 2",
                        formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("game")
+    p.add_argument("game", help=f"an installed game: {', '.join(game_names())} (tablesim games)")
     p.add_argument("--matches", type=int, required=True, help="number of matches (>= 1)")
     p.add_argument("--players", required=True,
-                   help="comma-separated profiles by seat: preset names or profile .toml files")
+                   help="comma-separated profiles by seat: the game's presets (tablesim profiles GAME lists "
+                        "them) or profile .toml files")
     add_rules_options(p)
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")

@@ -161,3 +161,12 @@ def test_ctrl_c_keeps_finished_chunks_and_rerun_resumes(tmp_path):
     assert fresh.returncode == 0, fresh.stderr
     for table, frame in load_tables(fresh_dir).items():
         pd.testing.assert_frame_equal(frame, resumed[table])
+
+
+def test_run_help_lists_the_installed_games_and_where_the_players_come_from(capsys):
+    from sim.core.game import game_names
+
+    assert main(["run", "--help"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert all(name in out for name in game_names()) and "toy-dice" in out
+    assert "tablesim profiles GAME" in out
