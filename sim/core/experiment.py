@@ -262,11 +262,13 @@ def load_experiment(path: str | Path) -> Experiment:
     cells, swept = [], {}
     for lineup in settings.lineups:
         expanded = None  # the sweep's line-ups: the same players under every variant
+        failed: dict[str, list[str]] = {}  # a line-up's problem → the variants it arises under
         for variant, rules in rules_by_variant.items():
             try:
                 players = load_lineup(spec, [_resolve_profile(p, path.parent) for p in lineup.players], rules)
             except ConfigError as exc:
-                problems += [f"{path}: lineup {lineup.name!r} ({variant}): {line}" for line in exc.problems]
+                for line in exc.problems:
+                    failed.setdefault(line, []).append(variant)
                 continue
             if expanded is None:
                 try:
@@ -278,6 +280,10 @@ def load_experiment(path: str | Path) -> Experiment:
                 cells.append(Cell(variant, name, rules, seated, settings.rotate_seats))
                 if value is not None:
                     swept[name] = (name, lineup.name, value)
+        # a problem every variant shares is said once; one of some variants names them
+        problems += [f"{path}: lineup {lineup.name!r}"
+                     + ("" if len(variants) == len(rules_by_variant) else f" ({', '.join(variants)})")
+                     + f": {line}" for line, variants in failed.items()]
     if problems:
         raise ConfigError(list(dict.fromkeys(problems)))
     return Experiment(path, spec, settings, tuple(cells), tuple(swept.values()))

@@ -105,6 +105,24 @@ def test_bad_experiment_files_name_each_problem(tmp_path):
     assert any("unknown profile 'wizard'" in line for line in lines)
 
 
+def test_a_line_up_problem_of_every_variant_is_said_once_and_one_of_some_variants_names_them(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(write(tmp_path).read_text().replace('["plain", "lucky"]', '["plain", "wizard"]'))
+    with pytest.raises(ConfigError) as info:
+        load_experiment(bad)
+    wizard = [line for line in info.value.problems if "wizard" in line]
+    assert len(wizard) == 1 and wizard[0].startswith(f"{bad}: lineup 'plain-lucky': players: unknown profile")
+    teams = tmp_path / "teams.toml"
+    teams.write_text('game = "curlastique"\nmatches = 10\n[[variants]]\nname = "teams"\n'
+                     'set = { "game.teams" = true }\n[[variants]]\nname = "other"\n'
+                     'set = { "game.target_score" = 300 }\n[[lineups]]\nname = "three"\n'
+                     'players = ["club", "club", "club"]\n')
+    with pytest.raises(ConfigError) as info:
+        load_experiment(teams)
+    assert info.value.problems == [f"{teams}: lineup 'three' (teams): players: game.teams = true needs 4 players "
+                                   "(2 teams of 2), got 3"]
+
+
 def test_cli_experiment_bad_file_exit_2_nothing_written(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
     bad.write_text('game = "toy-dice"\nmatches = 3\nseed = 1\n[[lineups]]\nname = "x"\nplayers = ["plain", "plain"]\n'
