@@ -92,9 +92,23 @@ class Sheet:
         return int((self.rows["player"] == player).sum())
 
 
-def _fail(path: Path, line: int, column: str | None, message: str) -> ConfigError:
+def _problem(path: Path, line: int, column: str | None, message: str) -> str:
     where = f"{path}: row {line}" + (f": column {column}" if column else "")
-    return ConfigError([f"{where}: {message}"])
+    return f"{where}: {message}"
+
+
+def _fail(path: Path, line: int, column: str | None, message: str) -> ConfigError:
+    return ConfigError([_problem(path, line, column, message)])
+
+
+#: bad cells reported at once: a sheet with many bad rows names the first ones and counts the rest
+MAX_REPORTED = 20
+
+
+def _raise_all(problems: list[str]) -> None:
+    if problems:
+        more = len(problems) - MAX_REPORTED
+        raise ConfigError(problems[:MAX_REPORTED] + ([f"... and {more} more rows like these"] if more > 0 else []))
 
 
 def _read_lines(path: Path) -> list[tuple[int, list[str]]]:
@@ -197,19 +211,27 @@ def _parse_value(path: Path, line: int, column: str, text: str) -> float | str:
 def _records(path: Path, lines: list[tuple[int, list[str]]], round_col: str, value_col: str) -> pd.DataFrame:
     header = [h.lower() for h in lines[0][1]]
     index = {name: header.index(name) for name in ("match", round_col, "player", value_col)}
-    records = []
+    records, problems = [], []
     for line, cells in lines[1:]:
         if len(cells) != len(header):
-            raise _fail(path, line, None, f"{len(cells)} cells; the header has {len(header)} "
-                        f"({', '.join(header)})")
+            problems.append(_problem(path, line, None, f"{len(cells)} cells; the header has {len(header)} "
+                                     f"({', '.join(header)})"))
+            continue
         match, round_text, player, value_text = (cells[index[k]] for k in ("match", round_col, "player", value_col))
-        for name, text in (("match", match), ("player", player), (value_col, value_text)):
-            if not text:
-                raise _fail(path, line, name, "empty")
+        bad = [_problem(path, line, name, "empty")
+               for name, text in (("match", match), ("player", player), (value_col, value_text)) if not text]
         if not re.fullmatch(r"\d+", round_text) or int(round_text) < 1:
-            raise _fail(path, line, round_col, f"got {round_text!r}; allowed: a whole number >= 1")
-        records.append({"match": match, "round": int(round_text), "player": player,
-                        "value": _parse_value(path, line, value_col, value_text), "line": line})
+            bad.append(_problem(path, line, round_col, f"got {round_text!r}; allowed: a whole number >= 1"))
+        if value_text:
+            try:
+                value = _parse_value(path, line, value_col, value_text)
+            except ConfigError as exc:
+                bad += exc.problems
+        problems += bad
+        if not bad:
+            records.append({"match": match, "round": int(round_text), "player": player, "value": value,
+                            "line": line})
+    _raise_all(problems)
     if not records:
         raise _fail(path, lines[0][0], None, "a header and no rows; expected one row per match, round and player")
     return pd.DataFrame.from_records(records)
@@ -239,10 +261,12 @@ def _check_rounds(path: Path, rows: pd.DataFrame, round_col: str) -> dict[str, t
 
 def _check_values(path: Path, rows: pd.DataFrame, value_col: str, round_col: str,
                   lineups: dict[str, tuple[str, ...]], rules: Any, check: ValueCheck | None) -> None:
+    problems = []
     for row in rows.itertuples(index=False):
         problem = value_problem(value_col, row.value, rules, len(lineups[row.match]), check)
         if problem:
-            raise _fail(path, row.line, value_col, problem)
+            problems.append(_problem(path, row.line, value_col, problem))
+    _raise_all(problems)
     if value_col != "position":
         return
     for (match, number), group in rows.groupby(["match", "round"], sort=False):

@@ -38,6 +38,21 @@ def test_bad_sheet_is_one_line_exit_2_nothing_written(case, tmp_path, capsys):
     assert "Traceback" not in err and not out.exists()
 
 
+def test_a_sheet_with_several_bad_rows_names_every_one(tmp_path, capsys):
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("match,round,player,points\n1,0,Ann,12\n1,x,Bob,0\n1,2,Ann\n1,2,Bob,21\n")
+    code, _, err = run_cli(capsys, "calibrate", "pig", sheet, "--out", tmp_path / "out")
+    assert code == 2 and error_lines(err) == [
+        f"tablesim: error: {sheet}: row 2: column round: got '0'; allowed: a whole number >= 1",
+        f"tablesim: error: {sheet}: row 3: column round: got 'x'; allowed: a whole number >= 1",
+        f"tablesim: error: {sheet}: row 4: 3 cells; the header has 4 (match, round, player, points)"]
+    rows = "".join(f"{m},1,Ann,-{m}\n{m},1,Bob,-1\n" for m in range(1, 16))
+    sheet.write_text("match,round,player,points\n" + rows)
+    code, _, err = run_cli(capsys, "calibrate", "pig", sheet, "--out", tmp_path / "out")
+    lines = error_lines(err)
+    assert code == 2 and len(lines) == 21 and lines[-1] == "tablesim: error: ... and 10 more rows like these"
+
+
 @pytest.mark.parametrize("argv, message", [
     (("--fit", "no_such_key"), "--fit: 'no_such_key' is not a numeric profile key; allowed: hold_at, hold_sigma"),
     (("--path", "cautious,nobody"), "--path: unknown preset 'nobody'"),
