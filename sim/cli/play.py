@@ -141,7 +141,11 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     check_toml_file("", args.file)
     if args.matches is not None:
         positive_int("--matches", args.matches, 1, MAX_MATCHES)
+    if args.seed is not None:
+        positive_int("--seed", args.seed, 0)
     experiment = load_experiment(args.file)
+    if args.seed is not None:  # the same design on other seeds: a replicate of the whole experiment
+        experiment = dataclasses.replace(experiment, settings=dataclasses.replace(experiment.settings, seed=args.seed))
     rounded = None
     if args.matches is not None:  # a smaller (or larger) run of the same file, in whole rotations
         matches = whole_rotations(experiment.settings, args.matches)
@@ -150,7 +154,8 @@ def cmd_experiment(args: argparse.Namespace) -> int:
                        "every seed is played under each rotation of every line-up")
         experiment = dataclasses.replace(
             experiment, settings=dataclasses.replace(experiment.settings, matches=matches))
-    out = args.out or str(Path("results") / Path(args.file).stem)
+    default_out = Path("results") / (Path(args.file).stem + ("" if args.seed is None else f"-seed{args.seed}"))
+    out = args.out or str(default_out)
     command = command_line(args)
     manifest = {**experiment_manifest(experiment, package_versions()), "command": command}
     store = prepare_out(out, manifest)
@@ -227,7 +232,10 @@ def add_parsers(sub) -> None:
     p.add_argument("file", help="the experiment TOML file")
     p.add_argument("--matches", type=int, default=None,
                    help="matches per variant and line-up instead of the file's `matches` (a quick look)")
-    p.add_argument("--out", default=None, help="results directory (default results/<file stem>)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="root seed instead of the file's `seed`: the same experiment on other seeds")
+    p.add_argument("--out", default=None,
+                   help="results directory (default results/<file stem>, or results/<file stem>-seed<N> with --seed)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
     add_backend_options(p)
     p.add_argument("--report", action="store_true", help="write the HTML report when done")

@@ -185,3 +185,22 @@ def test_matches_given_on_the_command_line_are_rounded_up_to_whole_rotations(tmp
             "each rotation of every line-up") in err
     matches = load_tables(out)["matches"]
     assert len(matches) == 12 and matches.groupby("seed").size().eq(3).all()
+
+
+def test_experiment_seed_replays_the_design_on_other_seeds(tmp_path, capsys, monkeypatch):
+    import json
+
+    path = write(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    assert main(["experiment", str(path), "--format", "json"]) == 0               # the file's seed, 7
+    assert main(["experiment", str(path), "--seed", "7", "--format", "json"]) == 0
+    assert main(["experiment", str(path), "--seed", "8", "--format", "json"]) == 0
+    capsys.readouterr()
+    file_seed, seven, eight = (load_tables(tmp_path / "results" / name)["matches"]
+                               for name in ("exp", "exp-seed7", "exp-seed8"))
+    pd.testing.assert_frame_equal(file_seed, seven)
+    assert len(eight) == len(file_seed)                                             # the same design ...
+    assert not file_seed[["winner", "rounds"]].equals(eight[["winner", "rounds"]])   # ... on other seeds
+    assert json.loads((tmp_path / "results" / "exp-seed8" / "manifest.json").read_text())["seed"] == 8
+    assert main(["experiment", str(path), "--seed", "-1"]) == 2
+    assert "--seed: got -1" in capsys.readouterr().err
