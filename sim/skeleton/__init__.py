@@ -40,7 +40,8 @@ def write_skeleton(name: str, dest: str | Path) -> list[Path]:
     values = names(name)
     dest = Path(dest)
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise SkeletonError(f"DIR {dest}: exists and is not an empty directory; choose a new one")
+        raise SkeletonError(f"DIR {dest}: exists and is not an empty directory; name a new folder "
+                            f"(tablesim new-game {name} NEW_DIR), or empty this one first")
     plan = []
     for template in sorted(TEMPLATE.rglob("*.tmpl")):
         relative = template.relative_to(TEMPLATE).with_suffix("")
