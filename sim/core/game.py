@@ -40,12 +40,18 @@ class GameLength:
     Attributes:
         column: the column (default ``rounds``; a game may add its own, e.g. turns per race).
         unit: its unit, plural (``rounds``, ``turns per race``).
-        label: what it measures, for headings and sentences (``game length``).
+        label: what it measures, for headings and sentences. Default: ``game length`` for the
+            ``rounds`` column, ``game length in <unit>`` for a game's own column, so that the
+            report never shows two effects called "game length" in different units.
     """
 
     column: str = "rounds"
     unit: str = "rounds"
-    label: str = "game length"
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", "game length" if self.column == "rounds" else f"game length in {self.unit}")
 
 
 @dataclass(frozen=True)

@@ -240,3 +240,15 @@ def test_a_game_declared_length_is_an_outcome_with_its_label_and_a_paired_effect
     for row in rows.itertuples():
         assert row.effect == pytest.approx(3.0 * rounds.loc[(row.lineup, row.variant), "effect"] + 2.0)
     assert "turns" not in match_outcomes(tables).columns  # without the declaration: not an outcome
+
+
+def test_a_declared_length_without_a_label_is_not_a_second_game_length(experiment, tmp_path):
+    """A game that declares its own length column but no label gets "game length in <unit>", so
+    its report never shows two effects called "game length" in different units."""
+    from sim.core.game import GameLength
+
+    tables = load_tables(make_experiment(tmp_path, matches=40))
+    tables["matches"]["turns"] = tables["matches"]["rounds"] * 3.0
+    effects = variant_effects(match_outcomes(tables, GameLength(column="turns", unit="turns")))
+    labels = effects.drop_duplicates("outcome").set_index("outcome")["label"]
+    assert labels["turns"] == "game length in turns" and labels["rounds"] == "game length"
