@@ -171,7 +171,7 @@ def _from_game(args: argparse.Namespace) -> int:
     spec = find_game(args.source)
     hook = spec.frames if args.html is not None else spec.replay
     if hook is None:
-        what, attr = ("an animated replay (frames hook)", "frames") if args.html else ("a replay", "replay")
+        what, attr = ("animated replay (frames hook)", "frames") if args.html else ("replay", "replay")
         others = [n for n in game_names() if getattr(get_game(n), attr) is not None]
         raise UsageError(f"game: {spec.name} has no {what}; allowed: {', '.join(others) or 'none'}")
     seed = 0 if args.seed is None else args.seed

@@ -87,3 +87,12 @@ def test_a_run_directory_replays_too(tmp_path, capsys):
     assert "replayed final scores equal the stored ones: " + ", ".join(
         f"seat {s} {v:g}" for s, v in zip(stored["seat"], stored["score"])) in text
     assert json.loads((out / "manifest.json").read_text())["rotate_seats"] is True
+
+
+def test_a_game_without_a_replay_says_so_and_names_the_games_that_have_one(capsys):
+    from tests.core import toygame  # noqa: F401  (registers toy-dice: no replay hook)
+
+    assert main(["replay", "toy-dice", "--seed", "3"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("tablesim: error: game: toy-dice has no replay; allowed: ")
+    assert "pig" in err[0]
