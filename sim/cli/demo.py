@@ -10,7 +10,6 @@ No game is named here: the games come from their entry points.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
@@ -45,8 +44,9 @@ def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] | None = None,
     reports = []
     for path, experiment, store, manifest in planned:
         folder = store.path
+        # the game's header goes where its sentences go (stdout), so a saved output keeps them together
         print(f"== {experiment.spec.title}: {path.name} ({len(experiment.cells)} cells x "
-              f"{experiment.settings.matches} matches)", file=sys.stderr)
+              f"{experiment.settings.matches} matches)", flush=True)
         started = time.perf_counter()
         with store.lock(manifest["command"]):
             store.check_compatible(manifest, ("kind", "game", "seed", "cells"))

@@ -86,6 +86,8 @@ def test_demo_plays_the_demo_example_of_every_installed_game(tmp_path, capsys):
     out = capsys.readouterr().out
     assert (tmp_path / "demo" / "pig" / "report.html").is_file()
     assert "Variant eight-sided" in out
+    # the game's header heads its sentences on stdout (a saved output keeps them together)
+    assert out.startswith("== Pig: pig_demo.toml (") and out.index("== Pig") < out.index("Variant eight-sided")
 
 
 def test_no_game_is_named_in_the_cli_package():
