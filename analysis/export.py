@@ -87,10 +87,13 @@ def headline_figures(analysis: Analysis) -> pd.DataFrame:
                      "ci_high": r["ci_high"], "method": r["method"]})
     for r in analysis.effects.to_dict("records"):
         scale = "proportion" if r["binary"] else r["unit"]
+        # the interval is adjusted like the p-value beside it (Holm), so it excludes 0 exactly when
+        # p_adjusted < 0.05, as the report's effects table shows it
         rows.append({"figure": "variant effect (variant − baseline)", "variant": r["variant"],
                      "lineup": r["lineup"], "subject": r["label"], "value": r["effect"],
-                     "ci_low": r["ci_low"], "ci_high": r["ci_high"], "unit": scale,
-                     "p_adjusted": r["p_adjusted"], "method": r["test"]})
+                     "ci_low": r["ci_low_adjusted"], "ci_high": r["ci_high_adjusted"], "unit": scale,
+                     "p_adjusted": r["p_adjusted"],
+                     "method": f"{r['test']}; interval and p adjusted together (Holm over the effects)"})
     frame = pd.DataFrame.from_records(rows, columns=COLUMNS)
     return frame.astype({"value": float, "ci_low": float, "ci_high": float, "p_adjusted": float})
 

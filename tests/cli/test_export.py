@@ -38,6 +38,13 @@ def test_xlsx_holds_the_tables_and_the_report_figures(experiment, tmp_path, caps
     assert row["value"] == pytest.approx(first["win_rate"]) and row["ci_low"] == pytest.approx(first["ci_low"])
     effects = summary[summary["figure"].str.startswith("variant effect")]
     assert len(effects) == len(analysis.effects) and effects["p_adjusted"].notna().all()
+    # each effect's interval is the adjusted one, consistent with the adjusted p beside it
+    first = analysis.effects.iloc[0]
+    row = effects[(effects["variant"] == first["variant"]) & (effects["lineup"] == first["lineup"])
+                  & (effects["subject"] == first["label"])].iloc[0]
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((first["ci_low_adjusted"], first["ci_high_adjusted"]))
+    assert ((effects["ci_low"] > 0) | (effects["ci_high"] < 0)).eq(effects["p_adjusted"] < 0.05).all()
+    assert effects["method"].str.contains("adjusted together").all()
     assert {"game length", "win rate by profile", "seat fairness"} <= set(summary["figure"])
     assert len(sheets["sentences"]) >= 3 and sheets["sentences"]["sentence"].str.contains("seat0-bonus").any()
 
