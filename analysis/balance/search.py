@@ -88,7 +88,6 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,10 +95,10 @@ from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
 from sim.core.config import param, to_dict
 from sim.core.experiment import Lineup, RulesChange
+from sim.core.progress import progress_bar
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
 
 from .halving import promoted, rungs
@@ -315,6 +314,11 @@ def _stored_trials(out: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted((out / "trials").glob("*.json"))]
 
 
+def stored_trial_count(out: str | Path) -> int:
+    """Trials a results directory already holds (a rerun resumes after them)."""
+    return sum(1 for _ in (Path(out) / "trials").glob("*.json"))
+
+
 def _sampler(settings: BalanceFile):
     import optuna
 
@@ -360,9 +364,7 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
                 "balance": to_dict(settings)}
     atomic_json(out / "manifest.json", {**manifest, "status": "running"})
     stored = _stored_trials(out)
-    show = sys.stderr.isatty() if progress is None else progress
-    bar = tqdm(total=search.trials, initial=min(len(stored), search.trials), unit="trial",
-               desc="balance", disable=not show, file=sys.stderr)
+    bar = progress_bar(search.trials, "trial", "balance", progress, initial=min(len(stored), search.trials))
     trial = _Trials(balance, out, bar, jobs=jobs, backend=backend)
     try:
         if search.optimizer == "ntbea":

@@ -23,7 +23,7 @@ from .common import (
 
 
 def cmd_balance(args: argparse.Namespace) -> int:
-    from analysis.balance.search import load_balance, run_balance, trial_settings
+    from analysis.balance.search import load_balance, run_balance, stored_trial_count, trial_settings
 
     check_jobs(args.jobs)
     check_backend(args)
@@ -39,6 +39,10 @@ def cmd_balance(args: argparse.Namespace) -> int:
     compared = {"balance": (lambda value: trial_settings(value or {}),
                             "search.trials and the validation and surface settings")}
     store = prepare_out(out, identity, keys=keys, compared=compared)
+    stored = stored_trial_count(out)
+    if stored:  # said once the input is known to be good
+        print(f"tablesim balance: resumed: {stored} of {balance.settings.search.trials} trials already stored in "
+              f"{out}", file=sys.stderr)
     command = command_line(args)
     manifest = {"command": command, "versions": package_versions(), "balance_file": str(args.file)}
     with writing(store, command, identity, keys, compared):

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -28,10 +27,10 @@ from typing import Any
 
 import pandas as pd
 from joblib import Parallel, delayed
-from tqdm import tqdm
 
 from .game import TABLES, GameSpec, MatchLog, Player, get_game
 from .interrupts import ctrl_c_as_interrupt
+from .progress import progress_bar
 from .seeding import MatchSeeds
 from .store import KEY_COLUMNS, ResultStore, assemble, cell_key, gaps, load_tables, warn
 
@@ -298,7 +297,8 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
         backend: ``loky`` (default), ``threading``, ``sequential``, or ``dask`` (on the active
             ``distributed`` Client, see :func:`sim.core.cluster.dask_results`).
         parallel_kwargs: extra arguments of joblib's ``Parallel`` (not for ``dask``).
-        progress: show a progress bar on stderr (default: when stderr is a terminal).
+        progress: show a progress bar on stderr (default: a bar on a terminal, a line every 30 s
+            elsewhere; False: nothing).
     """
     with ctrl_c_as_interrupt(), store.lock() if store is not None else contextlib.nullcontext():
         plan = plan_chunks(cells, start, matches, chunk_size, store)
@@ -307,10 +307,8 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
         if jobs > cpu_count() and backend == "loky":
             warn(f"{jobs} worker processes on {cpu_count()} cores: no faster than {cpu_count()}, "
                  "and each worker costs memory (see --jobs)")
-        show = sys.stderr.isatty() if progress is None else progress
         collected: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
-        bar = tqdm(total=total, unit="match", disable=not show or total == 0, file=sys.stderr,
-                   desc=spec.name, dynamic_ncols=True)
+        bar = progress_bar(total, "match", spec.name, progress)
         tasks = ((spec.name, cell, ms, root_seed) for cell, ms in plan.chunks())
         try:
             with contextlib.closing(_results(tasks, jobs, backend, parallel_kwargs, n_chunks)) as results:

@@ -113,3 +113,37 @@ def test_a_run_killed_inside_a_look_resumes_it_at_the_looks_alpha(tmp_path, monk
     verdict = {name: {k: json.loads((tmp_path / name / "balance.json").read_text())[k] for k in ("best", "trials")}
                for name in ("whole", "cut")}
     assert verdict["cut"] == verdict["whole"]
+
+
+def test_a_rerun_of_a_killed_search_says_it_resumes(tmp_path, capsys):
+    from sim.cli import main
+
+    path = tmp_path / "b.toml"
+    path.write_text(FILE.format(optimizer="random", pruner="halving"))
+    out = tmp_path / "cut"
+    assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
+    assert "resumed" not in capsys.readouterr().err
+    for stale in sorted((out / "trials").glob("*.json"))[4:]:
+        stale.unlink()  # as if killed after four trials
+    (out / "balance.json").unlink()
+    assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert f"tablesim balance: resumed: 4 of 9 trials already stored in {out}" in err
+
+
+def test_progress_off_a_terminal_is_a_line_every_half_minute_and_one_at_the_end(capsys):
+    from sim.core.progress import LogProgress
+
+    now = [0.0]
+    bar = LogProgress(100, "trial", "balance", clock=lambda: now[0])
+    for _ in range(10):
+        now[0] += 10.0                      # a trial every 10 s: a line every third trial
+        bar.update(1)
+    bar.close()
+    assert capsys.readouterr().err.splitlines() == [
+        "balance: 3 of 100 trials (0 min 30 s)", "balance: 6 of 100 trials (1 min 00 s)",
+        "balance: 9 of 100 trials (1 min 30 s)", "balance: 10 of 100 trials (1 min 40 s)"]
+    quick = LogProgress(5, "match", "pig", clock=lambda: 0.0)
+    quick.update(5)
+    quick.close()
+    assert capsys.readouterr().err == ""   # a run shorter than the interval prints nothing
