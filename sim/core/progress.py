@@ -3,7 +3,8 @@ elsewhere (a log file, a CI job, a notebook's captured stderr), nothing when ask
 
 A designer who runs a balance search under ``nohup`` or in CI should still see that it is
 alive and how far it got; a bar's carriage returns are unreadable in a file, so off a terminal
-the progress is one dated line at most every :data:`LOG_EVERY_S` seconds, and one at the end.
+the progress is one line (count and elapsed time) at most every :data:`LOG_EVERY_S` seconds,
+and one at the end.
 """
 
 from __future__ import annotations
