@@ -16,6 +16,7 @@ commands that summarise or report), and it names no game: games come from their 
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -69,15 +70,22 @@ def _note_printer() -> Callable[[str], None]:
     return note
 
 
-def _os_error_line(exc: OSError) -> str:
+def _os_error_line(exc: OSError, out: str | None = None) -> str:
+    """One line for an operating-system error: the path it names, what went wrong, and for a
+    full disk the results directory and how to go on (finished chunks are kept)."""
     where = exc.filename if exc.filename is not None else ""
     what = exc.strerror or str(exc)
+    if exc.errno == errno.ENOSPC or "No space left on device" in str(exc):
+        place = f" while writing {out}" if out else (f" while writing {where}" if where else "")
+        return (f"the disk is full (No space left on device){place}; the matches finished so far are kept: "
+                "free some space and rerun the same command to resume")
     return f"{where}: {what}" if where else what
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
+    args = None
     try:
         with note_handler(_note_printer()):
             args = parser.parse_args(argv)
@@ -102,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except OSError as exc:  # a disk full, a file vanished: one line naming the path
-        print(f"tablesim: error: {_os_error_line(exc)}", file=sys.stderr)
+        print(f"tablesim: error: {_os_error_line(exc, getattr(args, 'out', None))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("tablesim: interrupted", file=sys.stderr)

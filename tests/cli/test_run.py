@@ -84,3 +84,30 @@ def test_a_rules_file_with_a_byte_order_mark_is_read(capsys, tmp_path):
     assert main(["run", "toy-dice", "--matches", "4", "--players", "plain,lucky", "--rules", str(rules),
                  "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["matches"] == 4
+
+
+def test_a_full_disk_is_one_line_naming_the_directory_and_a_rerun_resumes(capsys, tmp_path, monkeypatch):
+    import errno
+
+    from sim.core import load_tables
+    from sim.core.store import ResultStore
+
+    out = tmp_path / "r"
+    write_chunk, written = ResultStore.write_chunk, []
+
+    def fills_up(store, tables):
+        if written:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(len(tables["matches"]))
+        write_chunk(store, tables)
+
+    monkeypatch.setattr(ResultStore, "write_chunk", fills_up)
+    argv = ["run", "toy-dice", "--matches", "40", "--players", "plain,lucky", "--chunk-size", "10", "--out", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[-1] == (f"tablesim: error: the disk is full (No space left on device) while writing {out}; the "
+                       "matches finished so far are kept: free some space and rerun the same command to resume")
+    assert len(load_tables(out)["matches"]) == written[0] == 10
+    monkeypatch.setattr(ResultStore, "write_chunk", write_chunk)
+    assert main(argv) == 0
+    assert "resumed" in capsys.readouterr().err and len(load_tables(out)["matches"]) == 40
