@@ -96,7 +96,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from sim.core.config import param, to_dict
+from sim.core.config import ConfigError, param, to_dict
 from sim.core.experiment import Lineup, RulesChange
 from sim.core.progress import progress_bar
 from sim.core.runner import DEFAULT_CHUNK_SIZE, Cell, run_cells
@@ -205,14 +205,27 @@ Balance = Problem
 def load_balance(path: str | Path) -> Balance:
     """Read and validate a balance file, including every parameter's key against the rules.
 
-    A target on ``lineup = "*"`` becomes one target per line-up, in the file's order.
+    A target on ``lineup = "*"`` becomes one target per line-up, in the file's order; a
+    ``length_*`` target without a ``column`` reads the game's own length (``GameSpec.length``).
     """
     from dataclasses import replace
 
     balance = load_problem(path, BalanceFile)
     settings = balance.settings
+    declared = balance.spec.length.column
+    allowed = sorted({"rounds", declared})
+    resolved, problems = [], []
+    for k, target in enumerate(settings.targets):
+        if target.metric.startswith("length_"):
+            target = replace(target, column=target.column or declared)
+            if target.column not in allowed:
+                problems.append(f"{path}: targets[{k}].column: got {target.column!r}; allowed: "
+                                f"{', '.join(allowed)} (the game's length columns)")
+        resolved.append(target)
+    if problems:
+        raise ConfigError(problems)
     targets = []
-    for target in settings.targets:
+    for target in resolved:
         if target.lineup == ALL_LINEUPS:
             targets += [replace(target, lineup=lineup.name) for lineup in settings.lineups]
         else:

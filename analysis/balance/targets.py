@@ -7,6 +7,8 @@ A target names a metric, the line-up it is measured on, and a band: either
 - ``profile_win_rate`` (``profile``): wins of a profile over its appearances (e.g. "expert
   beats club 70 % ± 5" on an expert-vs-club line-up with seat rotation).
 - ``rounds_quantile`` (``quantile``, 0.5 = median) and ``rounds_mean``: game length in rounds.
+- ``length_quantile`` and ``length_mean``: the same of the game's own length column (its
+  ``GameSpec.length``, e.g. Gastérospeed's turns per race; ``column`` names another).
 - ``completion``: the share of matches that finished before the cap.
 - ``game`` (``name``): a key of the game's own ``summary`` (e.g. ``ko_rate``).
 
@@ -38,13 +40,15 @@ __all__ = ["Target", "MatchResampler", "measure", "measure_all", "band_loss", "c
 class Target:
     """One design target (see the module docstring for the metrics)."""
 
-    metric: Literal["seat_win_rate", "profile_win_rate", "rounds_quantile", "rounds_mean",
-                    "completion", "game"] = "seat_win_rate"
+    metric: Literal["seat_win_rate", "profile_win_rate", "rounds_quantile", "rounds_mean", "length_quantile",
+                    "length_mean", "completion", "game"] = "seat_win_rate"
     lineup: str = param("", doc="the line-up measured (default: the first)")
     seat: int = param(0, min=0)
     profile: str = ""
     quantile: float = param(0.5, min=0.0, max=1.0)
     name: str = param("", doc="the game metric's key (metric = 'game')")
+    column: str = param("", doc="length_mean / length_quantile: the matches table's column (default: the "
+                        "game's own length, set when the file is read)")
     target: float = param(float("nan"), doc="centre of the band")
     tolerance: float = param(0.0, min=0.0, doc="half-width of the band")
     low: float = param(float("nan"), doc="band low (instead of target ± tolerance)")
@@ -75,7 +79,9 @@ class Target:
     @property
     def label(self) -> str:
         detail = {"seat_win_rate": f"seat {self.seat}", "profile_win_rate": self.profile,
-                  "rounds_quantile": f"q{self.quantile:g}", "game": self.name}.get(self.metric, "")
+                  "rounds_quantile": f"q{self.quantile:g}", "game": self.name,
+                  "length_quantile": f"{self.column} q{self.quantile:g}", "length_mean": self.column,
+                  }.get(self.metric, "")
         where = f" @{self.lineup}" if self.lineup else ""
         return f"{self.metric}({detail}){where}" if detail else f"{self.metric}{where}"
 
@@ -94,10 +100,9 @@ def _value(target: Target, tables: Mapping[str, pd.DataFrame],
         return float(players.loc[players["seat"] == target.seat, "won"].mean())
     if target.metric == "profile_win_rate":
         return float(players.loc[players["profile"] == target.profile, "won"].mean())
-    if target.metric == "rounds_quantile":
-        return float(np.quantile(matches["rounds"], target.quantile))
-    if target.metric == "rounds_mean":
-        return float(matches["rounds"].mean())
+    if target.metric in LENGTHS:
+        lengths = matches[length_column(target)]
+        return float(lengths.mean() if target.metric in MEANS else np.quantile(lengths, target.quantile))
     if target.metric == "completion":
         return float(matches["finished"].astype(bool).mean())
     if game_summary is None:
@@ -116,6 +121,14 @@ def measure(target: Target, tables: Mapping[str, pd.DataFrame], game_summary=Non
 
 
 RATES = ("seat_win_rate", "profile_win_rate", "completion")
+#: length metrics: a mean or a quantile of a column of the matches table
+LENGTHS = ("rounds_mean", "rounds_quantile", "length_mean", "length_quantile")
+MEANS = ("rounds_mean", "length_mean")
+
+
+def length_column(target: Target) -> str:
+    """The matches column a length target reads: ``rounds``, or the game's own length."""
+    return "rounds" if target.metric.startswith("rounds_") else (target.column or "rounds")
 
 
 def _clusters(matches: pd.DataFrame) -> np.ndarray:
@@ -206,10 +219,10 @@ def _bootstrap_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], 
                          minlength=bootstrap * groups).reshape(bootstrap, groups)
     weights = counts[:, index]  # resamples × matches: copies of each match in each resample
     draws = np.full((bootstrap, len(targets)), np.nan)
-    builtin = [i for i, t in enumerate(targets) if t.metric in ("rounds_mean", "rounds_quantile")]
-    rounds = tables["matches"]["rounds"].to_numpy(float)
+    builtin = [i for i, t in enumerate(targets) if t.metric in LENGTHS]
     for column in builtin:
-        draws[:, column] = _weighted_rounds(targets[column], rounds, weights)
+        lengths = tables["matches"][length_column(targets[column])].to_numpy(float)
+        draws[:, column] = _weighted_rounds(targets[column], lengths, weights)
     game = [i for i in range(len(targets)) if i not in builtin]
     if not game:
         return draws
@@ -225,8 +238,8 @@ def _bootstrap_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], 
 
 
 def _weighted_rounds(target: Target, rounds: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Mean or quantile of the rounds in each weighted resample (weights: resamples × matches)."""
-    if target.metric == "rounds_mean":
+    """Mean or quantile of a length in each weighted resample (weights: resamples × matches)."""
+    if target.metric in MEANS:
         return (weights @ rounds) / weights.sum(axis=1)
     order = np.argsort(rounds, kind="stable")
     cumulative = np.cumsum(weights[:, order], axis=1)
