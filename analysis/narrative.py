@@ -74,8 +74,10 @@ def _adjusted_label(p: float, p_adjusted: float, alpha: float) -> str:
     return "adjusted interval" if math.isnan(level) else f"{level_text(level)} adjusted interval"
 
 
-def effect_sentence(row, correction: str = "holm", with_lineup: bool = True, alpha: float = 0.05) -> str:
-    """One variant effect (a row of :func:`analysis.effects.variant_effects`) as a sentence.
+def effect_sentence(row, correction: str = "holm", with_lineup: bool = True, alpha: float = 0.05,
+                    lengths: tuple[str, ...] = ("rounds",)) -> str:
+    """One variant effect (a row of :func:`analysis.effects.variant_effects`) as a sentence;
+    an effect on one of the ``lengths`` columns lengthens or shortens, the others raise or lower.
 
     The interval is the adjusted one, consistent with the adjusted p-value it stands beside,
     and the sentence gives its level (1 − α·p/p_adjusted).
@@ -90,7 +92,7 @@ def effect_sentence(row, correction: str = "holm", with_lineup: bool = True, alp
         amount = f"{100 * magnitude:.1f} percentage points {_interval(low, high, 100, 1)}"
         change = f"{pct(row.base)} → {pct(row.value)}"
     else:
-        verb = ("lengthens" if up else "shortens") if row.outcome == "rounds" else ("raises" if up else "lowers")
+        verb = ("lengthens" if up else "shortens") if row.outcome in lengths else ("raises" if up else "lowers")
         digits = digits_for(magnitude)
         amount = f"{number(magnitude, digits)} {row.unit} {_interval(low, high, 1, digits)}"
         change = f"{number(row.base)} → {number(row.value)} {row.unit}"
@@ -224,13 +226,26 @@ def _skill_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) ->
             "means it always wins.")
 
 
-def _priority(outcome: str) -> int:
-    """Order of effects in the summary: team, seat and profile win rates, length, the rest."""
+def _priority(outcome: str, declared: str = "rounds") -> int:
+    """Order of effects in the summary: team, seat and profile win rates, the game's own length,
+    the length in rounds and the share of capped or decided matches, the rest."""
     if outcome.startswith("team"):
         return 0
     if outcome.startswith(("seat", "profile_won:")):
         return 1
-    return 2 if outcome in ("rounds", "capped", "decided") else 3
+    if outcome == declared:
+        return 2
+    return 3 if outcome in ("rounds", "capped", "decided") else 4
+
+
+def _without_mirrors(significant: pd.DataFrame, cell: pd.DataFrame) -> pd.DataFrame:
+    """Drop an effect that only mirrors another: when the cell (all its effects) has exactly two
+    seats (or two profiles), the second's win rate moves as the first's does, the other way."""
+    for prefix in ("seat", "profile_won:"):
+        wins = [o for o in cell["outcome"] if o.startswith(prefix) and (prefix != "seat" or o.endswith("_won"))]
+        if len(wins) == 2 and wins[0] in set(significant["outcome"]):
+            significant = significant[significant["outcome"] != wins[1]]
+    return significant
 
 
 def _variant_sentences(analysis: Analysis, lineup: str, variant: str, several_lineups: bool) -> list[str]:
@@ -245,14 +260,17 @@ def _variant_sentences(analysis: Analysis, lineup: str, variant: str, several_li
     if (rows["test"] == "identical outcomes").all():
         return [f"{where}{subject} played every match exactly as the baseline did: its rule change "
                 "never altered any outcome (every effect 0, with the interval [0, 0] at any level)."]
-    significant = rows[rows["p_adjusted"] < analysis.options.alpha]
-    significant = significant.assign(priority=significant["outcome"].map(_priority)) \
-        .sort_values(["priority", "p"], kind="stable")
+    significant = _without_mirrors(rows[rows["p_adjusted"] < analysis.options.alpha], rows)
     if significant.empty:
         return [f"{where}{subject} has no detectable effect on any of the {len(rows)} outcomes "
                 f"(all {pval(rows['p_adjusted'].min()).replace('p = ', 'p ≥ ')} after {name})"
                 + _detectable(rows) + "."]
-    sentences = [effect_sentence(row, correction, several_lineups, analysis.options.alpha)
+    from .length import length_of
+
+    declared = length_of(analysis.results).column
+    significant = significant.assign(priority=significant["outcome"].map(lambda o: _priority(o, declared))) \
+        .sort_values(["priority", "p"], kind="stable")
+    sentences = [effect_sentence(row, correction, several_lineups, analysis.options.alpha, ("rounds", declared))
                  for row in significant.head(MAX_EFFECTS).itertuples(index=False)]
     rest = len(significant) - MAX_EFFECTS
     if rest > 0:

@@ -93,3 +93,22 @@ def test_the_report_cites_only_what_a_user_has(tmp_path, game):
     html = _report(tmp_path, game=game)
     for unshipped in ("research/", "seeds/", "games/", "stats.md"):
         assert unshipped not in html, unshipped
+
+
+def test_a_variants_effect_on_the_games_own_length_is_said_first_and_shortens_or_lengthens(tmp_path):
+    summary = re.sub(r"<[^>]+>", "", _section(_report(tmp_path, game="pig-rolls"), "summary"))
+    rolls = summary.index("Variant eight-sided shortens the number of rolls by")
+    assert rolls < summary.index("Variant eight-sided shortens the game length by")
+
+
+def test_the_mirror_of_a_two_seat_or_two_profile_effect_is_not_a_second_sentence():
+    import pandas as pd
+
+    from analysis.narrative import _without_mirrors
+
+    two = pd.DataFrame({"outcome": ["seat0_won", "seat1_won", "profile_won:bold", "profile_won:std", "rounds"]})
+    assert list(_without_mirrors(two, two)["outcome"]) == ["seat0_won", "profile_won:bold", "rounds"]
+    three = pd.DataFrame({"outcome": ["seat0_won", "seat1_won", "seat2_won"]})
+    assert list(_without_mirrors(three.iloc[:2], three)["outcome"]) == ["seat0_won", "seat1_won"]
+    only_second = two[two["outcome"] == "seat1_won"]          # kept when its first is not significant
+    assert list(_without_mirrors(only_second, two)["outcome"]) == ["seat1_won"]
