@@ -214,22 +214,19 @@ def load_balance(path: str | Path) -> Balance:
     settings = balance.settings
     declared = balance.spec.length.column
     allowed = sorted({"rounds", declared})
-    resolved, problems = [], []
+    targets, problems = [], []
     for k, target in enumerate(settings.targets):
         if target.metric.startswith("length_"):
             target = replace(target, column=target.column or declared)
             if target.column not in allowed:
                 problems.append(f"{path}: targets[{k}].column: got {target.column!r}; allowed: "
                                 f"{', '.join(allowed)} (the game's length columns)")
-        resolved.append(target)
-    if problems:
-        raise ConfigError(problems)
-    targets = []
-    for target in resolved:
         if target.lineup == ALL_LINEUPS:
             targets += [replace(target, lineup=lineup.name) for lineup in settings.lineups]
         else:
             targets.append(target)
+    if problems:
+        raise ConfigError(problems)
     balance.settings = replace(settings, targets=tuple(targets))
     return balance
 
@@ -323,13 +320,18 @@ def _play_fresh(balance: Balance, point, *, root_seed: int, start: int, matches:
 # the search
 # ------------------------------------------------------------------------------------------
 
+def _trial_files(out: str | Path) -> list[Path]:
+    """The stored trials' files, in trial order."""
+    return sorted((Path(out) / "trials").glob("*.json"))
+
+
 def _stored_trials(out: Path) -> list[dict]:
-    return [json.loads(p.read_text()) for p in sorted((out / "trials").glob("*.json"))]
+    return [json.loads(p.read_text()) for p in _trial_files(out)]
 
 
 def stored_trial_count(out: str | Path) -> int:
     """Trials a results directory already holds (a rerun resumes after them)."""
-    return sum(1 for _ in (Path(out) / "trials").glob("*.json"))
+    return len(_trial_files(out))
 
 
 def _sampler(settings: BalanceFile):

@@ -16,7 +16,8 @@ so nothing tunnels or is missed at any speed. Layout (pooltool-style verbs):
     api.py      simulate, simulate_batch,   lazy compilation, result assembly;
                 PreparedBatch, trace        trace: paths and impact log (debugging, tests)
     result.py   ShotResult, BatchResult, Trace, EVENT_DTYPE
-    shot.py     ExecutionNoise, executed (the noise model, compiled), execute_shots, heading
+    shot.py     ExecutionNoise, executed (the noise model), execute_shots, heading
+    noise.py    compiled_executed: the noise model compiled, for the planners' kernels
     scenes.py   reference scenes (Carrom break, Curlastique throw) for tests and benchmarks
     clock.py    cpu_seconds: the process CPU clock for compiled code (a game's kernel that
                 calls the engine counts its time)

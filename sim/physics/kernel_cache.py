@@ -28,6 +28,25 @@ def kernel_sources() -> tuple[Path, ...]:
     return tuple(here / f"{name}.py" for name in KERNEL_MODULES)
 
 
+def _refresh(sources: Iterable[Path], stamp_file: Path, folders: Iterable[Path], patterns: Iterable[str]) -> None:
+    """Clear the files ``patterns`` in ``folders`` when the digest of ``sources`` differs from
+    the one in ``stamp_file``, then record the new digest (nothing on a read-only install)."""
+    digest = hashlib.sha256()
+    for path in sources:
+        digest.update(Path(path).read_bytes())
+    try:
+        if stamp_file.exists() and stamp_file.read_text() == digest.hexdigest():
+            return
+        for folder in folders:
+            for pattern in patterns:
+                for f in folder.glob(pattern):
+                    f.unlink(missing_ok=True)
+        os.makedirs(stamp_file.parent, exist_ok=True)
+        stamp_file.write_text(digest.hexdigest())
+    except OSError:  # read-only install: nothing to clear, nothing we can stamp
+        pass
+
+
 def clear_stale(dispatcher, sources: Iterable[Path], stamp: str, patterns: Iterable[str]) -> None:
     """Clear the cached machine code (file ``patterns``) in the cache folder of the compiled
     function ``dispatcher`` when the digest of ``sources`` differs from the one in its
@@ -36,20 +55,7 @@ def clear_stale(dispatcher, sources: Iterable[Path], stamp: str, patterns: Itera
         cache_dir = Path(dispatcher._cache.cache_path)
     except AttributeError:  # numba internals moved: keep going without the guard
         return
-    digest = hashlib.sha256()
-    for path in sources:
-        digest.update(Path(path).read_bytes())
-    stamp_file = cache_dir / stamp
-    try:
-        if stamp_file.exists() and stamp_file.read_text() == digest.hexdigest():
-            return
-        for pattern in patterns:
-            for f in cache_dir.glob(pattern):
-                f.unlink(missing_ok=True)
-        os.makedirs(cache_dir, exist_ok=True)
-        stamp_file.write_text(digest.hexdigest())
-    except OSError:  # read-only install: nothing to clear, nothing we can stamp
-        pass
+    _refresh(sources, cache_dir / stamp, [cache_dir], patterns)
 
 
 def clear_stale_package(package: Path, stamp: str) -> None:
@@ -59,19 +65,5 @@ def clear_stale_package(package: Path, stamp: str) -> None:
     package recompiles its kernels once: a kernel's cache would otherwise miss an edit of a
     module it calls or a constant it reads."""
     package = Path(package)
-    digest = hashlib.sha256()
-    for path in (*kernel_sources(), *sorted(package.rglob("*.py"))):
-        digest.update(str(path.relative_to(path.parents[1])).encode())
-        digest.update(path.read_bytes())
-    stamp_file = package / "__pycache__" / stamp
-    try:
-        if stamp_file.exists() and stamp_file.read_text() == digest.hexdigest():
-            return
-        for cache in package.rglob("__pycache__"):
-            for pattern in ("*.nbi", "*.nbc"):
-                for f in cache.glob(pattern):
-                    f.unlink(missing_ok=True)
-        stamp_file.parent.mkdir(exist_ok=True)
-        stamp_file.write_text(digest.hexdigest())
-    except OSError:  # read-only install: nothing to clear, nothing we can stamp
-        pass
+    _refresh((*kernel_sources(), *sorted(package.rglob("*.py"))), package / "__pycache__" / stamp,
+             package.rglob("__pycache__"), ("*.nbi", "*.nbc"))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from sim.dexterity import ShotParams, execute_shot
-from sim.physics import ExecutionNoise, execute_shots
+from sim.physics import execute_shots
 
 from ..rules.schema import CurlastiqueRules
 from ..rules.situation import Shot, Situation
@@ -69,8 +69,7 @@ class NoisyPolicy(ExactPolicy):
     def __init__(self, rules: CurlastiqueRules, profile):
         super().__init__(rules)
         self.profile = profile
-        self.execution_noise = ExecutionNoise(profile.position_sigma_m, profile.angle_sigma_deg,
-                                              profile.speed_sigma_rel)
+        self.execution_noise = profile.noise
         self.sigmas = self.execution_noise.sigmas()
 
     def execute(self, shot: Shot, rng: np.random.Generator) -> ExecutedShot:

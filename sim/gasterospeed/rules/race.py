@@ -1,9 +1,10 @@
 """One race played: the set-up and the turns of a :class:`~.state.RaceState`.
 
 :class:`Race` is the state with its turn loop; it asks each seat's policy for its decisions
-through the views the state builds. The work is done by one module per responsibility: :mod:`.dealing` (placement, deal, refills), :mod:`.phases` (the speed and
-action phases, the end of a turn), :mod:`.effects` (action cards), :mod:`.reactions` (losses,
-counters, KO), :mod:`.scoring` (ranking, points), :mod:`.narration` (replay text and events).
+through the views the state builds. The work is done by one module per responsibility:
+:mod:`.dealing` (placement, deal, refills), :mod:`.phases` (the speed and action phases, the
+end of a turn), :mod:`.effects` (action cards), :mod:`.reactions` (losses, counters, KO),
+:mod:`.scoring` (ranking, points), :mod:`.narration` (replay text and events).
 
 A test sets a position up directly (``tests/gasterospeed/helpers.py`` wraps this)::
 
