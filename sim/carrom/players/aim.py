@@ -51,9 +51,8 @@ __all__ = ["make_params", "pot_candidates", "best_pot", "LOCAL_POCKETS", "kind_n
 
 #: Where each field lives in the ``params`` array (the layout of the module docstring). A
 #: module-level int is a compile-time constant to numba, so ``prm[P_CAPTURE]`` compiles to the
-#: same load as ``prm[8]``; a named tuple instead cost about 3 % of a Carrom match's CPU
-#: (benchmarks/bench_match_cpu.py --against, 15 repeats: 71.0 → 73.1 ms), its 22 fields being
-#: passed one by one to every compiled call.
+#: same load as ``prm[8]``. A named tuple reads better but costs CPU: numba passes its 22 fields
+#: one by one to every compiled call (compare with ``benchmarks/bench_match_cpu.py --against``).
 (P_RS, P_RC, P_DECEL, P_KCOLL, P_MAX_SPEED, P_SIGMA_X, P_SIGMA_ANGLE, P_SIGMA_SPEED, P_CAPTURE, P_HALF,
  P_CUSHION_E, P_STRIKER_Y, P_POCKET_RADIUS, P_COS_CUT, P_SPEED_FACTOR, P_SPEED_MARGIN, P_DEPTH, P_APERTURE,
  P_REBOUND_FACTOR, P_REBOUND_CLEARANCE, P_BANK_SHIFT, P_GOOD_ENOUGH) = range(22)

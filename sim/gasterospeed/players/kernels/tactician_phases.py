@@ -59,9 +59,8 @@ from .value import begin, infer
 
 #: Where each array lives in the tuples the kernels take (the layout of the module docstring).
 #: Module-level ints are compile-time constants to numba, so a named index reads a tuple as a
-#: literal one did; named tuples instead cost 5 % of a championship's CPU
-#: (benchmarks/bench_match_cpu.py --against, 15 repeats: 15.9 → 16.7 ms), in the dispatch of
-#: every compiled call.
+#: literal one did. Named tuples read better but cost CPU in the dispatch of every compiled call
+#: (compare with ``benchmarks/bench_match_cpu.py --against``).
 DECK_TABLE, DECK_KIND, DECK_NUMBER, DECK_SQUARES, DECK_TYPE, DECK_ATTACKS, DECK_SQUARES_OF = range(7)
 (SEAT_X, SEAT_WORTHS, SEAT_PARAMS, SEAT_PUSH_KEYS, SEAT_COUNTER_KEYS, SEAT_DICE, SEAT_DICE_AT, SEAT_DISC,
  SEAT_DECIDED) = range(9)
