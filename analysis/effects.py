@@ -84,7 +84,8 @@ def paired_binary_effect(variant, baseline, clusters=None, confidence: float = 0
     Returns:
         ``effect``, ``ci_low``, ``ci_high`` (differences of proportions), ``p``, ``test``,
         ``n`` (pairs), ``b`` (1 under baseline only), ``c`` (1 under variant only),
-        ``base_rate``, ``variant_rate``, ``se`` (SE under no effect), ``deff``.
+        ``base_rate``, ``variant_rate``, ``se`` (SE under no effect), ``deff``, ``clusters``
+        (seeds behind the design effect, 0 when the pairs are independent).
     """
     x = np.asarray(variant, dtype=float)
     y = np.asarray(baseline, dtype=float)
@@ -92,14 +93,14 @@ def paired_binary_effect(variant, baseline, clusters=None, confidence: float = 0
            "variant_rate": float(x.mean()) if x.size else math.nan}
     if x.size == 0:
         return {**out, "effect": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan,
-                "test": "none", "b": 0, "c": 0, "se": math.nan, "deff": 1.0}
+                "test": "none", "b": 0, "c": 0, "se": math.nan, "deff": 1.0, "clusters": 0}
     clustered = _clustered(clusters)
     result = estimators.paired_rate_difference(x, y, clusters if clustered else None, confidence)
     test = ("identical outcomes" if result["b"] + result["c"] == 0 else
             "score test, clustered by seed" if clustered else "score test (McNemar)")
     return {**out, "effect": result["effect"], "ci_low": result["ci_low"], "ci_high": result["ci_high"],
             "p": result["p"], "test": test, "b": result["b"], "c": result["c"], "se": result["se0"],
-            "deff": result["deff"]}
+            "deff": result["deff"], "clusters": result["clusters"]}
 
 
 def paired_mean_effect(variant, baseline, clusters=None, confidence: float = 0.95,
@@ -170,7 +171,7 @@ def adjusted_intervals(table: pd.DataFrame, alpha: float = 0.05) -> tuple[np.nda
 
     Binary rows invert their score test at that level, continuous rows their t-test, so an
     adjusted interval excludes 0 exactly when ``p_adjusted < alpha``. Needs the columns of
-    :func:`variant_effects` (``binary``, ``b``, ``c``, ``n``, ``deff``, ``effect``, ``se``,
+    :func:`variant_effects` (``binary``, ``b``, ``c``, ``n``, ``deff``, ``clusters``, ``effect``, ``se``,
     ``df``, ``p``, ``p_adjusted``, ``test``).
     """
     low, high = np.full(len(table), np.nan), np.full(len(table), np.nan)
@@ -183,7 +184,9 @@ def adjusted_intervals(table: pd.DataFrame, alpha: float = 0.05) -> tuple[np.nda
             continue
         level = min(1 - 1e-12, level)
         if r.binary:
-            low[row], high[row] = estimators.paired_rate_interval(r.b, r.c, r.n, r.deff, level)
+            clusters = getattr(r, "clusters", 0)
+            scale = r.deff * float(estimators.small_sample_factor(clusters, (1 - level) / 2, clusters > 0))
+            low[row], high[row] = estimators.paired_rate_interval(r.b, r.c, r.n, scale, level)
         elif r.se > 0:
             half = float(stats.t.ppf(0.5 + level / 2, r.df)) * r.se
             low[row], high[row] = r.effect - half, r.effect + half
@@ -242,7 +245,8 @@ def _effect_row(pairs: pd.DataFrame, column: str, confidence: float, described=N
     return {"outcome": column, "label": label, "unit": unit, "binary": is_binary, "n": result["n"],
             "base": base, "value": value, "effect": result["effect"], "ci_low": result["ci_low"],
             "ci_high": result["ci_high"], "p": result["p"], "test": result["test"], "se": result["se"],
-            "df": df, "b": result.get("b", 0), "c": result.get("c", 0), "deff": result.get("deff", 1.0)}
+            "df": df, "b": result.get("b", 0), "c": result.get("c", 0), "deff": result.get("deff", 1.0),
+            "clusters": result.get("clusters", 0)}
 
 
 def variant_effects(outcomes: pd.DataFrame, baseline: str = "baseline", confidence: float = 0.95,

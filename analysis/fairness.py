@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from sim.core.estimators import exact_interval, exact_tails
+from sim.core.estimators import design_effects, estimable, exact_interval, exact_tails, small_sample_factor
 
 from .winrates import group_keys
 
@@ -114,15 +114,17 @@ def _acceptance(n: int, low: float, high: float, alpha: float) -> tuple[int, int
 
 
 def fair_power(decided: int, seats: int, margin: float, alpha: float = 0.05, design_eff: float = 1.0,
-               simulations: int = 10000, seed: int = 0) -> float:
+               simulations: int = 10000, seed: int = 0, clustered: bool = False) -> float:
     """P(an exactly fair line-up is shown fair): the report's rule, simulated.
 
     ``simulations`` line-ups of ``decided`` matches whose winner is uniform over ``seats``
-    seats (on the effective size decided/deff under clustering); the line-up passes when every
-    seat's exact TOST (:func:`tost_rate`) has p < ``alpha`` — i.e. when every seat's count
-    lies in the TOST's acceptance region, computed once from the exact tails.
+    seats (on the effective size decided/deff under clustering, and with ``clustered`` the
+    small-sample factor of decided/seats seeds, one seat rotation each); the line-up passes
+    when every seat's exact TOST (:func:`tost_rate`) has p < ``alpha`` — i.e. when every
+    seat's count lies in the TOST's acceptance region, computed once from the exact tails.
     """
-    n = max(1, int(round(decided / design_eff)))
+    factor = float(small_sample_factor(max(decided // seats, 1), alpha, clustered))
+    n = max(1, int(round(decided / (design_eff * factor))))
     target = 1.0 / seats
     k_low, k_high = _acceptance(n, max(target - margin, 0.0), min(target + margin, 1.0), alpha)
     if k_low > k_high:
@@ -133,7 +135,7 @@ def fair_power(decided: int, seats: int, margin: float, alpha: float = 0.05, des
 
 @lru_cache(maxsize=256)
 def lineup_matches_needed(seats: int, margin: float, alpha: float = 0.05, power: float = 0.8,
-                          design_eff: float = 1.0, simulations: int = 10000) -> int:
+                          design_eff: float = 1.0, clustered: bool = False, simulations: int = 10000) -> int:
     """Decided matches for an exactly fair line-up to be shown fair (every seat) with ``power``.
 
     The smallest n (to 0.5 %) at which :func:`fair_power` reaches ``power``; the simulation
@@ -142,7 +144,7 @@ def lineup_matches_needed(seats: int, margin: float, alpha: float = 0.05, power:
     line-ups do (the family-wise procedure rejects at least what Bonferroni does).
     """
     def reaches(n: int) -> bool:
-        return fair_power(n, seats, margin, alpha, design_eff, simulations) >= power
+        return fair_power(n, seats, margin, alpha, design_eff, simulations, clustered=clustered) >= power
 
     low = max(seats, matches_for_equivalence(1.0 / seats, margin, alpha, power, design_eff) // 2)
     high = 2 * low
@@ -252,11 +254,9 @@ def _unit_rates(players: pd.DataFrame, cluster: str | None) -> tuple[pd.DataFram
     np.maximum.at(big, owner, m_g)
     share = k / n
     residual = np.bincount(owner, weights=(k_g - share[owner] * m_g) ** 2)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = (g / (g - 1) * residual / n**2) / (share * (1 - share) / n)
-    defined = (g >= 2) & (big > 1) & (share > 0) & (share < 1)
     frame = pd.DataFrame({"_cell": pd.factorize(unit_key[0])[0], unit: unit_key[1], "k": k, "n": n, "share": share,
-                          "deff": np.where(defined, np.fmax(1.0, ratio), 1.0)})
+                          "deff": design_effects(residual, n, share, g, big), "clusters": g,
+                          "clustered": big > 1, "estimated": estimable(share, g, big)})
     if cells:
         cell_rows = rows.groupby(cells, sort=True).size().reset_index()[cells]
         frame = pd.concat([cell_rows.iloc[unit_key[0]].reset_index(drop=True), frame], axis=1)
@@ -290,11 +290,16 @@ def seat_fairness(players: pd.DataFrame, margin: float = 0.02, alpha: float = 0.
         return pd.DataFrame()
     cell = rates["_cell"].to_numpy()
     first = _first(cell)  # one row per cell
-    k, n, deff = (rates[c].to_numpy(float) for c in ("k", "n", "deff"))
+    k, n, deff, groups = (rates[c].to_numpy(float) for c in ("k", "n", "deff", "clusters"))
+    clustered, estimated = rates["clustered"].to_numpy(bool), rates["estimated"].to_numpy(bool)
     seats = np.bincount(cell)[cell]
     target = 1.0 / seats
-    p_tost = _tost_pvalues(k, n, target, margin, deff)
-    p_bias = bias_pvalue(k, n, target, deff)
+
+    def scaled(tail):  # the design effect times the small-sample factor at a one-sided tail
+        return deff * small_sample_factor(groups, tail, estimated)
+
+    p_tost = _tost_pvalues(k, n, target, margin, scaled(alpha))
+    p_bias = bias_pvalue(k, n, target, scaled(alpha / (2 * seats)))
     fair_cell = np.zeros(first.size)
     np.maximum.at(fair_cell, cell, p_tost)
     bias_min = np.ones(first.size)
@@ -307,14 +312,16 @@ def seat_fairness(players: pd.DataFrame, margin: float = 0.02, alpha: float = 0.
         fair_adj[member], bias_adj[member], _, multiplier = family_adjust(fair_cell[member], bias_cell[member])
         level_of_cell[member] = alpha / multiplier
     level = 1 - level_of_cell[cell] / seats
-    low, high = exact_interval(k / deff, n / deff, level)
+    scale = scaled((1 - level) / 2)
+    low, high = exact_interval(k / scale, n / scale, level)
     fair = fair_adj[cell] < alpha
     verdicts = [_verdict(lo, hi, t, margin, f) if ok else "not applicable"
                 for lo, hi, t, f, ok in zip(low, high, target, fair, member[cell])]
     family = max(1, int(member.sum()))
-    worst = np.ones(first.size)
+    worst = np.zeros(first.size)
     np.maximum.at(worst, cell, deff)
-    needed = np.array([lineup_matches_needed(int(seats[i]), margin, alpha / family, 0.8, round(float(worst[c]), 2))
+    needed = np.array([lineup_matches_needed(int(seats[i]), margin, alpha / family, 0.8, float(f"{worst[c]:.2g}"),
+                                             bool(clustered[cell == c].any()))
                        for c, i in enumerate(first)])[cell]
     out = rates[cells].reset_index(drop=True) if cells else pd.DataFrame(index=range(len(rates)))
     columns = {"unit": unit, "id": rates[unit].to_numpy().astype(int), "decided": n.astype(int),

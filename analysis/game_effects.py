@@ -194,7 +194,7 @@ def game_metric_effects(analysis, baseline: str = BASELINE) -> pd.DataFrame:
     if table.empty:
         return pd.DataFrame(columns=columns)
     table["p_adjusted"] = adjust_pvalues(table["p"].to_numpy(), options.correction)
-    table["binary"], table["b"], table["c"], table["n"], table["deff"] = False, 0, 0, 0, 1.0
+    table["binary"], table["b"], table["c"], table["n"], table["deff"], table["clusters"] = False, 0, 0, 0, 1.0, 0
     table["ci_low_adjusted"], table["ci_high_adjusted"] = adjusted_intervals(table, options.alpha)
     table["correction"] = options.correction
     return table[columns]

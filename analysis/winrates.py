@@ -13,9 +13,10 @@
   are about as wide as Goodman's.
 * Matches that share a seed (seat rotation plays each seed under every rotation) are not
   independent: a seat keeps its own random stream across the rotations of a seed. Rates are
-  then computed on the effective sample size n / deff, with deff from the cluster-robust
-  variance of the rate (Korn & Graubard 1998; :mod:`sim.core.estimators`), never narrower
-  than the interval of independent matches.
+  then computed on the effective sample size n / (deff·c), with deff from the cluster-robust
+  variance of the rate (Korn & Graubard 1998) — below 1 when a seat's wins within a seed are
+  negatively correlated, so the interval is narrower than that of independent matches — and
+  c the small-sample factor (Student's t over the G seeds; :mod:`sim.core.estimators`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,15 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from sim.core.estimators import clustered_wilson, design_effect, exact_interval, wilson_interval
+from sim.core.estimators import (
+    clustered_wilson,
+    design_effect,
+    design_effects,
+    estimable,
+    exact_interval,
+    small_sample_factor,
+    wilson_interval,
+)
 
 __all__ = ["wilson_interval", "exact_interval", "win_rates", "design_effect", "clustered_wilson",
            "simultaneous_intervals", "seat_win_rates", "team_win_rates", "profile_win_rates",
@@ -48,7 +57,8 @@ def simultaneous_intervals(successes, trials, items, confidence: float = 0.95,
         successes, trials: counts per rate (arrays).
         items: how many rates share the family (e.g. the seats of a line-up), per rate.
         confidence: joint coverage of the family (at least this, for every n and p).
-        design_eff: design effect per rate (the interval uses k/deff of n/deff).
+        design_eff: design effect per rate, small-sample factor included (the interval uses
+            k/deff of n/deff).
     """
     k = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
@@ -101,15 +111,16 @@ def _rates_table(rows: pd.DataFrame, item: str, outcome: str, confidence: float,
     residual = ((shares["k"] - shares["p"] * shares["m"]) ** 2).groupby(
         [shares[c] for c in keys], sort=True).sum()
     n, g = totals["m"], totals["g"]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ratio = (g / (g - 1) * residual / n**2) / (p * (1 - p) / n)
-    defined = (g >= 2) & (totals["big"] > 1) & (p > 0) & (p < 1)
-    deff = np.where(defined, np.fmax(1.0, ratio), 1.0)
+    deff = design_effects(residual, n, p, g, totals["big"])
+    estimated = estimable(p, g, totals["big"])
     if simultaneous:
         items = totals["k"].groupby(level=cells).transform("size") if cells else pd.Series(len(totals), totals.index)
-        low, high = simultaneous_intervals(totals["k"], n, items.to_numpy(), confidence, deff)
+        items = items.to_numpy()
+        scale = deff * small_sample_factor(g, (1 - confidence) / (2 * items), estimated)
+        low, high = simultaneous_intervals(totals["k"], n, items, confidence, scale)
     else:
-        low, high = wilson_interval((p * n / deff).to_numpy(), (n / deff).to_numpy(), confidence)
+        scale = deff * small_sample_factor(g, (1 - confidence) / 2, estimated)
+        low, high = wilson_interval((p * n / scale).to_numpy(), (n / scale).to_numpy(), confidence)
     out = totals.reset_index()[keys]
     out["games"] = n.to_numpy().astype(int)
     out["wins"] = np.round(totals["k"].to_numpy()).astype(int)

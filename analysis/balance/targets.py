@@ -30,7 +30,7 @@ import pandas as pd
 from scipy.stats import norm
 
 from sim.core.config import param
-from sim.core.estimators import cluster_counts, cluster_index, clustered_wilson
+from sim.core.estimators import cluster_counts, cluster_index, clustered_wilson, small_sample_factor
 
 __all__ = ["Target", "MatchResampler", "measure", "measure_all", "band_loss", "centre_distance", "objective",
            "check_target", "check_tables", "select_lineup", "RATES"]
@@ -163,7 +163,8 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
     Matches that share a seed (seat rotation) are one cluster, as in the report:
 
     * rates (``seat_win_rate``, ``profile_win_rate``, ``completion``) get the Wilson interval
-      on the effective sample size n/deff, deff the seed design effect (the very interval of
+      on the effective sample size n/(deff·c), deff the seed design effect and c its
+      small-sample factor (the very interval of
       :func:`analysis.winrates.profile_win_rates` and ``seat_win_rates(simultaneous=False)``),
       whatever ``bootstrap`` is;
     * every other metric gets a percentile bootstrap over seeds (whole seeds are drawn, with
@@ -380,14 +381,17 @@ def check_target(target: Target, measured: Mapping[str, Any], alpha: float = 0.0
 
     With a (1 − 2α) CI from :func:`measure_all`, the two one-sided tests both reject exactly
     when the CI lies inside the band. For rates the TOST p-value is that of the two one-sided
-    score tests on the effective sample size n/deff — the tests the clustered Wilson interval
-    inverts, so ``p_tost < alpha`` ⇔ ``met``.
+    score tests on the effective sample size n/(deff·c), c the small-sample factor of the
+    seeds at one-sided level α — the tests the clustered Wilson interval inverts, so
+    ``p_tost < alpha`` ⇔ ``met``.
     """
     low, high = target.band
     inside_ci = measured["ci_low"] >= low and measured["ci_high"] <= high
     result = {"target": target.label, "band": [low, high], **measured, "met": bool(inside_ci), "alpha": alpha}
     if target.metric in RATES and measured["n"]:
-        p, n = measured["value"], measured["n"] / measured.get("design_effect", 1.0)
+        groups = measured.get("clusters", measured["n"])
+        factor = float(small_sample_factor(groups, alpha, measured["n"] > groups and 0 < measured["value"] < 1))
+        p, n = measured["value"], measured["n"] / (measured.get("design_effect", 1.0) * factor)
         with np.errstate(invalid="ignore", divide="ignore"):
             p_low = norm.sf((p - low) / np.sqrt(low * (1 - low) / n)) if 0 < low < 1 else 0.0
             p_high = norm.cdf((p - high) / np.sqrt(high * (1 - high) / n)) if 0 < high < 1 else 0.0

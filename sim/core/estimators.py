@@ -9,10 +9,17 @@ column of the tables) and treats clusters, not matches, as the independent units
 * **rates**: Wilson score interval (Wilson 1927, "Probable inference, the law of succession,
   and statistical inference", JASA 22; near-nominal coverage where the Wald interval
   under-covers: Brown, Cai & DasGupta 2001) on the effective sample size
-  n/deff, where the design effect deff = V_cluster / V_binomial comes from the
-  cluster-robust (ratio-estimator) variance of the rate (Korn & Graubard 1998), clipped below
-  at 1; Clopper–Pearson (exact, never below its level) on the same effective size where a
-  guarantee is needed (simultaneous seat intervals, seat fairness);
+  n/(deff·c), where the design effect deff = V_cluster / V_binomial comes from the
+  cluster-robust (ratio-estimator) variance of the rate (Korn & Graubard 1998). deff is what
+  the data show, below 1 too: under seat rotation a seat's wins within a seed are negatively
+  correlated (a lucky player takes every seat in turn), and the rate is then *more* precise
+  than independent matches would make it. Two guards, both sized by the known-truth grid of
+  ``benchmarks/design_effect_coverage.py``: deff ≥ 1/G over G clusters (G identical clusters
+  would give deff = 0 and a point interval), and the small-sample factor
+  c = (t_{G−1}/z)² at the level of the interval (:func:`small_sample_factor`), which turns
+  the normal quantile into Student's t with G − 1 degrees of freedom, as the variance is
+  estimated from G clusters. Clopper–Pearson (exact, never below its level) on the same
+  effective size where a guarantee is needed (simultaneous seat intervals, seat fairness);
 * **means and other statistics**: bootstrap over clusters (:func:`bootstrap_counts` gives the
   resampled clusters as counts, so any statistic of per-cluster sums is a matrix product);
 * **paired differences** (variant − baseline on the same seeds): a t statistic on per-seed
@@ -33,7 +40,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-__all__ = ["z_value", "wilson_interval", "exact_interval", "exact_tails", "design_effect",
+__all__ = ["z_value", "wilson_interval", "exact_interval", "exact_tails", "design_effect", "design_effects",
+           "estimable", "small_sample_factor",
            "cluster_index", "cluster_counts", "cluster_sums", "clustered_wilson", "bootstrap_counts",
            "ClusterT", "cluster_t", "paired_rate_difference", "paired_rate_interval"]
 
@@ -136,34 +144,81 @@ def cluster_counts(outcome, clusters=None) -> tuple[np.ndarray, np.ndarray]:
     return cluster_sums(np.asarray(outcome, dtype=float), clusters)
 
 
-def design_effect(successes_per_cluster, trials_per_cluster) -> float:
-    """Design effect of a proportion estimated from clusters (1 = as good as independent).
+def estimable(rate, groups, largest) -> np.ndarray:
+    """Where a rate's design effect is estimated from its clusters (vectorised).
 
-    deff = V_cluster / V_binomial, where V_cluster = G/(G−1) · Σ_g (k_g − p̂ m_g)² / n² is the
+    At least two clusters, some cluster with several trials, and 0 < p̂ < 1; elsewhere the
+    design effect is 1 by assumption and no small-sample factor applies.
+    """
+    p, g, big = (np.asarray(x, dtype=float) for x in (rate, groups, largest))
+    return (g >= 2) & (big > 1) & (p > 0) & (p < 1)
+
+
+def design_effects(residual, trials, rate, groups, largest) -> np.ndarray:
+    """Design effect of rate(s) from clustered trials, from per-rate sums (vectorised).
+
+    deff = V_cluster / V_binomial, where V_cluster = G/(G−1) · residual / n² is the
     cluster-robust variance of p̂ = Σk/Σm over G clusters and V_binomial = p̂(1−p̂)/n.
-    Returns 1 when every cluster holds one trial, when p̂ is 0 or 1 or when there is a single
-    cluster; clipped below at 1 (never claims more precision than independent trials).
+
+    Args:
+        residual: Σ_g (k_g − p̂ m_g)² over the clusters of each rate.
+        trials: n = Σ_g m_g; rate: p̂; groups: G; largest: the largest m_g.
+
+    Returns:
+        deff, floored at 1/G (G equal clusters would give 0, a point interval). Exactly 1
+        where it is not estimable: every cluster holds one trial (the binomial model holds),
+        p̂ is 0 or 1, or there is a single cluster.
+    """
+    residual, n, p, g, big = (np.asarray(x, dtype=float) for x in (residual, trials, rate, groups, largest))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = (g / (g - 1) * residual / n**2) / (p * (1 - p) / n)
+        floor = 1.0 / g
+    return np.where(estimable(p, g, big), np.fmax(ratio, floor), 1.0)
+
+
+def design_effect(successes_per_cluster, trials_per_cluster) -> float:
+    """Design effect of one proportion estimated from clusters (1 = as good as independent).
+
+    :func:`design_effects` on per-cluster counts: below 1 when the trials of a cluster are
+    negatively correlated, above 1 when positively; floored at 1/G.
     """
     k = np.asarray(successes_per_cluster, dtype=float)
     m = np.asarray(trials_per_cluster, dtype=float)
-    n, g = m.sum(), m.size
-    if g < 2 or n <= 0 or np.all(m <= 1):
+    n = m.sum()
+    if n <= 0:
         return 1.0
     p = k.sum() / n
-    if p <= 0.0 or p >= 1.0:
-        return 1.0
-    v_cluster = g / (g - 1) * np.sum((k - p * m) ** 2) / n**2
-    return float(max(1.0, v_cluster / (p * (1 - p) / n)))
+    return float(design_effects(np.sum((k - p * m) ** 2), n, p, m.size, m.max()))
+
+
+def small_sample_factor(groups, tail, estimated=True) -> np.ndarray:
+    """(t_{G−1} / z)² at one-sided tail probability ``tail``: the design effect's small-sample factor.
+
+    A variance estimated from G clusters carries G − 1 degrees of freedom; multiplying the
+    design effect by this factor makes an interval on the effective size n/(deff·c) use
+    Student's t quantile in place of the normal one (1.33 at G = 10, 1.07 at G = 30,
+    1.02 at G = 100 for a two-sided 95 % interval, tail 0.025). Exactly 1 where the design
+    effect was not ``estimated`` (:func:`estimable`: the binomial variance is then assumed, not
+    estimated) or G < 2. Vectorised over ``groups``, ``tail`` and ``estimated``.
+    """
+    g = np.asarray(groups, dtype=float)
+    tail = np.asarray(tail, dtype=float)
+    use = np.asarray(estimated, dtype=bool) & (g >= 2)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = stats.t.isf(tail, np.where(use, g - 1, 1.0)) / stats.norm.isf(tail)
+    return np.where(use, ratio**2, 1.0)
 
 
 def clustered_wilson(successes_per_cluster, trials_per_cluster,
                      confidence: float = 0.95) -> tuple[float, float, float, float]:
-    """Wilson interval of a proportion from clustered trials, on the effective size n/deff.
+    """Wilson interval of a proportion from clustered trials, on the effective size n/(deff·c).
 
-    With singleton clusters this is exactly the Wilson interval.
+    deff from :func:`design_effect`, c from :func:`small_sample_factor` at the interval's
+    level. With singleton clusters this is exactly the Wilson interval.
 
     Returns:
-        (p̂, low, high, deff); p̂ and bounds are proportions in [0, 1].
+        (p̂, low, high, deff); p̂ and bounds are proportions in [0, 1]; deff is the data's
+        design effect (without the small-sample factor).
     """
     k = np.asarray(successes_per_cluster, dtype=float)
     m = np.asarray(trials_per_cluster, dtype=float)
@@ -172,7 +227,8 @@ def clustered_wilson(successes_per_cluster, trials_per_cluster,
         return float("nan"), float("nan"), float("nan"), float("nan")
     deff = design_effect(k, m)
     p = k.sum() / n
-    low, high = wilson_interval(p * n / deff, n / deff, confidence)
+    scale = deff * float(small_sample_factor(m.size, (1 - confidence) / 2, estimable(p, m.size, m.max())))
+    low, high = wilson_interval(p * n / scale, n / scale, confidence)
     return float(p), float(low), float(high), deff
 
 
@@ -251,7 +307,7 @@ def paired_rate_interval(b: float, c: float, n: float, deff: float = 1.0,
 
     Args:
         b: pairs where only the baseline had the outcome; c: only the variant.
-        n: pairs; deff: design effect of the seed clusters (>= 1).
+        n: pairs; deff: design effect of the seed clusters (small-sample factor included).
         confidence: coverage.
     """
     z = z_value(confidence)
@@ -277,30 +333,35 @@ def paired_rate_difference(variant, baseline, clusters=None, confidence: float =
     without continuity correction when deff = 1 (recommended over the exact conditional test
     by Fagerland et al. 2013) — and the interval inverts the same test at every Δ (Tango
     1998), so "the interval excludes 0" ⇔ "p < 1 − confidence". Under clustering deff is the
-    cluster-robust variance of the mean difference over its multinomial variance (>= 1).
+    cluster-robust variance of the mean difference over its multinomial variance (below 1
+    too, floored at 1/G over G clusters), the p-value is Student's t with G − 1 degrees of
+    freedom and the interval uses deff times the small-sample factor at its level.
 
     Returns:
         ``effect``, ``ci_low``, ``ci_high``, ``p``, ``se0`` (standard error under Δ = 0),
-        ``deff``, ``b``, ``c``, ``n`` (pairs).
+        ``deff``, ``clusters`` (G when the design effect was estimated, else 0), ``b``, ``c``,
+        ``n`` (pairs).
     """
     x = np.asarray(variant, dtype=float)
     y = np.asarray(baseline, dtype=float)
     n = x.size
     b, c = float(np.sum((y == 1) & (x == 0))), float(np.sum((y == 0) & (x == 1)))
     effect = (c - b) / n if n else math.nan
-    out = {"effect": effect, "b": int(b), "c": int(c), "n": int(n), "deff": 1.0}
+    out = {"effect": effect, "b": int(b), "c": int(c), "n": int(n), "deff": 1.0, "clusters": 0}
     if n == 0 or b + c == 0:
         return {**out, "ci_low": 0.0 if n else math.nan, "ci_high": 0.0 if n else math.nan,
                 "p": 1.0 if n else math.nan, "se0": 0.0}
+    df = None
     if clusters is not None:
         sums, sizes = cluster_sums(x - y, clusters)
         g = sums.size
         multinomial = ((b + c) / n - effect**2) / n
         if g >= 2 and multinomial > 0 and np.any(sizes > 1):
             robust = g / (g - 1) * float(np.sum((sums - effect * sizes) ** 2)) / n**2
-            out["deff"] = max(1.0, robust / multinomial)
+            out["deff"], out["clusters"], df = max(robust / multinomial, 1.0 / g), g, g - 1
     deff = out["deff"]
     z0 = (c - b) / math.sqrt((b + c) * deff)
-    low, high = paired_rate_interval(b, c, n, deff, confidence)
-    return {**out, "ci_low": low, "ci_high": high, "p": float(2 * stats.norm.sf(abs(z0))),
-            "se0": math.sqrt((b + c) * deff) / n}
+    factor = float(small_sample_factor(df + 1, (1 - confidence) / 2)) if df else 1.0
+    low, high = paired_rate_interval(b, c, n, deff * factor, confidence)
+    p = float(2 * (stats.t.sf(abs(z0), df) if df else stats.norm.sf(abs(z0))))
+    return {**out, "ci_low": low, "ci_high": high, "p": p, "se0": math.sqrt((b + c) * deff) / n}
