@@ -208,6 +208,51 @@ def _summary(analysis: Analysis) -> Section:
     return section
 
 
+def _stopping(analysis: Analysis) -> Section | None:
+    """Where each cell of an experiment with a ``[stopping]`` rule stopped, and why (None without)."""
+    manifest = analysis.results.manifest
+    records, rule = manifest.get("stopping") or [], manifest.get("stopping_rule") or {}
+    if not records:
+        return None
+    section = Section("stopping", "Where each cell stopped")
+    asked = [f"fairness within 1/n ± {100 * rule['fairness']:g} points" if rule.get("fairness") else "",
+             f"the sign of each variant's effect on {rule['effect']}'s win rate (or an effect within "
+             f"± {100 * rule.get('effect_margin', 0):g} points)" if rule.get("effect") else "",
+             f"every seat's half-width below {100 * rule['half_width']:g} points" if rule.get("half_width") else ""]
+    section.paragraphs = [
+        f"This experiment looked at each cell after every {rule.get('look_every') or rule.get('step') or 'chunk of'} "
+        "matches and stopped "
+        f"it once its questions were answered ({'; '.join(a for a in asked if a)}), or at "
+        f"{rule.get('max_matches', 0):,} matches. Each answer comes from a confidence sequence over seeds "
+        "(betting, Waudby-Smith & Ramdas 2023), valid however often the run looked: the chance that any "
+        f"answer below is wrong is at most α = {rule.get('alpha', 0.05)}. The other tables of this report are "
+        "computed at fixed size from the matches each cell played; as the sizes were chosen by the data, "
+        "read their p-values as descriptive and these answers as the verdicts."]
+    frame = pd.DataFrame([{"variant": r.get("variant"), "lineup": r.get("lineup"), "matches": r.get("matches"),
+                           "fairness": _stop_answer(r, "fairness", 100), "effect": _stop_answer(r, "effect", 100),
+                           "reason": r.get("reason", "")} for r in records])
+    columns = {"variant": "variant", "line-up": "lineup", "matches played": lambda r: f"{int(r['matches']):,}"}
+    if rule.get("fairness"):
+        columns["fairness [anytime-valid CI of the farthest seat]"] = "fairness"
+    if rule.get("effect"):
+        columns["effect [anytime-valid CI, points]"] = "effect"
+    columns["why it stopped"] = "reason"
+    section.items.append(_table("Stopping per cell", frame, columns))
+    return section
+
+
+def _stop_answer(record: dict, kind: str, scale: float) -> str:
+    """``fair [47.3, 52.8]`` from a stopping record ("—" when the cell was not asked)."""
+    answers, intervals = record.get("answers") or {}, record.get("intervals") or {}
+    if kind not in answers:
+        return "—"
+    bounds = intervals.get(kind) or []
+    text = answers[kind] or "not answered"
+    if len(bounds) == 2:
+        text += f" [{scale * bounds[0]:.1f}, {scale * bounds[1]:.1f}]"
+    return text
+
+
 def _win_rates(analysis: Analysis, figures: _Figures) -> Section:
     level = f"{100 * analysis.options.confidence:.0f} %"
     section = Section("win-rates", "Win rates")
@@ -645,6 +690,8 @@ def _experiment_toml(manifest: dict) -> str:
     precision = manifest.get("precision") or {}
     if precision.get("half_width"):
         data["precision"] = precision
+    if manifest.get("stopping_rule"):
+        data["stopping"] = {k: v for k, v in manifest["stopping_rule"].items() if k != "look_every"}
     return _toml({k: v for k, v in data.items() if v not in (None, [], {})})
 
 
@@ -725,7 +772,8 @@ def report_sections(analysis: Analysis) -> list[Section]:
     analysis = dataclasses.replace(analysis, **frames)
     vars(analysis).update(cached)  # the game metrics' jackknife, computed once
     figures = _Figures()
-    return [_summary(analysis), _win_rates(analysis, figures), _fairness(analysis),
+    stopping = _stopping(analysis)
+    return [_summary(analysis), *([stopping] if stopping else []), _win_rates(analysis, figures), _fairness(analysis),
             _effects(analysis, figures), _distributions(analysis, figures), _survival(analysis, figures),
             _design_metrics(analysis), _skill(analysis, figures), _game(analysis, figures),
             *sweep_sections(analysis, figures.make, Section, Table),  # a [sweep] experiment only (analysis/sweep.py)

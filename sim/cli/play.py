@@ -180,11 +180,21 @@ def cmd_experiment(args: argparse.Namespace) -> int:
     else:
         print(f"{experiment.spec.title} experiment {Path(args.file).name}: "
               f"{len(tables['matches'])} matches stored in {out} ({elapsed:.1f} s)")
+        print_stops(store.read_manifest())
         print_sentences(out)
     if args.report:
         return cmd_report(argparse.Namespace(dir=out, out=None, markdown=None))
     print(f"report: tablesim report {out}", file=sys.stderr)
     return 0
+
+
+def print_stops(manifest: dict) -> None:
+    """Where a ``[stopping]`` rule stopped each cell, a line each (nothing without the rule)."""
+    records = manifest.get("stopping") or []
+    if records:
+        print("\nStopping (anytime-valid answers)")
+    for record in records:
+        print(f"  - {record['variant']} / {record['lineup']}: {record['matches']:,} matches; {record['reason']}")
 
 
 def print_sentences(out: str | Path) -> None:

@@ -3,7 +3,8 @@
 Every cell (variant × line-up) of ``manifest["cells"]`` plans matches 0 .. N − 1: N is
 ``manifest["matches"]`` for a run; for an experiment it is ``matches_played`` once complete (a
 precision target plays on past ``matches``), and at least ``matches`` while it runs or after an
-interruption. A cell holds fewer when a run stopped before it finished or when a damaged chunk
+interruption; a cell that a ``[stopping]`` rule stopped plans the matches it stopped at
+(``manifest["stopping"]``). A cell holds fewer when a run stopped before it finished or when a damaged chunk
 was set aside under ``DIR/damaged/``. Rerunning the command recorded in the manifest
 (``manifest["command"]``) resumes and plays exactly the missing matches; parts set aside whose
 matches have been played again since leave nothing missing.
@@ -25,7 +26,7 @@ import pandas as pd
 from .store import DAMAGED, cell_key, contiguous_runs, gaps, parse_part_name
 
 __all__ = ["MatchRange", "CellShortfall", "Completeness", "assess", "completeness_of", "stored_ranges_of",
-           "missing_ranges", "planned_matches", "replay_command"]
+           "missing_ranges", "planned_matches", "stopped_matches", "replay_command"]
 
 #: Cells named one by one in :meth:`Completeness.cells_text`; the rest are counted.
 SHOWN_CELLS = 3
@@ -85,8 +86,10 @@ class Completeness:
 
     Attributes:
         status: the manifest's status ("complete", "running", "interrupted"; "" if none).
-        planned: matches planned per cell (count).
+        planned: matches planned per cell (count; the most any cell plans when a ``[stopping]``
+            rule stopped cells at different counts).
         cells: cells planned (count).
+        planned_sum: matches planned over every cell (count; −1: ``planned`` × ``cells``).
         stored: matches stored within the plan, over every cell (count).
         shortfalls: the cells short of matches, in the manifest's order.
         set_aside: parts under ``DIR/damaged/`` whose matches are still missing (count).
@@ -97,6 +100,7 @@ class Completeness:
     status: str = ""
     planned: int = 0
     cells: int = 0
+    planned_sum: int = -1
     stored: int = 0
     shortfalls: tuple[CellShortfall, ...] = ()
     set_aside: int = 0
@@ -110,7 +114,7 @@ class Completeness:
     @property
     def planned_total(self) -> int:
         """Matches planned over every cell (count)."""
-        return self.planned * self.cells
+        return self.planned_sum if self.planned_sum >= 0 else self.planned * self.cells
 
     def cells_text(self) -> str:
         """The short cells, ``; ``-separated (the first few named, the rest counted)."""
@@ -176,6 +180,15 @@ def planned_matches(manifest: Mapping[str, Any], longest: int = 0) -> int:
     return matches
 
 
+def stopped_matches(manifest: Mapping[str, Any]) -> dict[tuple[str, str], int]:
+    """(variant, line-up) → matches at which a ``[stopping]`` rule stopped the cell (its plan)."""
+    out = {}
+    for record in manifest.get("stopping") or []:
+        if isinstance(record, Mapping) and isinstance(record.get("matches"), int):
+            out[(str(record.get("variant")), str(record.get("lineup")))] = int(record["matches"])
+    return out
+
+
 def _planned_cells(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Any]) -> list[tuple[str, str]]:
     """(variant, line-up) of every planned cell: the manifest's, else those stored."""
     cells = [(str(c.get("variant")), str(c.get("lineup"))) for c in manifest.get("cells") or []
@@ -233,16 +246,19 @@ def assess(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Sequenc
     cells = _planned_cells(manifest, stored)
     longest = max((runs[-1].last + 1 for runs in stored.values() if runs), default=0)
     planned = planned_matches(manifest, longest)
-    shortfalls, missing, total = [], {}, 0
+    stopped = stopped_matches(manifest)
+    shortfalls, missing, total, planned_sum = [], {}, 0, 0
     for cell in cells:
-        absent = missing_ranges(stored.get(cell, []), planned)
-        held = planned - sum(r.size for r in absent)
+        plan = stopped.get(cell, planned)
+        planned_sum += plan
+        absent = missing_ranges(stored.get(cell, []), plan)
+        held = plan - sum(r.size for r in absent)
         total += held
         if absent:
             missing[cell] = absent
-            shortfalls.append(CellShortfall(cell[0], cell[1], held, planned, absent))
+            shortfalls.append(CellShortfall(cell[0], cell[1], held, plan, absent))
     return Completeness(status=str(manifest.get("status") or ""), planned=planned, cells=len(cells),
-                        stored=total, shortfalls=tuple(shortfalls),
+                        planned_sum=planned_sum, stored=total, shortfalls=tuple(shortfalls),
                         set_aside=_set_aside_missing(damaged, cells, missing),
                         command=replay_command(manifest, folder))
 

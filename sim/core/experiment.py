@@ -20,6 +20,10 @@ An experiment file (TOML)::
     half_width = 0.02         # every seat's 95 % Wilson half-width below this (proportion)
     max_matches = 20000       # cap per variant and line-up
     step = 1000               # matches added per round of checking
+    [stopping]                # optional: stop each cell once its question is answered
+    fairness = 0.02           # every seat shown inside 1/n ± 0.02, or one outside (sim.core.stopping)
+    effect = "seat 0"         # the sign of each variant's effect on a win rate
+    max_matches = 20000       # cap per variant and line-up
     [sweep]                   # optional: every line-up at each value of a player axis
     slots = "all"             # "all", or the line-up slots swept (0 = the first), e.g. [1]
     skill = [0, 1, 2, 3]      # the game's skill axis (sim.core.skill: novice → expert) ...
@@ -54,7 +58,8 @@ from .manifest import package_versions
 from .profiles import load_lineup
 from .rules import load_rules
 from .runner import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
-from .store import ResultStore
+from .stopping import Stopping, answer_cell, questions_of
+from .store import ResultStore, load_tables
 
 __all__ = ["Experiment", "load_experiment", "run_experiment", "experiment_manifest",
            "seat_half_width", "whole_rotations"]
@@ -139,6 +144,7 @@ class ExperimentFile:
     variants: tuple[Variant, ...] = ()
     lineups: tuple[Lineup, ...] = ()
     precision: Precision = Precision()
+    stopping: Stopping = Stopping()
     sweep: Sweep = Sweep()
 
     def problems(self):
@@ -168,6 +174,29 @@ class ExperimentFile:
                 yield f"lineups[{index}].name", f"duplicate line-up name {lineup.name!r}"
         if self.precision.half_width > 0 and self.precision.max_matches < self.matches:
             yield "precision.max_matches", f"must be >= matches ({self.matches})"
+        yield from self._stopping_problems()
+
+    def _stopping_problems(self):
+        stop = self.stopping
+        if not stop.active:
+            return
+        if self.precision.half_width > 0:
+            yield "stopping", "give [precision] or [stopping], not both ([stopping] half_width plays to a width too)"
+        if stop.max_matches < self.matches:
+            yield "stopping.max_matches", f"must be >= matches ({self.matches})"
+        if stop.effect:
+            words = stop.effect.split()
+            seats = [len(lineup.players) for lineup in self.lineups]
+            profiles = {Path(p).stem if p.endswith(".toml") else p for lineup in self.lineups for p in lineup.players}
+            if words[0] == "seat" and (len(words) != 2 or not words[1].isdigit()):
+                yield "stopping.effect", f'got {stop.effect!r}; allowed: "seat N" (N a seat number) or a profile'
+            elif words[0] == "seat" and seats and int(words[1]) >= max(seats):
+                yield "stopping.effect", (f"got {stop.effect!r}; the line-ups have seats 0 to {max(seats) - 1}")
+            elif words[0] != "seat" and stop.effect not in profiles:
+                yield "stopping.effect", (f"got {stop.effect!r}; allowed: \"seat N\" or a profile of the "
+                                          f"line-ups ({', '.join(sorted(profiles))})")
+            if not self.variants:
+                yield "stopping.effect", "no [[variants]]: an effect is a variant against the baseline"
 
     @property
     def rotation_step(self) -> int:
@@ -185,6 +214,9 @@ class ExperimentFile:
         if self.precision.half_width > 0 and self.precision.max_matches % step:
             yield "precision.max_matches", (f"{self.precision.max_matches} is not a whole number of seat rotations "
                                             f"({seats} seats): capping at {_whole(self.precision.max_matches, step)}")
+        if self.stopping.active and self.stopping.max_matches % step:
+            yield "stopping.max_matches", (f"{self.stopping.max_matches} is not a whole number of seat rotations "
+                                           f"({seats} seats): capping at {_whole(self.stopping.max_matches, step)}")
 
 
 def _whole(matches: int, step: int) -> int:
@@ -243,7 +275,8 @@ def load_experiment(path: str | Path) -> Experiment:
     settings = build(ExperimentFile, data, sources={k: str(path) for k in data}, default_source=str(path))
     step = settings.rotation_step  # whole rotations only (said by ExperimentFile.notes)
     settings = replace(settings, matches=_whole(settings.matches, step),
-                       precision=replace(settings.precision, max_matches=_whole(settings.precision.max_matches, step)))
+                       precision=replace(settings.precision, max_matches=_whole(settings.precision.max_matches, step)),
+                       stopping=replace(settings.stopping, max_matches=_whole(settings.stopping.max_matches, step)))
     if not settings.game:
         raise ConfigError([f"{path}: game: missing; expected a game's name"])
     try:
@@ -340,6 +373,8 @@ def experiment_manifest(experiment: Experiment, versions: dict[str, str] | None 
                    "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in c.players],
                    "rotate_seats": c.rotate_seats} for c in experiment.cells],
         "precision": to_dict(settings.precision),
+        **({"stopping_rule": {**to_dict(settings.stopping), "look_every": look_step(settings)}}
+           if settings.stopping.active else {}),
         **({"sweep": experiment.sweep_manifest()} if experiment.sweep_manifest() else {}),
         "versions": versions or package_versions(),
     }
@@ -379,8 +414,59 @@ def run_experiment(experiment: Experiment, store: ResultStore, *, jobs: int = 1,
                            progress=progress, parallel_kwargs=parallel_kwargs)
 
 
+def look_step(settings: ExperimentFile) -> int:
+    """Matches between two looks of a ``[stopping]`` rule: its ``step``, else one chunk, in whole rotations."""
+    return _whole(settings.stopping.step or settings.chunk_size, settings.rotation_step)
+
+
+def _run_stopping(experiment: Experiment, store: ResultStore, manifest: dict, **options) -> dict[str, pd.DataFrame]:
+    """Play every cell in looks of ``step`` matches, each until its questions are answered (:mod:`.stopping`)."""
+    settings = experiment.settings
+    rule = settings.stopping
+    step = look_step(settings)
+    questions = questions_of(rule, experiment.cells, BASELINE)
+    count, active, records = min(settings.matches, rule.max_matches), list(experiment.cells), {}
+    seen: set[str] = set()
+    parts: list[pd.DataFrame] = []
+    while True:
+        run_cells(experiment.spec, active, count, settings.seed, chunk_size=settings.chunk_size, store=store,
+                  read_back=False, **options)
+        parts += store.read_new("players", seen, ["variant", "lineup", "match", "seat", "profile", "won", "seed"])
+        parts = [pd.concat(parts, ignore_index=True)] if len(parts) > 1 else parts
+        players = parts[0] if parts else pd.DataFrame()
+        players = players[players["match"] < count]
+        rows = {key: group for key, group in players.groupby(["variant", "lineup"], sort=False)}
+        empty = players.iloc[:0]
+        answers = {}
+        for cell in active:
+            key = (cell.variant, cell.lineup)
+            base = rows.get((BASELINE, cell.lineup), empty) if cell.variant != BASELINE else None
+            answers[key] = answer_cell(questions[key], rule, rows.get(key, empty), base, count)
+        playing = {key for key, answer in answers.items() if not answer.answered}
+        playing |= {(BASELINE, lineup) for variant, lineup in playing if variant != BASELINE}
+        capped = count >= rule.max_matches
+        for key, answer in answers.items():
+            if key not in playing or capped:
+                reason = answer.reason() if answer.answered else f"reached max_matches: {answer.reason()}"
+                if answer.answered and key in playing:
+                    reason += "; played on for the variants of its line-up"
+                records[key] = {"variant": key[0], "lineup": key[1], "matches": count, "answers": answer.answers,
+                                "intervals": answer.intervals, "reason": reason}
+        active = [] if capped else [cell for cell in active if (cell.variant, cell.lineup) in playing]
+        store.write_manifest({**manifest, "status": "running", "stopping": list(records.values())})
+        if not active:
+            break
+        count = min(rule.max_matches, count + step)
+    manifest.update(stopping=[records[(c.variant, c.lineup)] for c in experiment.cells])
+    store.write_manifest({**manifest, "matches_played": max(r["matches"] for r in records.values()),
+                          "status": "complete"})
+    return load_tables(store.path)
+
+
 def _run_locked(experiment: Experiment, store: ResultStore, manifest: dict, **options) -> dict[str, pd.DataFrame]:
     store.write_manifest({**manifest, "status": "running"})
+    if experiment.settings.stopping.active:
+        return _run_stopping(experiment, store, manifest, **options)
     settings = experiment.settings
     matches = settings.matches
     while True:

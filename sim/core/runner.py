@@ -281,7 +281,8 @@ def _drain(pending: set[Future]):
 def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: int, *,
               jobs: int = 1, chunk_size: int = DEFAULT_CHUNK_SIZE, backend: str = "loky",
               store: ResultStore | None = None, progress: bool | None = None,
-              parallel_kwargs: dict | None = None, start: int = 0) -> dict[str, pd.DataFrame]:
+              parallel_kwargs: dict | None = None, start: int = 0,
+              read_back: bool = True) -> dict[str, pd.DataFrame]:
     """Play matches ``start .. matches - 1`` of every cell and return the tidy tables.
 
     With a ``store``, each finished chunk is written at once and matches already stored are
@@ -299,6 +300,8 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
         parallel_kwargs: extra arguments of joblib's ``Parallel`` (not for ``dask``).
         progress: show a progress bar on stderr (default: a bar on a terminal, a line every 30 s
             elsewhere; False: nothing).
+        read_back: with a ``store``, return its tables (False: return nothing, for a caller
+            that reads the new chunks itself).
     """
     with ctrl_c_as_interrupt(), store.lock() if store is not None else contextlib.nullcontext():
         plan = plan_chunks(cells, start, matches, chunk_size, store)
@@ -322,7 +325,7 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
         finally:
             bar.close()
         if store is not None:
-            return load_tables(store.path)
+            return load_tables(store.path) if read_back else {}
     return assemble(collected)
 
 

@@ -330,6 +330,21 @@ class ResultStore:
                 parts.append((*parsed, part.name))
         return sorted(parts)
 
+    def read_new(self, table: str, seen: set[str], columns: Sequence[str] | None = None) -> list[pd.DataFrame]:
+        """One table's parts of the chunks finished since ``seen`` (part names), which it extends.
+
+        For a run that looks at its results as they grow: each look reads only the new chunks
+        (a chunk counts once its ``matches`` part exists). Damaged parts are not judged here;
+        :func:`load_tables` does that.
+        """
+        frames = []
+        for _, _, _, name in self._parts():
+            if name in seen:
+                continue
+            frames.append(pd.read_parquet(self.path / table / name, columns=list(columns) if columns else None))
+            seen.add(name)
+        return frames
+
     def write_chunk(self, tables: Mapping[str, pd.DataFrame]) -> None:
         """Store one chunk's tables; ``matches`` last, so the chunk is atomic for readers.
 

@@ -1,0 +1,207 @@
+"""Stop each cell of an experiment as soon as its question is answered (``[stopping]``).
+
+An experiment file may ask each cell (variant × line-up) one or more questions::
+
+    [stopping]
+    fairness = 0.02        # is every seat's share of the decided matches within 1/n ± 0.02?
+    effect = "seat 0"      # which way does each variant move this win rate ("seat N" or a profile)?
+    effect_margin = 0.02   # ... or is the effect shown to lie within ±2 points?
+    half_width = 0.03      # play until every seat's anytime-valid interval is this narrow
+    alpha = 0.05           # the chance that any verdict of the experiment is wrong
+    max_matches = 20000    # cap per cell
+    step = 0               # matches between looks (0: one chunk, in whole seat rotations)
+
+The run looks after every ``step`` matches of the cells still playing; a cell stops when each
+of its questions is answered, a baseline plays on while a variant of its line-up does (effects
+are paired on common seeds). Every answer comes from a confidence sequence over seeds
+(:mod:`sim.core.sequential`), so it holds however often the run looked: the verdicts of the
+whole experiment are wrong with probability at most ``alpha`` (Bonferroni over its claims:
+each cell's fairness verdict, each variant's effect sign; within a fairness claim over the seats).
+
+The looks happen at fixed match counts (``matches``, ``matches + step``, ...) and each look reads
+only the matches below its count, so a rerun (or a resume after an interruption) makes the very
+same decisions and plays no match twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .config import param
+from .runner import MAX_MATCHES
+from .sequential import SequentialInterval, betting_cs
+
+__all__ = ["Stopping", "Question", "CellAnswer", "questions_of", "answer_cell", "seat_observations",
+           "effect_observations"]
+
+
+@dataclass(frozen=True)
+class Stopping:
+    """The ``[stopping]`` table of an experiment file (all questions off by default)."""
+
+    fairness: float = param(0.0, min=0.0, max=0.5, doc="half-width δ of the fair band 1/n ± δ, as a proportion "
+                                                     "(0 = do not ask)")
+    effect: str = param("", doc='the win rate whose effect sign each variant is asked: "seat N" or a profile '
+                                '("" = do not ask)')
+    effect_margin: float = param(0.02, min=0.0, max=0.5, doc="an effect shown inside ± this (proportion) is "
+                                                            "answered as negligible (0 = only a sign answers)")
+    half_width: float = param(0.0, min=0.0, max=0.5, doc="every seat's anytime-valid half-width to reach "
+                                                         "(proportion; 0 = do not ask)")
+    alpha: float = param(0.05, min=1e-6, max=0.5, doc="chance that any verdict of the experiment is wrong")
+    max_matches: int = param(20000, min=1, max=MAX_MATCHES, doc="cap on matches per cell")
+    step: int = param(0, min=0, max=MAX_MATCHES, doc="matches between looks (0 = one chunk)")
+
+    @property
+    def active(self) -> bool:
+        """Whether any question is asked."""
+        return self.fairness > 0 or bool(self.effect) or self.half_width > 0
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question of one cell: ``kind`` is fairness, effect or half_width; ``alpha`` its share."""
+
+    kind: str
+    alpha: float
+    target: str = ""  # the effect's rate: "seat N" or a profile
+
+
+@dataclass
+class CellAnswer:
+    """Where a cell stands at a look: each question's answer ("" while open) and its interval."""
+
+    matches: int
+    answers: dict[str, str] = field(default_factory=dict)
+    intervals: dict[str, list[float]] = field(default_factory=dict)
+
+    @property
+    def answered(self) -> bool:
+        """Every question of the cell has its answer."""
+        return all(self.answers.values())
+
+    def reason(self) -> str:
+        """Why the cell stopped (or plays on), in words."""
+        done = [f"{kind}: {answer}" for kind, answer in self.answers.items() if answer]
+        open_ = [kind for kind, answer in self.answers.items() if not answer]
+        text = "; ".join(done) if done else "no question answered"
+        return text + (f" (open: {', '.join(open_)})" if open_ else "")
+
+
+def _effect_target(effect: str) -> tuple[str, int | str]:
+    """("seat", N) for "seat N", else ("profile", name)."""
+    words = effect.split()
+    if len(words) == 2 and words[0] == "seat" and words[1].isdigit():
+        return "seat", int(words[1])
+    return "profile", effect
+
+
+def questions_of(stopping: Stopping, cells, baseline: str) -> dict[tuple[str, str], list[Question]]:
+    """Every cell's questions with its share of α (Bonferroni over the experiment's claims).
+
+    Fairness is asked of a cell whose seats can be judged (seat rotation, or one profile in
+    every seat); an effect of every variant cell whose line-up holds the rate asked about.
+    """
+    claims: dict[tuple[str, str], list[str]] = {}
+    for cell in cells:
+        kinds = []
+        profiles = {p.name for p in cell.players}
+        if stopping.fairness > 0 and (cell.rotate_seats or len(profiles) == 1):
+            kinds.append("fairness")
+        if stopping.effect and cell.variant != baseline:
+            kind, target = _effect_target(stopping.effect)
+            if (kind == "seat" and target < len(cell.players)) or (kind == "profile" and target in profiles):
+                kinds.append("effect")
+        claims[(cell.variant, cell.lineup)] = kinds
+    total = max(1, sum(len(kinds) for kinds in claims.values()))
+    share = stopping.alpha / total
+    out = {}
+    for key, kinds in claims.items():
+        out[key] = [Question(kind, share, stopping.effect if kind == "effect" else "") for kind in kinds]
+        if stopping.half_width > 0:
+            out[key].append(Question("half_width", stopping.alpha))
+    return out
+
+
+def seat_observations(players: pd.DataFrame) -> dict[int, np.ndarray]:
+    """Each seat's share of the decided matches of every seed (seeds in order; undecided seeds left out)."""
+    rows = players[["seed", "match", "seat", "won"]]
+    decided = rows.groupby("match")["won"].transform("any")
+    rows = rows[decided]
+    if rows.empty:
+        return {}
+    wins = rows.pivot_table(index="seed", columns="seat", values="won", aggfunc="sum", fill_value=0)
+    per_seed = rows.groupby("seed")["match"].nunique().reindex(wins.index)
+    shares = wins.div(per_seed, axis=0)
+    return {int(seat): shares[seat].to_numpy(float) for seat in shares.columns}
+
+
+def effect_observations(variant: pd.DataFrame, baseline: pd.DataFrame, target: str) -> np.ndarray:
+    """Per seed, the variant's minus the baseline's win rate of ``target``, mapped to [0, 1] as (d + 1)/2."""
+    kind, value = _effect_target(target)
+    pick = (lambda t: t[t["seat"] == value]) if kind == "seat" else (lambda t: t[t["profile"] == value])
+    v, b = pick(variant), pick(baseline)
+    paired = v.merge(b, on=["match", "seat"], suffixes=("_v", "_b"))
+    if paired.empty:
+        return np.zeros(0)
+    difference = paired["won_v"].astype(float) - paired["won_b"].astype(float)
+    per_seed = difference.groupby(paired["seed_v"], sort=True).mean()
+    return ((per_seed + 1) / 2).to_numpy(float)
+
+
+def _fairness(players: pd.DataFrame, margin: float, alpha: float) -> tuple[str, list[float]]:
+    shares = seat_observations(players)
+    seats = len(shares)
+    if seats < 2:
+        return "", []
+    low_band, high_band = 1 / seats - margin, 1 / seats + margin
+    intervals = [betting_cs(x, alpha / seats) for x in shares.values()]
+    widest = max(intervals, key=lambda r: abs(r.mean - 1 / seats))
+    if any(r.high < low_band or r.low > high_band for r in intervals):
+        return "unfair", [widest.low, widest.high]
+    if all(low_band < r.low and r.high < high_band for r in intervals):
+        return "fair", [widest.low, widest.high]
+    return "", [widest.low, widest.high]
+
+
+def _effect(variant: pd.DataFrame, baseline: pd.DataFrame, target: str, alpha: float,
+            margin: float) -> tuple[str, list[float]]:
+    r: SequentialInterval = betting_cs(effect_observations(variant, baseline, target), alpha)
+    low, high = 2 * r.low - 1, 2 * r.high - 1
+    if low > 0:
+        return "raises", [low, high]
+    if high < 0:
+        return "lowers", [low, high]
+    if -margin < low and high < margin:
+        return f"within ±{100 * margin:g} points", [low, high]
+    return "", [low, high]
+
+
+def _half_width(players: pd.DataFrame, target: float, alpha: float) -> tuple[str, list[float]]:
+    shares = seat_observations(players)
+    if not shares:
+        return "", []
+    widest = max(betting_cs(x, alpha).half_width for x in shares.values())
+    return ("reached" if widest <= target else ""), [widest]
+
+
+def answer_cell(questions: list[Question], stopping: Stopping, players: pd.DataFrame,
+                baseline_players: pd.DataFrame | None, matches: int) -> CellAnswer:
+    """Each question of a cell answered (or not) from its first ``matches`` matches.
+
+    ``players`` and ``baseline_players`` hold the cell's and its line-up's baseline rows of the
+    players table, already cut to match indices below ``matches``.
+    """
+    answer = CellAnswer(matches)
+    for q in questions:
+        if q.kind == "fairness":
+            verdict, bounds = _fairness(players, stopping.fairness, q.alpha)
+        elif q.kind == "effect":
+            verdict, bounds = ("", []) if baseline_players is None else \
+                _effect(players, baseline_players, q.target, q.alpha, stopping.effect_margin)
+        else:
+            verdict, bounds = _half_width(players, stopping.half_width, q.alpha)
+        answer.answers[q.kind], answer.intervals[q.kind] = verdict, bounds
+    return answer
