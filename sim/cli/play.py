@@ -12,6 +12,7 @@ from ..core.config import ConfigError, to_dict
 from ..core.game import GameSpec, game_names
 from ..core.interrupts import ctrl_c_as_interrupt
 from .common import (
+    UsageError,
     add_backend_options,
     add_rules_options,
     check_backend,
@@ -63,6 +64,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     lineup = args.lineup or ",".join(p.name for p in players)
     rotate = args.rotate and len(players) > 1
     matches = _whole_rotations(args.matches, len(players), rotate)
+    rule = _stopping_rule(args, matches, len(players), rotate)
     cell = Cell(variant="baseline", lineup=lineup, rules=rules, players=players, rotate_seats=rotate)
     command = command_line(args)
     manifest = {
@@ -78,6 +80,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         "command": command,
         "versions": package_versions(),
     }
+    if rule is not None:
+        manifest["stopping_rule"] = {**to_dict(rule), "look_every": rule.step}
     store = prepare_out(args.out, manifest)
     if matches != args.matches:  # said once the input is known to be good
         print(f"tablesim run: --matches {args.matches} rounded up to {matches}: with seat rotation every "
@@ -89,9 +93,14 @@ def cmd_run(args: argparse.Namespace) -> int:
             store.write_manifest({**manifest, "status": "running"})
         try:
             with ctrl_c_as_interrupt(), cluster(args):
-                tables = run_cells(spec, [cell], matches, args.seed, jobs=args.jobs,
-                                   chunk_size=args.chunk_size, backend=args.backend, store=store,
-                                   progress=args.progress)
+                if rule is None:
+                    tables = run_cells(spec, [cell], matches, args.seed, jobs=args.jobs,
+                                       chunk_size=args.chunk_size, backend=args.backend, store=store,
+                                       progress=args.progress)
+                else:
+                    tables, stops = _play_until_answered(spec, cell, rule, matches, args, store, manifest)
+                    manifest["stopping"] = stops
+                    matches = stops[0]["matches"]
         except KeyboardInterrupt:
             if store is not None:
                 store.write_manifest({**manifest, "status": "interrupted"})
@@ -101,7 +110,47 @@ def cmd_run(args: argparse.Namespace) -> int:
                                   "stored_matches": int(len(tables["matches"]))})
     elapsed = time.perf_counter() - started
     print_summary(spec, tables, args.format, elapsed, rotation_line(rotate, len(players), matches))
+    if args.format != "json":
+        print_stops(manifest)
     return 0
+
+
+def _stopping_rule(args: argparse.Namespace, matches: int, seats: int, rotate: bool):
+    """The ``--stop-*`` options as a :class:`~sim.core.stopping.Stopping` rule (None without them)."""
+    from ..core.runner import MAX_MATCHES
+    from ..core.stopping import Stopping
+
+    asked = args.stop_fair is not None or args.stop_half_width is not None
+    if not asked:
+        if args.max_matches is not None:
+            raise UsageError("--max-matches: only with --stop-fair or --stop-half-width (it caps a run that "
+                             "stops once its answer is clear)")
+        return None
+    for flag, value in (("--stop-fair", args.stop_fair), ("--stop-half-width", args.stop_half_width)):
+        if value is not None and not 0 < value <= 0.5:
+            raise UsageError(f"{flag}: got {value}; allowed: a proportion above 0 and at most 0.5, e.g. 0.02")
+    if not 0 < args.stop_alpha <= 0.5:
+        raise UsageError(f"--stop-alpha: got {args.stop_alpha}; allowed: above 0 and at most 0.5")
+    cap = _whole_rotations(args.max_matches or 20000, seats, rotate)
+    positive_int("--max-matches", cap, matches, MAX_MATCHES)
+    return Stopping(fairness=args.stop_fair or 0.0, half_width=args.stop_half_width or 0.0,
+                    alpha=args.stop_alpha, max_matches=cap, step=_whole_rotations(args.chunk_size, seats, rotate))
+
+
+def _play_until_answered(spec, cell, rule, matches: int, args, store, manifest: dict):
+    """Play one line-up in looks of a chunk until the ``--stop-*`` question is answered."""
+    from ..core.stopping import play_until_answered
+    from ..core.store import assemble, load_tables
+
+    def record(stops: list[dict]) -> None:
+        if store is not None:
+            store.write_manifest({**manifest, "status": "running", "stopping": stops})
+
+    kept: dict = {}
+    stops = play_until_answered(spec, [cell], rule, "baseline", matches, rule.step, args.seed, store,
+                                args.chunk_size, record, kept=kept, jobs=args.jobs, backend=args.backend,
+                                progress=args.progress)
+    return (load_tables(store.path) if store is not None else assemble(kept)), stops
 
 
 def rotation_line(rotate: bool, seats: int, matches: int) -> str:
@@ -225,6 +274,15 @@ def add_parsers(sub) -> None:
     p.add_argument("--chunk-size", type=int, default=25, help="matches per task (default 25)")
     add_backend_options(p)
     p.add_argument("--lineup", default=None, help="a name for this line-up in the tables")
+    p.add_argument("--stop-fair", type=float, default=None, metavar="DELTA",
+                   help="look after every chunk and stop once every seat is shown inside 1/n ± DELTA "
+                        "(fair) or one outside (unfair), e.g. 0.02; --matches is then the first look")
+    p.add_argument("--stop-half-width", type=float, default=None, metavar="H",
+                   help="look after every chunk and stop once every seat's anytime-valid half-width is below H")
+    p.add_argument("--max-matches", type=int, default=None,
+                   help="with --stop-*: the most matches to play (default 20000)")
+    p.add_argument("--stop-alpha", type=float, default=0.05,
+                   help="with --stop-*: the chance that the answer is wrong, however often the run looks (0.05)")
     p.add_argument("--rotate", action=argparse.BooleanOptionalAction, default=True,
                    help="play each seed under every rotation of the seats (default; --no-rotate keeps "
                         "the seats as given, so a profile's rate includes its seat's advantage)")

@@ -58,7 +58,7 @@ from .manifest import package_versions
 from .profiles import load_lineup
 from .rules import load_rules
 from .runner import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
-from .stopping import Stopping, answer_cell, questions_of
+from .stopping import Stopping, play_until_answered
 from .store import ResultStore, load_tables
 
 __all__ = ["Experiment", "load_experiment", "run_experiment", "experiment_manifest",
@@ -420,46 +420,16 @@ def look_step(settings: ExperimentFile) -> int:
 
 
 def _run_stopping(experiment: Experiment, store: ResultStore, manifest: dict, **options) -> dict[str, pd.DataFrame]:
-    """Play every cell in looks of ``step`` matches, each until its questions are answered (:mod:`.stopping`)."""
+    """Play every cell in looks, each until its questions are answered (:func:`.stopping.play_until_answered`)."""
     settings = experiment.settings
-    rule = settings.stopping
-    step = look_step(settings)
-    questions = questions_of(rule, experiment.cells, BASELINE)
-    count, active, records = min(settings.matches, rule.max_matches), list(experiment.cells), {}
-    seen: set[str] = set()
-    parts: list[pd.DataFrame] = []
-    while True:
-        run_cells(experiment.spec, active, count, settings.seed, chunk_size=settings.chunk_size, store=store,
-                  read_back=False, **options)
-        parts += store.read_new("players", seen, ["variant", "lineup", "match", "seat", "profile", "won", "seed"])
-        parts = [pd.concat(parts, ignore_index=True)] if len(parts) > 1 else parts
-        players = parts[0] if parts else pd.DataFrame()
-        players = players[players["match"] < count]
-        rows = {key: group for key, group in players.groupby(["variant", "lineup"], sort=False)}
-        empty = players.iloc[:0]
-        answers = {}
-        for cell in active:
-            key = (cell.variant, cell.lineup)
-            base = rows.get((BASELINE, cell.lineup), empty) if cell.variant != BASELINE else None
-            answers[key] = answer_cell(questions[key], rule, rows.get(key, empty), base, count)
-        playing = {key for key, answer in answers.items() if not answer.answered}
-        playing |= {(BASELINE, lineup) for variant, lineup in playing if variant != BASELINE}
-        capped = count >= rule.max_matches
-        for key, answer in answers.items():
-            if key not in playing or capped:
-                reason = answer.reason() if answer.answered else f"reached max_matches: {answer.reason()}"
-                if answer.answered and key in playing:
-                    reason += "; played on for the variants of its line-up"
-                records[key] = {"variant": key[0], "lineup": key[1], "matches": count, "answers": answer.answers,
-                                "intervals": answer.intervals, "reason": reason}
-        active = [] if capped else [cell for cell in active if (cell.variant, cell.lineup) in playing]
-        store.write_manifest({**manifest, "status": "running", "stopping": list(records.values())})
-        if not active:
-            break
-        count = min(rule.max_matches, count + step)
-    manifest.update(stopping=[records[(c.variant, c.lineup)] for c in experiment.cells])
-    store.write_manifest({**manifest, "matches_played": max(r["matches"] for r in records.values()),
-                          "status": "complete"})
+
+    def record(stops: list[dict]) -> None:
+        store.write_manifest({**manifest, "status": "running", "stopping": stops})
+
+    stops = play_until_answered(experiment.spec, experiment.cells, settings.stopping, BASELINE, settings.matches,
+                                look_step(settings), settings.seed, store, settings.chunk_size, record, **options)
+    manifest.update(stopping=stops)
+    store.write_manifest({**manifest, "matches_played": max(r["matches"] for r in stops), "status": "complete"})
     return load_tables(store.path)
 
 

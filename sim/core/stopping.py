@@ -25,17 +25,21 @@ same decisions and plays no match twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from .config import param
-from .runner import MAX_MATCHES
+from .runner import MAX_MATCHES, Cell, run_cells
 from .sequential import SequentialInterval, betting_cs
 
 __all__ = ["Stopping", "Question", "CellAnswer", "questions_of", "answer_cell", "seat_observations",
-           "effect_observations"]
+           "effect_observations", "play_until_answered", "PLAYER_COLUMNS"]
+
+#: The players-table columns the answers read.
+PLAYER_COLUMNS = ("variant", "lineup", "match", "seat", "profile", "won", "seed")
 
 
 @dataclass(frozen=True)
@@ -205,3 +209,63 @@ def answer_cell(questions: list[Question], stopping: Stopping, players: pd.DataF
             verdict, bounds = _half_width(players, stopping.half_width, q.alpha)
         answer.answers[q.kind], answer.intervals[q.kind] = verdict, bounds
     return answer
+
+
+def play_until_answered(spec, cells: Sequence[Cell], rule: Stopping, baseline: str, first: int, step: int,
+                        seed: int, store, chunk_size: int, on_look: Callable[[list[dict]], None] | None = None,
+                        kept: dict[str, list[pd.DataFrame]] | None = None, **options) -> list[dict]:
+    """Play ``cells`` from ``first`` matches in looks of ``step`` until each is answered or capped.
+
+    At each look (``first``, ``first + step``, ... up to ``rule.max_matches``) every cell still
+    playing is answered from its matches below the look's count; a cell stops once answered,
+    a baseline (variant ``baseline``) plays on while a variant of its line-up does. Each look
+    reads only the new chunks (from ``store``, or from what :func:`run_cells` returns without
+    one). ``on_look`` receives the stop records so far after every look; without a store,
+    ``kept`` (table name → frames) collects every table played.
+
+    Returns:
+        one record per cell, in the order of ``cells``: ``variant``, ``lineup``, ``matches``
+        (where it stopped), ``answers`` and ``intervals`` per question, ``reason``.
+    """
+    questions = questions_of(rule, cells, baseline)
+    count, active, records = min(first, rule.max_matches), list(cells), {}
+    seen: set[str] = set()
+    parts: list[pd.DataFrame] = []
+    played = 0
+    while True:
+        tables = run_cells(spec, active, count, seed, chunk_size=chunk_size, store=store, read_back=False,
+                           start=0 if store is not None else played, **options)
+        if store is not None:
+            parts += store.read_new("players", seen, PLAYER_COLUMNS)
+        else:
+            parts.append(tables["players"][list(PLAYER_COLUMNS)])
+            for name, frame in tables.items() if kept is not None else ():
+                kept.setdefault(name, []).append(frame)
+        played = count
+        parts = [pd.concat(parts, ignore_index=True)] if len(parts) > 1 else parts
+        players = parts[0] if parts else pd.DataFrame(columns=PLAYER_COLUMNS)
+        players = players[players["match"] < count]
+        rows = dict(iter(players.groupby(["variant", "lineup"], sort=False)))
+        empty = players.iloc[:0]
+        answers = {}
+        for cell in active:
+            key = (cell.variant, cell.lineup)
+            base = rows.get((baseline, cell.lineup), empty) if cell.variant != baseline else None
+            answers[key] = answer_cell(questions[key], rule, rows.get(key, empty), base, count)
+        playing = {key for key, answer in answers.items() if not answer.answered}
+        playing |= {(baseline, lineup) for variant, lineup in playing if variant != baseline}
+        capped = count >= rule.max_matches
+        for key, answer in answers.items():
+            if key not in playing or capped:
+                reason = answer.reason() if answer.answered else f"reached max_matches: {answer.reason()}"
+                if answer.answered and key in playing:
+                    reason += "; played on for the variants of its line-up"
+                records[key] = {"variant": key[0], "lineup": key[1], "matches": count, "answers": answer.answers,
+                                "intervals": answer.intervals, "reason": reason}
+        active = [] if capped else [cell for cell in active if (cell.variant, cell.lineup) in playing]
+        if on_look is not None:
+            on_look(list(records.values()))
+        if not active:
+            break
+        count = min(rule.max_matches, count + step)
+    return [records[(cell.variant, cell.lineup)] for cell in cells]

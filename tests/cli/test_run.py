@@ -111,3 +111,35 @@ def test_a_full_disk_is_one_line_naming_the_directory_and_a_rerun_resumes(capsys
     monkeypatch.setattr(ResultStore, "write_chunk", write_chunk)
     assert main(argv) == 0
     assert "resumed" in capsys.readouterr().err and len(load_tables(out)["matches"]) == 40
+
+
+def test_run_stops_once_the_seats_are_shown_unfair_and_a_rerun_plays_nothing(capsys, tmp_path):
+    out = tmp_path / "res"
+    argv = ["run", "toy-dice", "--matches", "20", "--players", "plain,plain", "--seed", "3", *SEAT_EFFECT,
+            "--stop-fair", "0.05", "--max-matches", "4000", "--chunk-size", "20", "--out", str(out)]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    manifest = json.loads((out / "manifest.json").read_text())
+    (stop,) = manifest["stopping"]
+    assert stop["answers"] == {"fairness": "unfair"} and 20 < stop["matches"] < 4000
+    assert f"baseline / plain,plain: {stop['matches']:,} matches; fairness: unfair" in text
+    parts = {p: p.stat().st_mtime_ns for p in (out / "matches").glob("*.parquet")}
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert {p: p.stat().st_mtime_ns for p in (out / "matches").glob("*.parquet")} == parts
+    assert json.loads((out / "manifest.json").read_text())["stopping"] == manifest["stopping"]
+    # the same answer without a results directory
+    assert main(argv[:-2] + ["--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["matches"] == stop["matches"]
+
+
+def test_bad_stopping_options_are_one_line_and_write_nothing(capsys, tmp_path):
+    base = ["run", "toy-dice", "--matches", "20", "--players", "plain,plain", "--out", str(tmp_path / "never")]
+    for extra, expected in ((["--stop-fair", "0.7"], "--stop-fair: got 0.7; allowed: a proportion above 0"),
+                            (["--max-matches", "100"], "--max-matches: only with --stop-fair or --stop-half-width"),
+                            (["--stop-fair", "0.02", "--max-matches", "10"], "--max-matches: got 10; allowed: 20 to"),
+                            (["--stop-half-width", "0.05", "--stop-alpha", "0"], "--stop-alpha: got 0.0")):
+        assert main(base + extra) == 2, extra
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and expected in err[0], (extra, err)
+        assert not (tmp_path / "never").exists()
