@@ -86,9 +86,11 @@ class CellAnswer:
         """Every question of the cell has its answer."""
         return all(self.answers.values())
 
-    def reason(self) -> str:
-        """Why the cell stopped (or plays on), in words."""
-        done = [f"{kind}: {answer}" for kind, answer in self.answers.items() if answer]
+    def reason(self, answered_at: dict[str, int] | None = None) -> str:
+        """Why the cell stopped (or plays on), in words; ``answered_at`` adds where each answer came."""
+        at = answered_at or {}
+        done = [f"{kind}: {answer}" + (f" at {at[kind]:,} matches" if kind in at else "")
+                for kind, answer in self.answers.items() if answer]
         open_ = [kind for kind, answer in self.answers.items() if not answer]
         text = "; ".join(done) if done else "no question answered"
         return text + (f" (open: {', '.join(open_)})" if open_ else "")
@@ -225,10 +227,12 @@ def play_until_answered(spec, cells: Sequence[Cell], rule: Stopping, baseline: s
 
     Returns:
         one record per cell, in the order of ``cells``: ``variant``, ``lineup``, ``matches``
-        (where it stopped), ``answers`` and ``intervals`` per question, ``reason``.
+        (where it stopped), ``answers``, ``answered_at`` (the matches at the first look that
+        answered each question) and ``intervals`` per question, ``reason``.
     """
     questions = questions_of(rule, cells, baseline)
     count, active, records = min(first, rule.max_matches), list(cells), {}
+    answered_at: dict[tuple[str, str], dict[str, int]] = {}
     seen: set[str] = set()
     parts: list[pd.DataFrame] = []
     played = 0
@@ -252,16 +256,22 @@ def play_until_answered(spec, cells: Sequence[Cell], rule: Stopping, baseline: s
             key = (cell.variant, cell.lineup)
             base = rows.get((baseline, cell.lineup), empty) if cell.variant != baseline else None
             answers[key] = answer_cell(questions[key], rule, rows.get(key, empty), base, count)
+        for key, answer in answers.items():
+            for kind, verdict in answer.answers.items():
+                if verdict:
+                    answered_at.setdefault(key, {}).setdefault(kind, count)
         playing = {key for key, answer in answers.items() if not answer.answered}
         playing |= {(baseline, lineup) for variant, lineup in playing if variant != baseline}
         capped = count >= rule.max_matches
         for key, answer in answers.items():
             if key not in playing or capped:
-                reason = answer.reason() if answer.answered else f"reached max_matches: {answer.reason()}"
+                said = answer.reason(answered_at.get(key))
+                reason = said if answer.answered else f"reached max_matches: {said}"
                 if answer.answered and key in playing:
                     reason += "; played on for the variants of its line-up"
                 records[key] = {"variant": key[0], "lineup": key[1], "matches": count, "answers": answer.answers,
-                                "intervals": answer.intervals, "reason": reason}
+                                "answered_at": answered_at.get(key, {}), "intervals": answer.intervals,
+                                "reason": reason}
         active = [] if capped else [cell for cell in active if (cell.variant, cell.lineup) in playing]
         if on_look is not None:
             on_look(list(records.values()))
