@@ -139,7 +139,7 @@ def _stopping_rule(args: argparse.Namespace, matches: int, seats: int, rotate: b
 
 def _play_until_answered(spec, cell, rule, matches: int, args, store, manifest: dict):
     """Play one line-up in looks of a chunk until the ``--stop-*`` question is answered."""
-    from ..core.stopping import play_until_answered
+    from ..core.stopping import Looks, play_until_answered
     from ..core.store import assemble, load_tables
 
     def record(stops: list[dict]) -> None:
@@ -147,8 +147,8 @@ def _play_until_answered(spec, cell, rule, matches: int, args, store, manifest: 
             store.write_manifest({**manifest, "status": "running", "stopping": stops})
 
     kept: dict = {}
-    stops = play_until_answered(spec, [cell], rule, "baseline", matches, rule.step, args.seed, store,
-                                args.chunk_size, record, kept=kept, jobs=args.jobs, backend=args.backend,
+    looks = Looks(spec, [cell], rule, matches, rule.step, args.seed, args.chunk_size)
+    stops = play_until_answered(looks, store, record, kept=kept, jobs=args.jobs, backend=args.backend,
                                 progress=args.progress)
     return (load_tables(store.path) if store is not None else assemble(kept)), stops
 

@@ -58,7 +58,7 @@ from .manifest import package_versions
 from .profiles import load_lineup
 from .rules import load_rules
 from .runner import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
-from .stopping import Stopping, play_until_answered
+from .stopping import Looks, Stopping, play_until_answered
 from .store import ResultStore, load_tables
 
 __all__ = ["Experiment", "load_experiment", "run_experiment", "experiment_manifest",
@@ -188,7 +188,7 @@ class ExperimentFile:
             words = stop.effect.split()
             seats = [len(lineup.players) for lineup in self.lineups]
             profiles = {Path(p).stem if p.endswith(".toml") else p for lineup in self.lineups for p in lineup.players}
-            if words[0] == "seat" and (len(words) != 2 or not words[1].isdigit()):
+            if not words or (words[0] == "seat" and (len(words) != 2 or not words[1].isdigit())):
                 yield "stopping.effect", f'got {stop.effect!r}; allowed: "seat N" (N a seat number) or a profile'
             elif words[0] == "seat" and seats and int(words[1]) >= max(seats):
                 yield "stopping.effect", (f"got {stop.effect!r}; the line-ups have seats 0 to {max(seats) - 1}")
@@ -426,8 +426,9 @@ def _run_stopping(experiment: Experiment, store: ResultStore, manifest: dict, **
     def record(stops: list[dict]) -> None:
         store.write_manifest({**manifest, "status": "running", "stopping": stops})
 
-    stops = play_until_answered(experiment.spec, experiment.cells, settings.stopping, BASELINE, settings.matches,
-                                look_step(settings), settings.seed, store, settings.chunk_size, record, **options)
+    looks = Looks(experiment.spec, experiment.cells, settings.stopping, settings.matches, look_step(settings),
+                  settings.seed, settings.chunk_size, BASELINE)
+    stops = play_until_answered(looks, store, record, **options)
     manifest.update(stopping=stops)
     store.write_manifest({**manifest, "matches_played": max(r["matches"] for r in stops), "status": "complete"})
     return load_tables(store.path)

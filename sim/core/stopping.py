@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -36,7 +37,7 @@ from .runner import MAX_MATCHES, Cell, run_cells
 from .sequential import SequentialInterval, betting_cs
 
 __all__ = ["Stopping", "Question", "CellAnswer", "questions_of", "answer_cell", "seat_observations",
-           "effect_observations", "play_until_answered", "PLAYER_COLUMNS"]
+           "effect_observations", "Looks", "play_until_answered", "PLAYER_COLUMNS"]
 
 #: The players-table columns the answers read.
 PLAYER_COLUMNS = ("variant", "lineup", "match", "seat", "profile", "won", "seed")
@@ -213,10 +214,31 @@ def answer_cell(questions: list[Question], stopping: Stopping, players: pd.DataF
     return answer
 
 
-def play_until_answered(spec, cells: Sequence[Cell], rule: Stopping, baseline: str, first: int, step: int,
-                        seed: int, store, chunk_size: int, on_look: Callable[[list[dict]], None] | None = None,
+@dataclass(frozen=True)
+class Looks:
+    """What a run under a stopping rule plays: the cells, the rule, and where its looks fall.
+
+    Attributes:
+        spec: the game. cells: the cells (variant × line-up) to play.
+        rule: the questions, their α and the cap (``rule.max_matches``).
+        first: matches at the first look; step: matches between two looks (whole rotations).
+        seed: the root seed. chunk_size: matches per task.
+        baseline: the variant the effects are measured against.
+    """
+
+    spec: Any
+    cells: Sequence[Cell]
+    rule: Stopping
+    first: int
+    step: int
+    seed: int
+    chunk_size: int
+    baseline: str = "baseline"
+
+
+def play_until_answered(looks: Looks, store, on_look: Callable[[list[dict]], None] | None = None,
                         kept: dict[str, list[pd.DataFrame]] | None = None, **options) -> list[dict]:
-    """Play ``cells`` from ``first`` matches in looks of ``step`` until each is answered or capped.
+    """Play the cells from ``looks.first`` matches in looks of ``looks.step`` until each is answered or capped.
 
     At each look (``first``, ``first + step``, ... up to ``rule.max_matches``) every cell still
     playing is answered from its matches below the look's count; a cell stops once answered,
@@ -230,8 +252,10 @@ def play_until_answered(spec, cells: Sequence[Cell], rule: Stopping, baseline: s
         (where it stopped), ``answers``, ``answered_at`` (the matches at the first look that
         answered each question) and ``intervals`` per question, ``reason``.
     """
+    spec, cells, rule, baseline, seed, chunk_size = (looks.spec, looks.cells, looks.rule, looks.baseline,
+                                                     looks.seed, looks.chunk_size)
     questions = questions_of(rule, cells, baseline)
-    count, active, records = min(first, rule.max_matches), list(cells), {}
+    count, active, records = min(looks.first, rule.max_matches), list(cells), {}
     answered_at: dict[tuple[str, str], dict[str, int]] = {}
     seen: set[str] = set()
     parts: list[pd.DataFrame] = []
@@ -277,5 +301,5 @@ def play_until_answered(spec, cells: Sequence[Cell], rule: Stopping, baseline: s
             on_look(list(records.values()))
         if not active:
             break
-        count = min(rule.max_matches, count + step)
+        count = min(rule.max_matches, count + looks.step)
     return [records[(cell.variant, cell.lineup)] for cell in cells]

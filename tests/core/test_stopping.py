@@ -124,6 +124,7 @@ def test_the_report_says_where_each_cell_stopped_and_why(stopped, tmp_path):
 
 
 @pytest.mark.parametrize("rule, message", [
+    ('[stopping]\neffect = "  "\n', "stopping.effect: got '  '; allowed: \"seat N\" (N a seat number) or a profile"),
     ('[stopping]\neffect = "seat 7"\n', "stopping.effect: got 'seat 7'; the line-ups have seats 0 to 1"),
     ('[stopping]\neffect = "wizard"\n', "stopping.effect: got 'wizard'; allowed: \"seat N\" or a profile of the "
                                         "line-ups (lucky, plain)"),
