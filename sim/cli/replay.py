@@ -150,7 +150,7 @@ def _from_results(args: argparse.Namespace) -> int:
           f"{cell.lineup}; root seed {stored.root_seed}, seed index {seed_index}, rotation {rotation}: "
           + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(seated)) + ")")
     if spec.replay is not None and args.html is None:
-        print(spec.replay(cell.rules, seated, seeds))
+        print(_told(spec, cell.rules, seated, seeds, args))
     if replayed != stored.scores:
         print(f"tablesim: error: match {stored.match} does not replay: stored final scores "
               f"{_scores_line(stored.scores)}, replayed {_scores_line(replayed)} (the game's code or "
@@ -184,8 +184,29 @@ def _from_game(args: argparse.Namespace) -> int:
     seeds = MatchSeeds(seed, match)
     if args.html is not None:
         return _write_html(spec, args.html, rules, players, seeds, None)
-    print(spec.replay(rules, players, seeds))
+    print(_told(spec, rules, players, seeds, args))
     return 0
+
+
+def _told(spec: GameSpec, rules, players, seeds, args: argparse.Namespace) -> str:
+    """The game's replay text, with ``--part`` and ``--all-turns`` passed to a hook that takes them."""
+    import inspect
+
+    accepts = inspect.signature(spec.replay).parameters
+    options = {}
+    for flag, name, value, given in (("--part", "part", args.part, args.part is not None),
+                                     ("--all-turns", "fold", not args.all_turns, args.all_turns)):
+        if not given:
+            continue
+        if name not in accepts:
+            raise UsageError(f"{flag}: {spec.name} tells a match whole; it takes no {flag}")
+        options[name] = value
+    if args.part is not None:
+        positive_int("--part", args.part, 1)
+    try:
+        return spec.replay(rules, players, seeds, **options)
+    except ValueError as exc:
+        raise UsageError(f"--part {args.part}: {exc}") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -210,6 +231,7 @@ def add_parsers(sub) -> None:
     p = sub.add_parser(
         "replay", help="tell one match turn by turn (a fresh one, or a stored one of a results directory)",
         epilog="examples (in this order, from an empty folder):\n  tablesim replay gasterospeed --seed 3\n"
+               "  tablesim replay gasterospeed --seed 3 --part 2\n"
                "  tablesim examples --copy examples\n"
                "  tablesim experiment examples/curlastique_demo.toml --jobs 2\n"
                "  tablesim replay results/curlastique_demo --match 17 --variant bullseye-150\n"
@@ -222,6 +244,11 @@ def add_parsers(sub) -> None:
     p.add_argument("--variant", default=None, help="DIR: the variant (default baseline)")
     p.add_argument("--lineup", default=None, help="DIR: the line-up (default: the only one)")
     p.add_argument("--players", default=None, help="GAME: comma-separated profiles (default: the demo line-up)")
+    p.add_argument("--part", type=int, default=None, metavar="N",
+                   help="the part of the match to tell, for games played in parts (a race of a "
+                        "Gastérospeed championship; default 1)")
+    p.add_argument("--all-turns", action="store_true",
+                   help="tell every turn (by default a run of turns where one snail is left alone is folded)")
     p.add_argument("--html", default=None, metavar="FILE.html",
                    help="write a self-contained animated page (play, pause, step, scores)")
     add_rules_options(p)

@@ -71,7 +71,8 @@ def _reserve_shells(purses, committed: list[int], n_snails: int) -> list[int]:
 
 def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | None,
          trace: list | None, max_races: int | None = None,
-         on_turn: Callable[[Race], None] | None = None) -> dict[str, Any]:
+         on_turn: Callable[[Race], None] | None = None, told: int = 1) -> dict[str, Any]:
+    """Play the championship (its first ``max_races`` races); ``trace`` tells race ``told`` (1-based)."""
     n = len(players)
     setup = Dice(seeds.rng("setup"))
     chance = Dice(seeds.rng("chance"))
@@ -112,14 +113,17 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
             shells = _reserve_shells(purses, by_purse, n * per)
         else:
             shells = [rules.race_shells(name)] * (n * per)
-        if trace is not None:
+        if max_races is not None and told > len(names):
+            raise ValueError(f"the championship has {len(names)} races")
+        telling = trace if k + 1 == told else None
+        if telling is not None:
             trace.append(_header(rules, players, circuit, k + 1, len(names), per))
             if v.stable_reserve:
                 trace.append("Shells committed from the stable reserve: "
                              + ", ".join(f"{snail_labels(n, 1)[s]} {committed[s]}" for s in range(n)))
         race = Race(circuit, deck, config, policies, chance, shells=shells, race_no=k + 1,
-                    races_left=races_left, scores=points, upcoming=upcoming, events=events, trace=trace,
-                    on_turn=on_turn, compiled=tactician_phases)
+                    races_left=races_left, scores=points, upcoming=upcoming, events=events, trace=telling,
+                    on_turn=on_turn if trace is None or telling is not None else None, compiled=tactician_phases)
         race.run()
         raced += 1
         turns_total += race.turn
@@ -145,7 +149,7 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
                            "committed": int(committed[seat]), "turns": int(race.turn),
                            "capped": bool(race.capped),
                            "finished": bool(board.status[snails[0]] == FINISHED)})
-        if trace is not None:
+        if telling is not None:
             trace.append(_race_result(race, players, race_points))
     return {"n": n, "points": points, "shells": shells_sum, "race_wins": race_wins, "kos": kos,
             "races": raced, "capped": capped_races, "turns": turns_total, "rounds": rounds}
@@ -221,11 +225,60 @@ def _race_result(race: Race, players, race_points) -> str:
     return "\n".join(lines)
 
 
-def replay(rules, players: Sequence[Player], seeds: MatchSeeds) -> str:
-    """The first race of the match told turn by turn, with the map after every turn.
+#: Turns with a lone snail left shorter than this are told in full.
+FOLD_AT = 3
 
-    The race is exactly the first race of ``play_match(rules, players, seeds)``.
+
+def replay(rules, players: Sequence[Player], seeds: MatchSeeds, part: int = 1, fold: bool = True) -> str:
+    """Race ``part`` (1-based) of the match told turn by turn, with the map after every turn.
+
+    The race is exactly race ``part`` of ``play_match(rules, players, seeds)`` (the races
+    before it are played untold). With ``fold``, a run of turns in which a single snail is
+    still running becomes one line (the last of them is told in full).
+
+    Raises:
+        ValueError: ``part`` is not a race of the championship.
     """
+    if part < 1:
+        raise ValueError("races are numbered from 1")
     trace: list[str] = []
-    _run(rules, players, seeds, events=None, trace=trace, max_races=1)
-    return "\n".join(trace)
+    marks: list[tuple[int, int, int]] = []  # (turn, snails running after it, trace length after it)
+
+    def mark(race: Race) -> None:
+        marks.append((race.turn, sum(race.board.status[s] == RUNNING for s in range(race.board.n)), len(trace)))
+
+    _run(rules, players, seeds, events=None, trace=trace, max_races=part, on_turn=mark, told=part)
+    return "\n".join(_folded(trace, marks) if fold else trace)
+
+
+def _folded(trace: list[str], marks: list[tuple[int, int, int]]) -> list[str]:
+    """The trace with each run of lone-snail turns but its last told in one line."""
+    lone = [i for i in range(1, len(marks)) if marks[i - 1][1] == 1]  # turns that began with one snail running
+    runs: list[list[int]] = []
+    for i in lone:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    out, cursor = [], 0
+    for run in runs:
+        folded = run[:-1]  # the last lone turn (the finish, or the cap) is told in full
+        if len(folded) < FOLD_AT:
+            continue
+        first, last = folded[0], folded[-1]
+        out += trace[cursor:marks[first - 1][2]]
+        out.append(f"\n=== Turns {marks[first][0]}-{marks[last][0]}: one snail left running; its "
+                   f"{len(folded)} turns are folded (--all-turns tells them) ===")
+        out += trace[marks[last][2] - len(_map_rows(trace, marks[last][2])):marks[last][2]]
+        cursor = marks[last][2]
+    return out + trace[cursor:]
+
+
+def _map_rows(trace: list[str], end: int) -> list[str]:
+    """The map printed just before ``end`` in the trace (its rows start with two spaces and '#')."""
+    rows = []
+    for line in reversed(trace[:end]):
+        if not line.startswith("  #"):
+            break
+        rows.append(line)
+    return rows[::-1]

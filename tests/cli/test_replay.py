@@ -96,3 +96,47 @@ def test_a_game_without_a_replay_says_so_and_names_the_games_that_have_one(capsy
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("tablesim: error: game: toy-dice has no replay; allowed: ")
     assert "pig" in err[0]
+
+
+def test_a_gasterospeed_race_is_chosen_and_a_lone_snails_turns_are_folded(capsys):
+    from sim.core.game import get_game
+    from sim.core.profiles import load_lineup
+    from sim.core.rules import load_rules
+    from sim.core.seeding import MatchSeeds
+    from sim.gasterospeed.match import play_match
+
+    assert main(["replay", "gasterospeed", "--seed", "3", "--all-turns"]) == 0
+    full = capsys.readouterr().out.splitlines()
+    assert main(["replay", "gasterospeed", "--seed", "3"]) == 0
+    folded = capsys.readouterr().out.splitlines()
+    turns = [line for line in full if line.startswith("=== Turn ")]
+    assert len(turns) == 137 and len(full) > 2500  # a random snail left alone for 127 turns
+    (fold,) = [line for line in folded if line.startswith("=== Turns ")]
+    assert fold == "=== Turns 10-136: one snail left running; its 127 turns are folded (--all-turns tells them) ==="
+    assert len(folded) < len(full) // 8
+    result = full.index("Race over after 137 turns.")
+    assert folded[folded.index("Race over after 137 turns."):] == full[result:]  # the same race, told shorter
+    assert folded[:folded.index(fold)] == full[:full.index("=== Turn 10 ===")]  # turns 1-9 told in full
+    # race 2, told after race 1 was played untold: its points are the match's
+    assert main(["replay", "gasterospeed", "--seed", "3", "--part", "2"]) == 0
+    second = capsys.readouterr().out.splitlines()
+    assert second[0].startswith("Race 2 of 6: ")
+    spec = get_game("gasterospeed")
+    rules = load_rules(spec, None, [])
+    rounds = pd.DataFrame(play_match(rules, load_lineup(spec, list(spec.demo_players), rules),
+                                     MatchSeeds(3, 0)).rounds)
+    points = rounds[rounds["round"] == 2].sort_values("seat")["points"].tolist()
+    told = {line.split(". ")[1][0]: int(line.split(": ")[1].split(" points")[0])
+            for line in second if line.startswith("  ") and " points, " in line}
+    assert [told[label] for label in "ABCD"] == points
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["replay", "gasterospeed", "--part", "7"], "--part 7: the championship has 6 races"),
+    (["replay", "gasterospeed", "--part", "0"], "--part: got 0; allowed: >= 1"),
+    (["replay", "curlastique", "--part", "2"], "--part: curlastique tells a match whole; it takes no --part"),
+])
+def test_a_part_the_game_has_not_is_one_line(capsys, argv, expected):
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and expected in err[0], err

@@ -90,7 +90,7 @@ def test_runner_assembles_the_tables_and_summary_metrics():
 
 
 def test_replay_tells_the_first_race_turn_by_turn_with_a_map_each_turn():
-    text = replay(RULES, LINEUP, MatchSeeds(4, 0))
+    text = replay(RULES, LINEUP, MatchSeeds(4, 0), fold=False)
     log = play_match(RULES, LINEUP, MatchSeeds(4, 0))
     assert text.startswith("Race 1 of 6: La Ligne Droite")
     turns = re.findall(r"=== Turn (\d+) ===", text)
