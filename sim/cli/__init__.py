@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 
 from .. import __version__
 from ..core.config import ConfigError, note_handler
+from ..core.forecast import RunWontFit
 from ..core.interrupts import ctrl_c_as_interrupt
 from ..core.store import StoreError
 from . import bench, calibrate, demo, examples, export, info, play, replay, reports, search
@@ -103,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in dict.fromkeys(exc.problems):
             print(f"tablesim: error: {line}", file=sys.stderr)
         return EXIT_USAGE
-    except StoreError as exc:
+    except (StoreError, RunWontFit) as exc:
         print(f"tablesim: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `tablesim rules x | head`

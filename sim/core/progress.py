@@ -15,7 +15,7 @@ from typing import TextIO
 
 from tqdm import tqdm
 
-__all__ = ["progress_bar", "LogProgress", "LOG_EVERY_S"]
+__all__ = ["progress_bar", "LogProgress", "LOG_EVERY_S", "say"]
 
 #: seconds between two progress lines off a terminal
 LOG_EVERY_S = 30.0
@@ -59,3 +59,8 @@ def progress_bar(total: int, unit: str, desc: str, progress: bool | None, *, ini
     if progress or terminal:
         return tqdm(total=total, initial=initial, unit=unit, desc=desc, file=sys.stderr, dynamic_ncols=True)
     return LogProgress(total, unit, desc, initial=initial)
+
+
+def say(text: str) -> None:
+    """One line on stderr, above a progress bar if one is drawn (the bar is redrawn below it)."""
+    tqdm.write(text, file=sys.stderr)

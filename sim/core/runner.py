@@ -28,9 +28,10 @@ from typing import Any
 import pandas as pd
 from joblib import Parallel, delayed
 
+from .forecast import Forecast
 from .game import TABLES, GameSpec, MatchLog, Player, get_game
 from .interrupts import ctrl_c_as_interrupt
-from .progress import progress_bar
+from .progress import progress_bar, say
 from .seeding import MatchSeeds
 from .store import KEY_COLUMNS, ResultStore, assemble, cell_key, gaps, load_tables, warn
 
@@ -313,6 +314,8 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
         collected: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
         bar = progress_bar(total, "match", spec.name, progress)
         tasks = ((spec.name, cell, ms, root_seed) for cell, ms in plan.chunks())
+        forecast = Forecast(total, jobs, cpu_count(), store.path if store is not None else None)
+        done = 0
         try:
             with contextlib.closing(_results(tasks, jobs, backend, parallel_kwargs, n_chunks)) as results:
                 for tables in results:
@@ -322,6 +325,10 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
                         for table, frame in tables.items():
                             collected[table].append(frame)
                     bar.update(len(tables["matches"]))
+                    done += len(tables["matches"])
+                    line = forecast.update(done)  # raises RunWontFit when the rest cannot fit the disk
+                    if line is not None:
+                        say(f"tablesim: {line}")
         finally:
             bar.close()
         if store is not None:

@@ -102,16 +102,17 @@ def test_chunks_cover_exactly_the_matches_not_stored(ranges, start, stop, size):
 
 @pytest.mark.slow
 def test_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(tmp_path):
-    """Peak memory < 500 MB from the start to 4 s after the first stored part (the
-    plan is lazy, so memory is flat from the first chunk on); SIGINT → stopped within 5 s."""
-    out = tmp_path / "out"
+    """Peak memory < 500 MB from the start to 4 s after the workers are up (the plan is lazy, so
+    memory is flat from the first chunk on); SIGINT → stopped within 5 s. Without --out: a
+    billion matches would not fit this disk, and a run stores-to-be stops on that after its
+    first chunks (tests/core/test_forecast.py)."""
     proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**9, "--players", "plain,lucky", "--jobs", 2,
-                 "--chunk-size", 500, "--out", out, "--no-progress")  # small parts: the first is stored early
+                 "--chunk-size", 500, "--no-progress")
     started, playing, peak_pss, peak_rss, workers = time.time(), None, 0, 0, set()
     while proc.poll() is None and time.time() - started < 60 and (playing is None or time.time() - playing < 4):
-        if playing is None and parts(out):
-            playing = time.time()  # the workers are up (their start is most of the time under load)
         processes = tree(proc.pid)
+        if playing is None and len(processes) >= 3:
+            playing = time.time()  # two workers up (their start is most of the time under load)
         workers |= {p.pid for p in processes[1:]}
         pss, rss = tree_memory(processes)
         peak_pss, peak_rss = max(peak_pss, pss), max(peak_rss, rss)
@@ -120,15 +121,14 @@ def test_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(tm
     print(f"peak over {time.time() - started:.0f} s: PSS {peak_pss / 2**20:.0f} MB, "
           f"RSS sum {peak_rss / 2**20:.0f} MB, {len(workers)} child processes")
     assert peak_pss < 500 * 2**20
-    assert playing is not None and len(parts(out)) > 0  # it was playing, not planning
+    assert playing is not None  # it was playing, not planning
     interrupted = time.time()
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole process group
     _, err = proc.communicate(timeout=30)
     stopped = time.time() - interrupted
     assert proc.returncode == 130, err
     assert stopped < 5, stopped
-    stored = len(load_tables(out)["matches"])
-    assert f"interrupted; {stored} matches are stored in {out}" in err
+    assert "interrupted; nothing stored" in err
     assert "Traceback" not in err
     assert wait_for(lambda: not any(pid_alive(pid) for pid in workers), timeout=5)
 
