@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sim.cli import main
-from sim.core import ResultStore, load_tables
+from sim.core import ResultStore
 from sim.core.runner import plan_chunks
 from sim.core.store import gaps as _gaps
 
