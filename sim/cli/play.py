@@ -65,6 +65,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     rotate = args.rotate and len(players) > 1
     matches = _whole_rotations(args.matches, len(players), rotate)
     rule = _stopping_rule(args, matches, len(players), rotate)
+    if rule is not None and not rule.half_width and not rotate and len({p.name for p in players}) > 1:
+        raise UsageError("--stop-fair: the seats hold different profiles and are not rotated (--no-rotate), so "
+                         "seat and profile are confounded; rotate the seats or give one profile in every seat")
     cell = Cell(variant="baseline", lineup=lineup, rules=rules, players=players, rotate_seats=rotate)
     command = command_line(args)
     manifest = {

@@ -90,6 +90,8 @@ class CellAnswer:
     def reason(self, answered_at: dict[str, int] | None = None) -> str:
         """Why the cell stopped (or plays on), in words; ``answered_at`` adds where each answer came."""
         at = answered_at or {}
+        if not self.answers:
+            return "no question is asked of this cell (fairness needs seat rotation or one profile in every seat)"
         done = [f"{kind}: {answer}" + (f" at {at[kind]:,} matches" if kind in at else "")
                 for kind, answer in self.answers.items() if answer]
         open_ = [kind for kind, answer in self.answers.items() if not answer]

@@ -138,7 +138,9 @@ def test_bad_stopping_options_are_one_line_and_write_nothing(capsys, tmp_path):
     for extra, expected in ((["--stop-fair", "0.7"], "--stop-fair: got 0.7; allowed: a proportion above 0"),
                             (["--max-matches", "100"], "--max-matches: only with --stop-fair or --stop-half-width"),
                             (["--stop-fair", "0.02", "--max-matches", "10"], "--max-matches: got 10; allowed: 20 to"),
-                            (["--stop-half-width", "0.05", "--stop-alpha", "0"], "--stop-alpha: got 0.0")):
+                            (["--stop-half-width", "0.05", "--stop-alpha", "0"], "--stop-alpha: got 0.0"),
+                            (["--stop-fair", "0.02", "--players", "plain,lucky", "--no-rotate"],
+                             "--stop-fair: the seats hold different profiles and are not rotated")):
         assert main(base + extra) == 2, extra
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and expected in err[0], (extra, err)

@@ -136,3 +136,12 @@ def test_a_bad_stopping_rule_is_named(tmp_path, rule, message):
     with pytest.raises(ConfigError) as info:
         load_experiment(path)
     assert any(message in line for line in info.value.problems), info.value.problems
+
+
+def test_a_cell_asked_nothing_stops_at_the_first_look_and_says_why(tmp_path):
+    path = write(tmp_path, matches=24, extra="[stopping]\nfairness = 0.05\n")
+    path.write_text(path.read_text().replace("rotate_seats = true", "rotate_seats = false"))  # plain vs lucky, fixed
+    run_experiment(load_experiment(path), ResultStore(tmp_path / "out"), progress=False)
+    stops = json.loads((tmp_path / "out" / "manifest.json").read_text())["stopping"]
+    assert {r["matches"] for r in stops} == {24}
+    assert all(r["reason"].startswith("no question is asked of this cell (fairness needs seat rotation") for r in stops)
