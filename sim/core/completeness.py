@@ -86,10 +86,10 @@ class Completeness:
 
     Attributes:
         status: the manifest's status ("complete", "running", "interrupted"; "" if none).
-        planned: matches planned per cell (count; the most any cell plans when a ``[stopping]``
-            rule stopped cells at different counts).
+        planned: matches planned per cell (count), for every cell a ``[stopping]`` rule did
+            not stop earlier.
         cells: cells planned (count).
-        planned_sum: matches planned over every cell (count; −1: ``planned`` × ``cells``).
+        planned_total: matches planned over every cell (count).
         stored: matches stored within the plan, over every cell (count).
         shortfalls: the cells short of matches, in the manifest's order.
         set_aside: parts under ``DIR/damaged/`` whose matches are still missing (count).
@@ -100,7 +100,7 @@ class Completeness:
     status: str = ""
     planned: int = 0
     cells: int = 0
-    planned_sum: int = -1
+    planned_total: int = 0
     stored: int = 0
     shortfalls: tuple[CellShortfall, ...] = ()
     set_aside: int = 0
@@ -110,11 +110,6 @@ class Completeness:
     def complete(self) -> bool:
         """Whether every planned match of every cell is stored."""
         return not self.shortfalls
-
-    @property
-    def planned_total(self) -> int:
-        """Matches planned over every cell (count)."""
-        return self.planned_sum if self.planned_sum >= 0 else self.planned * self.cells
 
     def cells_text(self) -> str:
         """The short cells, ``; ``-separated (the first few named, the rest counted)."""
@@ -247,10 +242,10 @@ def assess(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Sequenc
     longest = max((runs[-1].last + 1 for runs in stored.values() if runs), default=0)
     planned = planned_matches(manifest, longest)
     stopped = stopped_matches(manifest)
-    shortfalls, missing, total, planned_sum = [], {}, 0, 0
+    shortfalls, missing, total, planned_total = [], {}, 0, 0
     for cell in cells:
         plan = stopped.get(cell, planned)
-        planned_sum += plan
+        planned_total += plan
         absent = missing_ranges(stored.get(cell, []), plan)
         held = plan - sum(r.size for r in absent)
         total += held
@@ -258,7 +253,7 @@ def assess(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Sequenc
             missing[cell] = absent
             shortfalls.append(CellShortfall(cell[0], cell[1], held, plan, absent))
     return Completeness(status=str(manifest.get("status") or ""), planned=planned, cells=len(cells),
-                        planned_sum=planned_sum, stored=total, shortfalls=tuple(shortfalls),
+                        planned_total=planned_total, stored=total, shortfalls=tuple(shortfalls),
                         set_aside=_set_aside_missing(damaged, cells, missing),
                         command=replay_command(manifest, folder))
 

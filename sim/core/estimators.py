@@ -14,7 +14,7 @@ column of the tables) and treats clusters, not matches, as the independent units
   the data show, below 1 too: under seat rotation a seat's wins within a seed are negatively
   correlated (a lucky player takes every seat in turn), and the rate is then *more* precise
   than independent matches would make it. Two guards, both sized by the known-truth grid of
-  ``benchmarks/design_effect_coverage.py``: deff ≥ 1/G over G clusters (G identical clusters
+  ``tests/analysis/seat_rotation_truth.py``: deff ≥ 1/G over G clusters (G identical clusters
   would give deff = 0 and a point interval), and the small-sample factor
   c = (t_{G−1}/z)² at the level of the interval (:func:`small_sample_factor`), which turns
   the normal quantile into Student's t with G − 1 degrees of freedom, as the variance is
