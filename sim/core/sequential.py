@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["betting_cs", "SequentialInterval", "GRID", "HEDGE", "TRUNCATION"]
+__all__ = ["betting_cs", "BettingSequence", "SequentialInterval", "GRID", "HEDGE", "TRUNCATION"]
 
 #: Candidate means tried per unit interval (the bounds are exact to half a grid step, outward).
 GRID = 2000
@@ -62,13 +62,62 @@ class SequentialInterval:
         return (self.high - self.low) / 2
 
 
-def _bets(x: np.ndarray, alpha: float) -> np.ndarray:
-    """Predictable plug-in bets λ_t = √(2 log(2/α) / (σ̂²_{t−1} t log(1 + t))) (the paper's PrPl-EB)."""
-    t = np.arange(1, x.size + 1, dtype=float)
-    mean = (0.5 + np.cumsum(x)) / (t + 1)
-    variance = (0.25 + np.cumsum((x - mean) ** 2)) / (t + 1)
-    previous = np.concatenate([[0.25], variance[:-1]])
-    return np.sqrt(2 * math.log(2 / alpha) / (previous * t * np.log1p(t)))
+class BettingSequence:
+    """The betting confidence sequence of a mean in [0, 1], extended as observations arrive.
+
+    A run that looks after every chunk extends it with the seeds new since its last look, so
+    a look costs what the new seeds cost, not the whole history again. Extending by the same
+    blocks always gives the same interval (a rerun looks at the same counts).
+
+    Args:
+        alpha: the chance that the sequence ever misses the true mean (0 < α < 1).
+        grid: candidate means tried (bounds exact to 1/(2·grid), rounded outward).
+    """
+
+    def __init__(self, alpha: float = 0.05, grid: int = GRID):
+        self.alpha = alpha
+        self.m = (np.arange(grid) + 0.5) / grid
+        self.log_up, self.log_down = np.zeros(grid), np.zeros(grid)
+        self.rejected = np.zeros(grid, dtype=bool)
+        self.n, self.total, self.squares, self.variance = 0, 0.0, 0.0, 0.25
+
+    def extend(self, observations) -> BettingSequence:
+        """Bet on each new value in turn (the paper's predictable plug-in bets); returns itself."""
+        x = np.clip(np.asarray(observations, dtype=float), 0.0, 1.0)
+        if x.size == 0:
+            return self
+        # λ_t = √(2 log(2/α) / (σ̂²_{t−1} t log(1 + t))), σ̂² and μ̂ shrunk towards 1/4 and 1/2
+        t = self.n + np.arange(1, x.size + 1, dtype=float)
+        sums = self.total + np.cumsum(x)
+        mean = (0.5 + sums) / (t + 1)
+        squares = self.squares + np.cumsum((x - mean) ** 2)
+        variance = (0.25 + squares) / (t + 1)
+        previous = np.concatenate([[self.variance], variance[:-1]])
+        bets = np.sqrt(2 * math.log(2 / self.alpha) / (previous * t * np.log1p(t)))
+        m, threshold = self.m, math.log(1 / self.alpha)
+        for start in range(0, x.size, BLOCK):
+            xs = x[start:start + BLOCK, None] - m
+            lam = bets[start:start + BLOCK, None]
+            up = self.log_up + np.cumsum(np.log1p(np.minimum(lam, TRUNCATION / m) * xs), axis=0)
+            down = self.log_down + np.cumsum(np.log1p(-np.minimum(lam, TRUNCATION / (1 - m)) * xs), axis=0)
+            wealth = np.logaddexp(up + math.log(HEDGE), down + math.log(1 - HEDGE))
+            self.rejected |= (wealth >= threshold).any(axis=0)
+            self.log_up, self.log_down = up[-1], down[-1]
+        self.n += x.size
+        self.total, self.squares, self.variance = float(sums[-1]), float(squares[-1]), float(variance[-1])
+        return self
+
+    def interval(self) -> SequentialInterval:
+        """The interval after the last observation (the running intersection); (0, 1) before any."""
+        if self.n == 0:
+            return SequentialInterval(math.nan, 0.0, 1.0, 0, self.alpha)
+        mean = self.total / self.n
+        kept = self.m[~self.rejected]
+        if kept.size == 0:  # every candidate rejected at some time (an event of probability ≤ α)
+            return SequentialInterval(mean, mean, mean, self.n, self.alpha)
+        step = 0.5 / self.m.size
+        return SequentialInterval(mean, float(max(0.0, kept.min() - step)), float(min(1.0, kept.max() + step)),
+                                  self.n, self.alpha)
 
 
 def betting_cs(observations, alpha: float = 0.05, grid: int = GRID) -> SequentialInterval:
@@ -82,26 +131,4 @@ def betting_cs(observations, alpha: float = 0.05, grid: int = GRID) -> Sequentia
     Returns:
         the interval after the last observation; (0, 1) before any.
     """
-    x = np.clip(np.asarray(observations, dtype=float), 0.0, 1.0)
-    if x.size == 0:
-        return SequentialInterval(math.nan, 0.0, 1.0, 0, alpha)
-    m = (np.arange(grid) + 0.5) / grid
-    bets = _bets(x, alpha)
-    threshold = math.log(1 / alpha)
-    log_up, log_down = np.zeros(grid), np.zeros(grid)
-    rejected = np.zeros(grid, dtype=bool)
-    for start in range(0, x.size, BLOCK):
-        xs = x[start:start + BLOCK, None] - m
-        lam = bets[start:start + BLOCK, None]
-        up = log_up + np.cumsum(np.log1p(np.minimum(lam, TRUNCATION / m) * xs), axis=0)
-        down = log_down + np.cumsum(np.log1p(-np.minimum(lam, TRUNCATION / (1 - m)) * xs), axis=0)
-        wealth = np.logaddexp(up + math.log(HEDGE), down + math.log(1 - HEDGE))
-        rejected |= (wealth >= threshold).any(axis=0)
-        log_up, log_down = up[-1], down[-1]
-    mean = float(x.mean())
-    kept = m[~rejected]
-    if kept.size == 0:  # every candidate rejected at some time (an event of probability ≤ α)
-        return SequentialInterval(mean, mean, mean, int(x.size), alpha)
-    step = 0.5 / grid
-    return SequentialInterval(mean, float(max(0.0, kept.min() - step)), float(min(1.0, kept.max() + step)),
-                              int(x.size), alpha)
+    return BettingSequence(alpha, grid).extend(observations).interval()

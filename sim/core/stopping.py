@@ -34,9 +34,9 @@ import pandas as pd
 
 from .config import param
 from .runner import MAX_MATCHES, Cell, run_cells
-from .sequential import SequentialInterval, betting_cs
+from .sequential import BettingSequence
 
-__all__ = ["Stopping", "Question", "CellAnswer", "questions_of", "answer_cell", "seat_observations",
+__all__ = ["Stopping", "Question", "CellAnswer", "CellMemory", "questions_of", "answer_cell", "seat_observations",
            "effect_observations", "Looks", "play_until_answered", "PLAYER_COLUMNS"]
 
 #: The players-table columns the answers read.
@@ -160,13 +160,30 @@ def effect_observations(variant: pd.DataFrame, baseline: pd.DataFrame, target: s
     return ((per_seed + 1) / 2).to_numpy(float)
 
 
-def _fairness(players: pd.DataFrame, margin: float, alpha: float) -> tuple[str, list[float]]:
+@dataclass
+class CellMemory:
+    """A cell's confidence sequences, extended look by look with the seeds new since the last."""
+
+    sequences: dict[tuple, BettingSequence] = field(default_factory=dict)
+
+    def extend(self, key: tuple, alpha: float, values) -> BettingSequence:
+        """The sequence named ``key`` (made at level ``alpha`` on first use), extended by ``values``."""
+        return self.sequences.setdefault(key, BettingSequence(alpha)).extend(values)
+
+    def seats(self, kind: str) -> list[BettingSequence]:
+        """The per-seat sequences of a question, in seat order."""
+        return [self.sequences[key] for key in sorted(k for k in self.sequences if k[0] == kind and len(k) == 2)]
+
+
+def _fairness(players: pd.DataFrame, margin: float, alpha: float, memory: CellMemory) -> tuple[str, list[float]]:
     shares = seat_observations(players)
-    seats = len(shares)
+    for seat, x in shares.items():
+        memory.extend(("fairness", seat), alpha / len(shares), x)
+    intervals = [seq.interval() for seq in memory.seats("fairness")]
+    seats = len(intervals)
     if seats < 2:
         return "", []
     low_band, high_band = 1 / seats - margin, 1 / seats + margin
-    intervals = [betting_cs(x, alpha / seats) for x in shares.values()]
     widest = max(intervals, key=lambda r: abs(r.mean - 1 / seats))
     if any(r.high < low_band or r.low > high_band for r in intervals):
         return "unfair", [widest.low, widest.high]
@@ -176,8 +193,8 @@ def _fairness(players: pd.DataFrame, margin: float, alpha: float) -> tuple[str, 
 
 
 def _effect(variant: pd.DataFrame, baseline: pd.DataFrame, target: str, alpha: float,
-            margin: float) -> tuple[str, list[float]]:
-    r: SequentialInterval = betting_cs(effect_observations(variant, baseline, target), alpha)
+            margin: float, memory: CellMemory) -> tuple[str, list[float]]:
+    r = memory.extend(("effect",), alpha, effect_observations(variant, baseline, target)).interval()
     low, high = 2 * r.low - 1, 2 * r.high - 1
     if low > 0:
         return "raises", [low, high]
@@ -188,30 +205,34 @@ def _effect(variant: pd.DataFrame, baseline: pd.DataFrame, target: str, alpha: f
     return "", [low, high]
 
 
-def _half_width(players: pd.DataFrame, target: float, alpha: float) -> tuple[str, list[float]]:
-    shares = seat_observations(players)
-    if not shares:
+def _half_width(players: pd.DataFrame, target: float, alpha: float, memory: CellMemory) -> tuple[str, list[float]]:
+    for seat, x in seat_observations(players).items():
+        memory.extend(("half_width", seat), alpha, x)
+    widths = [seq.interval().half_width for seq in memory.seats("half_width")]
+    if not widths:
         return "", []
-    widest = max(betting_cs(x, alpha).half_width for x in shares.values())
-    return ("reached" if widest <= target else ""), [widest]
+    return ("reached" if max(widths) <= target else ""), [max(widths)]
 
 
 def answer_cell(questions: list[Question], stopping: Stopping, players: pd.DataFrame,
-                baseline_players: pd.DataFrame | None, matches: int) -> CellAnswer:
+                baseline_players: pd.DataFrame | None, matches: int,
+                memory: CellMemory | None = None) -> CellAnswer:
     """Each question of a cell answered (or not) from its first ``matches`` matches.
 
     ``players`` and ``baseline_players`` hold the cell's and its line-up's baseline rows of the
-    players table, already cut to match indices below ``matches``.
+    players table below ``matches`` that ``memory`` has not seen yet (every row when it is
+    None: a fresh memory); whole seeds only, as the looks fall on whole rotations.
     """
+    memory = CellMemory() if memory is None else memory
     answer = CellAnswer(matches)
     for q in questions:
         if q.kind == "fairness":
-            verdict, bounds = _fairness(players, stopping.fairness, q.alpha)
+            verdict, bounds = _fairness(players, stopping.fairness, q.alpha, memory)
         elif q.kind == "effect":
             verdict, bounds = ("", []) if baseline_players is None else \
-                _effect(players, baseline_players, q.target, q.alpha, stopping.effect_margin)
+                _effect(players, baseline_players, q.target, q.alpha, stopping.effect_margin, memory)
         else:
-            verdict, bounds = _half_width(players, stopping.half_width, q.alpha)
+            verdict, bounds = _half_width(players, stopping.half_width, q.alpha, memory)
         answer.answers[q.kind], answer.intervals[q.kind] = verdict, bounds
     return answer
 
@@ -259,29 +280,33 @@ def play_until_answered(looks: Looks, store, on_look: Callable[[list[dict]], Non
     questions = questions_of(rule, cells, baseline)
     count, active, records = min(looks.first, rule.max_matches), list(cells), {}
     answered_at: dict[tuple[str, str], dict[str, int]] = {}
+    memories = {(cell.variant, cell.lineup): CellMemory() for cell in cells}
     seen: set[str] = set()
-    parts: list[pd.DataFrame] = []
+    pending: pd.DataFrame | None = None  # rows read, not yet given to the sequences
     played = 0
     while True:
         tables = run_cells(spec, active, count, seed, chunk_size=chunk_size, store=store, read_back=False,
                            start=0 if store is not None else played, **options)
         if store is not None:
-            parts += store.read_new("players", seen, PLAYER_COLUMNS)
+            new = store.read_new("players", seen, PLAYER_COLUMNS)
         else:
-            parts.append(tables["players"][list(PLAYER_COLUMNS)])
+            new = [tables["players"][list(PLAYER_COLUMNS)]]
             for name, frame in tables.items() if kept is not None else ():
                 kept.setdefault(name, []).append(frame)
         played = count
-        parts = [pd.concat(parts, ignore_index=True)] if len(parts) > 1 else parts
-        players = parts[0] if parts else pd.DataFrame(columns=PLAYER_COLUMNS)
-        players = players[players["match"] < count]
+        if new:
+            pending = pd.concat([*([] if pending is None else [pending]), *new], ignore_index=True)
+        if pending is None:
+            pending = pd.DataFrame(columns=PLAYER_COLUMNS)
+        due = pending["match"] < count  # the matches of this look, in whole seeds
+        players, pending = pending[due], pending[~due]
         rows = dict(iter(players.groupby(["variant", "lineup"], sort=False)))
         empty = players.iloc[:0]
         answers = {}
         for cell in active:
             key = (cell.variant, cell.lineup)
             base = rows.get((baseline, cell.lineup), empty) if cell.variant != baseline else None
-            answers[key] = answer_cell(questions[key], rule, rows.get(key, empty), base, count)
+            answers[key] = answer_cell(questions[key], rule, rows.get(key, empty), base, count, memories[key])
         for key, answer in answers.items():
             for kind, verdict in answer.answers.items():
                 if verdict:
