@@ -139,12 +139,40 @@ def _groups(sheet: Sheet, categories: Categories) -> list[Group]:
     return groups
 
 
+def _check_partial_rounds(emulated: Emulated, sheet: Sheet) -> None:
+    """A round of the sheet that leaves a player out is refused (one line) when the game never
+    left a seat out of a round in the design's matches of that size: there it is a missing row,
+    not a race won mid-round."""
+    simulated: dict[int, int] = {}
+    for (match, number), group in sheet.rows.groupby(["match", "round"], sort=False):
+        lineup = sheet.lineups[match]
+        n = len(lineup)
+        if len(group) == n:
+            continue
+        if n not in simulated:
+            simulated[n] = emulated.rounds[n].partial_rounds(n)
+        if simulated[n]:
+            continue
+        absent = ", ".join(p for p in lineup if p not in set(group["player"]))
+        played = len(emulated.designs[n].units) * emulated.designs[n].matches
+        raise ConfigError([f"{sheet.path}: row {int(group['line'].iloc[0])}: column player: match {match} "
+                           f"{sheet.round_word} {number}: no row for {absent} ({emulated.spec.name} left no "
+                           f"player out of a {sheet.round_word} in {played} simulated matches of {n} players: "
+                           f"write a row for every player, or simulate more matches if such endings are rare)"])
+
+
 def fit_sheet(emulated: Emulated, sheet: Sheet) -> SheetFit:
-    """Fit every player of ``sheet`` against the emulators (no match is played)."""
+    """Fit every player of ``sheet`` against the emulators (no match is played).
+
+    The likelihood is summed over the sheet's rows, and the emulator was fitted to the rows of
+    the simulated rounds tables: a round that left players out counts for those who played it,
+    on both sides. Such a round is refused where the game never leaves a player out
+    (:func:`_check_partial_rounds`)."""
     missing = sorted({len(lineup) for lineup in sheet.lineups.values()} - set(emulated.emulators))
     if missing:
         raise ConfigError([f"{sheet.path}: matches of {missing[0]} players; the emulators cover "
                            + ", ".join(str(n) for n in emulated.emulators)])
+    _check_partial_rounds(emulated, sheet)
     unknown = [t for t in sheet.tokens if t not in emulated.categories.tokens]
     if unknown:
         raise ConfigError([f"{sheet.path}: column {sheet.value}: {unknown[0]!r} was not simulated"])

@@ -61,12 +61,23 @@ def make_design(n_players: int, d: int, points: int, matches: int, seed: int) ->
 @dataclass(frozen=True)
 class DesignRounds:
     """The outcomes the design produced, per row of the rounds table of every point (``match``:
-    the match's index within its point, 0 .. M - 1)."""
+    the match's index within its point, 0 .. M - 1). The rows are those the game wrote: a
+    round that left some seats out (a race won mid-round, a tie-break) has rows for the others
+    only, as on a score sheet."""
 
     point: np.ndarray
     match: np.ndarray
     seat: np.ndarray
     values: list
+    round: np.ndarray
+
+    def partial_rounds(self, n_players: int) -> int:
+        """How many rounds (of every point and match) left out at least one of the ``n_players`` seats."""
+        if not len(self.seat):
+            return 0
+        keys = np.stack([self.point, self.match, self.round], axis=1)
+        _, sizes = np.unique(keys, axis=0, return_counts=True)
+        return int((sizes < n_players).sum())
 
 
 def play_design(spec: GameSpec, rules: Any, space, design: Design, outcome: RoundOutcome, *,
@@ -84,4 +95,4 @@ def play_design(spec: GameSpec, rules: Any, space, design: Design, outcome: Roun
         outcome.check_columns(rounds, spec.name, "simulated rounds")
     return DesignRounds(point=rounds["lineup"].str.removeprefix("point").astype(int).to_numpy(),
                         match=rounds["match"].to_numpy(dtype=int), seat=rounds["seat"].to_numpy(dtype=int),
-                        values=outcome.values(rounds))
+                        values=outcome.values(rounds), round=rounds["round"].to_numpy(dtype=int))

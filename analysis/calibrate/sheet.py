@@ -11,9 +11,17 @@ the game's rounds table has a boolean column of that name). The value column dec
 the game's per-round outcomes the sheet is fitted on. Seats are the order of the players'
 first rows in each match. Blank lines and lines starting with ``#`` are skipped.
 
+A sheet has the shape of the game's ``rounds`` table (one row per round and seat that played
+it; the conformance suite's ``rounds_shape`` check): a match's rounds are numbered 1, 2, ...
+without a gap, every player has a row in round 1, and a round may leave out players who did
+not play it only at the end of the match, after every round that has them all (a race won
+mid-round, a tie-break among some of the players). The fit reads the rows that exist, on the
+sheet and in the simulated tables alike.
+
 Every problem is one line naming the file, the row (the line number, the header is row 1)
-and the column: an unknown or missing column, a repeated or missing row (a player of a match
-without a row in one of its rounds), a match of a size the game does not take (its
+and the column: an unknown or missing column, a repeated row, a gap in a match's rounds, a
+missing row (a player without a row in round 1, or in a round before one that has every
+player), a match of a size the game does not take (its
 ``player_counts`` and ``lineup_problems``), a value the rules cannot produce (the game's own
 check, ``GameSpec.sheet.check``, or the generic one: see :func:`value_problem`), a position
 repeated in a race. What the game declares about its sheets (:class:`~sim.core.sheet.ScoreSheet`)
@@ -66,7 +74,7 @@ class Sheet:
         path: the file it was read from.
         value: the outcome column (``points`` or ``position``).
         round_word: the round column as written (``round`` or ``race``).
-        rows: one row per match × round × player: ``match`` (str), ``round`` (int),
+        rows: one row per match × round × player who played it: ``match`` (str), ``round`` (int),
             ``player`` (str), ``seat`` (int, from the first rows of the match), ``value``
             (float, or a token such as ``ko``), ``line`` (the row number in the file).
         lineups: match → its players in seat order.
@@ -238,7 +246,9 @@ def _records(path: Path, lines: list[tuple[int, list[str]]], round_col: str, val
 
 
 def _check_rounds(path: Path, rows: pd.DataFrame, round_col: str) -> dict[str, tuple[str, ...]]:
-    """Seats from first rows; every player of a match has exactly one row in each of its rounds."""
+    """Seats from first rows; at most one row per player and round; each match's rounds
+    numbered 1, 2, ... without a gap; every player in round 1; and the rounds that leave a
+    player out (a race won mid-round, a tie-break) only after every round that has them all."""
     lineups: dict[str, tuple[str, ...]] = {}
     seen: dict[tuple[str, int, str], int] = {}
     for row in rows.itertuples(index=False):
@@ -250,13 +260,33 @@ def _check_rounds(path: Path, rows: pd.DataFrame, round_col: str) -> dict[str, t
             raise _fail(path, row.line, "player", f"{row.player} has a second row in match {row.match} "
                         f"{round_col} {row.round} (first: row {seen[key]})")
         seen[key] = row.line
-    for (match, number), group in rows.groupby(["match", "round"], sort=False):
-        missing = [p for p in lineups[match] if p not in set(group["player"])]
-        if missing:
-            raise _fail(path, int(group["line"].iloc[0]), "player",
-                        f"match {match} {round_col} {number}: no row for {', '.join(missing)} (every player "
-                        f"of match {match} needs a row in each of its {round_col}s)")
+    for match, played in rows.groupby("match", sort=False):
+        _check_match_rounds(path, match, played, lineups[match], round_col)
     return lineups
+
+
+def _check_match_rounds(path: Path, match: str, rows: pd.DataFrame, lineup: tuple[str, ...], round_col: str) -> None:
+    """One match's rounds: see :func:`_check_rounds`."""
+    groups = {int(number): group for number, group in rows.groupby("round", sort=True)}
+    numbers = sorted(groups)
+    for expected, number in enumerate(numbers, start=1):
+        if number != expected:
+            raise _fail(path, int(groups[number]["line"].iloc[0]), round_col,
+                        f"match {match} has no {round_col} {expected} before {round_col} {number}; "
+                        f"number a match's {round_col}s 1, 2, ... without a gap")
+    missing = {n: [p for p in lineup if p not in set(groups[n]["player"])] for n in numbers}
+    if missing[1]:
+        raise _fail(path, int(groups[1]["line"].iloc[0]), "player",
+                    f"match {match} {round_col} 1: no row for {', '.join(missing[1])} (every player of a "
+                    f"match needs a row in its first {round_col}, which seats the players)")
+    full = [n for n in numbers if not missing[n]]
+    for number in numbers[:full[-1]]:
+        if missing[number]:
+            raise _fail(path, int(groups[number]["line"].iloc[0]), "player",
+                        f"match {match} {round_col} {number}: no row for {', '.join(missing[number])} "
+                        f"({round_col} {full[-1]} has a row for every player of match {match}: only a "
+                        f"match's last {round_col}s may leave out players who did not play them: a game won "
+                        f"mid-{round_col}, a tie-break)")
 
 
 def _check_values(path: Path, rows: pd.DataFrame, value_col: str, round_col: str,

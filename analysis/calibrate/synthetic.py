@@ -3,7 +3,9 @@ sheet for the documentation.
 
 ``simulated_sheet`` plays whole matches of a line-up (seats as given, fresh seeds) until the
 sheet holds at least ``rounds`` rounds, and writes them as a designer would: one row per
-match × round × player, the players' names, the value column of the outcome.
+match × round × player who played the round (the rows of the game's rounds table: a race won
+mid-round has no row for the seats that did not play its last round), the players' names,
+the value column of the outcome.
 """
 
 from __future__ import annotations
@@ -26,17 +28,18 @@ def simulated_sheet(spec: GameSpec, rules: Any, players: Sequence[Player], names
     """The CSV text of a sheet of at least ``rounds`` rounds (whole matches) of ``players``."""
     cell = Cell(variant="sheet", lineup="sheet", rules=rules, players=tuple(players))
     played = 0
-    rows = []
+    rows: list[str] = []
     start = 0
+    last: tuple[int, int] | None = None
     while played < rounds:
         tables = run_cells(spec, [cell], start + batch, seed, jobs=jobs, progress=False, start=start)
         table = tables["rounds"].sort_values(["match", "round", "seat"], kind="stable")
         values = outcome.values(table)
         for (match, number, seat), value in zip(table[["match", "round", "seat"]].itertuples(index=False), values):
-            if played >= rounds and number == 1 and seat == 0:
-                break
-            if seat == 0:
-                played += 1
+            if (match, number) != last:
+                if played >= rounds and (last is None or match != last[0]):
+                    break
+                played, last = played + 1, (match, number)
             text = value if isinstance(value, str) else f"{value:g}"
             rows.append(f"{match + 1},{number},{names[seat]},{text}")
         else:

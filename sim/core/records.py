@@ -28,7 +28,10 @@ class MatchLog:
             ``rounds``, ``finished`` (bool: False when a cap stopped the game).
         players: one row per seat: ``seat``, ``profile``, ``team`` (-1 if none), ``score``,
             ``rank`` (1 = best), ``won`` (bool).
-        rounds: one row per round × seat: ``round``, ``seat``, ``points``, ``cumulative``.
+        rounds: one row per round × seat that played it: ``round``, ``seat``, ``points``,
+            ``cumulative``; rounds numbered 1 .. ``rounds`` without a gap, every seat in round
+            1, and seats left out only in a match's last rounds (a race won mid-round, a
+            tie-break): the conformance suite's ``rounds_shape`` check.
         events: free-form, one row per game event (a throw, a stroke, a card).
     """
 

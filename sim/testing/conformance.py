@@ -2,7 +2,8 @@
 
 Each check takes a :class:`Case` (check, game, player count or key) and raises
 ``AssertionError`` with what is wrong. :func:`conformance_cases` lists every case of every
-registered game — the per-seat checks at every allowed player count, the key checks for every
+registered game — the per-seat checks at every allowed player count (among them the shape of
+the ``rounds`` table the analyses read: :func:`rounds_shape_problem`), the key checks for every
 rule and profile key — so a test file parametrises over it and a fourth game is checked the
 day it is installed. :func:`check_game` runs them all and reports every failure at once.
 """
@@ -27,7 +28,7 @@ from ..core.seeding import MatchSeeds
 from ..core.store import ResultStore
 from .keys import Key, bad_values, changed_value, rule_keys
 
-__all__ = ["Case", "CHECKS", "conformance_cases", "run_case", "check_game"]
+__all__ = ["Case", "CHECKS", "conformance_cases", "run_case", "check_game", "rounds_shape_problem"]
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,75 @@ def _check_sheet_values(spec: GameSpec, rules: Any, rounds: pd.DataFrame, n: int
             problem = sheet.check(rules, column, value, n)
             assert problem is None, (f"rounds: match {row['match']} round {row['round']} seat {row['seat']} "
                                      f"recorded {source} = {row[source]!r}, which the sheet check refuses: {problem}")
+
+
+def rounds_shape_problem(rounds: pd.DataFrame, matches: pd.DataFrame, n: int) -> str | None:
+    """What breaks the shape the analyses read the ``rounds`` table in, or None.
+
+    One row per round and seat that played it: ``round`` and ``seat`` whole numbers, seats 0 ..
+    n - 1, at most one row per match, round and seat; a match's rounds numbered 1 .. R without
+    a gap, R its ``rounds`` in the ``matches`` table; every seat in round 1 (which seats a
+    score sheet's players); a round may leave seats out (a race won mid-round, a tie-break
+    among some seats) only after every round that has them all. ``tablesim calibrate`` reads a
+    playtest score sheet by the same rules (:mod:`analysis.calibrate.sheet`), and compares its
+    rows with these rows.
+    """
+    missing = sorted({"match", "round", "seat"} - set(rounds.columns))
+    if missing:
+        return f"rounds: missing columns {missing}"
+    for column in ("round", "seat"):
+        values = pd.to_numeric(rounds[column], errors="coerce")
+        bad = values.isna() | (values % 1 != 0) | (rounds[column].dtype == bool)
+        if bad.any():
+            return f"rounds: {column} holds {rounds[column][bad].iloc[0]!r}; allowed: whole numbers"
+    outside = rounds[(rounds["seat"] < 0) | (rounds["seat"] >= n)]
+    if len(outside):
+        row = outside.iloc[0]
+        return f"rounds: match {row['match']} round {row['round']}: seat {row['seat']}; allowed: 0 to {n - 1}"
+    keys = [k for k in ("variant", "lineup") if k in rounds.columns and k in matches.columns] + ["match"]
+    twice = rounds[rounds.duplicated([*keys, "round", "seat"])]
+    if len(twice):
+        row = twice.iloc[0]
+        return f"rounds: match {row['match']} round {row['round']}: seat {row['seat']} has two rows"
+    lengths = ({tuple(k): r for k, r in zip(matches[keys].itertuples(index=False), matches["rounds"])}
+               if "rounds" in matches.columns else {})
+    for key, played in rounds.groupby(keys, sort=True):
+        problem = _match_rounds_problem(key[-1], played, n, lengths.get(tuple(key)))
+        if problem:
+            return problem
+    return None
+
+
+def _match_rounds_problem(match: Any, played: pd.DataFrame, n: int, length: Any) -> str | None:
+    """One match's rounds: numbered 1 .. R (its ``rounds``), every seat in round 1, seats left
+    out only in the rounds after the last that has them all."""
+    seats = {int(r): set(map(int, g["seat"])) for r, g in played.groupby("round", sort=True)}
+    numbers = sorted(seats)
+    if numbers != list(range(1, len(numbers) + 1)):
+        gap = next(k for k, r in enumerate(numbers, start=1) if r != k)
+        return (f"rounds: match {match} has round {numbers[gap - 1]} but no round {gap}; "
+                "allowed: rounds 1, 2, ... without a gap")
+    if length is not None and int(length) != len(numbers):
+        return (f"rounds: match {match} has rounds 1 to {len(numbers)}, but its rounds in the matches table "
+                f"is {length}")
+    absent = {r: sorted(set(range(n)) - seats[r]) for r in numbers}
+    if absent[1]:
+        return f"rounds: match {match} round 1 has no row for seat {absent[1][0]}; every seat plays round 1"
+    last_full = max(r for r in numbers if not absent[r])
+    for r in numbers[:last_full - 1]:
+        if absent[r]:
+            return (f"rounds: match {match} round {r} has no row for seat {absent[r][0]}, but round {last_full} "
+                    "has every seat; only a match's last rounds may leave out seats that did not play them "
+                    "(a race won mid-round, a tie-break)")
+    return None
+
+
+def check_rounds_shape(spec: GameSpec, case: Case) -> None:
+    """The rounds table has the shape the analyses read it in (:func:`rounds_shape_problem`)."""
+    rules = _rules(spec)
+    tables = _play(spec, rules, _players(spec, rules, case.players), max(_hints(spec).matches, 4))
+    problem = rounds_shape_problem(tables["rounds"], tables["matches"], case.players)
+    assert problem is None, problem
 
 
 def check_determinism(spec: GameSpec, case: Case) -> None:
@@ -311,6 +381,7 @@ CHECKS: dict[str, tuple[Callable[..., None], str]] = {
     "spec": (check_spec, "game"),
     "round_trip": (check_round_trip, "game"),
     "schema": (check_schema, "players"),
+    "rounds_shape": (check_rounds_shape, "players"),
     "determinism": (check_determinism, "players"),
     "workers": (check_workers_and_chunks, "players"),
     "rule_key": (check_rule_key_changes_play, "rule"),

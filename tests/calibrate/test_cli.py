@@ -15,8 +15,15 @@ GOOD = "match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,2,Ann,11\n1,2,Bob,21
 
 BAD = {
     "unknown column": ("match,round,player,points,notes\n1,1,Ann,12,x\n", "row 1: column notes: unknown column"),
-    "missing round": ("match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,2,Ann,11\n",
-                      "row 4: column player: match 1 round 2: no row for Bob"),
+    # a round may leave a player out only at the end of a match (a race won mid-round)
+    "missing round": ("match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,2,Ann,11\n1,3,Ann,5\n1,3,Bob,6\n",
+                      "row 4: column player: match 1 round 2: no row for Bob (round 3 has a row for every "
+                      "player of match 1: only a match's last rounds may leave out players who did not play"),
+    "missing first round": ("match,round,player,points\n1,1,Ann,12\n1,2,Ann,11\n1,2,Bob,21\n",
+                            "row 2: column player: match 1 round 1: no row for Bob (every player of a match "
+                            "needs a row in its first round"),
+    "round gap": ("match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,3,Ann,11\n1,3,Bob,21\n",
+                  "row 4: column round: match 1 has no round 2 before round 3"),
     "negative points": (GOOD.replace("1,2,Bob,21", "1,2,Bob,-3"), "row 5: column points: got -3; allowed"),
     "fractional points": (GOOD.replace("1,2,Bob,21", "1,2,Bob,2.5"), "row 5: column points: got 2.5; allowed"),
     "repeated position": ("match,race,player,position\n1,1,Ann,1\n1,1,Bob,1\n",

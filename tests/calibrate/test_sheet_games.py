@@ -39,8 +39,8 @@ def _edit(game: str, old: str, new: str) -> str:
 BAD = {
     "curlastique unknown column": ("curlastique", "match,round,player,points,notes\n1,1,Ann,120,x\n", (),
                                    "row 1: column notes: unknown column"),
-    "curlastique missing round": ("curlastique", _edit("curlastique", "1,2,Bob,0\n", ""), (),
-                                  "row 4: column player: match 1 round 2: no row for Bob"),
+    "curlastique missing round": ("curlastique", _edit("curlastique", "1,2,Bob,0\n", "") + "1,3,Ann,20\n1,3,Bob,40\n",
+                                  (), "row 4: column player: match 1 round 2: no row for Bob"),
     "curlastique 95 is no sum of zone values": (
         "curlastique", _edit("curlastique", "1,1,Bob,40", "1,1,Bob,95"), (),
         "row 3: column points: got 95; allowed: the sum of 5 pucks' points, each 100, 80, 40, 20 or 0"),
@@ -70,8 +70,10 @@ BAD = {
         "row 5: column points: got 10; allowed: 0 to 9, 12 ("),
     "gasterospeed unknown column": ("gasterospeed", "match,race,player,place\n1,1,Ann,1\n", (),
                                     "row 1: column place: unknown column"),
-    "gasterospeed missing race": ("gasterospeed", _edit("gasterospeed", "1,2,Ann,ko\n", ""), (),
-                                  "row 4: column player: match 1 race 2: no row for Ann"),
+    "gasterospeed missing race": ("gasterospeed", _edit("gasterospeed", "1,2,Ann,ko\n", "") + "1,3,Ann,2\n1,3,Bob,1\n",
+                                  (), "row 4: column player: match 1 race 2: no row for Ann (race 3 has a row for "
+                                  "every player of match 1: only a match's last races may leave out players who "
+                                  "did not play them: a game won mid-race, a tie-break)"),
     "gasterospeed repeated position": ("gasterospeed", _edit("gasterospeed", "1,1,Bob,2", "1,1,Bob,1"), (),
                                        "row 3: column position: position 1 twice in match 1 race 1"),
     "gasterospeed position beyond the snails": (
