@@ -25,9 +25,10 @@ from .. import __version__
 from ..core.config import ConfigError, note_handler
 from ..core.forecast import RunWontFit
 from ..core.interrupts import ctrl_c_as_interrupt
+from ..core.runner import WorkerLost
 from ..core.store import StoreError
 from . import bench, calibrate, demo, examples, export, info, play, replay, reports, search
-from .common import EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError
+from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError
 
 __all__ = ["main", "build_parser", "UsageError", "EXIT_USAGE", "EXIT_INTERRUPTED"]
 
@@ -107,6 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (StoreError, RunWontFit) as exc:
         print(f"tablesim: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except WorkerLost as exc:  # a run that failed on the way, not bad input
+        print(f"tablesim: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except BrokenPipeError:  # `tablesim rules x | head`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

@@ -18,11 +18,13 @@ from ..core.config import ConfigError
 from ..core.game import GameSpec, get_game
 from ..core.manifest import package_versions
 
-__all__ = ["EXIT_USAGE", "EXIT_INCOMPLETE", "EXIT_INTERRUPTED", "UsageError", "Parser", "package_versions"]
+__all__ = ["EXIT_USAGE", "EXIT_INCOMPLETE", "EXIT_FAILED", "EXIT_INTERRUPTED", "UsageError", "Parser", "package_versions"]
 
 EXIT_USAGE = 2
 #: ``report`` and ``export`` wrote their output, labelled incomplete: planned matches are missing.
 EXIT_INCOMPLETE = 3
+#: A run that failed on the way (a worker process died); what it finished is kept.
+EXIT_FAILED = 4
 
 
 EXIT_INTERRUPTED = 130

@@ -45,7 +45,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     spec = find_game(args.game)
     positive_int("--matches", args.matches, 1, MAX_MATCHES)
-    positive_int("--chunk-size", args.chunk_size, 1, MAX_CHUNK_SIZE)
+    positive_int("--chunk-size", args.chunk_size, 0, MAX_CHUNK_SIZE)
     positive_int("--seed", args.seed, 0)
     check_jobs(args.jobs)
     check_backend(args)
@@ -120,7 +120,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def _stopping_rule(args: argparse.Namespace, matches: int, seats: int, rotate: bool):
     """The ``--stop-*`` options as a :class:`~sim.core.stopping.Stopping` rule (None without them)."""
-    from ..core.runner import MAX_MATCHES
+    from ..core.runner import DEFAULT_CHUNK_SIZE, MAX_MATCHES
     from ..core.stopping import Stopping
 
     asked = args.stop_fair is not None or args.stop_half_width is not None
@@ -137,7 +137,7 @@ def _stopping_rule(args: argparse.Namespace, matches: int, seats: int, rotate: b
     cap = _whole_rotations(args.max_matches or 20000, seats, rotate)
     positive_int("--max-matches", cap, matches, MAX_MATCHES)
     return Stopping(fairness=args.stop_fair or 0.0, half_width=args.stop_half_width or 0.0,
-                    alpha=args.stop_alpha, max_matches=cap, step=_whole_rotations(args.chunk_size, seats, rotate))
+                    alpha=args.stop_alpha, max_matches=cap, step=_whole_rotations(args.chunk_size or DEFAULT_CHUNK_SIZE, seats, rotate))
 
 
 def _play_until_answered(spec, cell, rule, matches: int, args, store, manifest: dict):
@@ -274,7 +274,8 @@ def add_parsers(sub) -> None:
     add_rules_options(p)
     p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
-    p.add_argument("--chunk-size", type=int, default=25, help="matches per task (default 25)")
+    p.add_argument("--chunk-size", type=int, default=0,
+                   help="matches per task (default 0: sized by time, about 1 s of play each)")
     add_backend_options(p)
     p.add_argument("--lineup", default=None, help="a name for this line-up in the tables")
     p.add_argument("--stop-fair", type=float, default=None, metavar="DELTA",

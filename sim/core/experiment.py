@@ -6,7 +6,7 @@ An experiment file (TOML)::
     matches = 2000            # per variant and line-up (with rotate_seats: seeds × rotations)
     seed = 7
     rotate_seats = true       # play each seed under every rotation of the line-up
-    chunk_size = 25           # optional: matches per task
+    chunk_size = 0            # optional: matches per task (0: sized by time)
     [baseline]                # optional: a rules file and/or overrides
     rules = "my_rules.toml"   # relative to the experiment file
     set = { "game.target_score" = 1000 }
@@ -57,7 +57,7 @@ from .game import GameSpec, get_game
 from .manifest import package_versions
 from .profiles import load_lineup
 from .rules import load_rules
-from .runner import DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
+from .runner import AUTO, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
 from .stopping import Looks, Stopping, play_until_answered
 from .store import ResultStore, load_tables
 
@@ -139,7 +139,8 @@ class ExperimentFile:
     matches: int = param(0, min=1, max=MAX_MATCHES, doc="matches per variant and line-up")
     seed: int = param(0, min=0, doc="root seed")
     rotate_seats: bool = False
-    chunk_size: int = param(DEFAULT_CHUNK_SIZE, min=1, max=MAX_CHUNK_SIZE, doc="matches per task")
+    chunk_size: int = param(AUTO, min=0, max=MAX_CHUNK_SIZE,
+                            doc="matches per task (0: sized by time, about 1 s of play each)")
     baseline: RulesChange = RulesChange()
     variants: tuple[Variant, ...] = ()
     lineups: tuple[Lineup, ...] = ()
@@ -416,7 +417,7 @@ def run_experiment(experiment: Experiment, store: ResultStore, *, jobs: int = 1,
 
 def look_step(settings: ExperimentFile) -> int:
     """Matches between two looks of a ``[stopping]`` rule: its ``step``, else one chunk, in whole rotations."""
-    return _whole(settings.stopping.step or settings.chunk_size, settings.rotation_step)
+    return _whole(settings.stopping.step or settings.chunk_size or DEFAULT_CHUNK_SIZE, settings.rotation_step)
 
 
 def _run_stopping(experiment: Experiment, store: ResultStore, manifest: dict, **options) -> dict[str, pd.DataFrame]:

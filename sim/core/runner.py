@@ -7,7 +7,14 @@ of workers, the chunk size or the backend: chunks only decide *where* a match is
 
 Chunks are contiguous ranges of match indices, made lazily (a run of 10**12 matches costs no
 memory before it plays): with a store, a cell's chunks fill the gaps between the ranges it
-already holds (read from its part names, see :mod:`sim.core.store`), so a rerun resumes. The
+already holds (read from its part names, see :mod:`sim.core.store`), so a rerun resumes.
+
+With a store, the worker that plays a chunk writes its parts into the results directory itself
+(atomically, the ``matches`` part last) and sends back only a :class:`StoredChunk` (the cell,
+the match range, row counts, bytes and the CPU it took): the parent process never holds a
+chunk's rows, so it stays out of the data path whatever the number of workers. A worker that
+cannot see the directory (a Dask worker on another machine without shared storage) sends the
+tables back instead and the parent writes them. The
 ``loky`` backend runs a pool of at most one worker per chunk, keeps two chunks per worker in
 flight, and on Ctrl-C (or any error) kills its workers before the interrupt propagates;
 workers ignore SIGINT themselves and exit when the parent process dies.
@@ -21,7 +28,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,11 +42,19 @@ from .progress import progress_bar, say
 from .seeding import MatchSeeds
 from .store import KEY_COLUMNS, ResultStore, assemble, cell_key, gaps, load_tables, warn
 
-__all__ = ["Cell", "seat_players", "play_one", "play_chunk", "run_cells", "plan_chunks",
-           "DEFAULT_CHUNK_SIZE", "MAX_CHUNK_SIZE", "MAX_MATCHES", "BACKENDS", "cpu_count"]
+__all__ = ["Cell", "StoredChunk", "WorkerLost", "seat_players", "play_one", "play_chunk", "play_and_store_chunk", "run_cells",
+           "plan_chunks",
+           "DEFAULT_CHUNK_SIZE", "AUTO", "ChunkSizer", "MAX_CHUNK_SIZE", "MAX_MATCHES", "BACKENDS", "cpu_count"]
 
 #: Matches per task: large enough that worker start-up and pickling are a few % of the work.
 DEFAULT_CHUNK_SIZE = 25
+#: ``chunk_size=AUTO``: chunks sized by time (:class:`ChunkSizer`), about CHUNK_SECONDS of play each.
+AUTO = 0
+#: Seconds of play a chunk sized by time aims at: a chunk's own cost (a task's round trip, the
+#: four Parquet parts a worker writes) is then about 1 % of it, and a results directory holds
+#: one part per table and second of play before it is compacted.
+CHUNK_SECONDS = 1.0
+
 #: A chunk's rows are held in memory until it is stored: this bounds a worker's memory.
 MAX_CHUNK_SIZE = 100_000
 #: Match indices (and seed indices) are stored as 64-bit integers; this leaves ample room.
@@ -122,11 +137,94 @@ def play_chunk(game: str, cell: Cell, matches: Sequence[int], root_seed: int) ->
     return {table: _frame(table_rows) for table, table_rows in rows.items()}
 
 
+class WorkerLost(RuntimeError):
+    """A worker process died while it played (killed by a signal, or by the system for its
+    memory); the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class StoredChunk:
+    """A chunk a worker played and wrote into the results directory itself.
+
+    Attributes:
+        variant, lineup: the chunk's cell.
+        first, last: its match indices (inclusive).
+        rows: rows written per table.
+        bytes: bytes of its parts on disk.
+        cpu_s: CPU seconds the worker spent playing and writing it.
+        wall_s: wall-clock seconds it took the worker.
+    """
+
+    variant: str
+    lineup: str
+    first: int
+    last: int
+    rows: dict[str, int]
+    bytes: int
+    cpu_s: float
+    wall_s: float
+
+    @property
+    def matches(self) -> int:
+        return self.last - self.first + 1
+
+
+def play_and_store_chunk(game: str, cell: Cell, matches: Sequence[int], root_seed: int, directory: str,
+                         writer: str) -> StoredChunk | dict[str, pd.DataFrame]:
+    """A worker's task with a results directory: play the chunk and write its parts there.
+
+    ``writer`` names the run that holds the directory's lock (:meth:`ResultStore.writer`); a
+    worker that does not find that run's lock there (it does not share the directory) returns
+    the tables for the parent to write.
+    """
+    started, wall = time.process_time(), time.perf_counter()
+    tables = play_chunk(game, cell, matches, root_seed)
+    store = ResultStore(directory)
+    if store.writer() != writer:
+        return tables
+    written = store.write_chunk(tables)
+    return StoredChunk(variant=cell.variant, lineup=cell.lineup, first=min(matches), last=max(matches),
+                       rows={table: len(frame) for table, frame in tables.items()}, bytes=written,
+                       cpu_s=time.process_time() - started, wall_s=time.perf_counter() - wall)
+
+
 def cpu_count() -> int:
     """The cores this process may use (affinity and cgroup limits included)."""
     from joblib import cpu_count as joblib_cpu_count
 
     return max(1, int(joblib_cpu_count()))
+
+
+class ChunkSizer:
+    """Matches per chunk: a fixed size, or (:data:`AUTO`) sized by time.
+
+    Sized by time, the first chunks hold :data:`DEFAULT_CHUNK_SIZE` matches; once chunks have
+    come back with the seconds their worker spent on them, each new chunk holds about
+    :data:`CHUNK_SECONDS` of play (at most :data:`MAX_CHUNK_SIZE`), and never more than a
+    worker's share of the matches still to hand out, so the workers finish within about a
+    chunk's time of each other. Sizes change where chunks start and end, never which seeds a
+    match plays: the tables are the same.
+    """
+
+    def __init__(self, chunk_size: int, workers: int = 1):
+        self.fixed = chunk_size if chunk_size != AUTO else None
+        self.workers = max(1, workers)
+        self.matches = 0
+        self.seconds = 0.0
+
+    def record(self, matches: int, seconds: float) -> None:
+        """A chunk of ``matches`` came back after ``seconds`` of its worker's time."""
+        self.matches += matches
+        self.seconds += seconds
+
+    def size(self, left: int) -> int:
+        """Matches in the next chunk, with ``left`` matches still to hand out (this one included)."""
+        if self.fixed is not None:
+            return self.fixed
+        if not self.matches or self.seconds <= 0:
+            return DEFAULT_CHUNK_SIZE
+        by_time = round(CHUNK_SECONDS * self.matches / self.seconds)
+        return max(1, min(by_time, left // self.workers, MAX_CHUNK_SIZE))
 
 
 @dataclass(frozen=True)
@@ -142,18 +240,26 @@ class ChunkPlan:
     def _cell_gaps(self, cell: Cell) -> Iterator[tuple[int, int]]:
         return gaps(self.stored.get(cell_key(cell.variant, cell.lineup), ()), self.start, self.stop)
 
-    def chunks(self) -> Iterator[tuple[Cell, range]]:
+    def chunks(self, sizer: ChunkSizer | None = None) -> Iterator[tuple[Cell, range]]:
+        """Every chunk still to play, each sized by ``sizer`` as it is made (default: the plan's size)."""
+        sizer = sizer or ChunkSizer(self.chunk_size)
+        left = self.counts()[1]
         for cell in self.cells:
             for first, end in self._cell_gaps(cell):
-                for begin in range(first, end, self.chunk_size):
-                    yield cell, range(begin, min(begin + self.chunk_size, end))
+                begin = first
+                while begin < end:
+                    stop = min(begin + sizer.size(left), end)
+                    left -= stop - begin
+                    yield cell, range(begin, stop)
+                    begin = stop
 
     def counts(self) -> tuple[int, int]:
-        """(chunks, matches) still to play."""
+        """(chunks, matches) still to play; chunks sized by time count as chunks of the first size."""
+        size = self.chunk_size or DEFAULT_CHUNK_SIZE
         chunks = matches = 0
         for cell in self.cells:
             for first, end in self._cell_gaps(cell):
-                chunks += -(-(end - first) // self.chunk_size)
+                chunks += -(-(end - first) // size)
                 matches += end - first
         return chunks, matches
 
@@ -220,8 +326,8 @@ def _start_resource_trackers() -> None:
     loky_tracker.ensure_running()
 
 
-def _loky_results(tasks: Iterator[tuple], jobs: int) -> Iterator[dict[str, pd.DataFrame]]:
-    """Chunk results from a loky pool of ``jobs`` workers, two chunks per worker in flight.
+def _loky_results(play, tasks: Iterator[tuple], jobs: int) -> Iterator[Any]:
+    """``play(*task)`` on a loky pool of ``jobs`` workers, two chunks per worker in flight.
 
     If the consumer stops early (Ctrl-C, an error), the workers are killed before it goes on.
     """
@@ -235,7 +341,7 @@ def _loky_results(tasks: Iterator[tuple], jobs: int) -> Iterator[dict[str, pd.Da
     try:
         for task in tasks:
             with _workers_ignore_sigint():
-                pending.add(executor.submit(play_chunk, *task))
+                pending.add(executor.submit(play, *task))
             while len(pending) >= 2 * jobs:
                 pending = yield from _drain(pending)
         while pending:
@@ -295,7 +401,9 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
     Args:
         jobs: worker processes (1 = play in this process; -1 = every core); never more than
             the number of chunks to play.
-        chunk_size: matches per task.
+        chunk_size: matches per task; :data:`AUTO` (0): about :data:`CHUNK_SECONDS` of play per
+            task, measured as the run goes (with a store; without one, chunks stay at
+            :data:`DEFAULT_CHUNK_SIZE`).
         backend: ``loky`` (default), ``threading``, ``sequential``, or ``dask`` (on the active
             ``distributed`` Client, see :func:`sim.core.cluster.dask_results`).
         parallel_kwargs: extra arguments of joblib's ``Parallel`` (not for ``dask``).
@@ -313,22 +421,37 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
                  "and each worker costs memory (see --jobs)")
         collected: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
         bar = progress_bar(total, "match", spec.name, progress)
-        tasks = ((spec.name, cell, ms, root_seed) for cell, ms in plan.chunks())
+        if store is not None:
+            play, extra = play_and_store_chunk, (str(store.path), store.writer())
+        else:
+            play, extra = play_chunk, ()
+        sizer = ChunkSizer(chunk_size, jobs)
+        tasks = ((spec.name, cell, ms, root_seed, *extra) for cell, ms in plan.chunks(sizer))
         forecast = Forecast(total, jobs, cpu_count(), store.path if store is not None else None)
         done = 0
         try:
-            with contextlib.closing(_results(tasks, jobs, backend, parallel_kwargs, n_chunks)) as results:
-                for tables in results:
-                    if store is not None:
-                        store.write_chunk(tables)
+            with contextlib.closing(_results(play, tasks, jobs, backend, parallel_kwargs, n_chunks)) as results:
+                for result in results:
+                    if isinstance(result, StoredChunk):
+                        count = result.matches
+                        sizer.record(count, result.wall_s)
+                    elif store is not None:  # a worker that does not share the directory
+                        store.write_chunk(result)
+                        count = len(result["matches"])
                     else:
-                        for table, frame in tables.items():
+                        for table, frame in result.items():
                             collected[table].append(frame)
-                    bar.update(len(tables["matches"]))
-                    done += len(tables["matches"])
+                        count = len(result["matches"])
+                    bar.update(count)
+                    done += count
                     line = forecast.update(done)  # raises RunWontFit when the rest cannot fit the disk
                     if line is not None:
                         say(f"tablesim: {line}")
+        except BrokenExecutor as exc:  # loky: TerminatedWorkerError; joblib's Parallel alike
+            kept = (f"the {store.stored_count():,} matches finished are kept in {store.path}; rerun the same "
+                    "command to resume") if store is not None else "nothing was stored (use --out DIR to keep finished chunks)"
+            raise WorkerLost(f"a worker process died while playing (killed by a signal, or by the system for "
+                             f"lack of memory: try fewer --jobs); {kept}") from exc
         finally:
             bar.close()
         if store is not None:
@@ -336,16 +459,17 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
     return assemble(collected)
 
 
-def _results(tasks: Iterator[tuple], jobs: int, backend: str, parallel_kwargs: dict | None, chunks: int):
+def _results(play, tasks: Iterator[tuple], jobs: int, backend: str, parallel_kwargs: dict | None, chunks: int):
+    """``play(*task)`` for every task on the chosen backend, in completion order."""
     if backend == "dask":
         # Straight on the active distributed Client, tasks sized by time (sim.core.cluster).
         from .cluster import dask_results
 
-        return dask_results(play_chunk, tasks, chunks)
+        return dask_results(play, tasks, chunks)
     if jobs == 1 or backend == "sequential":
-        return (play_chunk(*task) for task in tasks)
+        return (play(*task) for task in tasks)
     if backend == "loky" and not parallel_kwargs:
-        return _loky_results(tasks, jobs)
+        return _loky_results(play, tasks, jobs)
     parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered",
                         **(parallel_kwargs or {}))
-    return parallel(delayed(play_chunk)(*task) for task in tasks)
+    return parallel(delayed(play)(*task) for task in tasks)

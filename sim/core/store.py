@@ -79,10 +79,13 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def _atomic_write_parquet(path: Path, frame: pd.DataFrame) -> None:
+def _atomic_write_parquet(path: Path, frame: pd.DataFrame) -> int:
+    """Write ``frame`` to a temporary name of this process beside ``path``, rename; its bytes."""
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     frame.to_parquet(tmp, index=False)
+    size = tmp.stat().st_size
     os.replace(tmp, path)
+    return size
 
 
 def cell_key(variant: str, lineup: str) -> str:
@@ -240,6 +243,16 @@ class ResultStore:
     def holds_lock(self) -> bool:
         return os.path.realpath(self.path) in _HELD
 
+    def writer(self) -> str | None:
+        """``pid@host`` of the run holding the directory's lock, as its lock file names it (None
+        when no lock file can be read here). A worker compares it with the run that sent it, to
+        know that it sees the same directory before writing into it."""
+        try:
+            info = json.loads((self.path / LOCK_NAME).read_bytes().decode("utf-8"))
+            return f"{int(info['pid'])}@{info['host']}"
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
     def _make_dirs(self) -> list[Path]:
         created = []
         probe = self.path
@@ -345,10 +358,12 @@ class ResultStore:
             seen.add(name)
         return frames
 
-    def write_chunk(self, tables: Mapping[str, pd.DataFrame]) -> None:
+    def write_chunk(self, tables: Mapping[str, pd.DataFrame]) -> int:
         """Store one chunk's tables; ``matches`` last, so the chunk is atomic for readers.
 
         The chunk must hold one cell (one variant and line-up) and contiguous match indices.
+        Written by the run holding the lock or by its workers (each part to a temporary name of
+        the writing process, then renamed). Returns the bytes written.
         """
         matches = tables["matches"]
         variants, lineups = matches["variant"].unique(), matches["lineup"].unique()
@@ -358,10 +373,12 @@ class ResultStore:
                 or numbers.nunique() != len(matches):
             raise ValueError("a chunk holds one variant and line-up and contiguous match indices")
         name = part_name(str(variants[0]), str(lineups[0]), first, last)
+        written = 0
         for table in (*[t for t in TABLES if t != "matches"], "matches"):
             folder = self.path / table
             folder.mkdir(parents=True, exist_ok=True)
-            _atomic_write_parquet(folder / name, tables.get(table, pd.DataFrame()))
+            written += _atomic_write_parquet(folder / name, tables.get(table, pd.DataFrame()))
+        return written
 
     def set_aside(self, name: str, reason: str) -> None:
         """Name a damaged chunk on stderr and move its parts to ``DIR/damaged/`` if allowed.

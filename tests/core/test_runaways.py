@@ -279,8 +279,8 @@ def test_run_cells_raises_the_ctrl_c_itself_after_storing_what_finished(tmp_path
 
     real = runner._results
 
-    def one_chunk_then_cut_short(tasks, *args):
-        yield next(iter(real(tasks, 1, "sequential", None, 1)))
+    def one_chunk_then_cut_short(play, tasks, *args):
+        yield next(iter(real(play, tasks, 1, "sequential", None, 1)))
         _cut_short_by_ctrl_c()
 
     monkeypatch.setattr(runner, "_results", one_chunk_then_cut_short)
@@ -290,8 +290,8 @@ def test_run_cells_raises_the_ctrl_c_itself_after_storing_what_finished(tmp_path
     assert isinstance(caught.value.__cause__, RuntimeError)
     assert store.stored_count() == 5
 
-    def a_bug(tasks, *args):  # an ordinary error inside a run is not mistaken for one
-        yield next(iter(real(tasks, 1, "sequential", None, 1)))
+    def a_bug(play, tasks, *args):  # an ordinary error inside a run is not mistaken for one
+        yield next(iter(real(play, tasks, 1, "sequential", None, 1)))
         raise RuntimeError("a bug")
 
     monkeypatch.setattr(runner, "_results", a_bug)
