@@ -254,7 +254,7 @@ class Experiment:
                 "lineups": {name: {"lineup": base, "value": value} for name, base, value in self.swept}}
 
 
-def _rules_for(spec: GameSpec, folder: Path, changes: list[tuple[str, RulesChange | Variant]]):
+def rules_for(spec: GameSpec, folder: Path, changes: list[tuple[str, RulesChange | Variant]]):
     """Rules from the defaults then each (label, change) in order; errors name the label."""
     files = [folder / change.rules for _, change in changes if change.rules]
     overrides = [(key, value) for _, change in changes for key, value in change.set.items()]
@@ -290,7 +290,7 @@ def load_experiment(path: str | Path) -> Experiment:
                            *[(v.name, [(BASELINE, settings.baseline), (v.name, v)]) for v in settings.variants]]:
         try:
             with notes_prefixed(f"{path}: variant {label!r}: "):
-                rules_by_variant[label] = _rules_for(spec, path.parent, changes)
+                rules_by_variant[label] = rules_for(spec, path.parent, changes)
         except ConfigError as exc:
             problems += [f"{path}: variant {label!r}: {line}" for line in exc.problems]
     cells, swept = [], {}
