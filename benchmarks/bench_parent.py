@@ -53,7 +53,7 @@ real_results, real_run, real_load = runner._results, runner.run_cells, runner.lo
 def results(*args):
     for result in real_results(*args):
         worker["chunks"] += 1
-        if isinstance(result, runner.StoredChunk):
+        if isinstance(result, getattr(runner, "StoredChunk", ())):
             worker["records"] += 1
             worker["cpu"] += result.cpu_s
         yield result

@@ -29,6 +29,7 @@ from .common import (
     say_resumed,
     writing,
 )
+from .compact import compact_after_run
 from .reports import cmd_report
 
 
@@ -111,6 +112,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         if store is not None:
             store.write_manifest({**manifest, "status": "complete",
                                   "stored_matches": int(len(tables["matches"]))})
+            compact_after_run(store)
     elapsed = time.perf_counter() - started
     print_summary(spec, tables, args.format, elapsed, rotation_line(rotate, len(players), matches))
     if args.format != "json":
@@ -223,6 +225,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             store.write_manifest({**manifest, "status": "interrupted"})
             return interrupted("experiment", store)
+        compact_after_run(store)
     elapsed = time.perf_counter() - started
     from analysis.winrates import win_rates
 

@@ -55,7 +55,7 @@ def _stored_bytes_per_match(path: Path) -> float | None:
     """Bytes on disk per stored match of a results directory (every table's parts), or None."""
     from .store import ResultStore
 
-    parts = ResultStore(path)._parts()
+    parts = ResultStore(path)._counted_parts()
     matches = sum(last - first + 1 for _, first, last, _ in parts)
     if not matches:
         return None

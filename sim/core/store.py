@@ -18,6 +18,13 @@ Layout::
                                       to their name, moved aside: their matches are played again
                                       by the next run
 
+A run's chunks are small (about a second of play each); :meth:`ResultStore.compact` merges a
+cell's consecutive parts into parts of up to :data:`COMPACT_MATCHES` matches, named by the range
+they cover like any other part. It writes the merged part (``matches`` last), then removes the
+parts it replaces: a compaction killed in between leaves parts lying wholly inside a larger part
+of their cell, which readers skip as leftovers (and a run removes), so no match is read twice
+and none is lost.
+
 Every file is written to a temporary name and renamed, so a killed run leaves no torn file.
 A chunk's ``matches`` part is written last: a chunk counts as stored only once it exists (with
 the right number of rows), and readers ignore the other tables' parts of a chunk that never
@@ -49,7 +56,8 @@ import pandas as pd
 from .game import TABLES
 
 __all__ = ["ResultStore", "load_tables", "assemble", "KEY_COLUMNS", "StoreError", "StoreLocked",
-           "cell_key", "part_name", "parse_part_name", "atomic_write_bytes", "DAMAGED", "gaps", "contiguous_runs"]
+           "cell_key", "part_name", "parse_part_name", "atomic_write_bytes", "DAMAGED", "gaps", "contiguous_runs",
+           "COMPACT_MATCHES", "COMPACT_PARTS"]
 
 #: Every row of every table is keyed by these columns (then seat / round / event index).
 KEY_COLUMNS = ("variant", "lineup", "match")
@@ -59,6 +67,11 @@ _ROW_ORDER = {"matches": (), "players": ("seat",), "rounds": ("round", "seat"), 
 _PART = re.compile(r"^([0-9a-f]{20})_(\d+)-(\d+)\.parquet$")
 LOCK_NAME = ".lock"
 DAMAGED = "damaged"
+#: The most matches :meth:`ResultStore.compact` puts in one part: a million-match cell then has
+#: 20 files per table, each read in pieces (row groups) by the tools that stream them.
+COMPACT_MATCHES = 50_000
+#: A cell is compacted once it has more parts than this.
+COMPACT_PARTS = 16
 
 
 class StoreError(Exception):
@@ -300,6 +313,12 @@ class ResultStore:
         for tmp in self.path.glob(".*.tmp-*"):
             with contextlib.suppress(OSError):
                 tmp.unlink()
+        finished = {part.name for part in (self.path / "matches").glob("*.parquet")}
+        for table in TABLES:  # parts of chunks whose matches part was never written (or removed)
+            for part in (self.path / table).glob("*.parquet") if table != "matches" else ():
+                if _parse_part(part.name) is not None and part.name not in finished:
+                    with contextlib.suppress(OSError):
+                        part.unlink()
         _convert_old_parts(self)
 
     # chunks -------------------------------------------------------------------------------
@@ -313,6 +332,9 @@ class ResultStore:
         """
         ranges: dict[str, list[tuple[int, int]]] = {}
         for key, first, last, name in self._parts():
+            if ranges.get(key) and last <= ranges[key][-1][1]:
+                self._drop_leftover(name)
+                continue
             problem = _footer_problem(self.path, name, last - first + 1)
             if problem is None and ranges.get(key) and ranges[key][-1][1] >= first:
                 problem = "overlaps another part of the same cell"
@@ -324,7 +346,52 @@ class ResultStore:
 
     def stored_count(self) -> int:
         """Matches stored (from the part names; no table is read)."""
-        return sum(last - first + 1 for key, first, last, _ in self._parts())
+        return sum(last - first + 1 for key, first, last, _ in self._counted_parts())
+
+    def _counted_parts(self) -> list[tuple[str, int, int, str]]:
+        """:meth:`_parts` without the leftovers of an interrupted compaction (from the names alone)."""
+        kept: list[tuple[str, int, int, str]] = []
+        for part in self._parts():
+            if kept and kept[-1][0] == part[0] and part[2] <= kept[-1][2]:
+                continue
+            kept.append(part)
+        return kept
+
+    def _drop_leftover(self, name: str) -> None:
+        """Remove the parts of a chunk that a compacted part holds (when this process holds the lock)."""
+        if not self.holds_lock():
+            return
+        for table in ("matches", *[t for t in TABLES if t != "matches"]):
+            with contextlib.suppress(FileNotFoundError):
+                (self.path / table / name).unlink()
+
+    def compact(self, max_matches: int = COMPACT_MATCHES, min_parts: int = COMPACT_PARTS) -> int:
+        """Merge each cell's consecutive parts into parts of up to ``max_matches`` matches.
+
+        Only cells with more than ``min_parts`` parts are compacted; the tables read back are the
+        same. Holds the lock (taking it if this process does not hold it yet). Each merged part
+        is written table by table, streaming one part at a time (memory: one part), ``matches``
+        last; then the parts it replaces are removed. Returns the number of parts merged away.
+        """
+        with self.lock("compact") if not self.holds_lock() else contextlib.nullcontext():
+            ranges = self.stored_ranges()  # judges every part first: damaged ones are set aside
+            merged = 0
+            for key, cell_ranges in ranges.items():
+                if len(cell_ranges) <= min_parts:
+                    continue
+                for group in _merge_groups(cell_ranges, max_matches):
+                    if len(group) > 1:
+                        self._merge(key, group)
+                        merged += len(group) - 1
+            return merged
+
+    def _merge(self, key: str, group: list[tuple[int, int]]) -> None:
+        names = [f"{key}_{first:012d}-{last:012d}.parquet" for first, last in group]
+        target = f"{key}_{group[0][0]:012d}-{group[-1][1]:012d}.parquet"
+        for table in (*[t for t in TABLES if t != "matches"], "matches"):
+            _merge_parquet([self.path / table / name for name in names], self.path / table / target)
+        for name in names:
+            self._drop_leftover(name)
 
     def stored_matches(self) -> set[tuple[str, str, int]]:
         """The (variant, lineup, match) keys of every stored match (reads the tables)."""
@@ -334,14 +401,15 @@ class ResultStore:
         return set(zip(matches["variant"], matches["lineup"], matches["match"].astype(int)))
 
     def _parts(self) -> list[tuple[str, int, int, str]]:
-        """(cell key, first, last, name) of every matches part in the new layout, sorted."""
+        """(cell key, first, last, name) of every matches part in the new layout, by cell and
+        first match, the longer of two parts starting at the same match first."""
         folder = self.path / "matches"
         parts = []
         for part in folder.glob("*.parquet") if folder.is_dir() else ():
             parsed = _parse_part(part.name)
             if parsed is not None:
                 parts.append((*parsed, part.name))
-        return sorted(parts)
+        return sorted(parts, key=lambda part: (part[0], part[1], -part[2], part[3]))
 
     def read_new(self, table: str, seen: set[str], columns: Sequence[str] | None = None) -> list[pd.DataFrame]:
         """One table's parts of the chunks finished since ``seen`` (part names), which it extends.
@@ -351,7 +419,7 @@ class ResultStore:
         :func:`load_tables` does that.
         """
         frames = []
-        for _, _, _, name in self._parts():
+        for _, _, _, name in self._counted_parts():
             if name in seen:
                 continue
             frames.append(pd.read_parquet(self.path / table / name, columns=list(columns) if columns else None))
@@ -401,6 +469,67 @@ class ResultStore:
             return
         warn(f"{shown}: damaged ({reason}); moved to {self.path / DAMAGED}; its matches will be "
              "played again by the next run")
+
+
+def _merge_groups(ranges: Sequence[tuple[int, int]], max_matches: int) -> list[list[tuple[int, int]]]:
+    """Consecutive ranges (no gap between them) grouped greedily up to ``max_matches`` matches."""
+    groups: list[list[tuple[int, int]]] = []
+    for first, last in ranges:
+        group = groups[-1] if groups else None
+        if group and group[-1][1] + 1 == first and last - group[0][0] + 1 <= max_matches:
+            group.append((first, last))
+        else:
+            groups.append([(first, last)])
+    return groups
+
+
+def _merge_parquet(sources: Sequence[Path], target: Path) -> None:
+    """Write the rows of ``sources`` (in order) into ``target`` atomically, one source in memory
+    at a time; the columns are the union of theirs, types widened as pandas would concatenate them."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    read = [pq.read_schema(source) for source in sources]
+    schemas = [schema.remove_metadata() for schema in read]
+    if not any(len(schema) for schema in schemas):  # a table no chunk wrote rows to
+        _atomic_write_parquet(target, pd.DataFrame())
+        return
+    schema = pa.unify_schemas([s for s in schemas if len(s)], promote_options="permissive")
+    schema = schema.with_metadata(_pandas_metadata(schema, read))
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    with pq.ParquetWriter(tmp, schema) as writer:
+        for source, own in zip(sources, schemas):
+            if not len(own):
+                continue
+            table = pq.read_table(source).replace_schema_metadata(None)
+            for field in schema:
+                if field.name not in table.column_names:
+                    table = table.append_column(field, pa.nulls(len(table), field.type))
+            writer.write_table(table.select(schema.names).cast(schema.remove_metadata()).replace_schema_metadata(
+                schema.metadata))
+    os.replace(tmp, target)
+
+
+def _pandas_metadata(schema, sources) -> dict[bytes, bytes]:
+    """pandas' metadata for the merged ``schema``: each column's entry from a part that stored it
+    with the merged type (so pandas reads it back as it read the parts: strings as ``object``)."""
+    entries: dict[str, dict] = {}
+    base: dict | None = None
+    for source in sources:
+        meta = json.loads((source.metadata or {}).get(b"pandas", b"null") or b"null")
+        if not meta:
+            continue
+        base = base or meta
+        for column in meta.get("columns", []):
+            name = column.get("name")
+            field = schema.field(name) if name in schema.names else None
+            if field is not None and (name not in entries or source.field(name).type == field.type):
+                entries[name] = column
+    if base is None:
+        return {}
+    merged = {**base, "index_columns": [], "column_indexes": base.get("column_indexes", []),
+              "columns": [entries[name] for name in schema.names if name in entries]}
+    return {b"pandas": json.dumps(merged).encode("utf-8")}
 
 
 def _free_name(target: Path) -> Path:
@@ -470,6 +599,8 @@ def load_tables(path: str | Path) -> dict[str, pd.DataFrame]:
     chunks += [(None, name) for name in _old_part_names(path)]
     last_of: dict[str, int] = {}
     for parsed, name in chunks:
+        if parsed is not None and last_of.get(parsed[0], -1) >= parsed[2]:
+            continue  # a leftover of an interrupted compaction: a larger part holds its matches
         chunk, problem = _read_chunk(path, name, parsed)
         if problem is None and parsed is not None:
             key, first, last, _ = parsed
