@@ -167,6 +167,8 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
       small-sample factor (the very interval of
       :func:`analysis.winrates.profile_win_rates` and ``seat_win_rates(simultaneous=False)``),
       whatever ``bootstrap`` is;
+    * mean lengths (``rounds_mean``, ``length_mean``) get a studentized (bootstrap-t) interval
+      over seeds (:func:`_studentized_mean_ci`);
     * every other metric gets a percentile bootstrap over seeds (whole seeds are drawn, with
       all their rotations; without rotation a seed is a match).
 
@@ -197,7 +199,10 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
                 continue
             results[index] = {"value": _value(target, selected, summary), "n": n,
                               "ci_low": float("nan"), "ci_high": float("nan")}
-            if bootstrap:
+            if bootstrap and target.metric in MEANS:
+                low, high = _studentized_mean_ci(target, selected, bootstrap, seed, confidence)
+                results[index].update(ci_low=low, ci_high=high)
+            elif bootstrap:
                 resampled.append(index)
         if resampled:
             draws = _bootstrap_draws([targets[i] for i in resampled], selected, game_summary, game_parts,
@@ -236,6 +241,48 @@ def _bootstrap_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], 
             parts[row] = [_value(targets[i], sample, summary) for i in game]
     draws[:, game] = parts
     return draws
+
+
+def _studentized_mean_ci(target: Target, tables: Mapping[str, pd.DataFrame], bootstrap: int, seed: int,
+                         confidence: float) -> tuple[float, float]:
+    """Bootstrap-t interval of a mean length over seeds (Davison & Hinkley 1997, §5.2.1).
+
+    Whole seeds are drawn, as for every bootstrap here; each resample's mean is studentized by
+    its own cluster-robust standard error (the ratio estimator's, × G/(G − 1)), and the
+    interval is ``[m − t*_{1−a/2}·se, m − t*_{a/2}·se]`` with the t* quantiles taken outward.
+    A percentile interval misses a right-skewed mean's upper side too often on few seeds
+    (measured: 9 % instead of 5 % at 50 exponential lengths); studentizing corrects the skew
+    to second order.
+    """
+    matches = tables["matches"]
+    x = matches[length_column(target)].to_numpy(float)
+    index, groups = cluster_index(_clusters(matches))
+    if groups < 2:
+        return float("nan"), float("nan")
+    totals = np.bincount(index, weights=x, minlength=groups)
+    sizes = np.bincount(index, minlength=groups).astype(float)
+
+    def mean_and_se(copies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        count = copies @ sizes
+        mean = (copies @ totals) / count
+        squares = copies @ totals ** 2 - 2 * mean * (copies @ (totals * sizes)) + mean ** 2 * (copies @ sizes ** 2)
+        return mean, np.sqrt(np.maximum(squares, 0.0) * groups / (groups - 1)) / count
+
+    m, se = mean_and_se(np.ones(groups))
+    if not se > 0:
+        return float(m), float(m)
+    rng = np.random.default_rng(seed)
+    picks = rng.integers(0, groups, (bootstrap, groups))
+    copies = np.bincount((picks + groups * np.arange(bootstrap)[:, None]).ravel(),
+                         minlength=bootstrap * groups).reshape(bootstrap, groups).astype(float)
+    means, errors = mean_and_se(copies)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = (means - m) / errors
+    t = t[~np.isnan(t)]
+    tail = (1 - confidence) / 2
+    upper_t = float(np.quantile(t, 1 - tail, method="higher"))
+    lower_t = float(np.quantile(t, tail, method="lower"))
+    return float(m - upper_t * se), float(m - lower_t * se)
 
 
 def _weighted_rounds(target: Target, rounds: np.ndarray, weights: np.ndarray) -> np.ndarray:
