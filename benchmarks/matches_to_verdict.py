@@ -11,9 +11,16 @@ For each shipped demo experiment (Carrom, Curlastique, Gastérospeed):
    ``--cap`` matches per cell (per game), and prints where each cell stopped, its answers and
    the minutes it took on this machine.
 
+With ``--balance``, the Curlastique balance example instead: the search and its staged
+validation as shipped, then the same search's validation with ``search.look_every`` (an
+anytime-valid look after every ``--look-every`` fresh matches, confidence sequences), and the
+fresh matches and minutes each took to its verdict. The Gastérospeed balance example's targets
+are game metrics with no known bounds, which only the staged validation can decide.
+
 Run from the repository root (about 10 minutes on 2 cores with the default caps):
 
     PYTHONPATH=. .venv/bin/python benchmarks/matches_to_verdict.py --jobs 2
+    PYTHONPATH=. .venv/bin/python benchmarks/matches_to_verdict.py --jobs 2 --balance
 """
 
 from __future__ import annotations
@@ -68,14 +75,49 @@ def stopped(game: str, folder: Path, jobs: int, cap: int) -> tuple[list[dict], f
     return json.loads((folder / "manifest.json").read_text())["stopping"], minutes
 
 
+def balance_example(jobs: int, look_every: int) -> None:
+    """The Curlastique balance example, staged then anytime validation on the same trials."""
+    import shutil
+
+    from sim.cli import main as tablesim
+
+    source = Path(__file__).resolve().parents[1] / "sim" / "curlastique" / "examples" / "curlastique_balance.toml"
+    with tempfile.TemporaryDirectory() as tmp:
+        staged, anytime = Path(tmp) / "staged", Path(tmp) / "anytime"
+        started = time.perf_counter()
+        assert tablesim(["balance", str(source), "--jobs", str(jobs), "--out", str(staged), "--no-progress"]) == 0
+        searched = time.perf_counter() - started
+        shutil.copytree(staged, anytime, ignore=shutil.ignore_patterns("validation.json", "looks.json"))
+        file = Path(tmp) / "curlastique_balance_anytime.toml"
+        file.write_text(source.read_text().replace("[search]\n", f"[search]\nlook_every = {look_every}\n", 1))
+        started = time.perf_counter()
+        assert tablesim(["balance", str(file), "--jobs", str(jobs), "--out", str(anytime), "--no-progress"]) == 0
+        again = time.perf_counter() - started
+        print(f"\ncurlastique balance example: search and staged validation {searched / 60:.1f} min; "
+              f"validation again with look_every = {look_every}: {again / 60:.1f} min")
+        for name, folder in (("staged", staged), (f"anytime, every {look_every}", anytime)):
+            looks = json.loads((folder / "looks.json").read_text())["looks"]
+            validation = json.loads((folder / "validation.json").read_text())
+            first = validation["candidates"][0]
+            verdicts = ", ".join(f"{t['target']} {t.get('verdict', 'met' if t['met'] else 'not met')}"
+                                 for t in first["targets"])
+            print(f"  {name}: {len(looks)} ledger look(s), claim {bool(looks[-1].get('meets_all_targets'))}, "
+                  f"{first['matches']:,} fresh matches per line-up ({verdicts})")
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Print both parts for every game."""
+    """Print both parts for every game (or the balance example, with --balance)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--cap", default=",".join(f"{g}={c}" for g, c in CAPS.items()),
                         help="most matches per cell under the stopping rule, GAME=N,...")
+    parser.add_argument("--balance", action="store_true", help="the Curlastique balance example instead")
+    parser.add_argument("--look-every", type=int, default=200, help="with --balance: matches between looks")
     args = parser.parse_args(argv)
+    if args.balance:
+        balance_example(args.jobs, args.look_every)
+        return
     caps = {**CAPS, **{k: int(v) for k, v in (item.split("=") for item in args.cap.split(",") if item)}}
     with tempfile.TemporaryDirectory() as tmp:
         for game in args.games.split(","):

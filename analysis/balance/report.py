@@ -250,20 +250,26 @@ def _verdict(summary: dict, names: PointNames) -> str:
     best = summary.get("best")
     text = target_sentence(summary)
     if best is not None:
+        alpha = float(best.get("alpha", 0.05))
+        level = (f"confidence sequences at {100 * (1 - alpha):.1f} %, looked at {best['looks_inside']} times "
+                 f"(stopped: {best['stopped']})" if best.get("looks_inside")
+                 else f"its intervals at {100 * (1 - 2 * alpha):.1f} % (equivalence test: each inside its band)")
         text = (f"{text} Best candidate (trial {best['trial']}): {names.point(best['point'])}; re-run on "
-                f"{best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']}), its intervals at "
-                f"{100 * (1 - 2 * float(best.get('alpha', 0.05))):.1f} % (equivalence test: each inside its band).")
+                f"{best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']}), {level}.")
     return f'<div class="verdict">{html.escape(text)}</div>'
 
 
 def _check_row(candidate: dict, check: dict, names: PointNames) -> dict:
     """One target of one validated candidate (or the baseline) as a row of the candidates' table."""
     point = candidate.get("point")
-    shown = 1 - 2 * float(check.get("alpha", candidate.get("alpha", 0.05)))
+    alpha = float(check.get("alpha", candidate.get("alpha", 0.05)))
+    anytime = check.get("method") == "confidence sequence"
+    shown = 1 - alpha if anytime else 1 - 2 * alpha
     return {"trial": str(candidate["trial"]),
             "rules": names.point(point) if isinstance(point, dict) else "baseline rules",
             "target": check["target"], "band": f"[{human_number(check['band'][0])}, {human_number(check['band'][1])}]",
-            "value": check["value"], "CI level": f"{100 * shown:.1f} %", "CI low": check["ci_low"],
+            "value": check["value"], "CI level": f"{100 * shown:.1f} %{' (anytime)' if anytime else ''}",
+            "CI low": check["ci_low"],
             "CI high": check["ci_high"], "design effect": check.get("design_effect", float("nan")),
             "met": "yes" if check["met"] else "no",
             "counts": "yes" if candidate.get("in_sequence", True) else "no (an earlier candidate missed)"}

@@ -131,6 +131,9 @@ class SearchSettings:
     validate_matches: int = param(2000, min=1, doc="matches per candidate on fresh seeds (the largest stage)")
     validation_stages: int = param(1, min=1, max=8, doc="nested validation sizes validate_matches·2^(s−S), "
                                    "each a look, played only while undecided")
+    look_every: int = param(0, min=0, doc="matches between two looks of an anytime-valid validation (confidence "
+                            "sequences, stopping once every target is shown met or one missed); 0: the staged "
+                            "validation")
     power: float = param(0.8, min=0.5, max=0.99, doc="TOST power the first stage played is predicted to have")
     bootstrap: int = param(400, min=50, doc="bootstrap resamples (of matches) for CIs of non-rate metrics")
     validate_baseline: bool = True  # also measure the baseline rules on the fresh seeds (before / after)
@@ -181,6 +184,16 @@ class BalanceFile:
             yield "surface.lineup", f"unknown line-up {self.surface.lineup!r}; allowed: {', '.join(sorted(names))}"
         if self.search.blocks > self.matches:
             yield "search.blocks", f"must be <= matches ({self.matches})"
+        if self.search.look_every:
+            from .sequential import SEQUENTIAL_METRICS, unsupported_targets
+
+            blocked = unsupported_targets(self.targets)
+            if blocked:
+                yield "search.look_every", (f"{blocked[0]} has no anytime-valid test (its values have no known "
+                                            f"bounds); allowed with look_every: targets on {', '.join(SEQUENTIAL_METRICS)}"
+                                            "; or set look_every = 0 for the staged validation")
+            elif self.search.look_every > self.search.validate_matches:
+                yield "search.look_every", f"must be <= validate_matches ({self.search.validate_matches})"
 
 
 #: Settings that may change between runs into the same directory: more trials extend the
@@ -189,7 +202,7 @@ class BalanceFile:
 #: (``alpha`` and ``looks`` are listed so that directories from before they existed resume; the
 #: look ledger keeps the plan of a directory's first look, see :mod:`analysis.balance.looks`.)
 EXTENDABLE = ("trials", "validate_top", "validate_matches", "bootstrap", "validate_baseline", "validation_round",
-              "alpha", "looks", "validation_stages", "power")
+              "alpha", "looks", "validation_stages", "power", "look_every")
 
 
 def trial_settings(settings: dict[str, Any]) -> dict[str, Any]:

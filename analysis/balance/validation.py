@@ -270,6 +270,9 @@ def validate(balance, out: Path, trials: list[dict], *, jobs: int, backend: str,
     checks: list[dict] = list({id(v): v for v in cache.values()}.values())
     fresh = FreshTables(balance, play, jobs, backend)
     stages: list[dict] = []
+    if search.look_every:
+        sizes = []
+        stages.append(_sequential_look(balance, out, ordered, ledger, order, checks, fresh))
     for matches in sizes:
         look, alpha, claimable = ledger.alpha_for(search.validation_round, matches, order)
         if stages and not claimable:
@@ -307,6 +310,59 @@ def validate(balance, out: Path, trials: list[dict], *, jobs: int, backend: str,
     summary["fresh_matches_this_run"] = fresh.count()
     _best_rules(balance, out, summary, final, ledger)
     return summary
+
+
+def _sequential_look(balance, out: Path, ordered: list[dict], ledger, order: list[str], checks: list[dict],
+                     fresh: FreshTables) -> dict:
+    """The first candidate on fresh seeds, a look after every ``search.look_every`` matches
+    (:mod:`analysis.balance.sequential`): one ledger look for the whole sequence."""
+    from .sequential import monitors
+
+    settings, search = balance.settings, balance.settings.search
+    cap = whole_rotations(balance, search.validate_matches)
+    step = min(cap, whole_rotations(balance, search.look_every))
+    look, alpha, claimable = ledger.alpha_for(search.validation_round, cap, order)
+    level = alpha if claimable else ledger.alpha / ledger.planned
+    started = {"look": look, "validation_round": search.validation_round, "fresh_seed": fresh_seed(settings),
+               "matches": cap, "alpha": alpha, "confidence": 1 - level, "claimable": claimable, "order": order,
+               "stage": 1, "stages": 1, "look_every": step}
+    ledger.record({**started, "finished": False})
+    validated: list[dict] = []
+    if ordered:
+        trial = ordered[0]
+        rotations = whole_rotations(balance, 1)
+        watched = monitors([balance.placed(t) for t in settings.targets], level, horizon=max(1, cap // rotations))
+        matches, looks = 0, 0
+        while matches < cap:
+            matches, looks = min(cap, matches + step), looks + 1
+            tables = fresh.get(trial["point"], matches)
+            for monitor in watched:
+                monitor.extend(tables, matches)
+            verdicts = [m.verdict() for m in watched]
+            if "missed" in verdicts or all(v == "met" for v in verdicts):
+                break
+        results = [m.result(tables) for m in watched]
+        entry = {"trial": trial["number"], "point": trial["point"], "in_sample_loss": trial["loss"],
+                 "fresh_loss": band_loss(list(settings.targets), [r["value"] for r in results]), "matches": matches,
+                 "fresh_seed": fresh_seed(settings), "alpha": level, "targets": results,
+                 "meets_all": all(r["verdict"] == "met" for r in results),
+                 "excluded": any(r["verdict"] == "missed" for r in results), "looks_inside": looks,
+                 "stopped": "every target met" if all(r["verdict"] == "met" for r in results)
+                 else "a target missed" if any(r["verdict"] == "missed" for r in results)
+                 else "validate_matches reached", "in_sequence": True}
+        checks.append(entry)
+        validated.append(entry)
+        _write(out, {"candidates": validated, "baseline": None, "checks": checks})
+    best = _best(settings, validated)
+    met = bool(best and best["meets_all"] and claimable)
+    excluded = bool(validated and validated[0]["excluded"])
+    played = validated[0]["matches"] if validated else 0
+    ledger.record({**started, "finished": True, "matches_played": played, "meets_all_targets": met,
+                   "claimed_trial": best["trial"] if met else None, "excluded": excluded,
+                   "candidates": [{"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": True}
+                                  for c in validated]})
+    return {"look": look, "matches": played, "alpha": alpha, "level": level, "claimable": claimable, "met": met,
+            "excluded": excluded, "validated": validated, "best": best}
 
 
 def _best(settings, validated: list[dict]) -> dict | None:

@@ -91,13 +91,20 @@ def _print_balance(balance, summary: dict, out: Path) -> None:
         print(f"  look {stage['look']} ({stage['matches']:,} matches): undecided, went on to more matches")
     level = best["targets"][0].get("alpha", best.get("alpha", 0.05)) if best["targets"] else best.get("alpha", 0.05)
     shown = f"{100 * (1 - 2 * level):.1f} %"
+    anytime = f"{100 * (1 - level):.1f} % anytime"
     print(f"best candidate (trial {best['trial']}): {point_names(balance).point(best['point'])}")
-    print(f"validated on {best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']}), "
-          f"{_look_line(summary)}; intervals at {shown} (1 − 2α of the look):")
+    if best.get("looks_inside"):
+        print(f"validated on {best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']}), "
+              f"{best['looks_inside']} looks of {balance.settings.search.look_every} matches, stopped: "
+              f"{best['stopped']}; {_look_line(summary)}; the candidate's intervals are confidence sequences "
+              f"at {anytime}, the baseline's at {shown} (1 − 2α of the look):")
+    else:
+        print(f"validated on {best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']}), "
+              f"{_look_line(summary)}; intervals at {shown} (1 − 2α of the look):")
     rows = [("best", best)] + ([("baseline", summary["baseline"])] if summary.get("baseline") else [])
     for name, candidate in rows:
         for check in candidate["targets"]:
-            print(_check_line(name, check, shown))
+            print(_check_line(name, check, anytime if check.get("method") == "confidence sequence" else shown))
     verdicts = summary.get("lineup_verdicts") or {}
     if len(verdicts) > 1:
         print("  by line-up (descriptive; the claim is all of them at once): "

@@ -72,10 +72,15 @@ class BettingSequence:
     Args:
         alpha: the chance that the sequence ever misses the true mean (0 < α < 1).
         grid: candidate means tried (bounds exact to 1/(2·grid), rounded outward).
+        horizon: observations at which the sequence should be tightest (a run's cap): the bets
+            are then tuned for that time, λ_t = √(2 log(2/α) / (σ̂²_{t−1} · horizon)) (the
+            paper's fixed-time tuning, still a confidence sequence at every time); None: tuned
+            for every time at once, λ_t = √(2 log(2/α) / (σ̂²_{t−1} t log(1 + t))).
     """
 
-    def __init__(self, alpha: float = 0.05, grid: int = GRID):
+    def __init__(self, alpha: float = 0.05, grid: int = GRID, horizon: int | None = None):
         self.alpha = alpha
+        self.horizon = horizon
         self.m = (np.arange(grid) + 0.5) / grid
         self.log_up, self.log_down = np.zeros(grid), np.zeros(grid)
         self.rejected = np.zeros(grid, dtype=bool)
@@ -93,7 +98,8 @@ class BettingSequence:
         squares = self.squares + np.cumsum((x - mean) ** 2)
         variance = (0.25 + squares) / (t + 1)
         previous = np.concatenate([[self.variance], variance[:-1]])
-        bets = np.sqrt(2 * math.log(2 / self.alpha) / (previous * t * np.log1p(t)))
+        spread = float(self.horizon) if self.horizon else t * np.log1p(t)
+        bets = np.sqrt(2 * math.log(2 / self.alpha) / (previous * spread))
         m, threshold = self.m, math.log(1 / self.alpha)
         for start in range(0, x.size, BLOCK):
             xs = x[start:start + BLOCK, None] - m

@@ -35,17 +35,18 @@ trials = 1
 validate_top = 1
 validate_matches = {matches}
 validation_stages = {stages}
+look_every = {look_every}
 validate_baseline = false
 """
 
 MAX_MATCHES = 20_000
 
 
-def balance_file(tmp_path, lineups: int = 1, matches: int = 2000, stages: int = 1):
+def balance_file(tmp_path, lineups: int = 1, matches: int = 2000, stages: int = 1, look_every: int = 0):
     """A toy balance file with ``lineups`` plain-vs-lucky line-ups and a seat-0 target on each."""
     blocks = "\n".join(f'[[lineups]]\nname = "l{i}"\nplayers = ["plain", "lucky"]' for i in range(lineups))
     path = tmp_path / "synthetic.toml"
-    path.write_text(BALANCE.format(lineups=blocks, matches=matches, stages=stages))
+    path.write_text(BALANCE.format(lineups=blocks, matches=matches, stages=stages, look_every=look_every))
     return load_balance(path)
 
 
