@@ -108,3 +108,28 @@ def test_the_balance_command_and_its_report_say_how_the_anytime_validation_stopp
     assert main(["report", str(out), "--out", str(report)]) == 0
     html = report.read_text()
     assert "confidence sequences at" in html and "(anytime)" in html
+
+
+@pytest.mark.parametrize("low, high, verdict", [(4, 5, "met"), (6, 8, "missed"), (5, 5, "undecided")])
+def test_a_length_quantile_is_decided_by_the_shares_below_its_band_edges(low, high, verdict):
+    """Rounds 4, 5 or 6 with chances 0.3, 0.4, 0.3: the median is 5. Inside [4, 5] it is shown met;
+    [6, 8] is missed (P(X < 6) = 0.7 ≥ 0.5); [5, 5] sits on F(5) = 0.7 and P(X < 5) = 0.3, met too
+    given enough seeds, but not within 150 of them at this α (the sequences are wider)."""
+    import pandas as pd
+
+    from analysis.balance.sequential import monitors
+    from analysis.balance.targets import Target
+
+    rng = np.random.default_rng(4)
+    rounds = rng.choice([4, 5, 6], size=4000, p=[0.3, 0.4, 0.3])
+    seeds = np.arange(4000)
+    tables = {"matches": pd.DataFrame({"lineup": "l0", "match": seeds, "seed": seeds, "rounds": rounds}),
+              "players": pd.DataFrame()}
+    target = Target(metric="rounds_quantile", lineup="l0", quantile=0.5, low=low, high=high)
+    seen = 4000 if verdict != "undecided" else 150
+    monitor = monitors([target], 0.05 / 3, horizon=4000)[0]
+    for stop in range(100, seen + 1, 50 if verdict == "undecided" else 100):
+        monitor.extend({k: v[v["match"] < stop] if len(v) else v for k, v in tables.items()}, stop)
+    assert monitor.verdict() == verdict
+    result = monitor.result(tables)
+    assert result["value"] == 5 and result["method"] == "confidence sequence"
