@@ -55,7 +55,7 @@ import pandas as pd
 
 from .game import TABLES
 
-__all__ = ["ResultStore", "load_tables", "assemble", "KEY_COLUMNS", "StoreError", "StoreLocked",
+__all__ = ["ResultStore", "load_tables", "scan_table", "assemble", "KEY_COLUMNS", "StoreError", "StoreLocked",
            "cell_key", "part_name", "parse_part_name", "atomic_write_bytes", "DAMAGED", "gaps", "contiguous_runs",
            "COMPACT_MATCHES", "COMPACT_PARTS"]
 
@@ -614,6 +614,30 @@ def load_tables(path: str | Path) -> dict[str, pd.DataFrame]:
         for table in TABLES:
             frames[table].append(chunk[table])
     return assemble(frames)
+
+
+def scan_table(path: str | Path, table: str):
+    """One table of a results directory as a lazy ``pyarrow.dataset.Dataset``: for runs too large
+    to load (:func:`load_tables` reads every row into pandas).
+
+    Nothing is read until asked: ``scan_table(DIR, "players").to_table(columns=["seat", "won"])``,
+    ``.to_batches()`` (one record batch at a time), or a DuckDB or polars query over it. The
+    parts are the stored chunks :func:`load_tables` would read, in the same order, without
+    judging their contents (a damaged part is found by :func:`load_tables`); rows are in chunk
+    order, not sorted. Columns a part lacks read as nulls.
+    """
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    if table not in TABLES:
+        raise ValueError(f"table: got {table!r}; allowed: {', '.join(TABLES)}")
+    path = Path(path)
+    files = [path / table / name for *_, name in ResultStore(path)._counted_parts()]
+    schemas = [pq.read_schema(file).remove_metadata() for file in files]
+    schema = pa.unify_schemas([s for s in schemas if len(s)], promote_options="permissive") \
+        if any(len(s) for s in schemas) else pa.schema([])
+    return ds.dataset([str(file) for file in files], schema=schema, format="parquet")
 
 
 def _old_part_names(path: Path) -> list[str]:

@@ -186,3 +186,23 @@ def test_a_finished_run_compacts_its_directory_and_compact_refuses_what_is_not_o
                                               "directory (no manifest.json)"]
     code, _, err = run_cli(capsys, "compact", out, "--max-matches", 0)
     assert code == 2 and "--max-matches: got 0" in err
+
+
+def test_scan_table_reads_what_load_tables_reads_lazily_and_skips_leftovers(tmp_path, monkeypatch):
+    from sim.core import scan_table
+
+    store = played(tmp_path / "out", matches=200, chunk=10)
+    loaded = load_tables(store.path)
+    scanned = scan_table(store.path, "players")
+    assert scanned.count_rows() == len(loaded["players"])  # from the footers: no row read
+    columns = scanned.to_table(columns=["match", "seat", "won"]).to_pandas()
+    expected = loaded["players"][["match", "seat", "won"]].sort_values(["match", "seat"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(columns.sort_values(["match", "seat"]).reset_index(drop=True), expected)
+    real = ResultStore._drop_leftover
+    monkeypatch.setattr(ResultStore, "_drop_leftover", lambda self, name: None)  # a compaction stopped mid-way
+    store.compact(min_parts=0)
+    monkeypatch.setattr(ResultStore, "_drop_leftover", real)
+    assert len(parts(store.path)) == 21
+    assert scan_table(store.path, "events").count_rows() == len(loaded["events"])
+    with pytest.raises(ValueError, match="allowed: matches, players, rounds, events"):
+        scan_table(store.path, "scores")
