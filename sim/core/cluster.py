@@ -31,6 +31,8 @@ def dask_client(scheduler: str | None = None, workers: int = 2) -> Iterator[obje
         workers: worker processes of the LocalCluster (-1: every core).
     """
     import dask
+    import distributed  # noqa: F401  (registers its defaults first: a config.set block made before
+    # distributed is imported would drop them on exit, and a second LocalCluster would fail)
 
     # Matches are CPU-bound Python: the workers' statistical profiler (a 10 ms sampling thread)
     # and the 20 ms admin tick only take CPU from them, and so do the nannies' memory checks

@@ -155,3 +155,20 @@ def test_chunks_are_grouped_in_fewer_dask_tasks_and_each_comes_back_once():
     groups = [t for t in stream.data if t["key"].startswith("_play_group")]
     # 10 ms chunks: ~100 per task by time, capped by the tail rule; far fewer tasks than chunks
     assert 4 <= len(groups) < chunks / 4, len(groups)
+
+
+def test_two_clusters_one_after_the_other_in_a_fresh_process(tmp_path):
+    """A process whose first import of distributed happens inside dask_client can start a second
+    LocalCluster later (a dask.config.set block made before distributed registered its defaults
+    used to drop them on exit: KeyError 'comm')."""
+    script = tmp_path / "two.py"
+    script.write_text("from sim.core.cluster import dask_client\n"
+                      "if __name__ == '__main__':\n"
+                      "    for _ in range(2):\n"
+                      "        with dask_client(workers=1) as client:\n"
+                      "            client.wait_for_workers(1, timeout=60)\n"
+                      "    print('two clusters')\n")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=180,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert done.returncode == 0 and "two clusters" in done.stdout, done.stderr[-2000:]
