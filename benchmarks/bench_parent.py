@@ -27,6 +27,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+#: matches of a run's first chunks (sim.core.runner.DEFAULT_CHUNK_SIZE): a run starts at most one
+#: worker per chunk of this size
+FIRST_CHUNK = 25
 
 #: game → (players, matches of the small run); the large run plays five times as many.
 GAMES = {
@@ -93,6 +96,12 @@ def measure(game: str, jobs: int, scale: float) -> dict:
     players, small = GAMES[game]
     small = max(2, round(small * scale))
     large = 5 * small
+    if small <= FIRST_CHUNK * (jobs - 1):
+        # the runner starts no more workers than chunks (counted at FIRST_CHUNK matches): the small
+        # run plays on fewer workers (one: in this process) than the large one, and the slopes mix both
+        print(f"bench_parent: {game}: {small} matches are fewer than {jobs} chunks of {FIRST_CHUNK}: the small "
+              "run does not use every worker, so its figures are not the parent's share (raise --scale)",
+              file=sys.stderr)
     with tempfile.TemporaryDirectory() as folder:
         a = _one(game, players, small, jobs, Path(folder) / "small")
         b = _one(game, players, large, jobs, Path(folder) / "large")
