@@ -42,9 +42,9 @@ from .progress import progress_bar, say
 from .seeding import MatchSeeds
 from .store import KEY_COLUMNS, ResultStore, assemble, cell_key, gaps, load_tables, warn
 
-__all__ = ["Cell", "StoredChunk", "WorkerLost", "seat_players", "play_one", "play_chunk", "play_and_store_chunk", "run_cells",
-           "plan_chunks",
-           "DEFAULT_CHUNK_SIZE", "AUTO", "ChunkSizer", "MAX_CHUNK_SIZE", "MAX_MATCHES", "BACKENDS", "cpu_count"]
+__all__ = ["Cell", "StoredChunk", "WorkerLost", "seat_players", "play_one", "play_chunk", "play_and_store_chunk",
+           "run_cells", "plan_chunks", "ChunkSizer", "DEFAULT_CHUNK_SIZE", "AUTO", "CHUNK_SECONDS", "MAX_CHUNK_SIZE",
+           "MAX_MATCHES", "BACKENDS", "cpu_count"]
 
 #: Matches per task: large enough that worker start-up and pickling are a few % of the work.
 DEFAULT_CHUNK_SIZE = 25
@@ -448,8 +448,11 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
                     if line is not None:
                         say(f"tablesim: {line}")
         except BrokenExecutor as exc:  # loky: TerminatedWorkerError; joblib's Parallel alike
-            kept = (f"the {store.stored_count():,} matches finished are kept in {store.path}; rerun the same "
-                    "command to resume") if store is not None else "nothing was stored (use --out DIR to keep finished chunks)"
+            if store is not None:
+                kept = (f"the {store.stored_count():,} matches finished are kept in {store.path}; rerun the same "
+                        "command to resume")
+            else:
+                kept = "nothing was stored (use --out DIR to keep finished chunks)"
             raise WorkerLost(f"a worker process died while playing (killed by a signal, or by the system for "
                              f"lack of memory: try fewer --jobs); {kept}") from exc
         finally:

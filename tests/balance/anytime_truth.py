@@ -35,20 +35,20 @@ def one(folder: Path, truth: float, rep: int, look_every: int) -> tuple[bool, in
     return bool(summary["meets_all_targets"]), sum(played), int(looks)
 
 
-def table(reps: int) -> list[str]:
-    lines = [f"{'truth':>6} {'method':<22} {'claims':>7} {'95 % interval':>16} {'matches':>8} {'looks':>6}"]
+def table(reps: int):
+    """The table's lines, each as soon as its runs are done."""
+    from scipy.stats import binomtest
+
+    yield f"{'truth':>6} {'method':<22} {'claims':>7} {'95 % interval':>16} {'matches':>8} {'looks':>6}"
     with tempfile.TemporaryDirectory() as scratch:
         for truth in (0.53, 0.515, 0.50):
             for method, every in ((f"anytime, every {LOOK_EVERY}", LOOK_EVERY), (f"staged, {STAGES} stages", 0)):
                 runs = [one(Path(scratch), truth, rep, every) for rep in range(reps)]
                 claims = np.array([r[0] for r in runs])
                 k, n = int(claims.sum()), len(runs)
-                from scipy.stats import binomtest
-
                 ci = binomtest(k, n).proportion_ci(0.95, method="exact")
-                lines.append(f"{truth:>6.3f} {method:<22} {k / n:>7.3f} [{ci.low:.3f}, {ci.high:.3f}] "
-                             f"{np.mean([r[1] for r in runs]):>8.0f} {np.mean([r[2] for r in runs]):>6.1f}")
-    return lines
+                yield (f"{truth:>6.3f} {method:<22} {k / n:>7.3f} [{ci.low:.3f}, {ci.high:.3f}] "
+                       f"{np.mean([r[1] for r in runs]):>8.0f} {np.mean([r[2] for r in runs]):>6.1f}")
 
 
 def main() -> None:
@@ -57,7 +57,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"# PYTHONPATH=. .venv/bin/python -m tests.balance.anytime_truth --reps {args.reps}")
     print(f"# band 0.5 ± 0.03, α_j = 0.05/3, cap {CAP} matches")
-    print("\n".join(table(args.reps)))
+    for line in table(args.reps):
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
