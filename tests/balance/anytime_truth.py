@@ -29,7 +29,7 @@ def one(folder: Path, truth: float, rep: int, look_every: int) -> tuple[bool, in
     """(claimed, matches played, looks) of one validation."""
     balance = balance_file(folder, matches=CAP, stages=1 if look_every else STAGES, look_every=look_every)
     played: list[int] = []
-    summary = validate(balance, folder / f"out{rep}-{look_every}", [candidate(balance, 0.5, 0.001)], jobs=1,
+    summary = validate(balance, folder / f"out{truth}-{rep}-{look_every}", [candidate(balance, 0.5, 0.001)], jobs=1,
                        backend="sequential", play=synthetic_play({"l0": truth}, rep, played))
     looks = summary["best"].get("looks_inside", summary["look"]) if summary.get("best") else 0
     return bool(summary["meets_all_targets"]), sum(played), int(looks)
