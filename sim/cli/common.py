@@ -78,6 +78,16 @@ def check_path_text(flag: str, text: str) -> Path:
     return Path(text)
 
 
+def results_folder(verb: str, text: str) -> Path:
+    """The results directory a command reads: a directory holding a ``manifest.json``, else one line."""
+    folder = check_path_text(verb, text)
+    if not folder.is_dir():
+        raise UsageError(f"{text}: not a directory")
+    if not (folder / "manifest.json").is_file():
+        raise UsageError(f"{text}: not a tablesim results directory (no manifest.json)")
+    return folder
+
+
 def check_out_dir(flag: str, out: str | Path) -> None:
     """A directory to write results into: an existing directory, or one that can be created."""
     path = check_path_text(flag, str(out))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .common import UsageError, check_path_text
+from .common import UsageError, results_folder
 
 __all__ = ["add_parsers", "compact_after_run"]
 
@@ -22,9 +22,7 @@ def compact_after_run(store) -> None:
 def cmd_compact(args: argparse.Namespace) -> int:
     from ..core.store import ResultStore
 
-    folder = check_path_text("compact", args.dir)
-    if not folder.is_dir() or not (folder / "manifest.json").is_file():
-        raise UsageError(f"{args.dir}: not a tablesim results directory (no manifest.json)")
+    folder = results_folder("compact", args.dir)
     if not 1 <= args.max_matches <= 10**9:
         raise UsageError(f"--max-matches: got {args.max_matches}; allowed: 1 to 1000000000")
     store = ResultStore(folder)

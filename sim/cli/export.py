@@ -13,17 +13,15 @@ from .common import (
     UsageError,
     check_out_dir,
     check_out_file,
-    check_path_text,
     incomplete_status,
+    results_folder,
 )
 
 __all__ = ["add_parsers"]
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    folder = check_path_text("export", args.dir)
-    if not folder.is_dir() or not (folder / "manifest.json").is_file():
-        raise UsageError(f"{args.dir}: not a tablesim results directory (no manifest.json)")
+    folder = results_folder("export", args.dir)
     from ..core.store import ResultStore
 
     kind = ResultStore(folder).read_manifest()["kind"]

@@ -13,11 +13,11 @@ from .common import (
     UsageError,
     add_rules_options,
     check_out_file,
-    check_path_text,
     check_toml_file,
     find_game,
     incomplete_status,
     load_user_rules,
+    results_folder,
 )
 
 
@@ -28,11 +28,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     from ..core.store import ResultStore
 
-    folder = check_path_text("report", args.dir)
-    if not folder.is_dir():
-        raise UsageError(f"{args.dir}: not a directory")
-    if not (folder / "manifest.json").is_file():
-        raise UsageError(f"{args.dir}: not a tablesim results directory (no manifest.json)")
+    folder = results_folder("report", args.dir)
     kind = ResultStore(folder).read_manifest()["kind"]
     check_out_file("--out", args.out if args.out is not None else folder / "report.html", (".html", ".htm"))
     if args.markdown is not None:

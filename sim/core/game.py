@@ -8,6 +8,8 @@ pure function that plays one match from (rules, line-up, seeds) and returns a
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ from .protocols import Frames, LineupProblems, MetricParts, MetricsFromParts, Pl
 from .records import MatchLog, Player
 from .sheet import ScoreSheet
 
-__all__ = ["GameSpec", "GameLength", "MatchLog", "Player", "register", "get_game", "game_names",
+__all__ = ["GameSpec", "GameLength", "MatchLog", "Player", "register", "registered_while", "get_game", "game_names",
            "installed_game_names", "TABLES",
            "REQUIRED_COLUMNS"]
 
@@ -139,6 +141,24 @@ def register(spec: GameSpec) -> GameSpec:
     """Register a game (its package calls this at import and exposes ``GAME = register(...)``)."""
     _REGISTRY[spec.name] = spec
     return spec
+
+
+@contextlib.contextmanager
+def registered_while(spec: GameSpec) -> Iterator[GameSpec]:
+    """``spec`` registered for the ``with`` block only (a test's or a study's own game), then
+    the registry as it was: a game of the same name registered before comes back.
+
+    Worker processes import games by name from their packages: a game registered this way is
+    for runs in this process (``jobs = 1``)."""
+    previous = _REGISTRY.get(spec.name)
+    _REGISTRY[spec.name] = spec
+    try:
+        yield spec
+    finally:
+        if previous is None:
+            _REGISTRY.pop(spec.name, None)
+        else:
+            _REGISTRY[spec.name] = previous
 
 
 def _entry_points() -> dict[str, Any]:

@@ -115,16 +115,8 @@ def spec(folder: Path) -> GameSpec:
 @contextlib.contextmanager
 def registered(folder: Path) -> Iterator[GameSpec]:
     """``truth-duel`` in the game registry for the ``with`` block (worker-free runs: ``jobs = 1``)."""
-    game = spec(folder)
-    previous = registry._REGISTRY.get(NAME)
-    registry._REGISTRY[NAME] = game
-    try:
+    with registry.registered_while(spec(folder)) as game:
         yield game
-    finally:
-        if previous is None:
-            registry._REGISTRY.pop(NAME, None)
-        else:
-            registry._REGISTRY[NAME] = previous
 
 
 @dataclass(frozen=True)

@@ -64,13 +64,5 @@ def spec() -> GameSpec:
 @contextlib.contextmanager
 def registered() -> Iterator[GameSpec]:
     """``pig-race`` in the game registry for the ``with`` block (worker-free runs: ``jobs=1``)."""
-    game = spec()
-    previous = registry._REGISTRY.get(NAME)
-    registry._REGISTRY[NAME] = game
-    try:
+    with registry.registered_while(spec()) as game:
         yield game
-    finally:
-        if previous is None:
-            registry._REGISTRY.pop(NAME, None)
-        else:
-            registry._REGISTRY[NAME] = previous
