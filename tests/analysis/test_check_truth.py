@@ -69,7 +69,7 @@ def test_the_synthetic_game_plays_its_planted_truths(game):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, reps", [("seat-edge", 150), ("minutes-mean-edge-high", 150)])
+@pytest.mark.parametrize("name, reps", [("seat-edge", 100), ("minutes-mean-edge-high", 100)])
 def test_a_truth_on_the_band_edge_is_shown_met_with_chance_at_most_alpha(game, tmp_path, name, reps):
     outcome = run(SCENARIOS[name], reps, tmp_path)
     _not_above_alpha(outcome)
@@ -81,17 +81,18 @@ def test_a_truth_on_the_band_edge_is_shown_met_with_chance_at_most_alpha(game, t
 def test_a_mean_length_on_its_band_edge_is_shown_met_with_chance_at_most_alpha_on_few_matches(game, tmp_path):
     """The same claim on 25, 50 and 100 matches (band [0, 30], true mean 30, exponential lengths).
 
-    The bootstrap percentile interval of a mean is short on the side of a right-skewed
-    distribution's long tail (an O(n^−1/2) error in each one-sided level), which matters most on
-    few matches and at small α_j: this is where a length target's error would show.
+    A percentile bootstrap interval of a mean is short on the side of a right-skewed
+    distribution's long tail (an O(n^−1/2) error in each one-sided level; it exited 0 in 0.122 of
+    500 such checks), which matters most on few matches and at small α_j: the studentized
+    interval the targets use must hold here.
     """
-    outcome = run(SCENARIOS["minutes-mean-upper-100"], 500, tmp_path)
+    outcome = run(SCENARIOS["minutes-mean-upper-100"], 300, tmp_path)
     _not_above_alpha(outcome)
 
 
 @pytest.mark.slow
 def test_a_truth_at_the_band_centre_is_shown_missed_with_chance_at_most_alpha_and_met_with_power(game, tmp_path):
-    outcome = run(SCENARIOS["seat-centre"], 150, tmp_path)
+    outcome = run(SCENARIOS["seat-centre"], 100, tmp_path)
     _not_above_alpha(outcome)
     # power at 1,600 matches (stages 400, 800, 1,600): the last stage's (1 − 2α/3) Wilson interval
     # is about ± 0.027 wide, inside 0.5 ± 0.05 whenever the estimate is within 0.023 (z = 1.87):
@@ -101,7 +102,7 @@ def test_a_truth_at_the_band_centre_is_shown_missed_with_chance_at_most_alpha_an
 
 @pytest.mark.slow
 def test_a_truth_far_outside_is_shown_missed_and_never_met(game, tmp_path):
-    outcome = run(SCENARIOS["seat-far"], 150, tmp_path)
+    outcome = run(SCENARIOS["seat-far"], 100, tmp_path)
     _not_above_alpha(outcome)
     # 0.65 against a band high of 0.55: the first stage's (1 − α/3) interval (about ± 0.057 at 400
     # matches) lies above 0.55 whenever the estimate exceeds 0.607 (z = −1.8 from 0.65): 0.96, more

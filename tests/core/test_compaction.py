@@ -147,25 +147,25 @@ def test_a_compaction_stopped_before_removing_what_it_merged_reads_no_match_twic
 @pytest.mark.slow
 def test_compact_killed_at_random_moments_then_rerun_keeps_every_match_once(tmp_path, capsys):
     out = tmp_path / "out"
-    store = played(out, matches=800, chunk=2)
+    store = played(out, matches=500, chunk=2)
     store.write_manifest({"kind": "run", "game": "toy-dice"})
     before = load_tables(out)
     rng = random.Random(5)
     killed = 0
-    for _ in range(3):
-        proc = popen(tmp_path, "compact", out, "--max-matches", 150)
+    for _ in range(2):
+        proc = popen(tmp_path, "compact", out, "--max-matches", 100)
         assert wait_for(lambda: (out / ".lock").exists() or proc.poll() is not None, timeout=60)
-        time.sleep(rng.uniform(0.0, 0.3))
+        time.sleep(rng.uniform(0.0, 0.2))
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate(timeout=30)
         killed += proc.returncode == -signal.SIGKILL
-        assert ResultStore(out).stored_count() == 800
+        assert ResultStore(out).stored_count() == 500
         assert_same_tables(before, load_tables(out))
-    assert killed >= 2  # most kills land while it compacts
-    code, text, err = run_cli(capsys, "compact", out, "--max-matches", 150)
-    assert code == 0 and len(parts(out)) == 6, text + err
-    assert_same_tables(before, run_cells(GAME, [cell()], 800, 4, chunk_size=2, store=store, progress=False))
+    assert killed >= 1  # a kill landed while it compacted
+    code, text, err = run_cli(capsys, "compact", out, "--max-matches", 100)
+    assert code == 0 and len(parts(out)) == 5, text + err
+    assert_same_tables(before, run_cells(GAME, [cell()], 500, 4, chunk_size=2, store=store, progress=False))
     assert "damaged" not in capsys.readouterr().err and not (out / "damaged").exists()
 
 
@@ -182,8 +182,10 @@ def test_a_finished_run_compacts_its_directory_and_compact_refuses_what_is_not_o
     code, text, _ = run_cli(capsys, "compact", out)
     assert code == 0 and "1 parts per table -> 1 (0 merged away)" in text
     code, _, err = run_cli(capsys, "compact", tmp_path / "nothing")
-    assert code == 2 and error_lines(err) == [f"tablesim: error: {tmp_path / 'nothing'}: not a tablesim results "
-                                              "directory (no manifest.json)"]
+    assert code == 2 and error_lines(err) == [f"tablesim: error: {tmp_path / 'nothing'}: not a directory"]
+    code, _, err = run_cli(capsys, "compact", tmp_path)
+    assert code == 2 and error_lines(err) == [f"tablesim: error: {tmp_path}: not a tablesim results directory "
+                                              "(no manifest.json)"]
     code, _, err = run_cli(capsys, "compact", out, "--max-matches", 0)
     assert code == 2 and "--max-matches: got 0" in err
 
