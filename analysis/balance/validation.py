@@ -321,6 +321,9 @@ def _sequential_look(balance, out: Path, ordered: list[dict], ledger, order: lis
     settings, search = balance.settings, balance.settings.search
     cap = whole_rotations(balance, search.validate_matches)
     step = min(cap, whole_rotations(balance, search.look_every))
+    # a sequence looked at every `step` matches is a test of its own: another step, or the staged
+    # validation of the same size on the same seeds, is another look and pays its own α
+    order = [*order, f"look_every={step}"]
     look, alpha, claimable = ledger.alpha_for(search.validation_round, cap, order)
     level = alpha if claimable else ledger.alpha / ledger.planned
     started = {"look": look, "validation_round": search.validation_round, "fresh_seed": fresh_seed(settings),

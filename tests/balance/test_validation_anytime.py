@@ -133,3 +133,15 @@ def test_a_length_quantile_is_decided_by_the_shares_below_its_band_edges(low, hi
     assert monitor.verdict() == verdict
     result = monitor.result(tables)
     assert result["value"] == 5 and result["method"] == "confidence sequence"
+
+
+def test_an_anytime_validation_after_a_staged_one_of_the_same_size_pays_its_own_look(tmp_path):
+    out = tmp_path / "out"
+    run(balance_file(tmp_path, matches=2000), out, {"l0": 0.5})
+    again = run(balance_file(tmp_path, matches=2000, look_every=200), out, {"l0": 0.5})
+    looks = json.loads((out / "looks.json").read_text())["looks"]
+    assert [x["look"] for x in looks] == [1, 2] and again["look"] == 2
+    assert looks[1]["alpha"] == pytest.approx(0.05 / 3) and looks[1]["look_every"] == 200
+    third = run(balance_file(tmp_path, matches=2000, look_every=100), out, {"l0": 0.5})
+    assert third["look"] == 3  # another step: another look
+    assert run(balance_file(tmp_path, matches=2000, look_every=100), out, {"l0": 0.5})["look"] == 3  # a rerun
