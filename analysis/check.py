@@ -70,7 +70,7 @@ from sim.core.store import KEY_COLUMNS, assemble
 from sim.core.text import join_and
 
 from .balance.looks import Ledger
-from .balance.targets import Target, check_tables, measure_all
+from .balance.targets import Target, check_tables, game_parts_of, measure_all
 from .balance.validation import human_number
 
 __all__ = ["CheckTarget", "CheckFile", "Check", "load_check", "run_check", "stage_sizes", "first_difference", "check_determinism", "sentence",
@@ -337,7 +337,7 @@ def _unknown_metrics(check: Check, tables: dict[str, pd.DataFrame]) -> None:
 def _measure(check: Check, tables: dict[str, pd.DataFrame], open_: list[int], level: float) -> dict[int, dict]:
     """Each open target's TOST at ``level`` and its (1 − level/T) interval, by target index."""
     spec, settings = check.spec, check.settings
-    parts = (spec.metric_parts, spec.metrics_from_parts) if spec.metric_parts and spec.metrics_from_parts else None
+    parts = game_parts_of(spec)
     count = len(check.targets)
     out: dict[int, dict] = {}
     for variant in dict.fromkeys(check.targets[i][0] for i in open_):

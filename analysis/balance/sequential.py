@@ -179,6 +179,6 @@ def monitors(targets, alpha: float, horizon: int | None = None) -> list[TargetMo
 
     ``horizon``: the seeds at the validation's cap, where the sequences are tuned to be tightest.
     """
-    count = sum(2 for _ in targets)
+    count = 2 * len(targets)  # two conditions per target
     return [TargetMonitor(t, alpha, alpha / count, horizon) for t in targets]
 

@@ -32,7 +32,7 @@ from scipy.stats import norm
 from sim.core.config import param
 from sim.core.estimators import cluster_counts, cluster_index, clustered_wilson, small_sample_factor
 
-__all__ = ["Target", "MatchResampler", "measure", "measure_all", "band_loss", "centre_distance", "objective",
+__all__ = ["Target", "MatchResampler", "game_parts_of", "measure", "measure_all", "band_loss", "centre_distance", "objective",
            "check_target", "check_tables", "select_lineup", "RATES"]
 
 
@@ -84,6 +84,14 @@ class Target:
                   }.get(self.metric, "")
         where = f" @{self.lineup}" if self.lineup else ""
         return f"{self.metric}({detail}){where}" if detail else f"{self.metric}{where}"
+
+
+def game_parts_of(spec) -> tuple[Callable, Callable] | None:
+    """A game's ``(metric_parts, metrics_from_parts)`` hooks for :func:`measure_all`, or None
+    when it lacks either."""
+    if spec.metric_parts is None or spec.metrics_from_parts is None:
+        return None
+    return spec.metric_parts, spec.metrics_from_parts
 
 
 def select_lineup(tables: Mapping[str, pd.DataFrame], lineup: str) -> dict[str, pd.DataFrame]:

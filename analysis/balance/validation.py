@@ -46,7 +46,7 @@ from sim.core.text import join_and
 
 from .looks import load_ledger
 from .space import PointNames
-from .targets import band_loss, centre_distance, check_tables, measure_all
+from .targets import band_loss, centre_distance, check_tables, game_parts_of, measure_all
 
 __all__ = ["FRESH_SEED_OFFSET", "candidates", "plan_stages", "validate", "fresh_seed",
            "whole_rotations", "needed_matches", "trial_intervals", "lineup_verdicts", "atomic_json",
@@ -184,7 +184,7 @@ def _check(balance, fresh: FreshTables, point: dict | None, matches: int, alpha:
     tables = fresh.get(point, matches)
     placed = [balance.placed(t) for t in balance.settings.targets]
     spec = balance.spec
-    parts = (spec.metric_parts, spec.metrics_from_parts) if spec.metric_parts and spec.metrics_from_parts else None
+    parts = game_parts_of(spec)
     checks = check_tables(placed, tables, spec.summary, bootstrap=search.bootstrap, seed=seed,
                           alpha=alpha, game_parts=parts)
     values = [c["value"] for c in checks]
@@ -478,7 +478,7 @@ def trial_intervals(balance, tables, bootstrap: int, seed: int) -> dict[str, lis
     """90 % in-sample intervals of every target on a trial's tables (stored with the trial)."""
     placed = [balance.placed(t) for t in balance.settings.targets]
     spec = balance.spec
-    parts = (spec.metric_parts, spec.metrics_from_parts) if spec.metric_parts and spec.metrics_from_parts else None
+    parts = game_parts_of(spec)
     measured = measure_all(placed, tables, spec.summary, bootstrap=bootstrap, seed=seed, confidence=0.90,
                            game_parts=parts)
     return {t.label: [_finite(m["ci_low"]), _finite(m["ci_high"])] for t, m in zip(balance.settings.targets, measured)}

@@ -109,7 +109,12 @@ def cell_key(variant: str, lineup: str) -> str:
 
 def part_name(variant: str, lineup: str, first: int, last: int) -> str:
     """``<cell>_<first>-<last>.parquet`` for matches ``first .. last`` (inclusive) of a cell."""
-    return f"{cell_key(variant, lineup)}_{first:012d}-{last:012d}.parquet"
+    return _key_part_name(cell_key(variant, lineup), first, last)
+
+
+def _key_part_name(key: str, first: int, last: int) -> str:
+    """:func:`part_name` from the cell's key."""
+    return f"{key}_{first:012d}-{last:012d}.parquet"
 
 
 def _parse_part(name: str) -> tuple[str, int, int] | None:
@@ -314,8 +319,8 @@ class ResultStore:
             with contextlib.suppress(OSError):
                 tmp.unlink()
         finished = {part.name for part in (self.path / "matches").glob("*.parquet")}
-        for table in TABLES:  # parts of chunks whose matches part was never written (or removed)
-            for part in (self.path / table).glob("*.parquet") if table != "matches" else ():
+        for table in (t for t in TABLES if t != "matches"):  # parts of chunks never finished (or removed)
+            for part in (self.path / table).glob("*.parquet"):
                 if _parse_part(part.name) is not None and part.name not in finished:
                     with contextlib.suppress(OSError):
                         part.unlink()
@@ -386,8 +391,8 @@ class ResultStore:
             return merged
 
     def _merge(self, key: str, group: list[tuple[int, int]]) -> None:
-        names = [f"{key}_{first:012d}-{last:012d}.parquet" for first, last in group]
-        target = f"{key}_{group[0][0]:012d}-{group[-1][1]:012d}.parquet"
+        names = [_key_part_name(key, first, last) for first, last in group]
+        target = _key_part_name(key, group[0][0], group[-1][1])
         for table in (*[t for t in TABLES if t != "matches"], "matches"):
             _merge_parquet([self.path / table / name for name in names], self.path / table / target)
         for name in names:
@@ -491,10 +496,10 @@ def _merge_parquet(sources: Sequence[Path], target: Path) -> None:
 
     read = [pq.read_schema(source) for source in sources]
     schemas = [schema.remove_metadata() for schema in read]
-    if not any(len(schema) for schema in schemas):  # a table no chunk wrote rows to
+    schema = _unified_schema(schemas)
+    if not len(schema):  # a table no chunk wrote rows to
         _atomic_write_parquet(target, pd.DataFrame())
         return
-    schema = pa.unify_schemas([s for s in schemas if len(s)], promote_options="permissive")
     schema = schema.with_metadata(_pandas_metadata(schema, read))
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     with pq.ParquetWriter(tmp, schema) as writer:
@@ -508,6 +513,15 @@ def _merge_parquet(sources: Sequence[Path], target: Path) -> None:
             writer.write_table(table.select(schema.names).cast(schema.remove_metadata()).replace_schema_metadata(
                 schema.metadata))
     os.replace(tmp, target)
+
+
+def _unified_schema(schemas):
+    """The union of the parts' columns, types widened as pandas would concatenate them (an
+    empty schema when no part has a column)."""
+    import pyarrow as pa
+
+    columned = [schema for schema in schemas if len(schema)]
+    return pa.unify_schemas(columned, promote_options="permissive") if columned else pa.schema([])
 
 
 def _pandas_metadata(schema, sources) -> dict[bytes, bytes]:
@@ -626,7 +640,6 @@ def scan_table(path: str | Path, table: str):
     judging their contents (a damaged part is found by :func:`load_tables`); rows are in chunk
     order, not sorted. Columns a part lacks read as nulls.
     """
-    import pyarrow as pa
     import pyarrow.dataset as ds
     import pyarrow.parquet as pq
 
@@ -634,9 +647,7 @@ def scan_table(path: str | Path, table: str):
         raise ValueError(f"table: got {table!r}; allowed: {', '.join(TABLES)}")
     path = Path(path)
     files = [path / table / name for *_, name in ResultStore(path)._counted_parts()]
-    schemas = [pq.read_schema(file).remove_metadata() for file in files]
-    schema = pa.unify_schemas([s for s in schemas if len(s)], promote_options="permissive") \
-        if any(len(s) for s in schemas) else pa.schema([])
+    schema = _unified_schema([pq.read_schema(file).remove_metadata() for file in files])
     return ds.dataset([str(file) for file in files], schema=schema, format="parquet")
 
 
