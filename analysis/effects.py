@@ -151,7 +151,18 @@ def adjust_pvalues(p, method: str = "holm") -> np.ndarray:
     out = np.full(p.shape, np.nan)
     ok = ~np.isnan(p)
     if ok.any():
-        out[ok] = multipletests(p[ok], method=method)[1]
+        out[ok] = _holm(p[ok]) if method == "holm" else multipletests(p[ok], method=method)[1]
+    return out
+
+
+def _holm(p: np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values: the running maximum of (m − i)·p₍ᵢ₎ over the sorted
+    p-values, capped at 1 — what ``multipletests(p, method="holm")`` returns, without the
+    full garbage collection statsmodels runs on every Holm call (0.1–0.3 s in a large process)."""
+    order = np.argsort(p, kind="stable")
+    adjusted = np.minimum(1.0, np.maximum.accumulate((p.size - np.arange(p.size)) * p[order]))
+    out = np.empty_like(p)
+    out[order] = adjusted
     return out
 
 

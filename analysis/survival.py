@@ -36,9 +36,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 from statsmodels.duration.survfunc import SurvfuncRight
-from statsmodels.stats.multitest import multipletests
 
 from sim.core.estimators import cluster_index
+
+from .effects import adjust_pvalues
 
 __all__ = ["km_curves", "km_summary", "logrank_vs_baseline", "clustered_km", "clustered_logrank"]
 
@@ -240,7 +241,7 @@ def logrank_vs_baseline(matches: pd.DataFrame, baseline: str = "baseline",
     With a ``seed`` column: :func:`clustered_logrank`, clustered by seed (paired where the
     variant replays the baseline's seeds, correct under seat rotation). Without it:
     ``scipy.stats.logrank(variant, baseline)`` on independent matches. The p-values of the
-    table are then corrected together (``multipletests(..., method=correction)``).
+    table are then corrected together (:func:`analysis.effects.adjust_pvalues`, ``correction``).
 
     Returns:
         ``lineup``, ``variant``, ``statistic`` (z or t), ``p``, ``p_adjusted``, ``test``
@@ -258,7 +259,7 @@ def logrank_vs_baseline(matches: pd.DataFrame, baseline: str = "baseline",
             records.append({"lineup": lineup, "variant": variant, "statistic": statistic, "p": p, "test": test})
     table = pd.DataFrame.from_records(records, columns=["lineup", "variant", "statistic", "p", "test"])
     if not table.empty:
-        table["p_adjusted"] = multipletests(table["p"].to_numpy(), method=correction)[1]
+        table["p_adjusted"] = adjust_pvalues(table["p"].to_numpy(), correction)
     return table
 
 

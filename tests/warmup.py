@@ -4,8 +4,10 @@
 
 A clean clone has no numba cache: without this step each pytest-xdist worker compiles every
 game's kernels itself (tens of seconds per game, the same work twice). Here one short match
-per game (its conformance line-up and quick rules) is played in worker processes, which write
-numba's on-disk cache; the suite's workers then load it. Prints one line with the time.
+per game (its conformance line-up and quick rules), then one per preset with that preset in
+every seat (a table of one kind takes a game's fast paths, such as Gastérospeed's compiled
+tactician turns), are played in worker processes, which write numba's on-disk cache; the
+suite's workers then load it. Prints one line with the time.
 """
 
 from __future__ import annotations
@@ -16,14 +18,19 @@ import time
 
 def warm(name: str) -> str:
     """Play one short match of ``name`` as the conformance suite does (its quick rules and
-    line-up, the smallest player count), compiling and caching its kernels; the game's name."""
+    line-up, the smallest player count), then one with each preset in every seat, compiling
+    and caching its kernels; the game's name."""
     from sim.core import MatchSeeds
     from sim.core.game import get_game
+    from sim.core.profiles import load_lineup, preset_names
     from sim.testing.conformance import _players, _rules, _smallest
 
     spec = get_game(name)
     rules = _rules(spec)
-    spec.play_match(rules, _players(spec, rules, _smallest(spec)), MatchSeeds(0, 0))
+    n = _smallest(spec)
+    spec.play_match(rules, _players(spec, rules, n), MatchSeeds(0, 0))
+    for preset in preset_names(spec):
+        spec.play_match(rules, load_lineup(spec, [preset] * n, rules), MatchSeeds(0, 1))
     return name
 
 

@@ -126,6 +126,10 @@ def test_holm_and_bh_adjustments(experiment):
     assert holm[:4] == pytest.approx([0.03, 0.06, 0.06, 0.02])  # sorted .005 .01 .03 .04 × 4 3 2 1, monotone
     assert np.isnan(holm[4])
     assert adjust_pvalues(p, "fdr_bh")[:4] == pytest.approx(multipletests(p[:4], method="fdr_bh")[1])
+    rng = np.random.default_rng(3)
+    for size in (1, 2, 7, 40):  # Holm is computed directly: the same as statsmodels', ties included
+        q = np.round(rng.random(size) ** 3, 2)
+        assert adjust_pvalues(q, "holm") == pytest.approx(multipletests(q, method="holm")[1], abs=1e-15)
     with pytest.raises(ValueError, match="allowed: holm, fdr_bh"):
         adjust_pvalues(p, "bonferonni")
     table = variant_effects(experiment, correction="fdr_bh")
