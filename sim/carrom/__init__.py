@@ -14,8 +14,9 @@ Laid out by role, like every game:
 - ``show/``: ``replay`` (one match told stroke by stroke), ``frames`` (its animated page),
   ``shot`` (``tablesim shot``).
 - At the top: ``match`` (one match → tables: where rules and players meet), ``metrics``
-  (metrics and plots), ``sheet`` (playtest score sheets), ``conformance`` (hints for the
-  generic suite), and the studies ``practice`` and ``rehearse``.
+  (metrics and plots), ``sheet`` (playtest score sheets), ``restrictions`` (the shot kinds a
+  profile may forbid, and their counts), ``conformance`` (hints for the generic suite), and
+  the studies ``practice`` and ``rehearse``.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from .conformance import CONFORMANCE
 from .match import play_match
 from .metrics import plots, summary
 from .players.profile import CarromProfile
+from .restrictions import RESTRICTIONS
 from .rules.schema import CarromRules, lineup_problems
 from .sheet import SHEET
 from .show.frames import frames
@@ -59,6 +61,7 @@ GAME = register(GameSpec(
     examples=HERE / "examples",
     frames=frames,
     sheet=SHEET,
+    restrictions=RESTRICTIONS,
 ))
 
 __all__ = ["GAME", "CarromRules", "CarromProfile", "play_match"]

@@ -17,6 +17,7 @@ from typing import Any
 from .hints import Conformance
 from .protocols import Frames, LineupProblems, MetricParts, MetricsFromParts, PlayMatch, Plots, Replay, Shot, Summary
 from .records import MatchLog, Player
+from .restrict import Restrictions
 from .sheet import ScoreSheet
 
 __all__ = ["GameSpec", "GameLength", "MatchLog", "Player", "register", "registered_while", "get_game", "game_names",
@@ -103,6 +104,9 @@ class GameSpec:
             with when the names differ (``{"position": "arrival"}``) and the game's check of
             each value against the rules (``check(rules, column, value, n_players)``, e.g. the
             points a round can score). None: the columns of the same name, generic bounds.
+        restrictions: optional :class:`~sim.core.restrict.Restrictions`: the choices a profile
+            may forbid (``forbid = [...]``: cards, target zones, shot kinds) and how often the
+            tables show each made; what ``tablesim worth`` measures. None: nothing to forbid.
     """
 
     name: str
@@ -127,6 +131,7 @@ class GameSpec:
     examples: Path | None = None
     length: GameLength = GameLength()
     sheet: ScoreSheet | None = None
+    restrictions: Restrictions | None = None
 
 
 #: The entry-point group through which every game, shipped or not, makes itself known. Each

@@ -63,6 +63,9 @@ class Conformance:
         fingerprint: optional ``(rules) -> comparable``: a cheap, deterministic view of what the
             rules do (scripted positions, one physics shot...), compared for rule keys instead of
             short matches — for games whose matches are too slow to play per key.
+        choices: restrictable choice name → :class:`KeyCase` (``given``, ``matches``,
+            ``players``, ``profile_given``), for a choice the conformance line-up makes too
+            rarely in its short matches: the scenario in which the first seat makes it.
     """
 
     lineup: tuple[str, ...] = ()
@@ -71,3 +74,4 @@ class Conformance:
     keys: Mapping[str, KeyCase] = field(default_factory=dict)
     profile_keys: Mapping[str, KeyCase] = field(default_factory=dict)
     fingerprint: Callable[[Any], Any] | None = None
+    choices: Mapping[str, KeyCase] = field(default_factory=dict)

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from .config import ConfigError, _emit_notes, build, read_toml
 from .game import GameSpec, Player
+from .restrict import forbid_problems
 
 __all__ = ["preset_names", "presets", "load_profile", "load_lineup"]
 
@@ -92,6 +93,8 @@ def load_lineup(spec: GameSpec, references: Sequence[str], rules=None) -> tuple[
             players.append(load_profile(spec, reference))
         except ConfigError as exc:
             problems.extend(exc.problems)
+    if rules is not None and not problems:
+        problems.extend(forbid_problems(spec.restrictions, rules, players, spec.name))
     if problems:
         raise ConfigError(problems)
     return tuple(players)

@@ -14,7 +14,8 @@ Laid out by role, like every game:
 - ``show/``: ``replay`` (one game told throw by throw), ``frames`` (its animated page),
   ``shot`` (``tablesim shot``), ``plot`` (the board and trajectories).
 - At the top: ``match`` (one game → tables: where rules and players meet), ``metrics``,
-  ``sheet`` (playtest score sheets) and ``conformance`` (hints for the generic suite).
+  ``sheet`` (playtest score sheets), ``restrictions`` (the choices a profile may ``forbid``:
+  target rings and shot families) and ``conformance`` (hints for the generic suite).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .conformance import CONFORMANCE
 from .match import play_match
 from .metrics import summary as game_metrics
 from .players.profile import CurlastiqueProfile
+from .restrictions import RESTRICTIONS
 from .rules.schema import CurlastiqueRules, lineup_problems
 from .sheet import SHEET
 from .show.frames import frames
@@ -66,6 +68,7 @@ GAME = register(GameSpec(
     frames=frames,
     examples=HERE / "examples",
     sheet=SHEET,
+    restrictions=RESTRICTIONS,
 ))
 
 __all__ = ["GAME", "CurlastiqueRules", "CurlastiqueProfile", "play_match"]

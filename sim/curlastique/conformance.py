@@ -7,7 +7,8 @@ where a plan says, no physics) that reaches the decisive rounds: a tie between t
 :data:`KEYS` gives every rule key its changed value, and the scenario where it acts for keys
 that act only in some (a restitution only matters when its element bounces). Profile keys are
 changed in the first seat of two short games of ``casual`` players, to the value derived from
-their bounds unless :data:`PROFILE_KEYS` gives one.
+their bounds unless :data:`PROFILE_KEYS` gives one; :data:`CHOICES` gives the scenarios of the
+restrictable choices the first seat rarely makes.
 """
 
 from __future__ import annotations
@@ -154,5 +155,16 @@ PROFILE_KEYS = {
                                     "shots_when_no_family_offers_one shows it"),
 }
 
+#: Restrictable choices (:mod:`sim.curlastique.restrictions`) that two short games of
+#: ``casual`` players make too rarely: the outer rings, made the best (zone values), and the
+#: families the first seat then chooses most rarely, made its only one (so forbidding it leaves
+#: only the random fallback shots).
+CHOICES = {
+    "zone.3": KeyCase(given=("zones.values=[40,80,100,20]",)),
+    "zone.4": KeyCase(given=("zones.values=[40,80,20,100]",)),
+    "shot.double": KeyCase(profile_given=(("families", ("double",)),)),
+    "shot.guard": KeyCase(profile_given=(("families", ("guard",)),)),
+}
+
 CONFORMANCE = Conformance(lineup=("casual", "casual"), quick=(_QUICK,), matches=2, keys=KEYS,
-                          profile_keys=PROFILE_KEYS, fingerprint=fingerprint)
+                          profile_keys=PROFILE_KEYS, fingerprint=fingerprint, choices=CHOICES)

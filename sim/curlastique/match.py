@@ -45,8 +45,10 @@ Tables (plain Python ints, floats, bools and strings, the same keys in every row
   ``executed_*`` (m, degrees, m/s), ``final_x`` / ``final_y`` (m: where the thrown puck
   stopped, lost or not, or where it left the board when removed at contact), ``zone`` (points
   of that spot, 0 if out), ``out`` (bool: put out of play),
-  ``knocked_out`` (pucks at rest put out by this throw) and ``opponents_knocked_out`` (those of
-  other sides).
+  ``knocked_out`` (pucks at rest put out by this throw), ``opponents_knocked_out`` (those of
+  other sides) and ``aim_zone`` (the ring the shot was aimed at, 1 the innermost, 0 none: where
+  a draw or guard was meant to stop, the puck a take-out, raise or double hits first; see
+  :mod:`sim.curlastique.restrictions`).
 """
 
 from __future__ import annotations
@@ -187,6 +189,7 @@ class _Game:
             "out": not thrown_on,
             "knocked_out": len(knocked),
             "opponents_knocked_out": sum(1 for s in knocked if sides[s] != sides[seat]) if knocked else 0,
+            "aim_zone": int(getattr(shot, "aim_zone", 0)),
         })
         self.throws[seat] += 1
         for s in knocked if thrown_on else [*knocked, seat]:

@@ -14,7 +14,8 @@ Laid out by role, like every game:
   ``kernels/`` (the look-ahead compiled).
 - ``show/``: ``frames`` (the animated replay).
 - At the top: ``match`` (a championship → tables and the replay: where rules and players
-  meet), ``metrics``, ``sheet`` (playtest score sheets), ``conformance``.
+  meet), ``metrics``, ``restrictions`` (the cards a profile may ``forbid``), ``sheet``
+  (playtest score sheets), ``conformance``.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .conformance import CONFORMANCE
 from .match import play_match, replay
 from .metrics import metric_parts, metrics_from_parts, summary
 from .players.profile import GasterospeedProfile
+from .restrictions import RESTRICTIONS
 from .rules.schema import GasterospeedRules, lineup_problems
 from .sheet import SHEET
 from .show.frames import frames
@@ -60,4 +62,5 @@ GAME = register(GameSpec(
     skill_path=("novice", "casual", "tactician"),
     length=GameLength(column="turns_per_race", unit="turns per race", label="race length"),
     sheet=SHEET,
+    restrictions=RESTRICTIONS,
 ))

@@ -286,5 +286,16 @@ RARELY_DECISIVE = ("value_finished", "value_arrival_step", "worth_shell_die", "p
 PROFILE_KEYS.update({key: KeyCase(inert="read by the tactician, but no value tried changed a decision in "
                                         "8 championships (rarely decisive tie-break)") for key in RARELY_DECISIVE})
 
+#: Restrictable cards (:mod:`.restrictions`) the conformance line-up plays too rarely in two short
+#: championships to see the restriction: more copies of the card; for a counter, more attacks to
+#: counter and three tacticians (the greedy player seldom attacks).
+ATTACKS = ("deck.tir.count=20", "deck.choc.count=10")
+CHOICES: dict[str, KeyCase] = {
+    "kangouroute_aigue": KeyCase(given=("deck.kangouroute_aigue.count=20",)),
+    "coup_de_folie": KeyCase(given=("deck.coup_de_folie.count=20",)),
+    **{card: KeyCase(given=(f"deck.{card}.count=12", *ATTACKS), players=("tactician",) * 3)
+       for card in ("renfort_de_coquille", "retour_de_baton")},
+}
+
 CONFORMANCE = Conformance(lineup=("tactician", "greedy"), quick=QUICK, matches=2, keys=_keys(),
-                          profile_keys=PROFILE_KEYS, fingerprint=fingerprint)
+                          profile_keys=PROFILE_KEYS, fingerprint=fingerprint, choices=CHOICES)

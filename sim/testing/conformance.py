@@ -22,6 +22,7 @@ from ..core.config import ConfigError, to_dict, to_toml
 from ..core.game import REQUIRED_COLUMNS, TABLES, GameSpec, Player, game_names, get_game
 from ..core.hints import AUTO, Conformance, KeyCase
 from ..core.profiles import load_lineup, load_profile, preset_names
+from ..core.restrict import FORBID_KEY, USED_COLUMNS, check_forbid, forbidden
 from ..core.rules import default_rules_text, load_rules
 from ..core.runner import Cell, run_cells
 from ..core.seeding import MatchSeeds
@@ -302,16 +303,22 @@ def check_rule_key_changes_play(spec: GameSpec, case: Case) -> None:
     assert _differ(before, after), f"{case.key}: {key.default!r} -> {value!r} changes nothing it should"
 
 
-def check_profile_key_changes_play(spec: GameSpec, case: Case) -> None:
-    """Changing this profile key (in the first seat's profile) changes the matches played."""
-    key, hint = _profile_keys(spec)[case.key], _hints(spec).profile_keys.get(case.key, KeyCase())
+def _scenario(spec: GameSpec, hint: KeyCase) -> tuple[Any, tuple[Player, ...]]:
+    """The rules and line-up of a key's or a choice's scenario: the hint's rule overrides, its
+    line-up (or the game's), and its ``profile_given`` keys set in the first seat's profile."""
     rules = _rules(spec, hint.given)
     n = _smallest(spec) if hint.players is None else len(hint.players)
     players = _players(spec, rules, n, hint.players)
     given = players[0].profile
     for name, setting in hint.profile_given:
         given = _with(given, name, setting)
-    players = (Player(players[0].name, given), *players[1:])
+    return rules, (Player(players[0].name, given), *players[1:])
+
+
+def check_profile_key_changes_play(spec: GameSpec, case: Case) -> None:
+    """Changing this profile key (in the first seat's profile) changes the matches played."""
+    key, hint = _profile_keys(spec)[case.key], _hints(spec).profile_keys.get(case.key, KeyCase())
+    rules, players = _scenario(spec, hint)
     if hint.value is AUTO:
         key = replace(key, default=_leaf(players[0].profile, case.key))
     value = _case_value(key, hint)
@@ -372,11 +379,70 @@ def check_bad_profile_values(spec: GameSpec, case: Case, tmp: Path) -> None:
         _refused(lambda: load_profile(spec, str(path)), case.key, what, value)
 
 
+def _with_forbid(player: Player, names: Sequence[str]) -> Player:
+    return Player(player.name, replace(player.profile, **{FORBID_KEY: tuple(names)}))
+
+
+def check_forbid_key(spec: GameSpec, case: Case) -> None:
+    """A game that declares restrictable choices gives every profile the ``forbid`` key
+    (default: nothing forbidden), and a line-up forbidding a choice the game does not have is
+    refused in one line naming ``forbid`` and the choices allowed."""
+    has_key = FORBID_KEY in _profile_keys(spec)
+    if spec.restrictions is None:
+        assert not has_key, f"the profile has a {FORBID_KEY!r} key but the spec declares no restrictions"
+        return
+    assert has_key, f"the spec declares restrictions but the profile type has no {FORBID_KEY!r} key"
+    rules = _rules(spec)
+    names = [c.name for c in spec.restrictions.choices(rules)]
+    assert names and len(set(names)) == len(names), f"choice names must be unique and not empty: {names}"
+    assert all(n == n.lower() and " " not in n for n in names), f"choice names are lower case, no spaces: {names}"
+    players = _players(spec, rules, _smallest(spec))
+    assert not any(forbidden(p) for p in players), "a preset forbids a choice; presets play every choice"
+    wrong = (_with_forbid(players[0], ["no-such-choice"]), *players[1:])
+    try:
+        check_forbid(spec.restrictions, rules, wrong, spec.name)
+    except ConfigError as exc:
+        assert len(exc.problems) == 1 and FORBID_KEY in exc.problems[0] and names[0] in exc.problems[0], exc.problems
+    else:
+        raise AssertionError("forbid = ['no-such-choice'] was accepted")
+
+
+def _uses(spec: GameSpec, tables: dict[str, pd.DataFrame], seat: int, choice: str) -> int:
+    used = spec.restrictions.used(tables)
+    missing = [c for c in USED_COLUMNS if c not in used.columns]
+    assert not missing, f"restrictions.used: the table lacks the columns {missing}"
+    rows = used[(used["seat"] == seat) & (used["choice"] == choice)]
+    return int(rows["uses"].sum())
+
+
+def check_choice_restricted(spec: GameSpec, case: Case) -> None:
+    """Forbidding this choice in the first seat's profile: the unrestricted seat makes it in
+    the short matches, the restricted seat never does (the game's own count of choices made),
+    and the matches played change."""
+    hint = _hints(spec).choices.get(case.key, KeyCase())
+    rules, players = _scenario(spec, hint)
+    restricted = (_with_forbid(players[0], [case.key]), *players[1:])
+    matches = hint.matches or _hints(spec).matches
+    before, after = _play(spec, rules, players, matches), _play(spec, rules, restricted, matches)
+    made = _uses(spec, before, 0, case.key)
+    assert made > 0, (f"{case.key}: the first seat never makes it in {matches} short matches, so forbidding it "
+                      "cannot be seen; give a scenario in the game's Conformance.choices")
+    assert _uses(spec, after, 0, case.key) == 0, f"{case.key}: forbidden, yet the first seat made it"
+    assert not _same(before, after), f"{case.key}: forbidding it changes nothing"
+
+
+def _choice_names(spec: GameSpec) -> list[str]:
+    if spec.restrictions is None:
+        return []
+    return [c.name for c in spec.restrictions.choices(_rules(spec))]
+
+
 # --------------------------------------------------------------------------------------------
 # Listing and running cases
 # --------------------------------------------------------------------------------------------
 
-#: check name → (function, scope): "game", "players" (every allowed count), "rule", "profile".
+#: check name → (function, scope): "game", "players" (every allowed count), "rule", "profile",
+#: "choice" (every restrictable choice the game declares under its quick rules).
 CHECKS: dict[str, tuple[Callable[..., None], str]] = {
     "spec": (check_spec, "game"),
     "round_trip": (check_round_trip, "game"),
@@ -388,6 +454,8 @@ CHECKS: dict[str, tuple[Callable[..., None], str]] = {
     "bad_rule_value": (check_bad_rule_values, "rule"),
     "profile_key": (check_profile_key_changes_play, "profile"),
     "bad_profile_value": (check_bad_profile_values, "profile"),
+    "forbid_key": (check_forbid_key, "game"),
+    "choice_restricted": (check_choice_restricted, "choice"),
 }
 
 
@@ -402,8 +470,12 @@ def conformance_cases(games: Iterable[str] | None = None, checks: Iterable[str] 
                 cases.append(Case(check, name))
             elif scope == "players":
                 cases.extend(Case(check, name, players=n) for n in spec.player_counts)
+            elif scope == "choice":
+                cases.extend(Case(check, name, key=choice) for choice in _choice_names(spec))
             else:
                 keys = _rule_keys(spec) if scope == "rule" else _profile_keys(spec)
+                if check == "profile_key":  # forbid: checked choice by choice (choice_restricted)
+                    keys = {k: v for k, v in keys.items() if k != FORBID_KEY}
                 cases.extend(Case(check, name, key=key) for key in keys)
     return cases
 

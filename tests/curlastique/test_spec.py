@@ -214,7 +214,7 @@ def test_the_conformance_hints_give_every_rule_key_its_scenario():
 def test_every_strategy_number_is_a_profile_key_with_unit_bounds_and_meaning():
     docs = field_docs(CurlastiqueProfile)
     numbers = {key: meta for key, meta in docs.items() if meta["type"] not in ("str", "bool") and key != "policy"
-               and not key.startswith(("families", "fill_order"))}
+               and not key.startswith(("families", "fill_order", "forbid"))}
     assert {"takeout_firm_speed", "takeout_soft_speed", "guard_distances_m", "draw_clearance", "draw_offset_m",
             "double_speed", "double_max_gap_m", "jitter_x_m", "fallback_speed"} <= set(numbers)
     for key, meta in numbers.items():

@@ -109,6 +109,7 @@ class Spy:
     def __init__(self, inner):
         self.inner = inner
         self.wants_board = getattr(inner, "wants_board", True)
+        self.forbid = getattr(inner, "forbid", frozenset())      # attributes of the Policy protocol
         self.seen = []
 
     def __getattr__(self, name):

@@ -557,13 +557,14 @@ def _rebound_lever(mirror, to_line, along, ew):
 
 
 @njit(cache=True)
-def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, rank_worth, keep, min_prior):
+def pot_candidates(coins, on, targets, pockets, xs, spans, routes, prm, rank_worth, keep, min_prior):
     """Best striker position for every (target coin, pocket, striker route, coin route).
 
-    Striker routes: 0 direct, 1..4 off the left / right / far / near cushion (with
-    ``rebounds``). Coin routes: 0 straight, else a bank off one of the two cushions beside
-    the pocket (1..4 as above), which includes sliding a coin frozen on that cushion; banks
-    are also tried at a point half a capture radius inside the pocket's centre (steeper).
+    Striker routes: 0 direct, 1..4 off the left / right / far / near cushion. Coin routes: 0
+    straight, else a bank off one of the two cushions beside the pocket (1..4 as above), which
+    includes sliding a coin frozen on that cushion; banks are also tried at a point half a
+    capture radius inside the pocket's centre (steeper). Only the pairs ``routes`` allows are
+    tried (the others get prior 0).
 
     With ``keep`` > 0 only the rows that may rank among the ``keep`` best by prior ×
     ``rank_worth`` of their target, among those with a prior above ``min_prior``, are searched
@@ -578,6 +579,8 @@ def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, rank_w
         pockets: (4, 2) local pocket centres.
         xs: (X,) striker positions to try (legal and free, local m).
         spans: (k, 2) free striker intervals (the straight-line position is clamped into them).
+        routes: (5, 5) bool, the (striker route, coin route) pairs tried
+            (:func:`sim.carrom.restrictions.pot_routes`: no rebounds, forbidden kinds).
         prm: see :func:`make_params`.
         rank_worth: (T,) worth of each target when ranking (>= 0); keep: rows wanted (0: all);
         min_prior: rows with a prior at most this do not count among them.
@@ -605,7 +608,7 @@ def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, rank_w
         out[row, 1] = (row // 25) % 4
         out[row, 2] = wall
         out[row, 3] = legs[leg, 6]
-        if legs[leg, 5] > 0 and (wall == 0 or rebounds):
+        if legs[leg, 5] > 0 and routes[wall, int(legs[leg, 6])]:
             t = targets[ti]
             prior = _prior_bound(coins[t, 0], coins[t, 1], legs[leg, 0], legs[leg, 1], legs[leg, 2], legs[leg, 3], legs[leg, 4],
                                  wall, xlo, xhi, prm)

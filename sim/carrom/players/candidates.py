@@ -59,13 +59,13 @@ def _targets(on, own, coin_value, queen_target, queen_value, worth_mode, worth_a
 
 @njit(cache=True)
 def pot_table(local, on, own, coin_value, queen_target, queen_value, worth_mode, worth_arg, worth_floor, pockets,
-              spans, aim_grid, rebounds, prm, budget, min_prior):
+              spans, aim_grid, routes, prm, budget, min_prior):
     """The ``budget`` best pots and the coins a push may move.
 
     Args:
         local: (19, 2) coin centres in the shooter's frame; on, own: (19,) bool; coin_value: (19,).
         queen_target .. worth_floor: the targets and their ranking worth (:func:`_targets`).
-        pockets, spans, rebounds, prm, min_prior: as :func:`~sim.carrom.players.aim.pot_candidates`,
+        pockets, spans, routes, prm, min_prior: as :func:`~sim.carrom.players.aim.pot_candidates`,
             its striker positions every ``aim_grid`` (m) of ``spans``.
 
     Returns:
@@ -76,7 +76,7 @@ def pot_table(local, on, own, coin_value, queen_target, queen_value, worth_mode,
     n = 0
     targets, worth = _targets(on, own, coin_value, queen_target, queen_value, worth_mode, worth_arg, worth_floor)
     if targets.shape[0] > 0:
-        rows, order = pot_candidates(local, on, targets, pockets, striker_grid(spans, aim_grid), spans, rebounds,
+        rows, order = pot_candidates(local, on, targets, pockets, striker_grid(spans, aim_grid), spans, routes,
                                      prm, worth, budget, min_prior)
         n = order.shape[0]
         for c in range(n):

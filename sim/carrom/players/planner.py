@@ -17,6 +17,7 @@ import numpy as np
 from sim.dexterity import ShotParams
 from sim.physics import add_engine_seconds
 
+from ..restrictions import pot_routes
 from ..rules.board import Geometry
 from ..rules.view import PlanView, Stroke, execute_stroke, striker_spans
 from .aim import LOCAL_POCKETS, P_KCOLL, kind_name, make_params
@@ -90,6 +91,13 @@ class Planner:
         # a push's striker speed at the coin for each travel, and the pushes' share of the budget
         self.push_u = [math.sqrt(2 * geo.decel * push) / self.prm[P_KCOLL] for push in profile.push_travel_m]
         self.n_push = min(max(profile.push_min, int(profile.candidates * profile.push_share)), profile.candidates - 1)
+        # restricted play (sim.carrom.restrictions): forbidden kinds are never candidates
+        forbid = set(getattr(profile, "forbid", ()))
+        self.routes = pot_routes(forbid, profile.rebounds)
+        self.queen_pots = "shot.queen" not in forbid
+        self.pushes = "shot.push" not in forbid
+        if not self.pushes:
+            self.n_push = 0  # the whole budget goes to pots
 
     def execute(self, stroke: Stroke, rng: np.random.Generator) -> ShotParams:
         return execute_stroke(self.noise, self.max_speed, stroke, rng)
@@ -137,7 +145,9 @@ class Planner:
 
     def candidates(self, view: PlanView, spans: np.ndarray) -> Candidates:
         """The strokes worth simulating, best first (at most ``candidates``): the best pots,
-        then ``push_share`` of the budget (at least ``push_min``) as pushes."""
+        then ``push_share`` of the budget (at least ``push_min``) as pushes; none of a kind the
+        profile forbids (no pushes: the whole budget to pots). Nothing allowed to pot or push: a
+        firm stroke through the middle (the fallback, never forbidden)."""
         p = self.profile
         budget = p.candidates
         if view.is_break:
@@ -148,11 +158,10 @@ class Planner:
         # pushes when fewer pots exist), so the search looks for no more: it stops sooner
         table, ahead, n_pots = pot_table(
             view.pos @ view.rot, view.on, view.own, self._coin_values(view),
-            bool(view.queen_on and (view.queen_allowed or view.solo)), float(view.queen_value), mode, float(arg),
-            p.rank_worth_floor, self.pockets, spans, p.aim_grid_m, p.rebounds, self.prm, budget - self.n_push,
-            p.pot_min_prior)
-        n_push = max(self.n_push, budget - n_pots)
-        pushes = self._pushes(ahead, n_push)
+            bool(self.queen_pots and view.queen_on and (view.queen_allowed or view.solo)), float(view.queen_value),
+            mode, float(arg), p.rank_worth_floor, self.pockets, spans, p.aim_grid_m, self.routes, self.prm,
+            budget - self.n_push, p.pot_min_prior)
+        pushes = self._pushes(ahead, max(self.n_push, budget - n_pots)) if self.pushes else []
         if not n_pots and not pushes:  # nothing to pot and nothing in front: a firm stroke through the middle
             return self.breaks(spans, 1)
         rows = np.empty((6, n_pots + len(pushes)))

@@ -25,7 +25,8 @@ class CarromProfile(ExecutionProfile):
     ``screen_samples``, ``finalists``. The other keys shape which strokes are tried, how pots
     are estimated before simulating (``max_cut_deg`` ... ``bank_shift``, see
     :mod:`sim.carrom.players.aim`) and how outcomes are valued (``value_*``, in coins: an own coin
-    pocketed = 1). ``random_*`` apply to ``policy = "random"`` only.
+    pocketed = 1). ``forbid``: shot kinds never tried (:mod:`sim.carrom.restrictions`).
+    ``random_*`` apply to ``policy = "random"`` only.
     """
 
     policy: Literal["planner", "random"] = param("planner", doc="planner (geometry + simulation) or random")
@@ -116,6 +117,11 @@ class CarromProfile(ExecutionProfile):
                                    doc="spacing of the striker positions tried when valuing a position")
     position_good_enough: float = param(0.9, min=0.0, max=1.0, unit="fraction",
                                         doc="a position's search stops at a pot this good × the best target")
+    # -- restricted play (sim.carrom.restrictions)
+    forbid: tuple[str, ...] = param(
+        (), doc="shot kinds never played (shot.cut, shot.rebound, shot.bank, shot.queen, shot.push): "
+                "they are not candidates; with every pot and push forbidden, the stroke is the planner's "
+                "last resort, a firm stroke through the middle (breaks are never forbidden)")
     # -- the random player
     random_max_angle_deg: float = param(80.0, min=0.0, max=90.0, unit="deg", doc="random aims within ±this")
     random_min_speed: float = param(0.3, min=0.0, max=20.0, unit="m/s", doc="slowest random stroke")

@@ -15,11 +15,14 @@ Families (every number a :class:`~sim.curlastique.players.profile.CurlastiquePro
   ``double_max_gap_m`` away, at ``double_speed``.
 * ``guard``: stopping ``guard_distances_m`` short of the side's best puck (of the centre if none).
 
-:func:`candidate_rows` builds each family's rows in its own order and fills the budget in the
-profile's ``fill_order``; :func:`finish` turns them into shots. The arithmetic is the one the
-planner always used: the angles come from numpy's ``arctan2`` and the speeds of raises and
-doubles from CPython's ``math.hypot`` (both differ from the compiled ones in the last bit), so
-the same seeds give the same tables.
+Each row also records the ring it aims at (:func:`ring_of`: where a draw or guard is meant to
+stop, the puck a take-out, raise or double hits first). A ring the profile's ``forbid`` names is
+never aimed at: the draws take the next free spots, the take-outs, raises and doubles the next
+pucks outside it; a family it names makes no rows. :func:`candidate_rows` builds each family's
+rows in its own order and fills the budget in the profile's ``fill_order``; :func:`finish` turns
+them into shots. The arithmetic is the one the planner always used: the angles come from
+numpy's ``arctan2`` and the speeds of raises and doubles from CPython's ``math.hypot`` (both
+differ from the compiled ones in the last bit), so the same seeds give the same tables.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from numba import njit
 from ..rules.schema import CurlastiqueRules
 from ..rules.scoring import scorer, zone_points
 
-__all__ = ["FAMILIES", "FAMILY_IDS", "RANDOM", "Kit", "kit", "candidate_rows", "finish"]
+__all__ = ["FAMILIES", "FAMILY_IDS", "RANDOM", "Kit", "kit", "candidate_rows", "finish", "ring_of"]
 
 #: The planner's shot families.
 FAMILIES = ("draw", "takeout", "raise", "double", "guard")
@@ -45,9 +48,10 @@ DRAW, TAKEOUT, RAISE, DOUBLE, GUARD = range(5)
 RANDOM = 5
 
 #: Columns of a candidate row: family, start x0 (m), aim direction (ax, ay), speed (m/s),
-#: whether the speed is finished in Python, then (rx, ry) m and the impact (m/s) it needs.
-FAM, X0, AX, AY, SPEED, EXACT, RX, RY, IMPACT = range(9)
-WIDTH = 9
+#: whether the speed is finished in Python, then (rx, ry) m and the impact (m/s) it needs, and
+#: the ring aimed at (:func:`ring_of` of the aim point: 1 the innermost, 0 none).
+FAM, X0, AX, AY, SPEED, EXACT, RX, RY, IMPACT, AIM = range(10)
+WIDTH = 10
 
 #: Below this distance (m) a puck counts as already on the target centre (nothing to raise).
 ON_CENTRE_M = 1e-6
@@ -64,8 +68,9 @@ class Kit:
     #                       firm², soft², double_speed
     counts: np.ndarray    # draw_spots, takeout_targets, raise_targets, double_targets, double_partners
     guards: np.ndarray    # guard_distances_m
-    allowed: np.ndarray   # (5,) bool: the profile's families
+    allowed: np.ndarray   # (5,) bool: the profile's families, less those it forbids
     order: np.ndarray     # fill_order as family ids
+    rings: np.ndarray     # (R + 1,) bool: may aim at ring i (index 0: at no ring, always True)
 
 
 @lru_cache(maxsize=64)
@@ -117,10 +122,13 @@ def kit(rules: CurlastiqueRules, profile) -> Kit:
                      dtype=float)
     counts = np.array([profile.draw_spots, profile.takeout_targets, profile.raise_targets,
                        profile.double_targets, profile.double_partners], dtype=np.int64)
-    allowed = np.array([name in profile.families for name in FAMILY_IDS])
+    forbid = set(getattr(profile, "forbid", ()))
+    allowed = np.array([name in profile.families and f"shot.{name}" not in forbid for name in FAMILY_IDS])
+    rings = np.array([True] + [f"zone.{i}" not in forbid for i in range(1, len(rules.zones.radii) + 1)])
     return Kit(spots=spots, geometry=geometry, zones=scorer(rules.zones, rules.puck.radius).kernel_args,
                style=style, counts=counts, guards=np.asarray(profile.guard_distances_m, dtype=float),
-               allowed=allowed, order=np.array([FAMILY_IDS[f] for f in profile.fill_order], dtype=np.int64))
+               allowed=allowed, order=np.array([FAMILY_IDS[f] for f in profile.fill_order], dtype=np.int64),
+               rings=rings)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -130,9 +138,20 @@ def kit(rules: CurlastiqueRules, profile) -> Kit:
 # The compiled helpers below take their counters, family ids and flags as np.int64 / np.bool_
 # values: a literal constant argument would compile each helper once more per literal value.
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _row(rows, n, family, x0, ax, ay, speed):
+def ring_of(x, y, cx, cy, radii):
+    """The ring holding the point ``(x, y)`` (m): 1 the innermost .. R, 0 past the last; a
+    point on a line belongs to the inner ring."""
+    d = np.hypot(x - cx, y - cy)
+    for i in range(radii.shape[0]):
+        if d <= radii[i]:
+            return i + 1
+    return 0
+
+
+@njit(cache=True, error_model="numpy", _nrt=False)
+def _row(rows, n, family, x0, ax, ay, speed, aim):
     rows[n, FAM], rows[n, X0], rows[n, AX], rows[n, AY], rows[n, SPEED] = family, x0, ax, ay, speed
-    rows[n, EXACT], rows[n, RX], rows[n, RY], rows[n, IMPACT] = 0.0, 0.0, 0.0, 0.0
+    rows[n, EXACT], rows[n, RX], rows[n, RY], rows[n, IMPACT], rows[n, AIM] = 0.0, 0.0, 0.0, 0.0, aim
     return n + 1
 
 
@@ -142,14 +161,19 @@ def _clip(v, lim):
 
 
 @njit(cache=True, error_model="numpy")
-def _draws(rows, n, pos, spots, g, style, count):
-    """Straight, then left, then right approaches to the first ``count`` free spots."""
+def _draws(rows, n, pos, spots, g, style, count, radii, aims):
+    """Straight, then left, then right approaches to the first ``count`` free spots in rings
+    that ``aims`` allows (aimed at the spot's ring)."""
     d, y0, x_max, mug = g[G_DIAMETER], g[G_LAUNCH_Y], g[G_X_MAX], g[G_DECEL]
     free = np.empty(spots.shape[0], dtype=np.int64)
+    ring = np.empty(spots.shape[0], dtype=np.int64)
     m = 0
     for i in range(spots.shape[0]):
         if m >= count:
             break
+        ring[m] = ring_of(spots[i, 0], spots[i, 1], g[G_CENTRE_X], g[G_CENTRE_Y], radii)
+        if not aims[ring[m]]:
+            continue
         gap = np.inf
         for j in range(pos.shape[0]):
             dx, dy = spots[i, 0] - pos[j, 0], spots[i, 1] - pos[j, 1]
@@ -162,13 +186,14 @@ def _draws(rows, n, pos, spots, g, style, count):
             sx, sy = spots[free[q], 0], spots[free[q], 1]
             x0 = _clip(sx + x_off, x_max)
             dx, dy = sx - x0, sy - y0
-            n = _row(rows, n, np.int64(DRAW), x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
+            n = _row(rows, n, np.int64(DRAW), x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)), ring[q])
     return n
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _takeouts(rows, n, pos, theirs, g, style, count):
-    """Firm, soft, then the two cut take-outs of the first ``count`` targets."""
+def _takeouts(rows, n, pos, theirs, g, style, count, rings):
+    """Firm, soft, then the two cut take-outs of the first ``count`` targets (aimed at the
+    target's ring, ``rings`` of each puck)."""
     r, d, y0, x_max, v_max, mug = g[G_RADIUS], g[G_DIAMETER], g[G_LAUNCH_Y], g[G_X_MAX], g[G_V_MAX], g[G_DECEL]
     for kind in range(3):
         impact_sq = style[S_SOFT_SPEED_SQ] if kind == 1 else style[S_FIRM_SPEED_SQ]
@@ -181,12 +206,12 @@ def _takeouts(rows, n, pos, theirs, g, style, count):
                 dx, dy = tx - x0, pos[i, 1] - y0
                 dist = np.hypot(dx, dy)
                 speed = min(np.sqrt(impact_sq + 2 * mug * max(dist - d, 0.0)), v_max)
-                n = _row(rows, n, np.int64(TAKEOUT), x0, dx, dy, speed)
+                n = _row(rows, n, np.int64(TAKEOUT), x0, dx, dy, speed, rings[i])
     return n
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _along(rows, n, family, px, py, nx, ny, impact, g):
+def _along(rows, n, family, px, py, nx, ny, impact, g, aim):
     """A row for the path through contact point (px, py) moving along unit (nx, ny), if its
     start and angle are legal: the speed that arrives at ``impact`` is finished in Python."""
     y0, x_max, a_max = g[G_LAUNCH_Y], g[G_X_MAX], g[G_ANGLE_MAX]
@@ -195,14 +220,15 @@ def _along(rows, n, family, px, py, nx, ny, impact, g):
     x0 = px - (py - y0) * nx / ny
     if abs(x0) > x_max or abs(np.degrees(np.arctan2(-nx, ny))) > a_max:
         return n
-    n = _row(rows, n, family, x0, nx, ny, 0.0)
+    n = _row(rows, n, family, x0, nx, ny, 0.0, aim)
     rows[n - 1, EXACT], rows[n - 1, RX], rows[n - 1, RY], rows[n - 1, IMPACT] = 1.0, px - x0, py - y0, impact
     return n
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _raises(rows, n, pos, own, g, count):
-    """Own pucks (most points first) pushed along the line of centres onto the target centre."""
+def _raises(rows, n, pos, own, g, count, rings):
+    """Own pucks (most points first) pushed along the line of centres onto the target centre
+    (aimed at the pushed puck's ring)."""
     d, mug, e, cx, cy = g[G_DIAMETER], g[G_DECEL], g[G_RESTITUTION], g[G_CENTRE_X], g[G_CENTRE_Y]
     for q in range(min(count, own.shape[0])):
         i = own[q]
@@ -212,18 +238,19 @@ def _raises(rows, n, pos, own, g, count):
             continue
         nx, ny = gx / dist_t, gy / dist_t
         impact = 2 * math.sqrt(2 * mug * dist_t) / (1 + e)
-        n = _along(rows, n, np.int64(RAISE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, impact, g)
+        n = _along(rows, n, np.int64(RAISE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, impact, g, rings[i])
     return n
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _doubles(rows, n, pos, theirs, g, style, first, partners):
-    """Take-outs of one opponent puck along the line to another within the largest gap."""
+def _doubles(rows, n, pos, hit, theirs, g, style, first, partners, rings):
+    """Take-outs of one opponent puck (of ``hit``) along the line to another (of ``theirs``)
+    within the largest gap (aimed at the first puck's ring)."""
     d = g[G_DIAMETER]
     if theirs.shape[0] < 2:
         return n
-    for p in range(min(first, theirs.shape[0])):
-        i = theirs[p]
+    for p in range(min(first, hit.shape[0])):
+        i = hit[p]
         for q in range(min(partners, theirs.shape[0])):
             j = theirs[q]
             gx, gy = pos[j, 0] - pos[i, 0], pos[j, 1] - pos[i, 1]
@@ -231,13 +258,15 @@ def _doubles(rows, n, pos, theirs, g, style, first, partners):
             if i == j or dist > style[S_DOUBLE_MAX_GAP]:
                 continue
             nx, ny = gx / dist, gy / dist
-            n = _along(rows, n, np.int64(DOUBLE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, style[S_DOUBLE_SPEED], g)
+            n = _along(rows, n, np.int64(DOUBLE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, style[S_DOUBLE_SPEED],
+                       g, rings[i])
     return n
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _guards(rows, n, pos, pts, mine, guards, g):
-    """Draws that stop short of the side's best puck (the target centre if it has none)."""
+def _guards(rows, n, pos, pts, mine, guards, g, radii, aims):
+    """Draws that stop short of the side's best puck (the target centre if it has none),
+    aimed at the ring of where they stop, if ``aims`` allows it."""
     d, y0, x_max, mug = g[G_DIAMETER], g[G_LAUNCH_Y], g[G_X_MAX], g[G_DECEL]
     tx, ty, best = g[G_CENTRE_X], g[G_CENTRE_Y], 0
     for i in range(pos.shape[0]):
@@ -245,10 +274,11 @@ def _guards(rows, n, pos, pts, mine, guards, g):
             tx, ty, best = pos[i, 0], pos[i, 1], pts[i]
     for back in guards:
         gy = ty - back
-        if gy > y0 + d:
+        aim = ring_of(tx, gy, g[G_CENTRE_X], g[G_CENTRE_Y], radii)
+        if gy > y0 + d and aims[aim]:
             x0 = _clip(tx, x_max)
             dx, dy = tx - x0, gy - y0
-            n = _row(rows, n, np.int64(GUARD), x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)))
+            n = _row(rows, n, np.int64(GUARD), x0, dx, dy, np.sqrt(2 * mug * max(np.hypot(dx, dy), 0.0)), aim)
     return n
 
 
@@ -267,17 +297,24 @@ def _ranked(pos, pts, select, by_y):
 
 
 @njit(cache=True, error_model="numpy")
-def _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed):
-    """Every family's rows, each in its own order: (rows, start of each family, its count)."""
+def _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed, aims):
+    """Every family's rows, each in its own order: (rows, start of each family, its count).
+    Rows aimed at a ring that ``aims`` (R + 1,) bool forbids are never made: the draws take the
+    next free spots, the take-outs, raises and doubles the next pucks in allowed rings."""
     cx, cy, radii, values, rule, radius, decreasing = zones
     m = pos.shape[0]
     pts = np.empty(m, dtype=np.int64)
     mine = np.empty(m, dtype=np.bool_)
+    rings = np.empty(m, dtype=np.int64)
+    aimable = np.empty(m, dtype=np.bool_)
     for i in range(m):
         pts[i] = zone_points(pos[i, 0], pos[i, 1], cx, cy, radii, values, rule, radius, decreasing)
         mine[i] = side[owner[i]] == side[seat]
+        rings[i] = ring_of(pos[i, 0], pos[i, 1], g[G_CENTRE_X], g[G_CENTRE_Y], radii)
+        aimable[i] = aims[rings[i]]
     theirs = _ranked(pos, pts, ~mine & (pts > 0), np.bool_(True))
-    own = _ranked(pos, pts, mine & (pts < g[G_TOP_VALUE]), np.bool_(False))
+    hit = _ranked(pos, pts, ~mine & (pts > 0) & aimable, np.bool_(True))   # theirs, unless aims forbids
+    own = _ranked(pos, pts, mine & (pts < g[G_TOP_VALUE]) & aimable, np.bool_(False))
     cap = 3 * spots.shape[0] + 4 * m + m + m * m + guards.shape[0] + 1
     rows = np.empty((cap, WIDTH))
     start, size = np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64)
@@ -286,15 +323,16 @@ def _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards,
         start[family] = n
         if allowed[family]:
             if family == DRAW:
-                n = _draws(rows, n, pos, spots, g, style, counts[C_DRAW_SPOTS])
+                n = _draws(rows, n, pos, spots, g, style, counts[C_DRAW_SPOTS], radii, aims)
             elif family == TAKEOUT:
-                n = _takeouts(rows, n, pos, theirs, g, style, counts[C_TAKEOUT_TARGETS])
+                n = _takeouts(rows, n, pos, hit, g, style, counts[C_TAKEOUT_TARGETS], rings)
             elif family == RAISE:
-                n = _raises(rows, n, pos, own, g, counts[C_RAISE_TARGETS])
+                n = _raises(rows, n, pos, own, g, counts[C_RAISE_TARGETS], rings)
             elif family == DOUBLE:
-                n = _doubles(rows, n, pos, theirs, g, style, counts[C_DOUBLE_TARGETS], counts[C_DOUBLE_PARTNERS])
+                n = _doubles(rows, n, pos, hit, theirs, g, style, counts[C_DOUBLE_TARGETS],
+                             counts[C_DOUBLE_PARTNERS], rings)
             else:
-                n = _guards(rows, n, pos, pts, mine, guards, g)
+                n = _guards(rows, n, pos, pts, mine, guards, g, radii, aims)
         size[family] = n - start[family]
     return rows, start, size
 
@@ -323,17 +361,18 @@ def _fill(rows, start, size, order, budget):
 
 
 @njit(cache=True, error_model="numpy")
-def _picked_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed, order, budget):
+def _picked_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed, order, budget, aims):
     """:func:`_family_rows` then :func:`_fill`: the picked rows, in one compiled call."""
-    rows, start, size = _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed)
+    rows, start, size = _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards, allowed, aims)
     return _fill(rows, start, size, order, budget)
 
 
 def candidate_rows(k: Kit, pos: np.ndarray, owner: np.ndarray, side: np.ndarray, seat: int,
                    budget: int) -> np.ndarray:
-    """The picked candidate rows (n <= budget, columns ``FAM .. IMPACT``) for a board."""
+    """The picked candidate rows (n <= budget, columns ``FAM .. AIM``) for a board: none of a
+    family or aimed at a ring the profile forbids (``k.allowed``, ``k.rings``)."""
     return _picked_rows(pos, owner, side, seat, k.spots, k.geometry, k.zones, k.style, k.counts, k.guards,
-                        k.allowed, k.order, budget)
+                        k.allowed, k.order, budget, k.rings)
 
 
 def finish(k: Kit, rows: np.ndarray) -> np.ndarray:

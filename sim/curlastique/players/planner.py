@@ -1,8 +1,9 @@
 """The Curlastique planner: candidate shots simulated under the player's own noise.
 
 :meth:`Planner.decide` takes the candidates of :mod:`sim.curlastique.players.families` (up to the
-profile's ``candidates``, filled in its ``fill_order``; when the families offer fewer, jittered
-copies of them, or uniform random shots when they offer none), throws each ``samples`` times
+profile's ``candidates``, filled in its ``fill_order``, none that its ``forbid`` rules out; when
+the families offer fewer, jittered copies of them, or uniform random shots when they offer
+none), throws each ``samples`` times
 with the profile's execution noise, settles all of them on the game's
 :class:`~sim.curlastique.rules.board.Arena` (the broad phase, then the engine for the throws that touch
 something) and keeps the candidate with the best mean margin: its side's round points after the
@@ -29,7 +30,7 @@ from ..rules.schema import CurlastiqueRules
 from ..rules.scoring import zone_points
 from ..rules.settling import engine_batch
 from ..rules.situation import Shot, Situation, off_spans, start_line_spans
-from .families import FAMILIES, G_CENTRE_Y, G_DECEL, G_LAUNCH_Y, RANDOM, candidate_rows, finish, kit
+from .families import AIM, FAMILIES, G_CENTRE_Y, G_DECEL, G_LAUNCH_Y, RANDOM, candidate_rows, finish, kit
 from .throwing import NoisyPolicy
 
 if TYPE_CHECKING:
@@ -41,11 +42,13 @@ _NAMES = (*FAMILIES, "random")
 
 
 class Candidates(NamedTuple):
-    """Candidate shots: ``shots`` (C, 3) ``x0`` (m), ``angle_deg``, ``speed`` (m/s), and the
-    family id of each, (C,) (``families.FAMILY_IDS``, or ``families.RANDOM``)."""
+    """Candidate shots: ``shots`` (C, 3) ``x0`` (m), ``angle_deg``, ``speed`` (m/s), the
+    family id of each, (C,) (``families.FAMILY_IDS``, or ``families.RANDOM``), and the ring
+    each aims at, (C,) (1 the innermost; 0 none: random shots)."""
 
     shots: np.ndarray
     families: np.ndarray
+    aims: np.ndarray
 
 
 @njit(cache=True, error_model="numpy")
@@ -186,26 +189,30 @@ class Planner(NoisyPolicy):
         return rival
 
     def candidates(self, sit: Situation, rng: np.random.Generator) -> Candidates:
-        """Up to ``profile.candidates`` shots, not yet clipped to the launcher's limits."""
+        """Up to ``profile.candidates`` shots, not yet clipped to the launcher's limits; none
+        of a family or aimed at a ring the profile forbids (the random shots, thrown when no
+        family offers an allowed one, are of no family and aimed at no ring)."""
         budget = self.profile.candidates
         rows = candidate_rows(self.kit, sit.pos, sit.owner, sit.side, sit.seat, budget)
         shots = finish(self.kit, rows)
+        aims = rows[:, AIM].astype(np.int64)
         extra = budget - len(shots)
         if extra <= 0:
-            return Candidates(shots, rows[:, 0].astype(np.int64))
-        if len(shots):  # jittered copies of the first candidates
-            return Candidates(*_jittered(shots, rows[:, 0].astype(np.int64), rng.normal(0.0, 1.0, (extra, 3)),
-                                         self.jitter))
+            return Candidates(shots, rows[:, 0].astype(np.int64), aims)
+        if len(shots):  # jittered copies of the first candidates (aimed where they are)
+            jittered, fams = _jittered(shots, rows[:, 0].astype(np.int64), rng.normal(0.0, 1.0, (extra, 3)),
+                                       self.jitter)
+            return Candidates(jittered, fams, np.concatenate([aims, aims[np.arange(extra) % len(aims)]]))
         x_max, a_max, _ = self.limits  # no family offers a shot: random ones
         low, high = self.profile.fallback_speed
         g = self.kit.geometry
         draw = np.sqrt(2 * float(g[G_DECEL]) * max(float(g[G_CENTRE_Y] - g[G_LAUNCH_Y]), 0.0))
         shots = np.column_stack([rng.uniform(-x_max, x_max, extra), rng.uniform(-a_max, a_max, extra),
                                  rng.uniform(low, high, extra) * draw])
-        return Candidates(shots, np.full(extra, RANDOM, dtype=np.int64))
+        return Candidates(shots, np.full(extra, RANDOM, dtype=np.int64), np.zeros(extra, dtype=np.int64))
 
     def decide(self, sit: Situation, rng: np.random.Generator) -> Shot:
-        shots, fams = self.candidates(sit, rng)
+        shots, fams, aims = self.candidates(sit, rng)
         samples, board = self.profile.samples, self.arena
         z = rng.standard_normal((3, len(shots), samples))
         best, margin, seconds = _plan(shots, z, self.noise, self.limits, sit.pos, sit.owner, sit.seat, sit.side,
@@ -213,4 +220,4 @@ class Planner(NoisyPolicy):
                                       board.mass)
         add_engine_seconds(seconds)
         x, a, v = shots[best].tolist()
-        return Shot(x, a, v, _NAMES[fams[best]], margin)
+        return Shot(x, a, v, _NAMES[fams[best]], margin, int(aims[best]))

@@ -86,7 +86,12 @@ class CurlastiqueProfile(ExecutionProfile):
                                     doc="σ of their speed, relative")
     fallback_speed: tuple[float, float] = param(
         (0.3, 1.0), min=0.0, max=3.0, length=2, unit="fraction of the draw speed to the target centre",
-        doc="range of the uniform speeds of random shots thrown when no family offers a shot")
+        doc="range of the uniform speeds of random shots thrown when no family offers a shot forbid allows")
+    forbid: tuple[str, ...] = param(
+        (), doc="choices never made (restricted play, sim.curlastique.restrictions): zone.<ring> "
+                "(1 the innermost) never aimed at, shot.<family> never chosen; the planner picks "
+                "among the other candidates, or, when a throw has none, among its random shots "
+                "(fallback_speed: of no family, aimed at no zone); a random player aims at nothing")
 
     def problems(self) -> list[tuple[str, str]]:
         for key in ("families", "fill_order"):

@@ -48,14 +48,16 @@ class Situation(NamedTuple):
 class Shot(NamedTuple):
     """An intended throw: lateral start ``x`` (m), aim ``angle_deg`` from straight ahead
     (degrees, counterclockwise positive, i.e. towards −x), launch ``speed`` (m/s); ``family`` names the shot kind
-    chosen (``draw``, ``takeout``, ...; free text) and ``value`` the planner's expected margin
-    (points; NaN when not planned)."""
+    chosen (``draw``, ``takeout``, ...; free text), ``value`` the planner's expected margin
+    (points; NaN when not planned) and ``aim_zone`` the ring aimed at (1 the innermost; 0
+    none: a random or scripted shot, or a guard stopping outside the rings)."""
 
     x: float
     angle_deg: float
     speed: float
     family: str = ""
     value: float = float("nan")
+    aim_zone: int = 0
 
 
 @njit(cache=True, error_model="numpy")

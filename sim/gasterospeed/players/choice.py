@@ -21,7 +21,8 @@ TIE = 1e-9
 
 
 class Chooser:
-    """Base of the policies: ``profile``, ``dice`` and how a scored option is picked."""
+    """Base of the policies: ``profile``, ``dice``, the cards it never plays (``forbid``) and how
+    a scored option is picked."""
 
     wants_board = True
 
@@ -29,6 +30,8 @@ class Chooser:
         self.profile = profile
         self.dice = dice
         self.temperature = profile.temperature
+        #: deck entry ids it never plays (the engine offers them as discards only: Policy.forbid)
+        self.forbid = frozenset(profile.forbid)
 
     def pick(self, scores: list[float]) -> int:
         """The best score (ties at random), or with a temperature T > 0 an index drawn with

@@ -17,6 +17,7 @@ import numpy as np
 
 from ..rules.board import Board
 from ..rules.cards import SPEED, Deck
+from ..rules.kernels.layout import CARDS_HEAD, T_KIND, TYPE_COLUMNS
 from ..rules.view import View
 from .inference import DiscardCount, card_worth, counter_rows, jostle_array, unseen_cards
 from .kernels import lookahead as _look
@@ -58,7 +59,7 @@ from .kernels.value import (
 if TYPE_CHECKING:
     from .profile import GasterospeedProfile
 
-__all__ = ["Evaluator"]
+__all__ = ["Evaluator", "seat_cards"]
 
 #: zero lengths of the int sequences not given to the look-ahead (see ``Evaluator._plan``), by how many are
 _PAD = ((0, 0, 0), (0, 0), (0,), ())
@@ -85,13 +86,27 @@ def profile_context(p: GasterospeedProfile, n_snails: int, n_seats: int) -> np.n
     return x
 
 
+def seat_cards(deck: Deck, forbid: frozenset[str]) -> np.ndarray:
+    """The cards array a player's look-ahead reads: the deck's (``deck.table`` itself when
+    ``forbid`` is empty), or a copy in which the entries ``forbid`` lists have the kind
+    :data:`~.kernels.lookahead.FORBIDDEN` (kept or discarded, never planned)."""
+    if not forbid:
+        return deck.table
+    table = deck.table.copy()
+    for t, cid in enumerate(deck.ids):
+        if cid in forbid:
+            table[CARDS_HEAD + TYPE_COLUMNS * t + T_KIND] = _look.FORBIDDEN
+    return table
+
+
 class Evaluator:
     """The tactician's evaluation state for the decision under way (see the module docstring).
 
     Attributes:
         x: the context array of the kernels; disc: the weight of a card's worth in hand now
         (``hand_discount``, less near the finish); snails: the seat's snails (for the worth of
-        its last speed cards).
+        its last speed cards); forbid: the deck entries it never plays (worth 0 in hand, never
+        planned: :func:`seat_cards`).
     """
 
     def __init__(self, profile: GasterospeedProfile):
@@ -101,6 +116,9 @@ class Evaluator:
         self.disc = profile.hand_discount
         self._hand_discount, self._hand_horizon = float(profile.hand_discount), float(profile.hand_horizon)
         self.snails = 1
+        self.forbid = frozenset(profile.forbid)
+        self._cards_deck: Deck | None = None
+        self._cards = np.zeros(0, dtype=np.int64)
         self._worth_deck: Deck | None = None
         self._worths: list[float] = []
         self._worth_array = np.zeros(0)
@@ -215,18 +233,28 @@ class Evaluator:
                 return self.p.worth_last_speed
         return self._type_worths(deck)[deck.type_of[uid]]
 
+    def _card_worth(self, info) -> float:
+        """:func:`~.inference.card_worth`; 0 for a card it never plays (``forbid``)."""
+        return 0.0 if info.cid in self.forbid else card_worth(info, self.p)
+
     def _type_worths(self, deck: Deck) -> list[float]:
-        """:func:`~.inference.card_worth` of every deck entry (the cards of an entry are worth the same)."""
+        """:meth:`_card_worth` of every deck entry (the cards of an entry are worth the same)."""
         if self._worth_deck is not deck:
-            self._worth_deck, self._worths = deck, [card_worth(info, self.p) for info in deck.types]
+            self._worth_deck, self._worths = deck, [self._card_worth(info) for info in deck.types]
             self._worth_array = np.array(self._worths)
         return self._worths
 
     def mean_worth(self, deck: Deck) -> float:
         """Expected worth of a fresh card from the deck."""
         if self._mean is None:
-            self._mean = sum(card_worth(c, self.p) for c in deck.cards) / max(1, len(deck.cards))
+            self._mean = sum(self._card_worth(c) for c in deck.cards) / max(1, len(deck.cards))
         return self._mean
+
+    def cards(self, deck: Deck) -> np.ndarray:
+        """The cards array its look-ahead reads (:func:`seat_cards`, built once per deck)."""
+        if self._cards_deck is not deck:
+            self._cards_deck, self._cards = deck, seat_cards(deck, self.forbid)
+        return self._cards
 
     def _plan(self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int],
               *parts: Sequence[int]) -> list[float]:
@@ -240,7 +268,7 @@ class Evaluator:
         out = self._plan_out
         if out.size < 2 * len(ints):
             out = self._plan_out = np.empty(2 * len(ints))
-        n = _look.plan(op, board.state, board.world, deck.table, self.x, self._worth_array, s,
+        n = _look.plan(op, board.state, board.world, self.cards(deck), self.x, self._worth_array, s,
                        np.array(ints, dtype=np.int64), out)
         return out[:n].tolist()
 

@@ -21,6 +21,9 @@ and a list of legal options, by returning the index of its choice (or, for ``dra
   circuit danger.
 * ``temperature`` T > 0 (greedy or tactician) samples ``softmax(score / T)`` instead of taking
   the best: T = 0 plays its best, large T approaches uniform play over the same options.
+* ``forbid`` (every policy; :attr:`~sim.gasterospeed.rules.view.Policy.forbid`): the cards it
+  never plays are offered to it as discards only and never as counters; the tactician's
+  look-ahead never plans them and counts them worth nothing in hand.
 
 Every number of these strategies is a key of :class:`GasterospeedProfile` (``value_*``: the
 tactician's value of a board; ``worth_*`` and ``hand_*``: what a card in hand is worth;

@@ -22,7 +22,7 @@ class GasterospeedProfile:
     Values are in squares (one square of progress = 1) unless a unit says otherwise; the
     ``value_*``, ``worth_*``, ``hand_*``, ``plan_*``, ``react_*``, ``place_*``, ``draw_*``,
     ``commit_*`` and ``shot_*`` keys are the tactician's (see :mod:`.tactician`), ``greedy_*``
-    the greedy player's; ``temperature`` is both's.
+    the greedy player's; ``temperature`` is both's; ``forbid`` every policy's.
     """
 
     policy: Literal["random", "greedy", "tactician"] = param(
@@ -114,6 +114,13 @@ class GasterospeedProfile:
                                            doc="stable reserve: danger per shell its brambles take")
     commit_length_steps: float = param(20.0, min=0.0, min_exclusive=True, max=1000.0, unit="steps",
                                        doc="stable reserve: race length that adds one unit of danger")
+    # -- restricted play (sim.gasterospeed.restrictions)
+    forbid: tuple[str, ...] = param(
+        (), doc="action and reaction cards this player never plays (deck entry ids, as `tablesim worth "
+                "gasterospeed --list` shows them): never placed as its action card, never used as a counter; "
+                "the rules never force a play (an action phase always allows a discard, a counter is "
+                "optional), so it discards or keeps them; the tactician plans without them and counts them "
+                "worth 0 in hand")
     # -- the greedy player
     greedy_counter_at: int = param(1, min=0, max=12, unit="shells",
                                    doc="greedy: counters a loss when it has this many shells or fewer")

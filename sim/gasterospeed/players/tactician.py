@@ -112,7 +112,8 @@ class TacticianPolicy(Chooser):
         the card; sending a loss back adds the expected value of the other's loss."""
         self._start(view)
         p, ev, board, deck = self.profile, self.eval, view.board, view.deck
-        n_reactions = sum(1 for u in view.hand if deck.kind[u] == REACTION)
+        never = self.forbid
+        n_reactions = sum(1 for u in view.hand if deck.kind[u] == REACTION and not (never and deck.cid[u] in never))
         near_end = board.c.dist[board.pos[s]] <= p.react_near_end
         keep = p.react_keep_near_end if near_end else (p.react_keep_last if n_reactions == 1 else p.react_keep)
         if cause == "jostle":

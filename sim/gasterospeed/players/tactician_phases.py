@@ -2,7 +2,8 @@
 
 Most of a championship of tacticians was spent in Python around the look-ahead: a view per
 decision, the decision's start, the options as objects. When every seat is a ``tactician`` at
-temperature 0 with one snail and nobody narrates the race (:func:`applies`),
+temperature 0 with one snail and nobody narrates the race (:func:`applies`; a seat's
+``forbid`` travels as its own cards array, so a restricted table keeps these calls),
 :func:`speed_phase` hands the race to :func:`.kernels.tactician_phases.run` in arrays and takes
 the result back, and :func:`action_choices` has :func:`.kernels.tactician_phases.choose` pick
 the action cards (their effects stay :mod:`sim.gasterospeed.rules.effects`'): the same cards, moves, events, dice
@@ -85,6 +86,7 @@ class _Table:
         for seat, ev in enumerate(evals):
             ev.x = self.X[seat]
         self.worths = np.stack([ev._worth_array for ev in evals])
+        self.cards = np.stack([ev.cards(deck) for ev in evals])     # per seat: its forbidden cards marked
         self.params = np.array([[ev._hand_discount, ev._hand_horizon, ev.mean_worth(deck),
                                  1.0 if ev.p.value_tailwind else 0.0] for ev in evals])
         self.jostling, self.counters = evals[0]._deck_facts(deck)
@@ -189,7 +191,7 @@ def _load(race: RaceState) -> tuple:
         table = race._tactician_table = _Table(race)
     table.load(race)
     seats = (table.X, table.worths, table.params, table.push_keys, table.counter_keys, table.dice, table.dice_at,
-             table.disc, table.decided)
+             table.disc, table.decided, table.cards)
     rules = (race.race_no, race.turn, float(config.shell_championship), config.sacrifice_gain, config.sacrifice,
              config.discard_in_speed_phase, config.separate)
     return (table, table.deck, seats, (table.hands, table.hand_len, table.pile_state, table.seen),

@@ -16,7 +16,7 @@ from .dealing import all_action_check, refill
 from .effects import play_card
 from .narration import card_label, log, name, say, where
 from .reactions import snail_done
-from .view import SACRIFICE, CardOption, View
+from .view import SACRIFICE, CardOption, View, never_plays
 
 if TYPE_CHECKING:
     from .state import RaceState
@@ -181,7 +181,8 @@ def action_phase(race: RaceState, chosen: dict[int, tuple[int, bool]] | None = N
     """Everyone places a card face down (or ``chosen``: snail → (uid, discard)); discards go at
     once; actions resolve by order 1→4, ties by the higher speed card of the turn. A table of
     tacticians chooses its cards in one compiled call (``race.compiled``: the same
-    choices)."""
+    choices). The cards a seat never plays (:func:`~.view.never_plays`) are offered as
+    discards only: a seat always places a card (any card may be discarded), so none is forced."""
     board, deck, piles = race.board, race.deck, race.piles
     compiled = race.compiled
     if chosen is None and compiled is not None and compiled.applies(race):
@@ -193,7 +194,9 @@ def action_phase(race: RaceState, chosen: dict[int, tuple[int, bool]] | None = N
             hand = [u for u in piles.hands[seat] if u not in taken]
             if not hand:
                 return None
-            options = [table.play[u] for u in hand if deck.kind[u] == ACTION] + [table.discard[u] for u in hand]
+            never = never_plays(policy)
+            options = [table.play[u] for u in hand if deck.kind[u] == ACTION and not (never and deck.cid[u] in never)]
+            options += [table.discard[u] for u in hand]
             return options[policy.action_card(view.get(), s, options) if len(options) > 1 else 0]
 
         chosen = _choose_per_snail(race, pick)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .board import FINISHED, RUNNING, Board, Guard
 from .narration import card_label, log, name, say
 from .state import Counter
-from .view import NO_REACTION
+from .view import NO_REACTION, never_plays
 
 if TYPE_CHECKING:
     from .state import RaceState
@@ -21,11 +21,15 @@ __all__ = ["Counter", "offers", "jostle_guard", "inflict", "snail_done"]
 
 
 def offers(race: RaceState, seat: int, situation: str) -> dict[str, int]:
-    """Reactions ``seat`` holds against ``situation``: effect → the first such card's uid."""
+    """Reactions ``seat`` holds against ``situation``: effect → the first such card's uid,
+    among the cards its player may play (:func:`~.view.never_plays`: a counter is optional,
+    so a seat holding only cards it never plays takes the loss)."""
     out: dict[str, int] = {}
+    never = never_plays(race.policies[seat])
+    deck = race.deck
     for uid in race.piles.hands[seat]:
-        effect = race.deck.cards[uid].counter(situation)
-        if effect and effect not in out:
+        effect = deck.cards[uid].counter(situation)
+        if effect and effect not in out and not (never and deck.cid[uid] in never):
             out[effect] = uid
     return out
 

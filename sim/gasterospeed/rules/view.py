@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .cards import Deck
     from .circuit import Circuit
 
-__all__ = ["View", "CardOption", "MoveOption", "SACRIFICE", "NO_REACTION", "Policy", "CompiledTurn"]
+__all__ = ["View", "CardOption", "MoveOption", "SACRIFICE", "NO_REACTION", "Policy", "CompiledTurn", "never_plays"]
 
 #: A speed-move option: stay put and regain shells (sacrifice variant).
 SACRIFICE = -2
@@ -88,6 +88,9 @@ class Policy(Protocol):
 
     #: False: the engine does not copy the board into its views (the player never looks)
     wants_board: bool
+    #: deck entry ids the player never plays (its profile's ``forbid``): the engine offers its
+    #: cards only as discards, never as its action card nor as a counter (absent: none)
+    forbid: frozenset[str]
 
     def place(self, view: View, s: int, slots: list[int]) -> int:
         """Which free start slot."""
@@ -119,6 +122,14 @@ class Policy(Protocol):
 
     def discard(self, view: View, n: int) -> list[int]:
         """One of two snails lost: the hand indices of the ``n`` cards to discard."""
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+def never_plays(policy: Policy) -> frozenset[str]:
+    """The deck entry ids ``policy`` never plays (:attr:`Policy.forbid`; empty when it has none)."""
+    return getattr(policy, "forbid", _NONE)
 
 
 class CompiledTurn(Protocol):

@@ -9,6 +9,7 @@ from sim.carrom.match import physics_resolver
 from sim.carrom.players.aim import LOCAL_POCKETS, make_params
 from sim.carrom.players.aim import pot_candidates as _pot_candidates
 from sim.carrom.players.policies import CarromProfile
+from sim.carrom.restrictions import pot_routes
 from sim.carrom.rules.board import formation, geometry, physics_stroke, side_quarter
 from sim.carrom.rules.flow import BoardState
 from sim.carrom.show.shot import shot
@@ -26,7 +27,8 @@ def _noise_free(geo):
 
 def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm):
     """Every row searched (no ranking cut-off: keep 0, every target worth 1)."""
-    return _pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm, np.ones(len(targets)), 0, 0.0)[0]
+    return _pot_candidates(coins, on, targets, pockets, xs, spans, pot_routes((), rebounds), prm,
+                           np.ones(len(targets)), 0, 0.0)[0]
 
 
 def test_icf_geometry():

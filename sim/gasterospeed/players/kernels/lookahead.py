@@ -122,6 +122,10 @@ SACRIFICE = -2
 #: move outcomes: the board given (nothing changed), a new board, or impossible (card lost)
 SAME, NEW, IMPOSSIBLE = 0, 1, 2
 SPEED, ACTION = 0, 1
+#: the kind a player's own cards array gives the entries it never plays (its profile's
+#: ``forbid``; :func:`~sim.gasterospeed.players.evaluation.seat_cards`): kept or discarded, never
+#: planned as an action (no other kind of the layout has this number)
+FORBIDDEN = 3
 
 
 @njit(cache=True, _nrt=False)

@@ -24,7 +24,9 @@ by a constant below, ``DECK_*``, ``SEAT_*``, ``HELD_*``, ``INFERRED_*``, ``RULE_
                 discard length, draw 0, draw 1] (0 first: none yet), counter keys [1, race,
                 turn, discard length, last discard, draw 0, draw 1, seat, hand length, hand...,
                 hand sizes...], the unread uniforms of each seat's dice, how many each read,
-                the hand discount of its last decision, whether it decided) — updated
+                the hand discount of its last decision, whether it decided, the cards array
+                its look-ahead reads: the deck's, the entries its profile forbids of kind
+                ``FORBIDDEN``, never placed as its action card nor planned) — updated
     cards_held  (hands (uids, in order), their lengths, piles [discard length, its last card
                 or -1, draw pile 0, draw pile 1, length of discard pile 1], the cards of each
                 deck entry in the discard piles) — updated
@@ -48,6 +50,8 @@ from ...rules.kernels.layout import (
     RUNNING,
     SHELLS,
     STATUS,
+    T_KIND,
+    card,
     get,
     put,
     steps_to_finish,
@@ -63,7 +67,7 @@ from .value import begin, infer
 #: (compare with ``benchmarks/bench_match_cpu.py --against``).
 DECK_TABLE, DECK_KIND, DECK_NUMBER, DECK_SQUARES, DECK_TYPE, DECK_ATTACKS, DECK_SQUARES_OF = range(7)
 (SEAT_X, SEAT_WORTHS, SEAT_PARAMS, SEAT_PUSH_KEYS, SEAT_COUNTER_KEYS, SEAT_DICE, SEAT_DICE_AT, SEAT_DISC,
- SEAT_DECIDED) = range(9)
+ SEAT_DECIDED, SEAT_CARDS) = range(10)
 HELD_HANDS, HELD_HAND_LEN, HELD_PILES, HELD_SEEN = range(4)
 INFERRED_JOSTLING, INFERRED_COUNTERS = range(2)
 (RULE_RACE, RULE_TURN, RULE_SHELL_CHAMPIONSHIP, RULE_SACRIFICE_GAIN, RULE_SACRIFICE, RULE_DISCARD_IN_SPEED_PHASE,
@@ -184,7 +188,7 @@ def _card_choice(op, vst, w, seat, s, opt_uid, opt_at, opt_discard, n_opt, deck,
     if n_opt == 1:
         return 0
     _start(vst, w, seat, deck, seats, cards_held, inferred, rules)
-    cards, uid_number, uid_type = deck[DECK_TABLE], deck[DECK_NUMBER], deck[DECK_TYPE]
+    cards, uid_number, uid_type = seats[SEAT_CARDS][seat], deck[DECK_NUMBER], deck[DECK_TYPE]
     hands, nh = cards_held[HELD_HANDS], cards_held[HELD_HAND_LEN][seat]
     speed = op == SPEED_CARD
     ints = np.zeros(4 + nh + (3 if speed else 2) * n_opt, dtype=np.int64)
@@ -230,13 +234,14 @@ def _event(outputs, kind, s, uid, outcome, gained):
 
 
 @njit(cache=True)
-def _options(hands, hand_len, seat, uid_kind, kind, discards, opt_uid, opt_at, opt_discard):
-    """The cards of ``kind`` in the seat's hand, then (``discards``) every card announced as a
-    discard; none at all when it holds no card of ``kind``. Returns how many."""
+def _options(hands, hand_len, seat, cards, uid_type, kind, discards, opt_uid, opt_at, opt_discard):
+    """The cards of ``kind`` in the seat's hand (as its cards array ``cards`` reads them: not
+    the ones it never plays), then (``discards``) every card announced as a discard; none at
+    all when it holds no card of ``kind``. Returns how many."""
     n = 0
     for i in range(hand_len[seat]):
         u = hands[seat, i]
-        if uid_kind[u] == kind:
+        if card(cards, uid_type[u], T_KIND) == kind:
             opt_uid[n], opt_at[n], opt_discard[n] = u, i, 0
             n += 1
     if n == 0 and kind == SPEED:
@@ -274,8 +279,8 @@ def choose(op, st, w, deck, seats, cards_held, inferred, rules, chosen, chosen_d
         chosen[seat] = -1
         if get(st, STATUS, seat) != RUNNING or hand_len[seat] == 0:
             continue
-        n_opt = _options(hands, hand_len, seat, deck[DECK_KIND], SPEED if speed else ACTION, rules[RULE_DISCARD_IN_SPEED_PHASE] or not speed,
-                         opt_uid, opt_at, opt_discard)
+        n_opt = _options(hands, hand_len, seat, seats[SEAT_CARDS][seat], deck[DECK_TYPE], SPEED if speed else ACTION,
+                         rules[RULE_DISCARD_IN_SPEED_PHASE] or not speed, opt_uid, opt_at, opt_discard)
         if n_opt == 0:
             continue
         i = _card_choice(op, vst, w, seat, seat, opt_uid, opt_at, opt_discard, n_opt, deck, seats, cards_held,
@@ -357,7 +362,7 @@ def _end_choice(st, w, s, uid, options, turn_speed, deck, seats, cards_held, inf
     ints[4 + nh + n:4 + nh + n + n_later] = later
     ints[4 + nh + n + n_later:] = later_squares
     out = np.empty(2 * ints.size)
-    m = plan(PLAN_ENDS, vst, w, deck[DECK_TABLE], seats[SEAT_X][seat], seats[SEAT_WORTHS][seat], s, ints, out)
+    m = plan(PLAN_ENDS, vst, w, seats[SEAT_CARDS][seat], seats[SEAT_X][seat], seats[SEAT_WORTHS][seat], s, ints, out)
     return _pick(out[:m], seats[SEAT_DICE], seats[SEAT_DICE_AT], seat)
 
 
