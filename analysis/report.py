@@ -42,6 +42,7 @@ from .metrics import METRICS
 from .narrative import CORRECTION_NAMES, digits_for, number, pct, pval, summary_blocks
 from .results import BASELINE, Results, flatten, open_results, overrides_by_variant, rules_by_variant
 from .sweep import sweep_sections
+from .worth import worth_sections
 
 __all__ = ["build_report", "render_html", "render_markdown", "report_sections", "SECTIONS"]
 
@@ -777,6 +778,7 @@ def report_sections(analysis: Analysis) -> list[Section]:
             _effects(analysis, figures), _distributions(analysis, figures), _survival(analysis, figures),
             _design_metrics(analysis), _skill(analysis, figures), _game(analysis, figures),
             *sweep_sections(analysis, figures.make, Section, Table),  # a [sweep] experiment only (analysis/sweep.py)
+            *worth_sections(analysis, figures.make, Section, Table),  # restricted play only (analysis/worth.py)
             _reproduce(analysis)]
 
 

@@ -30,6 +30,9 @@ An experiment file (TOML)::
     # key = "temperature"     # ... or a profile key of the slots' profiles
     # values = [0.0, 0.3, 1.0]
     # metrics = ["ko_rate"]   # game metrics whose variant effects are plotted against the value
+    [worth]                   # optional: what each restrictable choice is worth to one seat
+    choices = "all"           # "all", or the choices to measure (tablesim worth GAME --list)
+    slot = 0                  # the line-up slot whose player is restricted (0 = the first)
 
 Match ``i`` of every variant and line-up uses the same seeds (common random numbers). The
 results directory keeps every finished chunk; rerunning skips them, and raising ``matches``
@@ -41,6 +44,11 @@ A sweep makes one line-up per line-up × value, named ``<line-up> <axis>=<value>
 interpolated profile, or their own profile with the key set), the other slots keep theirs.
 Every value is played on the same seeds; the manifest's ``sweep`` maps each line-up to its
 value, and the report plots every outcome against it (:mod:`analysis.sweep`).
+
+A ``[worth]`` table adds, for every line-up and choice, a line-up named ``<line-up> without
+<choice>`` in which the player of ``slot`` forbids that choice (its profile's ``forbid``): on
+common seeds each pairs with the unrestricted line-up, and the report says what each choice is
+worth in win rate (:mod:`analysis.worth`). A file gives ``[sweep]`` or ``[worth]``, not both.
 """
 
 from __future__ import annotations
@@ -56,6 +64,7 @@ from .config import ConfigError, build, flatten, notes_prefixed, param, read_tom
 from .game import GameSpec, get_game
 from .manifest import package_versions
 from .profiles import load_lineup
+from .restrict import choices_named, restricted_lineups, worth_manifest
 from .rules import load_rules
 from .runner import AUTO, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
 from .stopping import Looks, Stopping, play_until_answered
@@ -134,6 +143,23 @@ class Sweep:
 
 
 @dataclass(frozen=True)
+class Worth:
+    """The ``[worth]`` table: the choices to measure and the restricted slot (empty: none)."""
+
+    choices: Any = param((), doc='"all" or a list of the game\'s restrictable choices (tablesim worth GAME --list)')
+    slot: int = param(0, min=0, doc="the line-up slot whose player is restricted (0 = the first)")
+
+    @property
+    def active(self) -> bool:
+        return bool(self.choices)
+
+    def problems(self):
+        if not (self.choices in ((), "all") or (isinstance(self.choices, list | tuple)
+                                                and all(isinstance(c, str) and c for c in self.choices))):
+            yield "choices", f'got {self.choices!r}; allowed: "all" or a list of choice names'
+
+
+@dataclass(frozen=True)
 class ExperimentFile:
     game: str = param("", doc="the game's name")
     matches: int = param(0, min=1, max=MAX_MATCHES, doc="matches per variant and line-up")
@@ -147,8 +173,15 @@ class ExperimentFile:
     precision: Precision = Precision()
     stopping: Stopping = Stopping()
     sweep: Sweep = Sweep()
+    worth: Worth = Worth()
 
     def problems(self):
+        if self.sweep.points and self.worth.active:
+            yield "worth", "give [sweep] or [worth], not both"
+        for lineup in self.lineups if self.worth.active else ():
+            if self.worth.slot >= len(lineup.players):
+                yield "worth.slot", (f"slot {self.worth.slot} is not in line-up {lineup.name!r} "
+                                     f"({len(lineup.players)} players: slots 0 to {len(lineup.players) - 1})")
         if self.sweep.points and self.sweep.slots != "all":
             for lineup in self.lineups:
                 wrong = [slot for slot in self.sweep.swept(len(lineup.players)) if slot >= len(lineup.players)]
@@ -239,6 +272,7 @@ class Experiment:
     settings: ExperimentFile
     cells: tuple[Cell, ...]
     swept: tuple[tuple[str, str, float], ...] = ()  # (line-up played, line-up of the file, value)
+    worth: dict | None = None  # the manifest's ``worth`` (sim.core.restrict.worth_manifest), or None
 
     @property
     def variants(self) -> list[str]:
@@ -293,7 +327,7 @@ def load_experiment(path: str | Path) -> Experiment:
                 rules_by_variant[label] = rules_for(spec, path.parent, changes)
         except ConfigError as exc:
             problems += [f"{path}: variant {label!r}: {line}" for line in exc.problems]
-    cells, swept = [], {}
+    cells, swept, restricted = [], {}, {}
     for lineup in settings.lineups:
         expanded = None  # the sweep's line-ups: the same players under every variant
         failed: dict[str, list[str]] = {}  # a line-up's problem → the variants it arises under
@@ -307,6 +341,8 @@ def load_experiment(path: str | Path) -> Experiment:
             if expanded is None:
                 try:
                     expanded = list(_swept_lineups(spec, path, settings.sweep, lineup.name, players))
+                    if settings.worth.active:
+                        expanded = _worth_lineups(spec, rules, settings.worth, lineup.name, players, restricted)
                 except ConfigError as exc:
                     problems += [f"{path}: lineup {lineup.name!r}: {line}" for line in exc.problems]
                     break
@@ -320,7 +356,22 @@ def load_experiment(path: str | Path) -> Experiment:
                      + f": {line}" for line, variants in failed.items()]
     if problems:
         raise ConfigError(list(dict.fromkeys(problems)))
-    return Experiment(path, spec, settings, tuple(cells), tuple(swept.values()))
+    worth = None
+    if settings.worth.active:
+        choices = choices_named(spec.restrictions, rules_by_variant[BASELINE], settings.worth.choices, spec.name)
+        worth = worth_manifest(settings.worth.slot, choices, restricted)
+    return Experiment(path, spec, settings, tuple(cells), tuple(swept.values()), worth)
+
+
+def _worth_lineups(spec: GameSpec, rules: Any, worth: Worth, name: str, players: tuple, restricted: dict) -> list:
+    """The line-up and one per choice with its ``slot`` restricted (as :func:`_swept_lineups`
+    yields them, value None); records each line-up played in ``restricted``."""
+    choices = choices_named(spec.restrictions, rules, worth.choices, spec.name, label="worth.choices")
+    out = []
+    for played, choice, seated in restricted_lineups(name, players, worth.slot, choices):
+        restricted[played] = (name, choice)
+        out.append((played, None, seated))
+    return out
 
 
 def _swept_lineups(spec: GameSpec, path: Path, sweep: Sweep, name: str, players: tuple):
@@ -377,6 +428,7 @@ def experiment_manifest(experiment: Experiment, versions: dict[str, str] | None 
         **({"stopping_rule": {**to_dict(settings.stopping), "look_every": look_step(settings)}}
            if settings.stopping.active else {}),
         **({"sweep": experiment.sweep_manifest()} if experiment.sweep_manifest() else {}),
+        **({"worth": experiment.worth} if experiment.worth else {}),
         "versions": versions or package_versions(),
     }
 
