@@ -34,12 +34,13 @@ from .effects import adjust_pvalues, adjusted_intervals, detectable_effect, pair
 from .narrative import pct
 from .plots import COLOURS, new_figure
 
-__all__ = ["WORTH_COLUMNS", "points", "worth_table", "worth_sentences", "worth_plot", "worth_sections"]
+__all__ = ["WORTH_COLUMNS", "points", "worth_interval", "worth_spread", "worth_table", "worth_sentences",
+           "worth_plot", "worth_sections"]
 
 #: The columns of :func:`worth_table`.
 WORTH_COLUMNS = ("variant", "lineup", "choice", "kind", "label", "worth", "ci_low", "ci_high", "p", "p_adjusted",
                  "adj_low", "adj_high", "detectable", "allowed_rate", "restricted_rate", "pairs", "seeds",
-                 "used_share", "uses_per_match", "verdict")
+                 "used_share", "uses_per_match", "verdict", "b", "c", "deff", "clusters")
 
 
 def _slot_wins(players: pd.DataFrame, matches: pd.DataFrame, slot: int) -> pd.DataFrame:
@@ -86,8 +87,10 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
         (proportion of matches won, unrestricted − restricted), its interval, raw and adjusted
         p, the adjusted interval (``adj_low``/``adj_high``), ``detectable`` (minimum detectable
         worth, proportion), the two win rates, ``pairs`` (matches paired), ``seeds`` (clusters),
-        ``used_share`` and ``uses_per_match`` of the unrestricted player, and ``verdict``
-        (``helps``/``hurts``: adjusted p below 1 − confidence; else ``no detectable worth``).
+        ``used_share`` and ``uses_per_match`` of the unrestricted player, ``verdict``
+        (``helps``/``hurts``: adjusted p below 1 − confidence; else ``no detectable worth``),
+        and what :func:`worth_interval` needs: ``b`` (pairs won only when allowed), ``c`` (only
+        when forbidden), ``deff`` (the seeds' design effect), ``clusters`` (seeds behind it).
     """
     slot = int(worth["slot"])
     labels = {c["name"]: c for c in worth["choices"]}
@@ -123,6 +126,7 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
                          "seeds": int(pairs["seed_a"].nunique()), "used_share": float(share),
                          "uses_per_match": float(per_match),
                          # for the adjusted intervals (analysis.effects.adjusted_intervals)
+                         # b: won only when allowed, c: only when forbidden (the restriction's effect c − b)
                          "binary": True, "b": effect["b"], "c": effect["c"], "n": effect["n"], "deff": effect["deff"],
                          "clusters": effect["clusters"], "effect": effect["effect"], "se": effect["se"], "df": 0,
                          "test": effect["test"]})
@@ -137,6 +141,36 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
     frame["verdict"] = [_verdict(r, alpha) for r in frame.to_dict("records")]
     frame = frame.sort_values(["lineup", "variant", "worth"], ascending=[True, True, False], kind="stable")
     return frame[list(WORTH_COLUMNS)].reset_index(drop=True)
+
+
+def worth_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
+    """A worth's interval at ``level``: the paired score interval of its restriction (with the
+    seeds' design effect and small-sample factor), negated as the worth is."""
+    from sim.core import estimators
+
+    clusters = int(row["clusters"])
+    scale = float(row["deff"]) * float(estimators.small_sample_factor(clusters, (1 - level) / 2, clusters > 0))
+    low, high = estimators.paired_rate_interval(row["b"], row["c"], row["pairs"], scale, level)
+    return -high, -low
+
+
+def worth_spread(table: pd.DataFrame, confidence: float = 0.95) -> dict[str, float]:
+    """The spread of the worths of one table's choices (best − worst) and a conservative
+    interval: with every worth's interval at the Bonferroni level 1 − (1 − confidence)/k holding
+    at once, the true best lies between the largest lower and the largest upper bound, and the
+    true worst likewise, so the spread lies in [max(0, max low − min high), max high − min low].
+
+    Returns ``spread``, ``low``, ``high`` (proportions), ``best`` and ``worst`` (choice names)."""
+    if table.empty:
+        return {"spread": float("nan"), "low": float("nan"), "high": float("nan"), "best": "", "worst": ""}
+    level = 1 - (1 - confidence) / len(table)
+    bounds = np.array([worth_interval(r, level) for r in table.to_dict("records")])
+    worth = table["worth"].to_numpy()
+    return {"spread": float(worth.max() - worth.min()),
+            "low": float(max(0.0, bounds[:, 0].max() - bounds[:, 1].min())),
+            "high": float(bounds[:, 1].max() - bounds[:, 0].min()),
+            "best": str(table["choice"].iloc[int(worth.argmax())]),
+            "worst": str(table["choice"].iloc[int(worth.argmin())])}
 
 
 def points(value: float, signed: bool = True) -> str:

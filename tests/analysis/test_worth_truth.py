@@ -21,8 +21,14 @@ LEVEL = 0.001
 
 
 @pytest.fixture(scope="module", params=["seat", "player"])
-def table(request):
-    return study(REPS, MATCHES, request.param).set_index("choice")
+def studied(request):
+    table, spread = study(REPS, MATCHES, request.param)
+    return table.set_index("choice"), spread
+
+
+@pytest.fixture
+def table(studied):
+    return studied[0]
 
 
 @pytest.mark.slow
@@ -50,3 +56,10 @@ def test_the_worth_is_estimated_without_bias_and_a_large_worth_is_found(table):
     assert boost["detectable"] < TRUTH["boost"], boost.to_dict()
     found = round(boost["claims"] * REPS)
     assert stats.binomtest(found, REPS, 0.8, alternative="less").pvalue >= LEVEL, f"boost found in {found}/{REPS}"
+
+
+@pytest.mark.slow
+def test_the_worth_spread_interval_holds_the_true_spread(studied):
+    """Simultaneous (Bonferroni over the choices) and conservative: at least 95 %."""
+    held = round(studied[1] * REPS)
+    assert stats.binomtest(held, REPS, 0.95, alternative="less").pvalue >= LEVEL, f"held in {held}/{REPS}"

@@ -6,7 +6,9 @@ Not a test module: ``tests/analysis/test_worth_truth.py`` runs it with few repet
 
 prints the whole table: per choice and stream design, the true worth, the mean estimate, the
 coverage of the 95 % interval, how often the Holm-adjusted verdict claims a worth (false claims
-for a choice worth nothing, power for the others), and the mean interval width.
+for a choice worth nothing, power for the others), and the mean interval width; then how often
+the worth spread's simultaneous interval (:func:`analysis.worth.worth_spread`) holds the true
+spread, 0.18.
 
 **The game** (``worth-duel``, registered only inside :func:`registered`): two players, three
 restrictable choices, no other decision. A player's score is a uniform draw W on [0, 1) plus
@@ -39,7 +41,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from analysis.worth import worth_table
+from analysis.worth import worth_spread, worth_table
 from sim.core import game as registry
 from sim.core.config import param
 from sim.core.game import GameSpec, MatchLog
@@ -144,10 +146,8 @@ def runs(game: GameSpec, streams: str, reps: int, matches: int, first_seed: int 
     return out
 
 
-def study(reps: int, matches: int, streams: str, first_seed: int = 0) -> pd.DataFrame:
-    """Per choice over ``reps`` independent runs: truth, mean worth, coverage, claims, width."""
-    with tempfile.TemporaryDirectory() as scratch, registered(Path(scratch)) as game:
-        tables = runs(game, streams, reps, matches, first_seed)
+def summarise(tables: list[pd.DataFrame], streams: str, matches: int) -> pd.DataFrame:
+    """Per choice over the runs' worth tables: truth, mean worth, coverage, claims, width."""
     runs_ = pd.concat(tables, ignore_index=True)
     runs_["truth"] = runs_["choice"].map(TRUTH)
     runs_["covered"] = (runs_["ci_low"] <= runs_["truth"]) & (runs_["truth"] <= runs_["ci_high"])
@@ -157,7 +157,21 @@ def study(reps: int, matches: int, streams: str, first_seed: int = 0) -> pd.Data
                                       sd_worth=("worth", "std"), coverage=("covered", "mean"),
                                       claims=("claimed", "mean"), width=("width", "mean"),
                                       detectable=("detectable", "mean"))
-    return out.reset_index().assign(streams=streams, reps=reps, matches=matches)
+    return out.reset_index().assign(streams=streams, reps=len(tables), matches=matches)
+
+
+def spread_coverage(tables: list[pd.DataFrame]) -> float:
+    """Share of the runs whose worth-spread interval holds the true spread (0.18 − 0 = 0.18)."""
+    truth = max(TRUTH.values()) - min(TRUTH.values())
+    spreads = [worth_spread(table) for table in tables]
+    return float(np.mean([s["low"] <= truth <= s["high"] for s in spreads]))
+
+
+def study(reps: int, matches: int, streams: str, first_seed: int = 0) -> tuple[pd.DataFrame, float]:
+    """:func:`summarise` of ``reps`` runs, and their :func:`spread_coverage`."""
+    with tempfile.TemporaryDirectory() as scratch, registered(Path(scratch)) as game:
+        tables = runs(game, streams, reps, matches, first_seed)
+    return summarise(tables, streams, matches), spread_coverage(tables)
 
 
 def main() -> None:
@@ -167,8 +181,9 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     for streams in ("seat", "player"):
-        table = study(args.reps, args.matches, streams)
+        table, spread = study(args.reps, args.matches, streams)
         print(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
+        print(f"worth spread (true 0.18): its simultaneous 95 % interval holds it in {spread:.4f} of the runs")
     print(f"{time.perf_counter() - started:.0f} s")
 
 
