@@ -38,6 +38,7 @@ import tomli_w
 from . import plots
 from .analyse import Analysis, analyse
 from .hooks import game_plots
+from .metagame import metagame_sections
 from .metrics import METRICS
 from .narrative import CORRECTION_NAMES, digits_for, number, pct, pval, summary_blocks
 from .results import BASELINE, Results, flatten, open_results, overrides_by_variant, rules_by_variant
@@ -779,6 +780,7 @@ def report_sections(analysis: Analysis) -> list[Section]:
             _design_metrics(analysis), _skill(analysis, figures), _game(analysis, figures),
             *sweep_sections(analysis, figures.make, Section, Table),  # a [sweep] experiment only (analysis/sweep.py)
             *worth_sections(analysis, figures.make, Section, Table),  # restricted play only (analysis/worth.py)
+            *metagame_sections(analysis, figures.make, Section, Table),  # tablesim matrix only (analysis/metagame.py)
             _reproduce(analysis)]
 
 

@@ -1,7 +1,7 @@
 """The ``tablesim`` command: the composition root.
 
 Verbs as subcommands, one module per group (``info``: games, rules, profiles, new-game; ``play``:
-run, experiment; ``worth``; ``reports``: report, shot; ``replay``; ``export``; ``compact``; ``search``: balance,
+run, experiment; ``worth``; ``matrix``; ``reports``: report, shot; ``replay``; ``export``; ``compact``; ``search``: balance,
 sensitivity; ``check``; ``examples``; ``demo``; ``bench``);
 results on stdout (text, or JSON with ``--format json``), progress on stderr; bad input → one
 line per problem on stderr, exit status 2, nothing written. Every path the user names is
@@ -27,7 +27,22 @@ from ..core.forecast import RunWontFit
 from ..core.interrupts import ctrl_c_as_interrupt
 from ..core.runner import WorkerLost
 from ..core.store import StoreError
-from . import bench, calibrate, check, compact, demo, examples, export, info, play, replay, reports, search, worth
+from . import (
+    bench,
+    calibrate,
+    check,
+    compact,
+    demo,
+    examples,
+    export,
+    info,
+    matrix,
+    play,
+    replay,
+    reports,
+    search,
+    worth,
+)
 from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, Parser, UsageError
 
 __all__ = ["main", "build_parser", "UsageError", "EXIT_USAGE", "EXIT_INTERRUPTED"]
@@ -48,7 +63,7 @@ examples (in this order, from an empty folder):
 """
 
 #: The command groups, in the order ``tablesim --help`` lists them.
-GROUPS = (info, play, worth, reports, replay, export, compact, search, check, calibrate, examples, demo, bench)
+GROUPS = (info, play, worth, matrix, reports, replay, export, compact, search, check, calibrate, examples, demo, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -25,8 +25,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ..core.store import ResultStore
 
     kind = ResultStore(folder).read_manifest()["kind"]
-    if kind not in ("run", "experiment", "worth"):
-        raise UsageError(f"{args.dir}: a {kind} directory; export reads run, experiment and worth results")
+    if kind not in ("run", "experiment", "worth", "matrix"):
+        raise UsageError(f"{args.dir}: a {kind} directory; export reads run, experiment, worth and matrix results")
     if args.format == "xlsx":
         out = Path(args.out) if args.out else folder / "results.xlsx"
         check_out_file("--out", out, (".xlsx",))

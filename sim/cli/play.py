@@ -11,10 +11,10 @@ from pathlib import Path
 from ..core.config import ConfigError, to_dict
 from ..core.game import GameSpec, game_names
 from ..core.interrupts import ctrl_c_as_interrupt
+from .cells import add_cells_options
 from .common import (
     UsageError,
     add_backend_options,
-    add_rules_options,
     check_backend,
     check_jobs,
     check_toml_file,
@@ -274,12 +274,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--players", required=True,
                    help="comma-separated profiles by seat: the game's presets (tablesim profiles GAME lists "
                         "them) or profile .toml files")
-    add_rules_options(p)
-    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
-    p.add_argument("--chunk-size", type=int, default=0,
-                   help="matches per task (default 0: sized by time, about 1 s of play each)")
-    add_backend_options(p)
+    add_cells_options(p)
     p.add_argument("--lineup", default=None, help="a name for this line-up in the tables")
     p.add_argument("--stop-fair", type=float, default=None, metavar="DELTA",
                    help="look after every chunk and stop once every seat is shown inside 1/n ± DELTA "
@@ -293,10 +288,6 @@ def add_parsers(sub) -> None:
     p.add_argument("--rotate", action=argparse.BooleanOptionalAction, default=True,
                    help="play each seed under every rotation of the seats (default; --no-rotate keeps "
                         "the seats as given, so a profile's rate includes its seat's advantage)")
-    p.add_argument("--out", default=None, help="results directory (Parquet tables + manifest.json)")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("experiment", help="baseline + variants x line-ups, paired by seed, resumable",

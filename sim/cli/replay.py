@@ -90,8 +90,8 @@ def stored_match(folder: str | Path, match: int, variant: str | None = None,
 
     folder = Path(folder)
     manifest = ResultStore(folder).read_manifest()
-    if manifest.get("kind") not in ("run", "experiment", "worth"):
-        raise UsageError(f"{folder}: a {manifest.get('kind')} directory; replay reads run, experiment and worth results")
+    if manifest.get("kind") not in ("run", "experiment", "worth", "matrix"):
+        raise UsageError(f"{folder}: a {manifest.get('kind')} directory; replay reads run, experiment, worth and matrix results")
     spec = find_game(str(manifest["game"]))
     cells = [c for c in manifest.get("cells", []) if isinstance(c, dict)]
     variant = _choose("--variant", variant, list(dict.fromkeys(str(c["variant"]) for c in cells)), "baseline")

@@ -5,29 +5,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 
 from ..core.config import ConfigError, to_dict
 from ..core.game import game_names
-from ..core.interrupts import ctrl_c_as_interrupt
+from .cells import add_cells_options, play_cells, rules_or_problems
 from .common import (
     UsageError,
-    add_backend_options,
-    add_rules_options,
     check_backend,
     check_jobs,
-    cluster,
     command_line,
     find_game,
-    interrupted,
     load_user_rules,
     package_versions,
     positive_int,
-    prepare_out,
-    say_resumed,
-    writing,
 )
-from .compact import compact_after_run
 
 #: Matches per line-up when --matches is not given (rounded up to whole seat rotations).
 DEFAULT_MATCHES = 400
@@ -52,7 +43,7 @@ def _list_choices(spec, args) -> int:
 def cmd_worth(args: argparse.Namespace) -> int:
     from ..core.profiles import load_lineup
     from ..core.restrict import choices_named, restricted_lineups, worth_manifest
-    from ..core.runner import MAX_CHUNK_SIZE, MAX_MATCHES, Cell, run_cells
+    from ..core.runner import MAX_CHUNK_SIZE, MAX_MATCHES, Cell
 
     spec = find_game(args.game)
     if args.list:
@@ -69,11 +60,7 @@ def cmd_worth(args: argparse.Namespace) -> int:
         raise UsageError(f"game: {spec.name} declares no choices a profile may forbid; `worth` takes one of: "
                          + ", ".join(n for n in game_names() if find_game(n).restrictions is not None))
     problems: list[str] = []
-    try:
-        rules = load_user_rules(spec, args)
-    except ConfigError as exc:
-        problems += exc.problems
-        rules = None
+    rules = rules_or_problems(spec, args, problems)
     try:
         players = load_lineup(spec, args.players.split(","), rules)
     except ConfigError as exc:
@@ -91,38 +78,21 @@ def cmd_worth(args: argparse.Namespace) -> int:
     expanded = list(restricted_lineups(lineup, players, args.slot, choices))
     cells = [Cell("baseline", name, rules, seated, rotate_seats=seats > 1) for name, _, seated in expanded]
     worth = worth_manifest(args.slot, choices, {name: (lineup, choice) for name, choice, _ in expanded})
-    command = command_line(args)
     manifest = {
         "kind": "worth", "game": spec.name, "seed": args.seed, "matches": matches,
         "rotate_seats": seats > 1, "chunk_size": args.chunk_size,
         "cells": [{"variant": c.variant, "lineup": c.lineup, "rules": to_dict(rules),
                    "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in c.players],
                    "rotate_seats": c.rotate_seats} for c in cells],
-        "worth": worth, "command": command, "versions": package_versions(),
+        "worth": worth, "command": command_line(args), "versions": package_versions(),
     }
-    store = prepare_out(args.out, manifest)
-    if matches != args.matches:
-        print(f"tablesim worth: --matches {args.matches} rounded up to {matches}: every seed is played under "
-              f"all {seats} rotations of the line-up", file=sys.stderr)
-    print(f"tablesim worth: {len(choices)} choices + the unrestricted line-up, {matches:,} matches each "
-          f"({len(cells) * matches:,} in all)", file=sys.stderr)
-    started = time.perf_counter()
-    with writing(store, command, manifest):
-        if store is not None:
-            say_resumed("worth", store, cells, matches)
-            store.write_manifest({**manifest, "status": "running"})
-        try:
-            with ctrl_c_as_interrupt(), cluster(args):
-                tables = run_cells(spec, cells, matches, args.seed, jobs=args.jobs, chunk_size=args.chunk_size,
-                                   backend=args.backend, store=store, progress=args.progress)
-        except KeyboardInterrupt:
-            if store is not None:
-                store.write_manifest({**manifest, "status": "interrupted"})
-            return interrupted("worth", store)
-        if store is not None:
-            store.write_manifest({**manifest, "status": "complete", "stored_matches": int(len(tables["matches"]))})
-            compact_after_run(store)
-    elapsed = time.perf_counter() - started
+    said = [f"tablesim worth: --matches {args.matches} rounded up to {matches}: every seed is played under "
+            f"all {seats} rotations of the line-up"] if matches != args.matches else []
+    said.append(f"tablesim worth: {len(choices)} choices + the unrestricted line-up, {matches:,} matches each "
+                f"({len(cells) * matches:,} in all)")
+    tables, elapsed, status = play_cells("worth", spec, cells, matches, args, manifest, "\n".join(said))
+    if tables is None:
+        return status
     _print_worth(spec, tables, worth, args.format, elapsed, players[args.slot].name)
     if args.out is not None and args.format != "json":
         if args.report:
@@ -178,16 +148,7 @@ def add_parsers(sub) -> None:
                    help="comma-separated choices to measure (default: every one; --list shows them)")
     p.add_argument("--slot", type=int, default=0, help="the line-up slot whose player is restricted (default 0)")
     p.add_argument("--list", action="store_true", help="list the game's restrictable choices and stop")
-    add_rules_options(p)
-    p.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
-    p.add_argument("--chunk-size", type=int, default=0,
-                   help="matches per task (default 0: sized by time, about 1 s of play each)")
-    add_backend_options(p)
     p.add_argument("--lineup", default=None, help="a name for the line-up in the tables")
-    p.add_argument("--out", default=None, help="results directory (tables + manifest; `tablesim report DIR`)")
     p.add_argument("--report", action="store_true", help="with --out: write the HTML report when done")
-    p.add_argument("--format", choices=("text", "json"), default="text")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
+    add_cells_options(p)
     p.set_defaults(func=cmd_worth)

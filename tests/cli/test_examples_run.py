@@ -5,7 +5,7 @@ prerequisites, such as `tablesim examples --copy examples`).
 Each runs in this process through `sim.cli.main` (the `tablesim` entry point, same folder,
 `> FILE` written as the shell would): no interpreter start or import per command. Fast commands
 run fully; long ones with a reduced size, which is the only change made to them: `--jobs` is 1
-(the tables are the same for any --jobs: tests/test_conformance.py), `run` and `worth` play at
+(the tables are the same for any --jobs: tests/test_conformance.py), `run`, `worth`, `matrix` play at
 most 4 matches (per line-up), `experiment` gets `--matches 4` (and `replay --match N` a match it stored), `balance`
 and `sensitivity` read a copy of their file (same name) with one line-up, 4 matches, 2 trials /
 trajectories / samples and the game's quick overrides (its conformance hints) in the baseline,
@@ -124,7 +124,7 @@ def reduced(command: str, cwd: Path) -> tuple[list[str], str | None]:
     verb = words[1] if len(words) > 1 else ""
     if "--jobs" in words:  # the same tables for any --jobs (tests/test_conformance.py); no pool start
         words[words.index("--jobs") + 1] = "1"
-    if verb in ("run", "worth") and "--matches" in words:
+    if verb in ("run", "worth", "matrix") and "--matches" in words:
         at = words.index("--matches") + 1
         words[at] = str(min(int(words[at]), SMALL_MATCHES))
     elif verb == "experiment" and "--matches" not in words:
