@@ -1,7 +1,7 @@
 """The ``tablesim`` command: the composition root.
 
 Verbs as subcommands, one module per group (``info``: games, rules, profiles, new-game; ``play``:
-run, experiment; ``worth``; ``matrix``; ``reports``: report, shot; ``replay``; ``export``; ``compact``; ``search``: balance,
+run, experiment; ``worth``; ``matrix``; ``exploit``; ``reports``: report, shot; ``replay``; ``export``; ``compact``; ``search``: balance,
 sensitivity; ``check``; ``examples``; ``demo``; ``bench``);
 results on stdout (text, or JSON with ``--format json``), progress on stderr; bad input → one
 line per problem on stderr, exit status 2, nothing written. Every path the user names is
@@ -34,6 +34,7 @@ from . import (
     compact,
     demo,
     examples,
+    exploit,
     export,
     info,
     matrix,
@@ -63,7 +64,7 @@ examples (in this order, from an empty folder):
 """
 
 #: The command groups, in the order ``tablesim --help`` lists them.
-GROUPS = (info, play, worth, matrix, reports, replay, export, compact, search, check, calibrate, examples, demo, bench)
+GROUPS = (info, play, worth, matrix, exploit, reports, replay, export, compact, search, check, calibrate, examples, demo, bench)
 
 
 def build_parser() -> argparse.ArgumentParser:
