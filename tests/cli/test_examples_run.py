@@ -9,7 +9,8 @@ run fully; long ones with a reduced size, which is the only change made to them:
 most 4 matches (per line-up), `experiment` gets `--matches 4` (and `replay --match N` a match it stored), `balance`
 and `sensitivity` read a copy of their file (same name) with one line-up, 4 matches, 2 trials /
 trajectories / samples and the game's quick overrides (its conformance hints) in the baseline,
-`calibrate` simulates 4 design points of 2 matches, `bench` measures only the physics for 0.1 s a
+`exploit` tries 2 profiles on 4 matches and validates one on 4, `calibrate` simulates 4 design
+points of 2 matches, `bench` measures only the physics for 0.1 s a
 case. A command fails the test if it exits with a status other than 0 or names a file that does
 not exist; an example whose input is the user's own data (a score sheet that is not shipped)
 must stop on that file alone.
@@ -136,6 +137,9 @@ def reduced(command: str, cwd: Path) -> tuple[list[str], str | None]:
         source = cwd / words[2]
         assert source.is_file(), f"{command}: {words[2]} does not exist"
         words[2] = str(_reduced_file(source, cwd / "reduced").relative_to(cwd))
+    elif verb == "exploit":  # the last of a repeated option wins
+        words += ["--trials", "2", "--matches", "4", "--first-rung", "2", "--validate-top", "1",
+                  "--validate-matches", "4"]
     elif verb == "calibrate":
         words += ["--points", "4", "--matches", "2"]
     elif verb == "bench":
