@@ -43,6 +43,7 @@ from sim.core.game import GameSpec, MatchLog
 from sim.core.profiles import load_profile
 from sim.core.rules import load_rules
 from sim.core.runner import Cell, run_cells
+from tests.analysis.duel import logistic_duel
 
 NAME = "meta-duel"
 HANDS = ("rock", "paper", "scissors")
@@ -90,12 +91,7 @@ def logit_edge(rules: DuelRules, first: DuelProfile, second: DuelProfile) -> flo
 
 def play_match(rules: DuelRules, players, seeds) -> MatchLog:
     x = logit_edge(rules, players[0].profile, players[1].profile) + rules.game.seat
-    winner = 0 if seeds.rng("chance").random() < 1 / (1 + math.exp(-x)) else 1
-    return MatchLog(matches={"winner": winner, "winning_team": -1, "rounds": 1, "finished": True},
-                    players=[{"seat": s, "profile": p.name, "team": -1, "score": float(s == winner),
-                              "rank": 1 if s == winner else 2, "won": s == winner} for s, p in enumerate(players)],
-                    rounds=[{"round": 1, "seat": s, "points": float(s == winner), "cumulative": float(s == winner)}
-                            for s in range(2)])
+    return logistic_duel(x, players, seeds)
 
 
 def spec(folder: Path) -> GameSpec:
