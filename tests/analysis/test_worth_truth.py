@@ -3,7 +3,8 @@ worth nothing beyond α, and it finds the choices that are worth something.
 
 The game and the study are in :mod:`tests.analysis.worth_truth` (which prints the whole table
 with more repetitions): boost is worth exactly 0.18, nudge 0.04875, swap 0 (it changes every
-match it is in, but not the chance of winning). Both within-seed correlations of seat rotation
+match it is in, but not the chance of winning) and flourish 0 (played only by the player ahead,
+so its observational win rate is 1). Both within-seed correlations of seat rotation
 are played: draws from the seat's place in the chance stream (negative) and from each player's
 own stream (positive, the rotations of a seed have the same winner).
 """
@@ -63,3 +64,23 @@ def test_the_worth_spread_interval_holds_the_true_spread(studied):
     """Simultaneous (Bonferroni over the choices) and conservative: at least 95 %."""
     held = round(studied[1] * REPS)
     assert stats.binomtest(held, REPS, 0.95, alternative="less").pvalue >= LEVEL, f"held in {held}/{REPS}"
+
+
+def test_a_do_nothing_card_played_when_ahead_looks_strong_but_is_worth_nothing(tmp_path):
+    """Flourish: the observational win rate says 1.0 (every player who played it won), the
+    worth says 0 (forbidding it changes no match)."""
+    from tests.analysis.worth_truth import observed_rate, registered, runs
+
+    with registered(tmp_path) as game:
+        table = runs(game, "seat", 1, 400)[0].set_index("choice")
+        from sim.core.profiles import load_lineup
+        from sim.core.rules import load_rules
+        from sim.core.runner import Cell, run_cells
+
+        rules = load_rules(game)
+        tables = run_cells(game, [Cell("baseline", "duel", rules, load_lineup(game, ["plain", "plain"], rules),
+                                       rotate_seats=True)], 400, 0, backend="sequential", progress=False)
+    assert observed_rate(tables, "flourish") == 1.0 and observed_rate(tables, "boost") == 0.5
+    flourish = table.loc["flourish"]
+    assert flourish["worth"] == 0.0 and flourish["ci_low"] <= 0.0 <= flourish["ci_high"]
+    assert flourish["verdict"] == "no detectable worth" and flourish["used_share"] == 0.5

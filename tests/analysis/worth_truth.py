@@ -15,11 +15,15 @@ restrictable choices, no other decision. A player's score is a uniform draw W on
 the bonus of every choice it may make:
 
 * ``boost`` adds ``game.boost`` (0.2), ``nudge`` adds ``game.nudge`` (0.05);
-* ``swap`` replaces W by a second uniform draw: it changes the match but is worth nothing.
+* ``swap`` replaces W by a second uniform draw: it changes the match but is worth nothing;
+* ``flourish`` is played only by the player already ahead (the higher score) and does nothing:
+  worth nothing, yet every seat that played it won. Its observational win rate (the share of
+  the matches in which it was played that its player won: :func:`observed_rate`) is 1, the
+  correlation a card-mix balance on win rates would read.
 
 The higher score wins. With the opponent allowed everything and the restricted player missing
 bonus b, P(win) = (1 − b)²/2 against 1/2 unrestricted, so the true worths are exactly
-boost 0.18, nudge 0.04875, swap 0.
+boost 0.18, nudge 0.04875, swap 0 and flourish 0.
 
 ``game.streams`` sets the within-seed correlation under seat rotation: ``"player"`` draws W
 from each player's own stream (a player keeps its draws in both seatings: both rotations of a
@@ -51,7 +55,7 @@ from sim.core.rules import load_rules
 from sim.core.runner import Cell, run_cells
 
 NAME = "worth-duel"
-TRUTH = {"boost": 0.18, "nudge": 0.04875, "swap": 0.0}
+TRUTH = {"boost": 0.18, "nudge": 0.04875, "swap": 0.0, "flourish": 0.0}
 
 RULES_TOML = """\
 [game]
@@ -83,7 +87,8 @@ class DuelProfile:
     forbid: tuple[str, ...] = param((), doc="choices this player never makes")
 
 
-CHOICES = (Choice("boost", "bonus", "Boost"), Choice("nudge", "bonus", "Nudge"), Choice("swap", "draw", "Swap"))
+CHOICES = (Choice("boost", "bonus", "Boost"), Choice("nudge", "bonus", "Nudge"), Choice("swap", "draw", "Swap"),
+           Choice("flourish", "show", "Flourish"))
 
 
 def play_match(rules: DuelRules, players, seeds) -> MatchLog:
@@ -96,8 +101,10 @@ def play_match(rules: DuelRules, players, seeds) -> MatchLog:
         score = draws[1] if "swap" in allowed else draws[0]
         score += rules.game.boost * ("boost" in allowed) + rules.game.nudge * ("nudge" in allowed)
         scores.append(score)
-        events += [{"seat": seat, "choice": name} for name in allowed]
+        events += [{"seat": seat, "choice": name} for name in allowed if name != "flourish"]
     winner = int(np.argmax(scores))
+    if "flourish" not in players[winner].profile.forbid:  # played by the one ahead; changes nothing
+        events.append({"seat": winner, "choice": "flourish"})
     rows = [{"round": 1, "seat": s, "points": float(s == winner), "cumulative": float(s == winner)} for s in range(2)]
     return MatchLog(matches={"winner": winner, "winning_team": -1, "rounds": 1, "finished": True},
                     players=[{"seat": s, "profile": p.name, "team": -1, "score": float(scores[s]),
@@ -106,7 +113,7 @@ def play_match(rules: DuelRules, players, seeds) -> MatchLog:
 
 
 def used(tables) -> pd.DataFrame:
-    """Each allowed choice counts as made once per match and seat."""
+    """Each allowed choice counts as made once per match and seat (flourish: by the winner)."""
     events = tables["events"]
     counted = events.groupby(["variant", "lineup", "match", "seat", "choice"]).size().rename("uses")
     return counted.reset_index()
@@ -144,6 +151,15 @@ def runs(game: GameSpec, streams: str, reps: int, matches: int, first_seed: int 
         part = {name: table[(table["match"] // matches) == rep] for name, table in tables.items()}
         out.append(worth_table(part, worth, used))
     return out
+
+
+def observed_rate(tables, choice: str, lineup: str = "duel") -> float:
+    """The share of the seat-matches of ``lineup`` in which ``choice`` was made that the seat won:
+    the observational "card win rate"."""
+    made = used(tables)
+    made = made[(made["lineup"] == lineup) & (made["choice"] == choice)]
+    won = made.merge(tables["players"], on=["variant", "lineup", "match", "seat"])["won"]
+    return float(won.astype(float).mean())
 
 
 def summarise(tables: list[pd.DataFrame], streams: str, matches: int) -> pd.DataFrame:

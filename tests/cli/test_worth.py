@@ -28,9 +28,9 @@ def game(tmp_path):
 def test_list_names_every_choice_in_text_and_json(game, capsys):
     assert main(["worth", NAME, "--list"]) == 0
     text = capsys.readouterr().out
-    assert all(name in text for name in ("boost", "nudge", "swap"))
+    assert all(name in text for name in ("boost", "nudge", "swap", "flourish"))
     assert main(["worth", NAME, "--list", "--format", "json"]) == 0
-    assert [c["name"] for c in json.loads(capsys.readouterr().out)] == ["boost", "nudge", "swap"]
+    assert [c["name"] for c in json.loads(capsys.readouterr().out)] == ["boost", "nudge", "swap", "flourish"]
 
 
 def test_worth_table_ranks_the_choices_and_the_report_carries_it(game, tmp_path, capsys):
@@ -45,13 +45,13 @@ def test_worth_table_ranks_the_choices_and_the_report_carries_it(game, tmp_path,
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["kind"] == "worth" and manifest["status"] == "complete"
     assert set(manifest["worth"]["lineups"]) == {"plain,plain", *(f"plain,plain without {c}" for c in
-                                                                    ("boost", "nudge", "swap"))}
+                                                                    ("boost", "nudge", "swap", "flourish"))}
     assert main(["report", str(out)]) == 0
     html = (out / "report.html").read_text()
     assert 'id="worth"' in html and "Boost: worth +" in html
     # the same command again plays nothing: every cell is stored
     assert main(["worth", NAME, "--players", "plain,plain", "--matches", "400", "--out", str(out)]) == 0
-    assert "resumed: 1600 of 1600 matches" in capsys.readouterr().err
+    assert "resumed: 2000 of 2000 matches" in capsys.readouterr().err
 
 
 def test_text_output_says_each_choice_in_a_sentence(game, capsys):
@@ -61,7 +61,7 @@ def test_text_output_says_each_choice_in_a_sentence(game, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--players", "plain,plain", "--choices", "boost,zzz"], "--choices: unknown choice 'zzz'; allowed: boost, nudge, swap"),
+    (["--players", "plain,plain", "--choices", "boost,zzz"], "--choices: unknown choice 'zzz'; allowed: boost, nudge, swap, flourish"),
     (["--players", "plain,plain", "--slot", "2"], "--slot: got 2; the line-up has slots 0 to 1"),
     (["--players", "plain,plain", "--matches", "0"], "--matches"),
     ([], "--players: required"),
@@ -84,7 +84,7 @@ def test_a_profile_forbidding_an_unknown_choice_is_refused(game, tmp_path, capsy
     profile.write_text('base = "plain"\nforbid = ["boots"]\n')
     assert main(["run", NAME, "--players", f"{profile},plain", "--matches", "2"]) == 2
     err = capsys.readouterr().err
-    assert "forbid: unknown choice 'boots'; allowed: boost, nudge, swap" in err
+    assert "forbid: unknown choice 'boots'; allowed: boost, nudge, swap, flourish" in err
     profile.write_text('base = "plain"\nforbid = ["boost"]\n')
     players = load_lineup(game, [str(profile), "plain"], load_rules(game))
     assert players[0].profile.forbid == ("boost",)
@@ -108,7 +108,7 @@ def test_an_experiment_worth_table_adds_the_restricted_lineups(game, tmp_path):
 
 def test_the_conformance_suite_checks_every_declared_choice(game):
     cases = [c for c in conformance_cases([NAME]) if c.check in ("forbid_key", "choice_restricted")]
-    assert sorted(c.key or "" for c in cases) == ["", "boost", "nudge", "swap"]
+    assert sorted(c.key or "" for c in cases) == ["", "boost", "flourish", "nudge", "swap"]
     for case in cases:
         run_case(case)
 
