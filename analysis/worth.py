@@ -40,7 +40,7 @@ __all__ = ["WORTH_COLUMNS", "points", "worth_interval", "worth_spread", "worth_t
 #: The columns of :func:`worth_table`.
 WORTH_COLUMNS = ("variant", "lineup", "choice", "kind", "label", "worth", "ci_low", "ci_high", "p", "p_adjusted",
                  "adj_low", "adj_high", "detectable", "allowed_rate", "restricted_rate", "pairs", "seeds",
-                 "used_share", "uses_per_match", "verdict", "b", "c", "deff", "clusters")
+                 "used_share", "uses_per_match", "won_when_made", "verdict", "b", "c", "deff", "clusters")
 
 
 def _slot_wins(players: pd.DataFrame, matches: pd.DataFrame, slot: int) -> pd.DataFrame:
@@ -62,6 +62,31 @@ def _usage(used: pd.DataFrame | None, wins: pd.DataFrame) -> pd.DataFrame:
         made=lambda x: int((x > 0).sum()), uses="sum").reset_index()
 
 
+def _observed(used: pd.DataFrame | None, players: pd.DataFrame) -> pd.Series:
+    """Per variant, line-up and choice: the share of the seat-matches in which the choice was
+    made that the seat won (every seat): the observational "win rate when made"."""
+    if used is None or used.empty:
+        return pd.Series(dtype=float)
+    keys = ["variant", "lineup", "match", "seat"]
+    made = used.loc[used["uses"] > 0, [*keys, "choice"]].drop_duplicates()
+    won = made.merge(players[[*keys, "won"]], on=keys)
+    return won.assign(won=won["won"].astype(float)).groupby(["variant", "lineup", "choice"])["won"].mean()
+
+
+def _own_observed(tables, worth: Mapping[str, Any], observed: Callable) -> dict[tuple[str, str, str], float]:
+    """The game's own observational rates on each unrestricted line-up, keyed (variant, line-up, choice)."""
+    out = {}
+    bases = {meta["lineup"] for meta in worth["lineups"].values()}
+    matches = tables["matches"]
+    for variant, lineup in matches[["variant", "lineup"]].drop_duplicates().itertuples(index=False):
+        if lineup not in bases:
+            continue
+        cell = {name: t[(t["variant"] == variant) & (t["lineup"] == lineup)] if len(t) else t
+                for name, t in tables.items()}
+        out.update({(variant, lineup, choice): rate for choice, rate in observed(cell).items()})
+    return out
+
+
 def _verdict(row: Mapping[str, Any], alpha: float) -> str:
     if not row["p_adjusted"] == row["p_adjusted"]:
         return "no pairs"
@@ -72,13 +97,16 @@ def _verdict(row: Mapping[str, Any], alpha: float) -> str:
 
 def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
                 used: Callable[[Mapping[str, pd.DataFrame]], pd.DataFrame] | None = None,
-                confidence: float = 0.95, correction: str = "holm") -> pd.DataFrame:
+                confidence: float = 0.95, correction: str = "holm",
+                observed: Callable[[Mapping[str, pd.DataFrame]], Mapping[str, float]] | None = None) -> pd.DataFrame:
     """One row per variant, line-up and choice: the worth with its intervals and tests.
 
     Args:
         tables: the results' tables (every line-up of the ``worth`` manifest).
         worth: the manifest's ``worth`` (:func:`sim.core.restrict.worth_manifest`).
         used: the game's ``restrictions.used`` (None: the usage columns are NaN).
+        observed: the game's ``restrictions.observed``, computed on each unrestricted line-up
+            (None: ``won_when_made`` is the generic match-level rate).
         confidence: level of ``ci_low``/``ci_high`` (per choice, unadjusted).
         correction: multiplicity correction of ``p_adjusted`` over the table (``holm``, ``fdr_bh``).
 
@@ -87,7 +115,9 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
         (proportion of matches won, unrestricted − restricted), its interval, raw and adjusted
         p, the adjusted interval (``adj_low``/``adj_high``), ``detectable`` (minimum detectable
         worth, proportion), the two win rates, ``pairs`` (matches paired), ``seeds`` (clusters),
-        ``used_share`` and ``uses_per_match`` of the unrestricted player, ``verdict``
+        ``used_share`` and ``uses_per_match`` of the unrestricted player, ``won_when_made`` (the
+        observational rate: the share of the unrestricted line-up's seat-matches in which the
+        choice was made that the seat won, every seat), ``verdict``
         (``helps``/``hurts``: adjusted p below 1 − confidence; else ``no detectable worth``),
         and what :func:`worth_interval` needs: ``b`` (pairs won only when allowed), ``c`` (only
         when forbidden), ``deff`` (the seeds' design effect), ``clusters`` (seeds behind it).
@@ -97,6 +127,7 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
     wins = _slot_wins(tables["players"], tables["matches"], slot)
     made = used(tables) if used is not None and len(tables["matches"]) else None
     usage = _usage(made, wins).set_index(["variant", "lineup", "choice"])
+    rates = _observed(made, tables["players"]) if observed is None else _own_observed(tables, worth, observed)
     cells = {key: group.set_index("match") for key, group in wins.groupby(["variant", "lineup"], sort=False)}
     rows = []
     for played, meta in worth["lineups"].items():
@@ -124,6 +155,7 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
                          "p": effect["p"], "allowed_rate": effect["base_rate"],
                          "restricted_rate": effect["variant_rate"], "pairs": effect["n"],
                          "seeds": int(pairs["seed_a"].nunique()), "used_share": float(share),
+                         "won_when_made": float(rates.get(key, float("nan"))),
                          "uses_per_match": float(per_match),
                          # for the adjusted intervals (analysis.effects.adjusted_intervals)
                          # b: won only when allowed, c: only when forbidden (the restriction's effect c − b)
@@ -181,6 +213,22 @@ def points(value: float, signed: bool = True) -> str:
     return f"{rounded:+.1f}" if signed else f"{rounded:.1f}"
 
 
+def observed_comparison(table: pd.DataFrame) -> dict[str, Any]:
+    """How the observational ``won_when_made`` ranks the choices against the worth, on the
+    table's first variant and line-up: Spearman's ρ and the choices on opposite sides of the
+    median by the two measures (empty without enough observed rates)."""
+    from scipy import stats
+
+    first = table[(table["variant"] == table["variant"].iloc[0]) & (table["lineup"] == table["lineup"].iloc[0])] \
+        if len(table) else table
+    first = first.dropna(subset=["won_when_made"])
+    if len(first) < 3 or first["won_when_made"].nunique() < 2 or first["worth"].nunique() < 2:
+        return {}
+    rho = stats.spearmanr(first["won_when_made"], first["worth"])
+    flips = (first["won_when_made"] > first["won_when_made"].median()) != (first["worth"] > first["worth"].median())
+    return {"rho": float(rho.statistic), "p": float(rho.pvalue), "flips": list(first.loc[flips, "label"])}
+
+
 def worth_sentences(table: pd.DataFrame, confidence: float = 0.95) -> list[str]:
     """One sentence per choice, in the table's order: "Choc: worth +1.8 points of win rate
     [+0.4, +3.1] (adjusted p = 0.01); made in 64.0 % of the matches where it was allowed."."""
@@ -235,7 +283,8 @@ def worth_sections(analysis: Any, make_figure: Callable, section_type: type, tab
         return []
     restrictions = getattr(results.spec, "restrictions", None)
     table = worth_table(results.tables, worth, restrictions.used if restrictions else None,
-                        analysis.options.confidence, analysis.options.correction)
+                        analysis.options.confidence, analysis.options.correction,
+                        getattr(restrictions, "observed", None))
     section = section_type("worth", "What each choice is worth")
     level = f"{100 * analysis.options.confidence:.0f} %"
     section.paragraphs = [
@@ -246,6 +295,14 @@ def worth_sections(analysis: Any, make_figure: Callable, section_type: type, tab
         f"({analysis.options.correction}), and the smallest worth the run would detect with 80 % power. "
         "This measures what the choice does, not how often its holder was already winning when making it."]
     section.bullets = worth_sentences(table, analysis.options.confidence)
+    compared = observed_comparison(table)
+    if compared:
+        flips = ", ".join(compared["flips"]) or "none"
+        section.paragraphs.append(
+            "\"Won when made\" is the observational measure: the share of the matches (or, where the game says so, "
+            "of the rounds or races) in which a player made the choice that the player won. It mixes what the choice "
+            "does with when it is made (a choice made when already ahead looks strong). Its ranking against the worth: Spearman ρ = {compared['rho']:.2f} "
+            f"(p = {compared['p']:.2g}); choices on opposite sides of the median by the two measures: {flips}.")
     columns = {
         "choice": "label", "line-up": "lineup", "variant": "variant",
         "worth, points [adjusted CI]": lambda r: f"{points(r['worth'])} [{points(r['adj_low'])}, "
@@ -254,6 +311,7 @@ def worth_sections(analysis: Any, make_figure: Callable, section_type: type, tab
         "detectable": lambda r: points(r["detectable"], False),
         "win rate allowed / forbidden": lambda r: f"{pct(r['allowed_rate'])} / {pct(r['restricted_rate'])}",
         "made in": lambda r: "—" if not r["used_share"] == r["used_share"] else pct(r["used_share"]),
+        "won when made": lambda r: pct(r["won_when_made"]),
         "per match": lambda r: "—" if not r["uses_per_match"] == r["uses_per_match"] else f"{r['uses_per_match']:.2f}",
         "matches paired": lambda r: f"{int(r['pairs']):,}",
     }

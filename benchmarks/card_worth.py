@@ -33,10 +33,9 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from scipy import stats
 
 from analysis.results import load_results
-from analysis.worth import worth_spread, worth_table
+from analysis.worth import observed_comparison, worth_spread, worth_table
 from sim.cli import main as tablesim
 from sim.core.game import get_game
 
@@ -59,22 +58,18 @@ def compare(folder: Path) -> tuple[pd.DataFrame, dict]:
     """Card by card: the observational win rate, the worth, their ranks; and the summary."""
     results = load_results(folder)
     spec = results.spec
-    table = worth_table(results.tables, results.manifest["worth"], spec.restrictions.used).set_index("choice")
-    unrestricted = {name: t[t["lineup"] == LINEUP] for name, t in results.tables.items()}
-    observed = spec.summary(unrestricted)
-    table["card_win_rate"] = [observed.get(f"card_win_rate.{c}", float("nan")) for c in table.index]
+    table = worth_table(results.tables, results.manifest["worth"], spec.restrictions.used,
+                        observed=spec.restrictions.observed)
+    compared = observed_comparison(table)
+    spread = worth_spread(table)
+    table = table.set_index("choice").rename(columns={"won_when_made": "card_win_rate"})
     table["rank_observed"] = table["card_win_rate"].rank(ascending=False)
     table["rank_worth"] = table["worth"].rank(ascending=False)
-    above_o = table["card_win_rate"] > table["card_win_rate"].median()
-    above_w = table["worth"] > table["worth"].median()
-    table["flips"] = above_o != above_w
-    rho = stats.spearmanr(table["card_win_rate"], table["worth"])
-    spread = worth_spread(table.reset_index())
-    summary = {"spearman": float(rho.statistic), "spearman_p": float(rho.pvalue), "spread": spread["spread"],
+    table["flips"] = table["label"].isin(compared["flips"])
+    summary = {"spearman": compared["rho"], "spearman_p": compared["p"], "spread": spread["spread"],
                "spread_low": spread["low"], "spread_high": spread["high"],
                "best": table.loc[spread["best"], "label"], "worst": table.loc[spread["worst"], "label"],
-               "flips": [table.loc[c, "label"] for c in table.index[table["flips"]]],
-               "pairs": int(table["pairs"].max())}
+               "flips": compared["flips"], "pairs": int(table["pairs"].max())}
     return table, summary
 
 

@@ -105,9 +105,9 @@ def cmd_worth(args: argparse.Namespace) -> int:
 
 def _print_worth(spec, tables, worth: dict, fmt: str, elapsed: float, who: str) -> None:
     from analysis.narrative import pct
-    from analysis.worth import points, worth_sentences, worth_table
+    from analysis.worth import observed_comparison, points, worth_sentences, worth_table
 
-    table = worth_table(tables, worth, spec.restrictions.used)
+    table = worth_table(tables, worth, spec.restrictions.used, observed=spec.restrictions.observed)
     if fmt == "json":
         print(table.to_json(orient="records", indent=2))
         return
@@ -125,6 +125,10 @@ def _print_worth(spec, tables, worth: dict, fmt: str, elapsed: float, who: str) 
         per = "—" if r["uses_per_match"] != r["uses_per_match"] else f"{r['uses_per_match']:.2f}"
         print(f"  {str(r['label']):<{width}}  {points(r['worth']):>6}  {ci:<16}  {r['p_adjusted']:7.2g}  "
               f"{points(r['detectable'], False):>6}  {made:>8}  {per:>9}")
+    compared = observed_comparison(table)
+    if compared:
+        print(f"\nthe observational ranking (won when made) against the worth: Spearman ρ = {compared['rho']:.2f}; "
+              f"on opposite sides of the median: {', '.join(compared['flips']) or 'none'}")
     print()
     for sentence in worth_sentences(table):
         print(f"- {sentence}")

@@ -57,10 +57,15 @@ class Restrictions:
         used: ``(tables) -> DataFrame`` with :data:`USED_COLUMNS`: how many times each seat
             made each choice in each match (rows with ``uses`` 0 may be left out). The
             conformance suite checks with it that a forbidden choice is never made.
+        observed: optional ``(tables) -> {choice name: rate}``: the game's own observational
+            measure of a choice (Gastérospeed's card win rate per seat-race), which reports set
+            beside the worth. None: the share of the seat-matches in which the choice was made
+            that the seat won.
     """
 
     choices: Callable[[Any], tuple[Choice, ...]]
     used: Callable[[Mapping[str, pd.DataFrame]], pd.DataFrame]
+    observed: Callable[[Mapping[str, pd.DataFrame]], Mapping[str, float]] | None = None
 
 
 def forbidden(player_or_profile: Any) -> tuple[str, ...]:

@@ -45,4 +45,15 @@ def used(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return out.sort_values([*key, "choice"], kind="stable").reset_index(drop=True)[list(USED_COLUMNS)]
 
 
-RESTRICTIONS = Restrictions(choices=choices, used=used)
+def observed(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
+    """Each card's win rate: the share of the seat-races in which it was played that the seat won
+    (``card_win_rate.<id>`` of the game's metrics, what the card-mix balance example evens out)."""
+    from .metrics import metric_parts, metrics_from_parts
+
+    pooled = metrics_from_parts(metric_parts(tables).sum().to_frame().T).iloc[0]
+    prefix = "card_win_rate."
+    return {name[len(prefix):]: float(v) for name, v in pooled.items()
+            if name.startswith(prefix) and name != "card_win_rate_spread" and v == v}
+
+
+RESTRICTIONS = Restrictions(choices=choices, used=used, observed=observed)

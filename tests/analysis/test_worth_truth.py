@@ -68,19 +68,15 @@ def test_the_worth_spread_interval_holds_the_true_spread(studied):
 
 def test_a_do_nothing_card_played_when_ahead_looks_strong_but_is_worth_nothing(tmp_path):
     """Flourish: the observational win rate says 1.0 (every player who played it won), the
-    worth says 0 (forbidding it changes no match)."""
-    from tests.analysis.worth_truth import observed_rate, registered, runs
+    worth says 0 (forbidding it changes no match); the comparison names it."""
+    from analysis.worth import observed_comparison
+    from tests.analysis.worth_truth import registered, runs
 
     with registered(tmp_path) as game:
-        table = runs(game, "seat", 1, 400)[0].set_index("choice")
-        from sim.core.profiles import load_lineup
-        from sim.core.rules import load_rules
-        from sim.core.runner import Cell, run_cells
-
-        rules = load_rules(game)
-        tables = run_cells(game, [Cell("baseline", "duel", rules, load_lineup(game, ["plain", "plain"], rules),
-                                       rotate_seats=True)], 400, 0, backend="sequential", progress=False)
-    assert observed_rate(tables, "flourish") == 1.0 and observed_rate(tables, "boost") == 0.5
-    flourish = table.loc["flourish"]
+        table = runs(game, "seat", 1, 400)[0]
+    rows = table.set_index("choice")
+    assert rows.loc["flourish", "won_when_made"] == 1.0 and rows.loc["boost", "won_when_made"] == 0.5
+    flourish = rows.loc["flourish"]
     assert flourish["worth"] == 0.0 and flourish["ci_low"] <= 0.0 <= flourish["ci_high"]
     assert flourish["verdict"] == "no detectable worth" and flourish["used_share"] == 0.5
+    assert "Flourish" in observed_comparison(table)["flips"]  # highest observed rate, lowest worth

@@ -18,8 +18,8 @@ the bonus of every choice it may make:
 * ``swap`` replaces W by a second uniform draw: it changes the match but is worth nothing;
 * ``flourish`` is played only by the player already ahead (the higher score) and does nothing:
   worth nothing, yet every seat that played it won. Its observational win rate (the share of
-  the matches in which it was played that its player won: :func:`observed_rate`) is 1, the
-  correlation a card-mix balance on win rates would read.
+  the matches in which it was played that its player won: the worth table's
+  ``won_when_made``) is 1, the correlation a card-mix balance on win rates would read.
 
 The higher score wins. With the opponent allowed everything and the restricted player missing
 bonus b, P(win) = (1 − b)²/2 against 1/2 unrestricted, so the true worths are exactly
@@ -151,15 +151,6 @@ def runs(game: GameSpec, streams: str, reps: int, matches: int, first_seed: int 
         part = {name: table[(table["match"] // matches) == rep] for name, table in tables.items()}
         out.append(worth_table(part, worth, used))
     return out
-
-
-def observed_rate(tables, choice: str, lineup: str = "duel") -> float:
-    """The share of the seat-matches of ``lineup`` in which ``choice`` was made that the seat won:
-    the observational "card win rate"."""
-    made = used(tables)
-    made = made[(made["lineup"] == lineup) & (made["choice"] == choice)]
-    won = made.merge(tables["players"], on=["variant", "lineup", "match", "seat"])["won"]
-    return float(won.astype(float).mean())
 
 
 def summarise(tables: list[pd.DataFrame], streams: str, matches: int) -> pd.DataFrame:

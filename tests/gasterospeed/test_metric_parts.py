@@ -39,3 +39,13 @@ def test_the_parts_bootstrap_draws_the_same_intervals_as_resampled_tables(tables
         assert f["value"] == s["value"]
         assert f["ci_low"] == pytest.approx(s["ci_low"], abs=1e-12)
         assert f["ci_high"] == pytest.approx(s["ci_high"], abs=1e-12)
+
+
+def test_the_observed_rate_beside_a_card_worth_is_its_card_win_rate(tables):
+    """restrictions.observed (set beside the worth by reports) is the summary's card_win_rate.<id>."""
+    spec = get_game("gasterospeed")
+    summary = spec.summary(tables)
+    observed = spec.restrictions.observed(tables)
+    assert observed and set(observed) <= {c.name for c in spec.restrictions.choices(load_rules(spec))}
+    for card, rate in observed.items():
+        assert rate == pytest.approx(summary[f"card_win_rate.{card}"], abs=1e-12), card
