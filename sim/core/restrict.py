@@ -36,10 +36,10 @@ class Choice:
     """One choice a profile may forbid.
 
     Attributes:
-        name: what ``forbid`` lists and the tables call it (``choc``, ``zone.150``,
+        name: what ``forbid`` lists and the tables call it (``choc``, ``zone.1``,
             ``shot.rebound``): lower case, no spaces.
         kind: the family it belongs to, for headings (``card``, ``zone``, ``shot``).
-        label: how a sentence names it (``Choc``, ``the 150 zone``, ``rebound shots``).
+        label: how a sentence names it (``Choc``, ``the 100-point zone (ring 1)``, ``striker rebounds``).
     """
 
     name: str
