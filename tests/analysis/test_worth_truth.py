@@ -16,7 +16,7 @@ from scipy import stats
 
 from tests.analysis.worth_truth import TRUTH, study
 
-REPS, MATCHES = 100, 160
+REPS, MATCHES = 60, 160
 #: One-sided level of the exact binomial tests (a claim that holds fails one in a thousand runs).
 LEVEL = 0.001
 
