@@ -295,7 +295,10 @@ def worth_sections(analysis: Any, make_figure: Callable, section_type: type, tab
         f"({analysis.options.correction}), and the smallest worth the run would detect with 80 % power. "
         "This measures what the choice does, not how often its holder was already winning when making it."]
     section.bullets = worth_sentences(table, analysis.options.confidence)
-    compared = observed_comparison(table)
+    # the game's own observational measure only: at the match level a choice made in every match
+    # "wins" half the time whatever it does, and the ranking would be noise
+    own = getattr(restrictions, "observed", None) is not None
+    compared = observed_comparison(table) if own else {}
     if compared:
         flips = ", ".join(compared["flips"]) or "none"
         section.paragraphs.append(
@@ -311,7 +314,7 @@ def worth_sections(analysis: Any, make_figure: Callable, section_type: type, tab
         "detectable": lambda r: points(r["detectable"], False),
         "win rate allowed / forbidden": lambda r: f"{pct(r['allowed_rate'])} / {pct(r['restricted_rate'])}",
         "made in": lambda r: "—" if not r["used_share"] == r["used_share"] else pct(r["used_share"]),
-        "won when made": lambda r: pct(r["won_when_made"]),
+        **({"won when made": lambda r: pct(r["won_when_made"])} if own else {}),
         "per match": lambda r: "—" if not r["uses_per_match"] == r["uses_per_match"] else f"{r['uses_per_match']:.2f}",
         "matches paired": lambda r: f"{int(r['pairs']):,}",
     }

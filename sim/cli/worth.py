@@ -125,7 +125,7 @@ def _print_worth(spec, tables, worth: dict, fmt: str, elapsed: float, who: str) 
         per = "—" if r["uses_per_match"] != r["uses_per_match"] else f"{r['uses_per_match']:.2f}"
         print(f"  {str(r['label']):<{width}}  {points(r['worth']):>6}  {ci:<16}  {r['p_adjusted']:7.2g}  "
               f"{points(r['detectable'], False):>6}  {made:>8}  {per:>9}")
-    compared = observed_comparison(table)
+    compared = observed_comparison(table) if spec.restrictions.observed is not None else {}
     if compared:
         print(f"\nthe observational ranking (won when made) against the worth: Spearman ρ = {compared['rho']:.2f}; "
               f"on opposite sides of the median: {', '.join(compared['flips']) or 'none'}")
