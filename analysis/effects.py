@@ -45,7 +45,7 @@ from sim.core import estimators
 from .bootstrap import DEFAULT_RESAMPLES
 from .outcomes import binary_outcomes, continuous_outcomes, describe_outcome
 
-__all__ = ["paired_binary_effect", "paired_mean_effect", "cluster_t", "adjust_pvalues",
+__all__ = ["paired_binary_effect", "paired_binary_interval", "paired_mean_effect", "cluster_t", "adjust_pvalues",
            "adjusted_level", "adjusted_intervals", "detectable_effect", "paired_outcomes", "variant_effects",
            "CORRECTIONS", "POWER"]
 
@@ -177,6 +177,16 @@ def adjusted_level(p: float, p_adjusted: float, alpha: float = 0.05) -> float:
     return 1 - alpha * (p / p_adjusted if p_adjusted > 0 else 1.0)
 
 
+def paired_binary_interval(b: float, c: float, n: float, deff: float, clusters: int,
+                           level: float) -> tuple[float, float]:
+    """The interval of :func:`paired_binary_effect`'s effect at any ``level``: the score interval
+    inverted at that level with the seeds' design effect and its small-sample factor (``clusters``
+    seeds behind it; 0: independent pairs)."""
+    clusters = int(clusters)
+    scale = float(deff) * float(estimators.small_sample_factor(clusters, (1 - level) / 2, clusters > 0))
+    return estimators.paired_rate_interval(b, c, n, scale, level)
+
+
 def adjusted_intervals(table: pd.DataFrame, alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
     """Intervals consistent with the adjusted p-values: each effect at level 1 − α·p/p_adjusted.
 
@@ -195,9 +205,7 @@ def adjusted_intervals(table: pd.DataFrame, alpha: float = 0.05) -> tuple[np.nda
             continue
         level = min(1 - 1e-12, level)
         if r.binary:
-            clusters = getattr(r, "clusters", 0)
-            scale = r.deff * float(estimators.small_sample_factor(clusters, (1 - level) / 2, clusters > 0))
-            low[row], high[row] = estimators.paired_rate_interval(r.b, r.c, r.n, scale, level)
+            low[row], high[row] = paired_binary_interval(r.b, r.c, r.n, r.deff, getattr(r, "clusters", 0), level)
         elif r.se > 0:
             half = float(stats.t.ppf(0.5 + level / 2, r.df)) * r.se
             low[row], high[row] = r.effect - half, r.effect + half

@@ -18,7 +18,7 @@ from sim.core.game import GameLength
 
 from .metrics import per_match_metrics
 
-__all__ = ["match_outcomes", "describe_outcome", "binary_outcomes", "continuous_outcomes",
+__all__ = ["match_outcomes", "slot_scores", "describe_outcome", "binary_outcomes", "continuous_outcomes",
            "CONTINUOUS"]
 
 KEYS = ["variant", "lineup", "match"]
@@ -83,6 +83,19 @@ def match_outcomes(tables: Mapping[str, pd.DataFrame], length: GameLength | None
     out = out.sort_values(KEYS, kind="stable").reset_index(drop=True)
     out.attrs["described"] = described
     return out
+
+
+def slot_scores(tables: Mapping[str, pd.DataFrame], slot: int, draw: float | None = None) -> pd.DataFrame:
+    """The player of line-up ``slot`` in every match: ``variant``, ``lineup``, ``match``, ``seat``,
+    ``seed`` and ``won``, its score as a float: 1 a win, 0 otherwise, or ``draw`` (e.g. the fair
+    share 1/seats) in a match without a winner when ``draw`` is given."""
+    players = tables["players"]
+    rows = players.loc[players["slot"] == slot, [*KEYS, "seat", "seed", "won"]]
+    won = rows["won"].astype(float)
+    if draw is not None:
+        winner = rows[KEYS].merge(tables["matches"][[*KEYS, "winner"]], on=KEYS, how="left")["winner"]
+        won = np.where(winner.to_numpy() < 0, draw, won)
+    return rows.assign(won=won).reset_index(drop=True)
 
 
 def _profile_wins(players: pd.DataFrame) -> pd.DataFrame:

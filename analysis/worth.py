@@ -30,8 +30,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .effects import adjust_pvalues, adjusted_intervals, detectable_effect, paired_binary_effect
+from .effects import (
+    adjust_pvalues,
+    adjusted_intervals,
+    detectable_effect,
+    paired_binary_effect,
+    paired_binary_interval,
+)
 from .narrative import pct
+from .outcomes import slot_scores
 from .plots import COLOURS, new_figure
 
 __all__ = ["WORTH_COLUMNS", "points", "worth_interval", "worth_spread", "worth_table", "worth_sentences",
@@ -41,14 +48,6 @@ __all__ = ["WORTH_COLUMNS", "points", "worth_interval", "worth_spread", "worth_t
 WORTH_COLUMNS = ("variant", "lineup", "choice", "kind", "label", "worth", "ci_low", "ci_high", "p", "p_adjusted",
                  "adj_low", "adj_high", "detectable", "allowed_rate", "restricted_rate", "pairs", "seeds",
                  "used_share", "uses_per_match", "won_when_made", "verdict", "b", "c", "deff", "clusters")
-
-
-def _slot_wins(players: pd.DataFrame, matches: pd.DataFrame, slot: int) -> pd.DataFrame:
-    """variant, lineup, match, seat, seed, won (0/1) of the player of ``slot`` in every match."""
-    rows = players.loc[players["slot"] == slot, ["variant", "lineup", "match", "seat", "won"]]
-    keys = matches[["variant", "lineup", "match", "seed"]]
-    out = rows.merge(keys, on=["variant", "lineup", "match"], how="inner")
-    return out.assign(won=out["won"].astype(float))
 
 
 def _usage(used: pd.DataFrame | None, wins: pd.DataFrame) -> pd.DataFrame:
@@ -124,7 +123,7 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
     """
     slot = int(worth["slot"])
     labels = {c["name"]: c for c in worth["choices"]}
-    wins = _slot_wins(tables["players"], tables["matches"], slot)
+    wins = slot_scores(tables, slot)
     made = used(tables) if used is not None and len(tables["matches"]) else None
     usage = _usage(made, wins).set_index(["variant", "lineup", "choice"])
     rates = _observed(made, tables["players"]) if observed is None else _own_observed(tables, worth, observed)
@@ -178,11 +177,7 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
 def worth_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
     """A worth's interval at ``level``: the paired score interval of its restriction (with the
     seeds' design effect and small-sample factor), negated as the worth is."""
-    from sim.core import estimators
-
-    clusters = int(row["clusters"])
-    scale = float(row["deff"]) * float(estimators.small_sample_factor(clusters, (1 - level) / 2, clusters > 0))
-    low, high = estimators.paired_rate_interval(row["b"], row["c"], row["pairs"], scale, level)
+    low, high = paired_binary_interval(row["b"], row["c"], row["pairs"], row["deff"], row["clusters"], level)
     return -high, -low
 
 

@@ -24,11 +24,16 @@ from .common import (
 DEFAULT_MATCHES = 400
 
 
-def _list_choices(spec, args) -> int:
-    rules = load_user_rules(spec, args)
+def _check_declares_choices(spec) -> None:
+    """One line naming the games that do, for a game without restrictable choices."""
     if spec.restrictions is None:
         raise UsageError(f"game: {spec.name} declares no choices a profile may forbid; `worth` takes one of: "
                          + ", ".join(n for n in game_names() if find_game(n).restrictions is not None))
+
+
+def _list_choices(spec, args) -> int:
+    rules = load_user_rules(spec, args)
+    _check_declares_choices(spec)
     choices = spec.restrictions.choices(rules)
     if args.format == "json":
         print(json.dumps([{"name": c.name, "kind": c.kind, "label": c.label} for c in choices], indent=2))
@@ -56,9 +61,7 @@ def cmd_worth(args: argparse.Namespace) -> int:
     positive_int("--slot", args.slot, 0)
     check_jobs(args.jobs)
     check_backend(args)
-    if spec.restrictions is None:
-        raise UsageError(f"game: {spec.name} declares no choices a profile may forbid; `worth` takes one of: "
-                         + ", ".join(n for n in game_names() if find_game(n).restrictions is not None))
+    _check_declares_choices(spec)
     problems: list[str] = []
     rules = rules_or_problems(spec, args, problems)
     try:
