@@ -45,7 +45,7 @@ from .results import BASELINE, Results, flatten, open_results, overrides_by_vari
 from .sweep import sweep_sections
 from .worth import worth_sections
 
-__all__ = ["build_report", "render_html", "render_markdown", "report_sections", "SECTIONS"]
+__all__ = ["build_report", "render_html", "render_markdown", "report_sections", "write_documents", "SECTIONS"]
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: (id, title) of every section, in order.
@@ -792,10 +792,14 @@ def _environment() -> jinja2.Environment:
 def _context(analysis: Analysis, sections: Sequence[Section]) -> dict[str, Any]:
     results = analysis.results
     incomplete = results.completeness.sentence()
-    return {"title": f"{results.title} — design report" + (" (incomplete)" if incomplete else ""),
-            "game": results.title, "sections": sections, "incomplete": incomplete,
-            "generated": _dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
-            "source": str(results.path) if results.path else ""}
+    return _document_context(f"{results.title} — design report" + (" (incomplete)" if incomplete else ""),
+                             results.title, sections, incomplete, str(results.path) if results.path else "")
+
+
+def _document_context(title: str, game: str, sections: Sequence[Section], incomplete: str = "",
+                      source: str = "") -> dict[str, Any]:
+    return {"title": title, "game": game, "sections": sections, "incomplete": incomplete,
+            "generated": _dt.datetime.now().strftime("%Y-%m-%d %H:%M"), "source": source}
 
 
 def render_html(analysis: Analysis, sections: Sequence[Section]) -> str:
@@ -807,12 +811,47 @@ def _md_cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def render_markdown(analysis: Analysis, sections: Sequence[Section], image_dir: str | None) -> str:
-    """The report as Markdown; figures linked as ``image_dir/<name>.png`` (omitted if None)."""
+def _markdown_environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=False,
                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["md"] = _md_cell
-    return env.get_template("report.md.j2").render(image_dir=image_dir, **_context(analysis, sections))
+    return env
+
+
+def render_markdown(analysis: Analysis, sections: Sequence[Section], image_dir: str | None) -> str:
+    """The report as Markdown; figures linked as ``image_dir/<name>.png`` (omitted if None)."""
+    return _markdown_environment().get_template("report.md.j2").render(image_dir=image_dir,
+                                                                       **_context(analysis, sections))
+
+
+def write_documents(title: str, game: str, sections: Sequence[Section], out_html: str | Path,
+                    markdown: str | Path | None = None, *, incomplete: str = "", source: str = "") -> Path:
+    """Render ``sections`` with the design report's templates: the HTML file ``out_html`` and,
+    with ``markdown``, the Markdown export (figures as PNG files in ``<stem>_files/`` beside it).
+    For reports of folders that are not match tables (an exploit search); returns ``out_html``."""
+    context = _document_context(title, game, sections, incomplete, source)
+    out = Path(out_html)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(_environment().get_template("report.html.j2").render(**context), encoding="utf-8")
+    if markdown is not None:
+        image_dir = _write_figures(Path(markdown), sections)
+        Path(markdown).write_text(_markdown_environment().get_template("report.md.j2").render(
+            image_dir=image_dir, **context), encoding="utf-8")
+    return out
+
+
+def _write_figures(md_path: Path, sections: Sequence[Section]) -> str:
+    """The figures of ``sections`` as PNG files in ``<stem>_files/`` beside ``md_path`` (those of
+    an earlier export removed); returns that folder's name, relative to ``md_path``."""
+    md_path.parent.mkdir(parents=True, exist_ok=True)
+    image_dir = f"{md_path.stem}_files"
+    folder = md_path.parent / image_dir
+    folder.mkdir(exist_ok=True)
+    for stale in folder.glob("[0-9][0-9]*-*.png"):  # figures of an earlier export
+        stale.unlink()
+    for item in _figure_items(sections):
+        (folder / f"{item.name}.png").write_bytes(item.png)
+    return image_dir
 
 
 def build_report(results_dir: str | Path | Results, out_html: str | Path | None = None,
@@ -841,14 +880,7 @@ def build_report(results_dir: str | Path | Results, out_html: str | Path | None 
     out.write_text(render_html(analysis, sections), encoding="utf-8")
     if markdown is not None:
         md_path = Path(markdown)
-        md_path.parent.mkdir(parents=True, exist_ok=True)
-        image_dir = f"{md_path.stem}_files"
-        folder = md_path.parent / image_dir
-        folder.mkdir(exist_ok=True)
-        for stale in folder.glob("[0-9][0-9]*-*.png"):  # figures of an earlier export
-            stale.unlink()
-        for item in _figure_items(sections):
-            (folder / f"{item.name}.png").write_bytes(item.png)
+        image_dir = _write_figures(md_path, sections)
         md_path.write_text(render_markdown(analysis, sections, image_dir), encoding="utf-8")
     return out
 

@@ -33,8 +33,16 @@ def cmd_report(args: argparse.Namespace) -> int:
     check_out_file("--out", args.out if args.out is not None else folder / "report.html", (".html", ".htm"))
     if args.markdown is not None:
         if kind in ("balance", "sensitivity"):
-            raise UsageError("--markdown: only for experiment and run reports")
+            raise UsageError("--markdown: only for experiment, run and exploit reports")
         check_out_file("--markdown", args.markdown, (".md", ".markdown"))
+    if kind == "exploit":
+        from analysis.exploit_report import build_exploit_report
+
+        try:
+            print(f"report: {build_exploit_report(folder, args.out, args.markdown)}")
+        except (FileNotFoundError, ValueError) as exc:  # no finished search, or a damaged file
+            raise UsageError(str(exc).splitlines()[0]) from None
+        return 0
     try:
         if kind in ("balance", "sensitivity"):
             from analysis.balance.report import build_search_report
