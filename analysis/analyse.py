@@ -116,7 +116,8 @@ def analyse(results: Results, **options: Any) -> Analysis:
     tables = results.tables
     matches, players = tables["matches"], tables["players"]
     conf, seed, boot = opts.confidence, opts.seed, opts.n_resamples
-    outcomes = match_outcomes(tables, length_of(results))
+    streamed = results.streamed
+    outcomes = match_outcomes(tables, length_of(results), streamed.per_match if streamed is not None else None)
     applicable = {(v, x): results.symmetric(x) or results.rotated(x)
                   for v, x in matches[["variant", "lineup"]].drop_duplicates().itertuples(index=False)}
     fairness = seat_fairness(players, opts.fairness_margin, opts.alpha, applicable=applicable)
@@ -129,7 +130,8 @@ def analyse(results: Results, **options: Any) -> Analysis:
     effects = variant_effects(outcomes, BASELINE, conf, opts.correction, n_resamples=boot, seed=seed,
                               alpha=opts.alpha) \
         if baseline_present and len(results.variants) > 1 else variant_effects(outcomes.iloc[0:0])
-    metrics_frame, game_notes = game_metrics(results.spec, tables)
+    metrics_frame, game_notes = game_metrics(results.spec, tables,
+                                             streamed.tallies if streamed is not None else None)
     notes += game_notes
     return Analysis(
         results=results, options=opts, outcomes=outcomes,

@@ -3,8 +3,8 @@
 A game's metrics (its ``summary`` hook) are arbitrary functions of a cell's tables (a KO rate,
 a card's win rate, a share of capped races), so their uncertainty is estimated by the
 *delete-a-group jackknife* over seeds (Kott 2001; Efron & Stein 1981): the seeds of a line-up
-are dealt into K groups (K = min(20, seeds); a seed's matches — its seat rotations — stay in one
-group, as in every clustered estimator of :mod:`sim.core.estimators`), the metric is computed
+are cut into K groups of consecutive seeds (K = min(20, seeds); seeds are independent draws, so
+any split into equal groups serves; a seed's matches — its seat rotations — stay in one group, as in every clustered estimator of :mod:`sim.core.estimators`), the metric is computed
 K more times with one group left out, and the pseudo-values K·θ − (K − 1)·θ₍ₖ₎ are the K
 independent observations of a t interval with K − 1 degrees of freedom around θ.
 
@@ -14,7 +14,9 @@ pseudo-values are the differences of the two cells' pseudo-values group by group
 t-test of their mean and the t interval around θ_variant − θ_baseline invert the same test.
 P-values of the whole table are corrected together (Holm by default), with the adjusted
 intervals of :func:`analysis.effects.adjusted_intervals` (excluding 0 exactly when the adjusted
-p-value is below α). When the game provides additive per-match parts
+p-value is below α). When the game's metrics add up over slices (``tally``/``summary_from_tally``,
+:mod:`sim.core.tally`) each group is tallied once and every left-out evaluation merges the
+others' tallies, so a large run is read once, slice by slice; with additive per-match parts
 (``metric_parts``/``metrics_from_parts``) the K + 1 evaluations are one vectorised call.
 
 The jackknife suits smooth metrics (rates, means, ratios of sums); for a maximum or a spread
@@ -29,23 +31,17 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from sim.core.tally import merge_tallies
+
 from .effects import adjust_pvalues, adjusted_intervals
 from .hooks import cell_tables
+from .jackknife import MAX_GROUPS, group_tallies, has_tally, jackknife_groups
 from .results import BASELINE
 
 __all__ = ["jackknife_groups", "cell_pseudo_values", "game_metric_levels", "game_metric_effects",
            "MAX_GROUPS", "METHOD"]
 
-#: Groups of seeds of the jackknife (fewer if the cell has fewer seeds).
-MAX_GROUPS = 20
 METHOD = "grouped jackknife over seeds, t interval"
-
-
-def jackknife_groups(seeds, groups: int = MAX_GROUPS) -> dict[int, int]:
-    """Seed → group (0..K−1): seeds dealt in sorted order, so every variant gets the same groups."""
-    unique = np.unique(np.asarray(seeds))
-    k = max(1, min(groups, unique.size))
-    return {int(seed): position % k for position, seed in enumerate(unique)}
 
 
 def _numeric(metrics) -> dict[str, float]:
@@ -84,15 +80,37 @@ def _evaluations_by_parts(spec, tables, group_of_match: pd.Series, k: int) -> li
     return [_numeric(row) for row in metrics.to_dict("records")]
 
 
-def cell_pseudo_values(spec, tables, groups: dict[int, int]) -> tuple[dict[str, float], pd.DataFrame]:
-    """(θ by metric, pseudo-values: one row per group, one column per metric) of one cell."""
-    matches = tables["matches"]
-    group_of_match = pd.Series([groups[int(s)] for s in matches["seed"]], index=matches["match"].to_numpy())
+def _evaluations_by_tally(spec, tallies: dict[int, dict], k: int) -> list[dict[str, float]]:
+    """[θ, θ₍₀₎, ..., θ₍ₖ₋₁₎] from the groups' tallies: each left-out evaluation merges the others."""
+    def merged(groups) -> dict:
+        out: dict = {}
+        for group in groups:
+            merge_tallies(out, tallies.get(group, {}))
+        return out
+
+    everything = range(k)
+    return [_numeric(spec.summary_from_tally(merged(everything)))] + \
+        [_numeric(spec.summary_from_tally(merged(g for g in everything if g != left))) for left in everything]
+
+
+def cell_pseudo_values(spec, tables, groups: dict[int, int],
+                       tallies: dict[int, dict] | None = None) -> tuple[dict[str, float], pd.DataFrame]:
+    """(θ by metric, pseudo-values: one row per group, one column per metric) of one cell.
+
+    ``tallies``: the groups' tallies already gathered (:func:`group_tallies`, e.g. slice by slice
+    from a large results directory); then ``tables`` is not read.
+    """
     k = len(set(groups.values()))
-    if getattr(spec, "metric_parts", None) is not None and getattr(spec, "metrics_from_parts", None) is not None:
-        evaluations = _evaluations_by_parts(spec, tables, group_of_match, k)
+    if tallies is not None or has_tally(spec):
+        evaluations = _evaluations_by_tally(spec, tallies if tallies is not None else
+                                            group_tallies(spec, tables, groups), k)
     else:
-        evaluations = _evaluations_by_summary(spec, tables, group_of_match, k)
+        matches = tables["matches"]
+        group_of_match = pd.Series([groups[int(s)] for s in matches["seed"]], index=matches["match"].to_numpy())
+        if getattr(spec, "metric_parts", None) is not None and getattr(spec, "metrics_from_parts", None) is not None:
+            evaluations = _evaluations_by_parts(spec, tables, group_of_match, k)
+        else:
+            evaluations = _evaluations_by_summary(spec, tables, group_of_match, k)
     full = evaluations[0]
     pseudo = {metric: [k * value - (k - 1) * left.get(metric, np.nan) for left in evaluations[1:]]
               for metric, value in full.items()}
@@ -116,14 +134,21 @@ def _statistics(analysis) -> dict[tuple[str, str], tuple[dict[str, float], pd.Da
         return cached
     results = analysis.results
     spec, tables = results.spec, results.tables
+    streamed = getattr(results, "streamed", None)
     out: dict = {}
-    if spec is not None and getattr(spec, "summary", None) is not None and len(tables["matches"]):
+    usable = streamed is None or has_tally(spec)  # a streamed run's metrics exist only as tallies
+    if spec is not None and getattr(spec, "summary", None) is not None and len(tables["matches"]) and usable:
         matches = tables["matches"]
         for lineup, rows in matches.groupby("lineup", sort=False):
             groups = jackknife_groups(rows["seed"])
             for variant in rows["variant"].unique():
                 try:
-                    out[(variant, lineup)] = cell_pseudo_values(spec, cell_tables(tables, variant, lineup), groups)
+                    if streamed is not None:
+                        out[(variant, lineup)] = cell_pseudo_values(
+                            spec, None, groups, tallies=streamed.group_tallies.get((variant, lineup), {}))
+                    else:
+                        out[(variant, lineup)] = cell_pseudo_values(spec, cell_tables(tables, variant, lineup),
+                                                                    groups)
                 except Exception:  # a game's extra must not break the report (hooks.py notes it)
                     continue
     analysis._game_jackknife = out

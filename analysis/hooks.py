@@ -34,19 +34,29 @@ def _number(value: Any) -> Any:
         return str(value)
 
 
-def game_metrics(spec: Any, tables: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, list[str]]:
+def game_metrics(spec: Any, tables: Mapping[str, pd.DataFrame],
+                 tallies: Mapping[tuple[str, str], Mapping] | None = None) -> tuple[pd.DataFrame, list[str]]:
     """``spec.summary`` of every cell as one table.
 
     Args:
         spec: the game's GameSpec, or None if the game is not registered here.
         tables: all tables of the results directory.
+        tallies: the game's tally of each (variant, lineup) cell, gathered slice by slice from a
+            directory too large to load (:mod:`analysis.streamed`): the metrics are then
+            ``spec.summary_from_tally`` of each.
 
     Returns:
         (frame with one row per metric and one column per ``variant / lineup`` cell,
         notes explaining what is missing).
     """
     hook = getattr(spec, "summary", None) if spec is not None else None
-    if hook is None:
+    if tallies is not None:
+        if spec is None or getattr(spec, "summary_from_tally", None) is None:
+            reason = "the game is not installed here" if spec is None else \
+                "the run is too large to load whole and the game declares no tally (its summary needs every table)"
+            return pd.DataFrame(), [f"No game-specific metrics: {reason}."]
+        hook = None
+    elif hook is None:
         reason = "the game is not installed here" if spec is None else "the game defines no summary hook"
         return pd.DataFrame(), [f"No game-specific metrics: {reason}."]
     columns: dict[str, dict[str, Any]] = {}
@@ -54,7 +64,8 @@ def game_metrics(spec: Any, tables: Mapping[str, pd.DataFrame]) -> tuple[pd.Data
     cells = tables["matches"][["variant", "lineup"]].drop_duplicates().itertuples(index=False)
     for variant, lineup in cells:
         try:
-            metrics = hook(cell_tables(tables, variant, lineup)) or {}
+            metrics = (hook(cell_tables(tables, variant, lineup)) if hook is not None
+                       else spec.summary_from_tally(tallies.get((variant, lineup), {}))) or {}
         except Exception as exc:  # a game's extra must not break the report
             notes.append(f"{variant} / {lineup}: the game's summary failed ({type(exc).__name__}: {exc}).")
             continue

@@ -35,12 +35,15 @@ CONTINUOUS = {
 }
 
 
-def match_outcomes(tables: Mapping[str, pd.DataFrame], length: GameLength | None = None) -> pd.DataFrame:
+def match_outcomes(tables: Mapping[str, pd.DataFrame], length: GameLength | None = None,
+                   metrics: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per-match outcomes of a results directory's tables.
 
     Args:
         tables: ``matches``, ``players`` and (optionally) ``rounds``, as from
             :func:`sim.core.store.load_tables`.
+        metrics: :func:`analysis.metrics.per_match_metrics` already computed (slice by slice, for
+            a run too large to load its rounds); None computes them from ``tables["rounds"]``.
         length: the game's declared length (``GameSpec.length``); when it is a column of its
             own (Gastérospeed's turns per race), that column is a continuous outcome too, with
             the label and unit the game gives it (``outcomes.attrs["described"]``).
@@ -70,7 +73,8 @@ def match_outcomes(tables: Mapping[str, pd.DataFrame], length: GameLength | None
     decided = players.groupby(KEYS)["won"].any().astype(float).rename("decided")
     by_profile = _profile_wins(players)
     scores = _score_outcomes(players)
-    metrics = per_match_metrics(tables.get("rounds", pd.DataFrame()), players)
+    if metrics is None:
+        metrics = per_match_metrics(tables.get("rounds", pd.DataFrame()), players)
     frames = [won, decided, scores, by_profile, _team_wins(players)]
     if not metrics.empty:
         frames.append(metrics.set_index(KEYS))

@@ -592,8 +592,8 @@ def _game(analysis: Analysis, figures: _Figures) -> Section:
     if not levels.empty:
         section.paragraphs = [
             f"Metrics defined by {results.title} itself (its summary hook), per variant and line-up, with "
-            f"{level} intervals from a {METHOD}: the seeds are dealt into up to 20 groups (a seed's "
-            "rotations stay together), the metric is recomputed with each group left out, and the "
+            f"{level} intervals from a {METHOD}: the seeds are cut into up to 20 groups of consecutive "
+            "seeds (a seed's rotations stay together), the metric is recomputed with each group left out, and the "
             "pseudo-values give a t interval. Variant effects are paired the same way (variant and "
             "baseline share their seeds and groups); their p-values are corrected together "
             f"({CORRECTION_NAMES.get(opts.correction)}, a family of their own beside the core outcomes'), "
@@ -610,9 +610,12 @@ def _game(analysis: Analysis, figures: _Figures) -> Section:
             rows = [[str(index), *[_plain(v) for v in values]] for index, values in frame.iterrows()]
             section.items.append(Table("Game metrics", ["metric", *map(str, frame.columns)], rows))
     notes = [n for n in analysis.notes if "game-specific" in n or "summary failed" in n]
-    figures_list, plot_notes = game_plots(results.spec, results.tables)
+    streamed = results.streamed
+    figures_list, plot_notes = game_plots(results.spec, streamed.sample if streamed else results.tables)
     for title, figure in figures_list:
         section.items.append(figures.make(title, figure))
+    if figures_list and streamed is not None and streamed.sample_note():
+        plot_notes.append(f"The game's plots: {streamed.sample_note()}")
     section.notes = notes + plot_notes
     if levels.empty and analysis.game_metrics.empty and not figures_list and not section.notes:
         section.notes = ["The game provides no metrics or plots of its own."]
@@ -872,7 +875,7 @@ def build_report(results_dir: str | Path | Results, out_html: str | Path | None 
     Returns:
         the path of the HTML report.
     """
-    results = open_results(results_dir)
+    results = open_results(results_dir, stream=None)  # a large directory: rounds and events slice by slice
     analysis = analyse(results, **options)
     sections = report_sections(analysis)
     out = Path(out_html) if out_html is not None else results.path / "report.html"

@@ -18,8 +18,11 @@ from typing import Any
 import pandas as pd
 
 from sim.core.completeness import Completeness, completeness_of
-from sim.core.game import get_game
+from sim.core.game import TABLES, get_game
 from sim.core.store import load_tables
+
+from . import streamed as streaming
+from .streamed import Streamed, stream_tables, wide_bytes
 
 __all__ = ["Results", "load_results", "open_results", "rules_by_variant", "overrides_by_variant", "flatten"]
 
@@ -38,6 +41,9 @@ class Results:
         notes: problems met while loading (shown in the report).
         completeness: the planned matches against those stored (default: nothing planned,
             complete).
+        streamed: for a directory too large to load whole, what the report needs from its
+            rounds and events, read slice by slice (``tables`` then holds empty rounds and
+            events; :mod:`analysis.streamed`); None when every table is loaded.
     """
 
     path: Path
@@ -46,6 +52,7 @@ class Results:
     spec: Any = None
     notes: list[str] = field(default_factory=list)
     completeness: Completeness = field(default_factory=Completeness)
+    streamed: Streamed | None = None
 
     @property
     def kind(self) -> str:
@@ -59,17 +66,26 @@ class Results:
     def title(self) -> str:
         return getattr(self.spec, "title", None) or self.game
 
+    def _present(self, column: str) -> list[str]:
+        """The distinct values of a ``matches`` column in order of appearance (computed once: a
+        large run has millions of rows)."""
+        cache = self.__dict__.setdefault("_present_cache", {})
+        if column not in cache:
+            matches = self.tables["matches"]
+            cache[column] = [str(v) for v in pd.unique(matches[column])] if len(matches) else []
+        return cache[column]
+
     @property
     def variants(self) -> list[str]:
         """Variant names in display order: the baseline, then the manifest's order."""
-        present = list(dict.fromkeys(self.tables["matches"]["variant"])) if len(self.tables["matches"]) else []
+        present = self._present("variant")
         declared = [BASELINE] + [str(v.get("name")) for v in self.manifest.get("variants", []) or []]
         ordered = [v for v in declared if v in present]
         return ordered + sorted(v for v in present if v not in ordered)
 
     @property
     def lineups(self) -> list[str]:
-        present = list(dict.fromkeys(self.tables["matches"]["lineup"])) if len(self.tables["matches"]) else []
+        present = self._present("lineup")
         declared = [str(x.get("name")) for x in self.manifest.get("lineups", []) or []]
         ordered = [x for x in declared if x in present]
         return ordered + sorted(x for x in present if x not in ordered)
@@ -86,8 +102,13 @@ class Results:
         return players.loc[players["lineup"] == lineup, "profile"].nunique() <= 1
 
 
-def load_results(path: str | Path) -> Results:
+def load_results(path: str | Path, stream: bool | None = False) -> Results:
     """Open a results directory (``manifest.json`` and the Parquet tables).
+
+    ``stream``: False loads every table; True loads ``matches`` and ``players`` and reads the
+    rounds and events slice by slice into :attr:`Results.streamed`; None chooses True when
+    those parts exceed :data:`analysis.streamed.STREAM_BYTES` on disk (what ``tablesim report``
+    does, so a report of any size fits in memory).
 
     Raises:
         FileNotFoundError: if the directory holds no ``matches`` table.
@@ -102,7 +123,9 @@ def load_results(path: str | Path) -> Results:
         manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
     else:
         notes.append("manifest.json is missing: rules, seeds and versions cannot be shown.")
-    tables = load_tables(path)
+    if stream is None:
+        stream = wide_bytes(path) > streaming.STREAM_BYTES
+    tables = load_tables(path, ("matches", "players") if stream else TABLES)
     if tables["matches"].empty:
         raise FileNotFoundError(f"{path}: the results directory holds no finished match yet")
     spec = None
@@ -112,18 +135,19 @@ def load_results(path: str | Path) -> Results:
         except (KeyError, ImportError) as exc:
             notes.append(f"game {manifest['game']!r} is not available here ({exc}); "
                          "its own metrics and plots are left out.")
+    streamed = stream_tables(path, tables["matches"], spec) if stream else None
     completeness = completeness_of(path, manifest, tables["matches"]) if manifest else Completeness()
     if manifest.get("status") not in (None, "complete") and completeness.complete:
         stored = len(tables["matches"])
         notes.append(f"the run's status is {manifest.get('status')!r}: this report covers the "
                      f"{stored} matches stored so far.")
     return Results(path=path, manifest=manifest, tables=tables, spec=spec, notes=notes,
-                   completeness=completeness)
+                   completeness=completeness, streamed=streamed)
 
 
-def open_results(source: str | Path | Results) -> Results:
+def open_results(source: str | Path | Results, stream: bool | None = False) -> Results:
     """``source`` itself if it is already loaded, else :func:`load_results` of the directory."""
-    return source if isinstance(source, Results) else load_results(source)
+    return source if isinstance(source, Results) else load_results(source, stream)
 
 
 def rules_by_variant(manifest: Mapping[str, Any]) -> dict[str, dict]:

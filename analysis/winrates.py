@@ -38,6 +38,7 @@ from sim.core.estimators import (
 
 __all__ = ["wilson_interval", "exact_interval", "win_rates", "design_effect", "clustered_wilson",
            "simultaneous_intervals", "seat_win_rates", "team_win_rates", "profile_win_rates",
+           "rate_moments", "merge_moments", "rates_from_moments", "MOMENTS", "team_rows",
            "group_keys"]
 
 #: Columns that identify one cell (variant × line-up) of a results directory.
@@ -86,16 +87,19 @@ def win_rates(players: pd.DataFrame, by: str | list[str], confidence: float = 0.
     return grouped
 
 
-def _rates_table(rows: pd.DataFrame, item: str, outcome: str, confidence: float,
-                cluster: str | None, simultaneous: bool) -> pd.DataFrame:
-    """Rate of ``outcome`` per cell × ``item`` with clustered CIs.
+#: The sums over clusters that a rate's clustered interval needs (:func:`rate_moments`).
+MOMENTS = ("k", "m", "g", "big", "k2", "km", "m2")
 
-    Vectorised form of :func:`~sim.core.estimators.clustered_wilson` over every group at
-    once; ``simultaneous`` gives Bonferroni–Clopper–Pearson bounds over the items of a cell
-    (on the same effective sample sizes) instead of per-item Wilson bounds.
+
+def rate_moments(rows: pd.DataFrame, item: str, outcome: str, cluster: str | None) -> pd.DataFrame:
+    """Per cell × ``item``: the sums over clusters a clustered rate needs.
+
+    ``k`` successes, ``m`` trials, ``g`` clusters, ``big`` the largest cluster, and Σk², Σkm,
+    Σm² over clusters (``k2``, ``km``, ``m2``). Moments of disjoint sets of clusters add up
+    (``big``: the larger), so a run read slice by slice, whole clusters per slice, gives the
+    moments of the whole run (:func:`merge_moments`). ``cluster`` None: every row a cluster.
     """
-    cells = group_keys(rows)
-    keys = cells + [item]
+    keys = group_keys(rows, [item])
     frame = rows[keys].copy()
     frame["k"] = rows[outcome].astype(float).to_numpy()
     if cluster is not None:
@@ -104,13 +108,37 @@ def _rates_table(rows: pd.DataFrame, item: str, outcome: str, confidence: float,
     else:
         per = frame.assign(m=1.0)
     per["m"] = per["m"].astype(float)
-    totals = per.groupby(keys, sort=True).agg(k=("k", "sum"), m=("m", "sum"), g=("k", "size"),
-                                               big=("m", "max"))
-    p = totals["k"] / totals["m"]
-    shares = per.merge(p.rename("p").reset_index(), on=keys, how="left")
-    residual = ((shares["k"] - shares["p"] * shares["m"]) ** 2).groupby(
-        [shares[c] for c in keys], sort=True).sum()
+    per["k2"], per["km"], per["m2"] = per["k"] ** 2, per["k"] * per["m"], per["m"] ** 2
+    return per.groupby(keys, sort=True).agg(k=("k", "sum"), m=("m", "sum"), g=("k", "size"), big=("m", "max"),
+                                            k2=("k2", "sum"), km=("km", "sum"), m2=("m2", "sum")).reset_index()
+
+
+def merge_moments(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """The moments of the union of disjoint sets of clusters (:func:`rate_moments`)."""
+    frames = [f for f in frames if len(f)]
+    if not frames:
+        return pd.DataFrame()
+    both = pd.concat(frames, ignore_index=True)
+    keys = [c for c in both.columns if c not in MOMENTS]
+    sums = {c: "sum" for c in MOMENTS}
+    sums["big"] = "max"
+    return both.groupby(keys, sort=True).agg(sums).reset_index()
+
+
+def rates_from_moments(moments: pd.DataFrame, item: str, confidence: float, simultaneous: bool) -> pd.DataFrame:
+    """Rate per cell × ``item`` with clustered CIs, from :func:`rate_moments` (no ``method``).
+
+    Vectorised form of :func:`~sim.core.estimators.clustered_wilson` over every group at
+    once; ``simultaneous`` gives Bonferroni–Clopper–Pearson bounds over the items of a cell
+    (on the same effective sample sizes) instead of per-item Wilson bounds. The residual
+    Σ(k − p̂m)² is Σk² − 2p̂Σkm + p̂²Σm².
+    """
+    cells = group_keys(moments)
+    keys = cells + [item]
+    totals = moments.set_index(keys).sort_index()
     n, g = totals["m"], totals["g"]
+    p = totals["k"] / n
+    residual = (totals["k2"] - 2 * p * totals["km"] + p**2 * totals["m2"]).clip(lower=0.0)
     deff = design_effects(residual, n, p, g, totals["big"])
     estimated = estimable(p, g, totals["big"])
     if simultaneous:
@@ -126,6 +154,12 @@ def _rates_table(rows: pd.DataFrame, item: str, outcome: str, confidence: float,
     out["wins"] = np.round(totals["k"].to_numpy()).astype(int)
     out["win_rate"], out["ci_low"], out["ci_high"], out["design_effect"] = p.to_numpy(), low, high, deff
     return out
+
+
+def _rates_table(rows: pd.DataFrame, item: str, outcome: str, confidence: float,
+                cluster: str | None, simultaneous: bool) -> pd.DataFrame:
+    """Rate of ``outcome`` per cell × ``item`` with clustered CIs (:func:`rates_from_moments`)."""
+    return rates_from_moments(rate_moments(rows, item, outcome, cluster), item, confidence, simultaneous)
 
 
 def _effective_cluster(rows: pd.DataFrame, item: str, cluster: str | None) -> str | None:
@@ -163,6 +197,16 @@ def seat_win_rates(players: pd.DataFrame, confidence: float = 0.95, simultaneous
     return table
 
 
+def team_rows(players: pd.DataFrame, cluster: str | None = "seed") -> pd.DataFrame:
+    """One row per match × team: its seats merged, ``won`` if any of them won (with the cell keys
+    and ``cluster`` when present); empty without teams."""
+    if "team" not in players.columns or not (players["team"] >= 0).any():
+        return pd.DataFrame()
+    extra = [cluster] if cluster is not None and cluster in players.columns else []
+    keys = group_keys(players, ["match", "team", *extra])
+    return players[players["team"] >= 0].groupby(keys, sort=True)["won"].any().reset_index()
+
+
 def team_win_rates(players: pd.DataFrame, confidence: float = 0.95, simultaneous: bool = True,
                    cluster: str | None = "seed") -> pd.DataFrame:
     """Win rate of each team per cell, like :func:`seat_win_rates` (empty without teams).
@@ -170,11 +214,9 @@ def team_win_rates(players: pd.DataFrame, confidence: float = 0.95, simultaneous
     A team appears once per match (its seats merged); it won if any of its seats won.
     Simultaneous intervals are Clopper–Pearson at α/(number of teams) (Bonferroni).
     """
-    if "team" not in players.columns or not (players["team"] >= 0).any():
+    teams = team_rows(players, cluster)
+    if teams.empty:
         return pd.DataFrame()
-    extra = [cluster] if cluster is not None and cluster in players.columns else []
-    keys = group_keys(players, ["match", "team", *extra])
-    teams = players[players["team"] >= 0].groupby(keys, sort=True)["won"].any().reset_index()
     cluster = _effective_cluster(teams, "team", cluster)
     table = _rates_table(teams, "team", "won", confidence, cluster, simultaneous)
     table["method"] = ("Bonferroni–Clopper–Pearson" if simultaneous else "Wilson") + \

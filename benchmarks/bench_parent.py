@@ -1,10 +1,11 @@
 """The parent's share of a run: its CPU and memory per stored match beside a worker's CPU per match.
 
     PYTHONPATH=. .venv/bin/python benchmarks/bench_parent.py [--games curlastique,carrom,gasterospeed]
-        [--jobs 2] [--scale 1.0] [--format json]
+        [--jobs 2] [--scale 1.0] [--factor 5] [--format json]
 
 Each game is run twice as ``tablesim run GAME --players P,P --jobs J --out DIR`` (a fresh
-process per run, a small and a five times larger run). In that process the benchmark records:
+process per run, a small and a ``--factor`` times larger run; ``--games curlastique --scale 2
+--factor 25`` compares the parent's peak memory at 2,000 and 50,000 matches). In that process the benchmark records:
 
 - the parent's CPU (user + system, ``resource.getrusage(RUSAGE_SELF)``) over the whole command
   and over the play alone (``sim.core.runner.run_cells``), and its peak RSS (``ru_maxrss``);
@@ -92,10 +93,10 @@ def _one(game: str, players: str, matches: int, jobs: int, out: Path) -> dict:
     return figures
 
 
-def measure(game: str, jobs: int, scale: float) -> dict:
+def measure(game: str, jobs: int, scale: float, factor: int = 5) -> dict:
     players, small = GAMES[game]
     small = max(2, round(small * scale))
-    large = 5 * small
+    large = factor * small
     if small <= FIRST_CHUNK * (jobs - 1):
         # the runner starts no more workers than chunks (counted at FIRST_CHUNK matches): the small
         # run plays on fewer workers (one: in this process) than the large one, and the slopes mix both
@@ -128,15 +129,18 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--games", default=",".join(GAMES))
     cli.add_argument("--jobs", type=int, default=2)
     cli.add_argument("--scale", type=float, default=1.0, help="multiplies every run's matches")
+    cli.add_argument("--factor", type=int, default=5, help="the large run's matches over the small run's")
     cli.add_argument("--format", choices=("text", "json"), default="text")
     args = cli.parse_args(argv)
     games = [g for g in args.games.split(",") if g]
     unknown = [g for g in games if g not in GAMES]
     if unknown:
         cli.error(f"--games: unknown {', '.join(unknown)}; allowed: {', '.join(GAMES)}")
-    rows = [measure(game, args.jobs, args.scale) for game in games]
+    if args.factor < 2:
+        cli.error(f"--factor: got {args.factor}; allowed: 2 or more")
+    rows = [measure(game, args.jobs, args.scale, args.factor) for game in games]
     command = (f"PYTHONPATH=. .venv/bin/python benchmarks/bench_parent.py --games {','.join(games)} "
-               f"--jobs {args.jobs} --scale {args.scale}")
+               f"--jobs {args.jobs} --scale {args.scale} --factor {args.factor}")
     if args.format == "json":
         print(json.dumps({"command": command, "rows": rows}, indent=2))
         return 0

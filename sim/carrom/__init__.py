@@ -28,7 +28,7 @@ from sim.physics.kernel_cache import clear_stale_package
 
 from .conformance import CONFORMANCE
 from .match import play_match
-from .metrics import plots, summary
+from .metrics import TALLY_COLUMNS, plots, summary, summary_from_tally, tally
 from .players.profile import CarromProfile
 from .restrictions import RESTRICTIONS
 from .rules.schema import CarromRules, lineup_problems
@@ -52,6 +52,9 @@ GAME = register(GameSpec(
     player_counts=(2, 3, 4),
     lineup_problems=lineup_problems,
     summary=summary,
+    tally=tally,
+    summary_from_tally=summary_from_tally,
+    tally_columns=TALLY_COLUMNS,
     shot=shot,
     plots=plots,
     replay=replay_match,

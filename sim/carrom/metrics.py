@@ -8,10 +8,11 @@ import numpy as np
 import pandas as pd
 
 from sim.core.estimators import wilson_interval
+from sim.core.tally import Tally, counts_of, grouped_counts, median_of_counts
 
 from .rules.board import COLOUR_NAMES, POCKET_NAMES
 
-__all__ = ["summary", "plots", "wilson"]
+__all__ = ["summary", "tally", "summary_from_tally", "TALLY_COLUMNS", "plots", "wilson"]
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:
@@ -52,8 +53,12 @@ def _boards(rounds: pd.DataFrame) -> pd.DataFrame:
     return first
 
 
+#: The columns :func:`tally` reads beside the keys: every column of ``rounds``, none of ``events``.
+TALLY_COLUMNS = {"matches": ("games", "draw", "capped_games", "extra_boards", "finished"), "players": (),
+                 "events": ()}
+
 def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
-    """Flat metrics of a carrom run.
+    """Flat metrics of a carrom run: :func:`summary_from_tally` of :func:`tally`.
 
     Keys: boards_per_game, strokes_per_board (mean; also _median, _max), last_coin_board_rate
     (boards where a last coin was pocketed before the queen was covered) with
@@ -65,43 +70,74 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
     stuck_board_rate, draws, draw_rate, capped_games (games decided by the board cap),
     extra_boards, unfinished.
     """
+    return summary_from_tally(tally(tables))
+
+
+def tally(tables: Mapping[str, pd.DataFrame]) -> Tally:
+    """The counts and sums :func:`summary_from_tally` needs, from whole matches (any slice of a run)."""
     matches, rounds = tables["matches"], tables["rounds"]
-    out: dict[str, float] = {}
     if len(matches) == 0 or len(rounds) == 0:
-        return out
+        return {}
     boards = _boards(rounds)
-    n_boards = len(boards)
-    games = int(matches["games"].sum()) if "games" in matches else len(matches)
-    out["boards_per_game"] = n_boards / max(games, 1)
-    out["strokes_per_board"] = float(boards["strokes"].mean())
-    out["strokes_per_board_median"] = float(boards["strokes"].median())
-    out["strokes_per_board_max"] = int(boards["strokes"].max())
+    decided = boards[boards["board_winner"] >= 0]
+    out: Tally = {
+        "boards": float(len(boards)),
+        "games": float(matches["games"].sum()) if "games" in matches else float(len(matches)),
+        "strokes": float(boards["strokes"].sum()), "max.strokes": float(boards["strokes"].max()),
+        **counts_of(boards["strokes"], "strokes_count"),
+        "points": float(boards["points"].sum()),
+        "queen_pocketed": float((boards["queen_pocketed"] > 0).sum()),
+        "queen_covered": float((boards["queen_covered_by"] >= 0).sum()),
+        "queen_returned": float((boards["queen_returned"] > 0).sum()),
+        "fouls": float(boards["fouls"].sum()),
+        "decided": float(len(decided)),
+        "breaker_won": float((decided["winner_side"] == decided["breaker_side"]).sum()),
+        "stuck": float((boards["end"] == "stuck").sum()),
+        "matches": float(len(matches)), "draws": float(matches["draw"].sum()),
+        "capped_games": float(matches["capped_games"].sum()), "extra_boards": float(matches["extra_boards"].sum()),
+        "unfinished": float((~matches["finished"].astype(bool)).sum()),
+        **{("ended", end): float((boards["end"] == end).sum()) for end in ("last_coin", "opponent_last_coin")},
+    }
     if "last_coins_early" in boards:  # family: a last coin pocketed before the queen
         late = boards["last_coins_early"] > 0
-        out["last_coin_board_rate"] = float(late.mean())
-        out["strokes_per_board_last_coin"] = float(boards.loc[late, "strokes"].mean()) if late.any() \
+        out["late_boards"] = float(late.sum())
+        out["late_strokes"] = float(boards.loc[late, "strokes"].sum())
+    return out
+
+
+def summary_from_tally(counts: Mapping) -> dict[str, float]:
+    """The metrics of :func:`summary` from a (merged) :func:`tally`."""
+    out: dict[str, float] = {}
+    if not counts.get("boards"):
+        return out
+    n_boards = counts["boards"]
+    out["boards_per_game"] = n_boards / max(counts["games"], 1)
+    out["strokes_per_board"] = counts["strokes"] / n_boards
+    out["strokes_per_board_median"] = median_of_counts(grouped_counts(counts, "strokes_count")[()])
+    out["strokes_per_board_max"] = int(counts["max.strokes"])
+    if "late_boards" in counts:
+        late, other = counts["late_boards"], n_boards - counts["late_boards"]
+        out["last_coin_board_rate"] = late / n_boards
+        out["strokes_per_board_last_coin"] = counts["late_strokes"] / late if late else float("nan")
+        out["strokes_per_board_other"] = (counts["strokes"] - counts["late_strokes"]) / other if other \
             else float("nan")
-        out["strokes_per_board_other"] = float(boards.loc[~late, "strokes"].mean()) if (~late).any() \
-            else float("nan")
-    out["points_per_board"] = float(boards["points"].mean())
-    out["queen_pocketed_rate"] = float((boards["queen_pocketed"] > 0).mean())
-    out["queen_covered_rate"] = float((boards["queen_covered_by"] >= 0).mean())
-    out["queen_returned_rate"] = float((boards["queen_returned"] > 0).mean())
-    out["fouls_per_board"] = float(boards["fouls"].mean())
-    decided = boards[boards["board_winner"] >= 0]
-    k = int((decided["winner_side"] == decided["breaker_side"]).sum())
-    n = len(decided)
+    out["points_per_board"] = counts["points"] / n_boards
+    out["queen_pocketed_rate"] = counts["queen_pocketed"] / n_boards
+    out["queen_covered_rate"] = counts["queen_covered"] / n_boards
+    out["queen_returned_rate"] = counts["queen_returned"] / n_boards
+    out["fouls_per_board"] = counts["fouls"] / n_boards
+    k, n = int(counts["breaker_won"]), int(counts["decided"])
     out["break_advantage"] = k / n if n else float("nan")
     out["break_advantage_ci_low"], out["break_advantage_ci_high"] = wilson(k, n)
-    out["stuck_boards"] = int((boards["end"] == "stuck").sum())
+    out["stuck_boards"] = int(counts["stuck"])
     out["stuck_board_rate"] = out["stuck_boards"] / n_boards
-    out["draws"] = int(matches["draw"].sum())
-    out["draw_rate"] = out["draws"] / len(matches)
-    out["capped_games"] = int(matches["capped_games"].sum())
-    out["extra_boards"] = int(matches["extra_boards"].sum())
-    out["unfinished"] = int((~matches["finished"].astype(bool)).sum())
+    out["draws"] = int(counts["draws"])
+    out["draw_rate"] = out["draws"] / counts["matches"]
+    out["capped_games"] = int(counts["capped_games"])
+    out["extra_boards"] = int(counts["extra_boards"])
+    out["unfinished"] = int(counts["unfinished"])
     for end in ("last_coin", "opponent_last_coin"):
-        out[f"boards_ended.{end}"] = int((boards["end"] == end).sum())
+        out[f"boards_ended.{end}"] = int(counts[("ended", end)])
     return out
 
 

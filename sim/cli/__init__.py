@@ -100,8 +100,23 @@ def _os_error_line(exc: OSError, out: str | None = None) -> str:
     return f"{where}: {what}" if where else what
 
 
+def _system_memory_pool() -> None:
+    """Arrow allocates with the C library's malloc in this process.
+
+    The command's process reads and writes Parquet for as long as a run lasts (a worker's
+    parts it must write itself, compaction, summaries read slice by slice). Arrow's default
+    allocator keeps the pages it freed, so its memory would grow towards the largest of all
+    the slices and parts it ever held; malloc hands them back (``release_unused``), so the
+    process stays at about one slice whatever the number of matches. Workers are not affected.
+    """
+    import pyarrow as pa
+
+    pa.set_memory_pool(pa.system_memory_pool())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    _system_memory_pool()
     parser = build_parser()
     args = None
     try:

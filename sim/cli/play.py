@@ -100,7 +100,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 if rule is None:
                     tables = run_cells(spec, [cell], matches, args.seed, jobs=args.jobs,
                                        chunk_size=args.chunk_size, backend=args.backend, store=store,
-                                       progress=args.progress)
+                                       progress=args.progress, read_back=False)
                 else:
                     tables, stops = _play_until_answered(spec, cell, rule, matches, args, store, manifest)
                     manifest["stopping"] = stops
@@ -110,11 +110,11 @@ def cmd_run(args: argparse.Namespace) -> int:
                 store.write_manifest({**manifest, "status": "interrupted"})
             return interrupted("run", store)
         if store is not None:
-            store.write_manifest({**manifest, "status": "complete",
-                                  "stored_matches": int(len(tables["matches"]))})
+            store.write_manifest({**manifest, "status": "complete", "stored_matches": store.stored_count()})
             compact_after_run(store)
+    summary = summarise(spec, tables if store is None else store.path)
     elapsed = time.perf_counter() - started
-    print_summary(spec, tables, args.format, elapsed, rotation_line(rotate, len(players), matches))
+    print_summary(spec, summary, args.format, elapsed, rotation_line(rotate, len(players), matches))
     if args.format != "json":
         print_stops(manifest)
     return 0
@@ -145,7 +145,7 @@ def _stopping_rule(args: argparse.Namespace, matches: int, seats: int, rotate: b
 def _play_until_answered(spec, cell, rule, matches: int, args, store, manifest: dict):
     """Play one line-up in looks of a chunk until the ``--stop-*`` question is answered."""
     from ..core.stopping import Looks, play_until_answered
-    from ..core.store import assemble, load_tables
+    from ..core.store import assemble
 
     def record(stops: list[dict]) -> None:
         if store is not None:
@@ -155,7 +155,7 @@ def _play_until_answered(spec, cell, rule, matches: int, args, store, manifest: 
     looks = Looks(spec, [cell], rule, matches, rule.step, args.seed, args.chunk_size)
     stops = play_until_answered(looks, store, record, kept=kept, jobs=args.jobs, backend=args.backend,
                                 progress=args.progress)
-    return (load_tables(store.path) if store is not None else assemble(kept)), stops
+    return ({} if store is not None else assemble(kept)), stops
 
 
 def rotation_line(rotate: bool, seats: int, matches: int) -> str:
@@ -169,11 +169,20 @@ def rotation_line(rotate: bool, seats: int, matches: int) -> str:
     return ""
 
 
-def print_summary(spec: GameSpec, tables, fmt: str, elapsed: float, seating: str = "") -> None:
-    from analysis.summary import format_summary, run_summary
+def summarise(spec: GameSpec, source) -> dict:
+    """The run's summary: of its results directory read slice by slice (memory bounded whatever
+    the number of matches), or of tables in memory."""
+    from analysis.summary import run_summary, stored_summary
 
-    metrics = spec.summary(tables) if spec.summary is not None else None
-    summary = run_summary(tables, metrics, length=spec.length)
+    if isinstance(source, (str, Path)):
+        return stored_summary(source, spec)
+    metrics = spec.summary(source) if spec.summary is not None else None
+    return run_summary(source, metrics, length=spec.length)
+
+
+def print_summary(spec: GameSpec, summary: dict, fmt: str, elapsed: float, seating: str = "") -> None:
+    from analysis.summary import format_summary
+
     summary["wall_time_s"] = round(elapsed, 3)
     if seating:
         summary["seating"] = seating
@@ -258,7 +267,7 @@ def print_sentences(out: str | Path) -> None:
     from analysis.narrative import summary_blocks
     from analysis.results import load_results
 
-    for heading, sentences in summary_blocks(analyse(load_results(out))):
+    for heading, sentences in summary_blocks(analyse(load_results(out, stream=None))):
         print(f"\n{heading}")
         for sentence in sentences:
             print(f"  - {sentence}")

@@ -49,7 +49,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 
             print(f"report: {build_search_report(folder, args.out)}")
             return 0
-        results = load_results(folder)
+        results = load_results(folder, stream=None)
         path = build_report(results, args.out, markdown=args.markdown)
     except FileNotFoundError as exc:  # no table, or no finished match yet
         raise UsageError(str(exc).splitlines()[0]) from None

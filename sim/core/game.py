@@ -9,13 +9,25 @@ pure function that plays one match from (rules, line-up, seeds) and returns a
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .hints import Conformance
-from .protocols import Frames, LineupProblems, MetricParts, MetricsFromParts, PlayMatch, Plots, Replay, Shot, Summary
+from .protocols import (
+    Frames,
+    LineupProblems,
+    MetricParts,
+    MetricsFromParts,
+    PlayMatch,
+    Plots,
+    Replay,
+    Shot,
+    Summary,
+    SummaryFromTally,
+    SummaryTally,
+)
 from .records import MatchLog, Player
 from .restrict import Restrictions
 from .sheet import ScoreSheet
@@ -74,6 +86,15 @@ class GameSpec:
         lineup_problems: ``(rules, n_players) -> list[str]``: extra checks of a line-up size
             against the rules (e.g. teams need 4 seats); each string is one error line.
         summary: ``(tables: dict[str, DataFrame]) -> dict[str, float]``: the game's own metrics.
+        tally, summary_from_tally: optional pair that computes the same metrics slice by slice:
+            ``tally(tables) -> dict`` of counts and sums over some whole matches (merged with
+            :func:`sim.core.tally.merge_tallies`), ``summary_from_tally(tally)`` the metrics.
+            With them a run of any size is summarised without loading its tables
+            (:func:`analysis.summary.stored_summary`); without them the summary reads the
+            whole tables into memory.
+        tally_columns: optional ``{table: (column, ...)}``: the columns ``tally`` reads from each
+            table beside the keys (a table left out: every column; an empty tuple: none), so a
+            large run is read a few columns at a time.
         shot: optional ``(rules, x, angle_deg, speed, state) -> outcome`` for ``tablesim shot``
             (dexterity games); the outcome has ``as_dict()``, ``text()`` and ``plot(path)``.
         plots: optional ``(tables) -> list[(title, matplotlib Figure)]``: the game's own plots
@@ -119,6 +140,9 @@ class GameSpec:
     player_counts: tuple[int, ...]
     lineup_problems: LineupProblems | None = None
     summary: Summary | None = None
+    tally: SummaryTally | None = None
+    summary_from_tally: SummaryFromTally | None = None
+    tally_columns: Mapping[str, tuple[str, ...]] | None = None
     shot: Shot | None = None
     plots: Plots | None = None
     replay: Replay | None = None

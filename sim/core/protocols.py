@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from .seeding import MatchSeeds
 
 __all__ = ["PlayMatch", "LineupProblems", "Summary", "Plots", "Replay", "ShotOutcome", "Shot",
-           "MetricParts", "MetricsFromParts", "Frames", "ResolvedRules", "SheetCheck"]
+           "MetricParts", "MetricsFromParts", "SummaryTally", "SummaryFromTally", "Frames", "ResolvedRules", "SheetCheck"]
 
 Tables = Mapping[str, "pd.DataFrame"]
 
@@ -37,6 +37,18 @@ class Summary(Protocol):
     """The game's own metrics of some tables (keys ``family.member``)."""
 
     def __call__(self, tables: Tables) -> dict[str, float]: ...
+
+
+class SummaryTally(Protocol):
+    """The counts and sums a game's summary needs, from some whole matches (:mod:`sim.core.tally`)."""
+
+    def __call__(self, tables: Tables) -> dict: ...
+
+
+class SummaryFromTally(Protocol):
+    """The game's own metrics from a tally merged over slices of a run."""
+
+    def __call__(self, tally: dict) -> dict[str, float]: ...
 
 
 class Plots(Protocol):

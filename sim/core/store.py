@@ -512,6 +512,8 @@ def _merge_parquet(sources: Sequence[Path], target: Path) -> None:
                     table = table.append_column(field, pa.nulls(len(table), field.type))
             writer.write_table(table.select(schema.names).cast(schema.remove_metadata()).replace_schema_metadata(
                 schema.metadata))
+            del table
+            pa.default_memory_pool().release_unused()  # memory stays that of one part, not the largest seen
     os.replace(tmp, target)
 
 
@@ -598,16 +600,19 @@ def assemble(frames: Mapping[str, list[pd.DataFrame]]) -> dict[str, pd.DataFrame
     return out
 
 
-def load_tables(path: str | Path) -> dict[str, pd.DataFrame]:
+def load_tables(path: str | Path, tables: Sequence[str] = TABLES) -> dict[str, pd.DataFrame]:
     """Read a results directory into one DataFrame per table, sorted by key.
 
     Only complete chunks are read (those whose ``matches`` part exists). A chunk whose parts
     cannot be read, or whose rows do not belong to its name, is named on stderr, moved to
     ``DIR/damaged/`` (when no run holds the directory) and left out; the next run plays its
-    matches again.
+    matches again. ``tables``: read only these (``matches`` always; the others come back
+    empty), e.g. ``("matches", "players")`` of a run too large to load its rounds and events
+    (:func:`sim.core.stream.iter_slices` reads those slice by slice).
     """
     path = Path(path)
     store = ResultStore(path)
+    wanted = {"matches", *tables}
     frames: dict[str, list[pd.DataFrame]] = {table: [] for table in TABLES}
     chunks = [(parsed, parsed[3]) for parsed in store._parts()]
     chunks += [(None, name) for name in _old_part_names(path)]
@@ -615,7 +620,7 @@ def load_tables(path: str | Path) -> dict[str, pd.DataFrame]:
     for parsed, name in chunks:
         if parsed is not None and last_of.get(parsed[0], -1) >= parsed[2]:
             continue  # a leftover of an interrupted compaction: a larger part holds its matches
-        chunk, problem = _read_chunk(path, name, parsed)
+        chunk, problem = _read_chunk(path, name, parsed, wanted)
         if problem is None and parsed is not None:
             key, first, last, _ = parsed
             if last_of.get(key, -1) >= first:
@@ -658,11 +663,15 @@ def _old_part_names(path: Path) -> list[str]:
     return sorted(p.name for p in folder.glob("*.parquet") if _PART.match(p.name) is None)
 
 
-def _read_chunk(path: Path, name: str, parsed) -> tuple[dict[str, pd.DataFrame] | None, str | None]:
-    """The tables of one chunk, or the reason it cannot be used."""
+def _read_chunk(path: Path, name: str, parsed, wanted: Iterable[str] = TABLES
+                ) -> tuple[dict[str, pd.DataFrame] | None, str | None]:
+    """The tables of one chunk (those not ``wanted`` empty), or the reason it cannot be used."""
     chunk: dict[str, pd.DataFrame] = {}
     for table in TABLES:
         file = path / table / name
+        if table not in wanted:
+            chunk[table] = pd.DataFrame()
+            continue
         if not file.exists():
             if parsed is None and table != "matches":  # older layouts did not insist
                 chunk[table] = pd.DataFrame()

@@ -27,6 +27,7 @@ from sim.physics.kernel_cache import clear_stale_package
 
 from .conformance import CONFORMANCE
 from .match import play_match
+from .metrics import TALLY_COLUMNS, summary_from_tally, tally
 from .metrics import summary as game_metrics
 from .players.profile import CurlastiqueProfile
 from .restrictions import RESTRICTIONS
@@ -59,6 +60,9 @@ GAME = register(GameSpec(
     player_counts=(2, 3, 4),
     lineup_problems=lineup_problems,
     summary=game_metrics,
+    tally=tally,
+    summary_from_tally=summary_from_tally,
+    tally_columns=TALLY_COLUMNS,
     shot=throw_one,
     plots=plots,
     replay=replay_match,

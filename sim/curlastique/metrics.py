@@ -6,7 +6,9 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-__all__ = ["summary", "seat_points", "points_per_throw"]
+from sim.core.tally import Tally
+
+__all__ = ["summary", "tally", "summary_from_tally", "TALLY_COLUMNS", "seat_points", "points_per_throw"]
 
 _KEYS = ["variant", "lineup", "match"]
 
@@ -28,8 +30,13 @@ def points_per_throw(tables: Mapping[str, pd.DataFrame]) -> pd.Series:
     return per["points"] / per["throws"]
 
 
+#: The columns :func:`tally` reads beside the keys (a large run is read a few columns at a time).
+TALLY_COLUMNS = {"matches": ("rounds", "decisive_rounds", "finished"), "players": ("profile", "throws", "won"),
+                 "rounds": ("points",), "events": ("out", "knocked_out", "zone", "family")}
+
 def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
-    """Game metrics from the tidy tables (JSON-ready floats).
+    """Game metrics from the tidy tables (JSON-ready floats): :func:`summary_from_tally` of
+    :func:`tally`.
 
     Keys:
         out_rate_per_throw: share of thrown pucks that ended out of play.
@@ -44,28 +51,64 @@ def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
         win_rate.PROFILE: share of seats of that profile that won.
         shot_share.FAMILY: share of throws of each shot family.
     """
+    return summary_from_tally(tally(tables))
+
+
+def tally(tables: Mapping[str, pd.DataFrame]) -> Tally:
+    """The counts and sums :func:`summary_from_tally` needs, from whole matches (any slice of a run)."""
     matches, players = tables["matches"], tables["players"]
     events, rounds = tables.get("events"), tables.get("rounds")
-    out: dict[str, float] = {}
+    out: Tally = {}
     if events is not None and len(events):
-        out["out_rate_per_throw"] = float(events["out"].mean())
-        out["knocked_out_per_throw"] = float(events["knocked_out"].mean())
-        out["zone_per_throw"] = float(events["zone"].mean())
+        out.update({"throws": float(len(events)), "out": float(events["out"].sum()),
+                    "knocked_out": float(events["knocked_out"].sum()), "zone": float(events["zone"].sum())})
+        if "family" in events.columns:
+            out.update({("family", str(f)): float(n) for f, n in events["family"].value_counts().items()})
     if len(matches):
-        out["mean_rounds"] = float(matches["rounds"].mean())
-        out["mean_decisive_rounds"] = float(matches["decisive_rounds"].mean())
-        out["decisive_game_rate"] = float((matches["decisive_rounds"] > 0).mean())
         capped = ~matches["finished"].astype(bool)
-        out["unfinished_rate"] = float(capped.mean())
-        out["capped_games"] = float(capped.sum())
+        out.update({"matches": float(len(matches)), "rounds": float(matches["rounds"].sum()),
+                    "decisive_rounds": float(matches["decisive_rounds"].sum()),
+                    "decisive_games": float((matches["decisive_rounds"] > 0).sum()), "capped": float(capped.sum())})
     if rounds is not None and len(rounds) and len(players):
-        for profile, value in points_per_throw(tables).dropna().items():
-            out[f"points_per_throw.{profile}"] = float(value)
+        per = seat_points(tables).groupby("profile")[["points", "throws"]].sum()
+        for profile, row in per.iterrows():
+            out[("profile_points", profile)] = float(row["points"])
+            out[("profile_throws", profile)] = float(row["throws"])
     if len(players):
-        for profile, rate in players.groupby("profile")["won"].mean().items():
-            out[f"win_rate.{profile}"] = float(rate)
-    if events is not None and len(events) and "family" in events.columns:
-        for family, share in events["family"].value_counts(normalize=True).sort_index().items():
-            if family:
-                out[f"shot_share.{family}"] = float(share)
+        for profile, won in players.groupby("profile")["won"]:
+            out[("seats", profile)] = float(len(won))
+            out[("wins", profile)] = float(won.sum())
+    return out
+
+
+def _groups(counts: Mapping, name: str) -> list:
+    return sorted(key[1] for key in counts if isinstance(key, tuple) and key[0] == name)
+
+
+def summary_from_tally(counts: Mapping) -> dict[str, float]:
+    """The metrics of :func:`summary` from a (merged) :func:`tally`."""
+    out: dict[str, float] = {}
+    if counts.get("throws"):
+        throws = counts["throws"]
+        out["out_rate_per_throw"] = counts["out"] / throws
+        out["knocked_out_per_throw"] = counts["knocked_out"] / throws
+        out["zone_per_throw"] = counts["zone"] / throws
+    if counts.get("matches"):
+        n = counts["matches"]
+        out["mean_rounds"] = counts["rounds"] / n
+        out["mean_decisive_rounds"] = counts["decisive_rounds"] / n
+        out["decisive_game_rate"] = counts["decisive_games"] / n
+        out["unfinished_rate"] = counts["capped"] / n
+        out["capped_games"] = float(counts["capped"])
+    for profile in _groups(counts, "profile_throws"):
+        thrown = counts[("profile_throws", profile)]
+        if thrown:
+            out[f"points_per_throw.{profile}"] = counts[("profile_points", profile)] / thrown
+    for profile in _groups(counts, "seats"):
+        out[f"win_rate.{profile}"] = counts[("wins", profile)] / counts[("seats", profile)]
+    families = _groups(counts, "family")
+    played = sum(counts[("family", f)] for f in families)
+    for family in families:
+        if family:
+            out[f"shot_share.{family}"] = counts[("family", family)] / played
     return out

@@ -27,7 +27,7 @@ from sim.physics.kernel_cache import clear_stale_package
 
 from .conformance import CONFORMANCE
 from .match import play_match, replay
-from .metrics import metric_parts, metrics_from_parts, summary
+from .metrics import TALLY_COLUMNS, metric_parts, metrics_from_parts, summary, summary_from_tally, tally
 from .players.profile import GasterospeedProfile
 from .restrictions import RESTRICTIONS
 from .rules.schema import GasterospeedRules, lineup_problems
@@ -51,6 +51,9 @@ GAME = register(GameSpec(
     player_counts=(2, 3, 4, 5, 6),
     lineup_problems=lineup_problems,
     summary=summary,
+    tally=tally,
+    summary_from_tally=summary_from_tally,
+    tally_columns=TALLY_COLUMNS,
     metric_parts=metric_parts,
     metrics_from_parts=metrics_from_parts,
     replay=replay,

@@ -23,52 +23,103 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["summary", "metric_parts", "metrics_from_parts"]
+from sim.core.tally import Tally
+
+__all__ = ["summary", "tally", "summary_from_tally", "TALLY_COLUMNS", "metric_parts", "metrics_from_parts"]
 
 _RACE_KEY = ["variant", "lineup", "match", "round"]
 #: A card enters card_win_rate_spread once played in this many seat-races (fewer: too noisy).
 SPREAD_MIN_PLAYS = 30
 
 
+#: The columns :func:`tally` reads beside the keys: every column of ``rounds``.
+TALLY_COLUMNS = {"matches": ("tie",), "players": (), "events": ("phase", "card", "number", "round", "seat")}
+
 def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
-    """The game's metrics of a run's tables (see the module docstring for the keys)."""
+    """The game's metrics of a run's tables (see the module docstring for the keys):
+    :func:`summary_from_tally` of :func:`tally`."""
+    return summary_from_tally(tally(tables))
+
+
+def tally(tables: Mapping[str, pd.DataFrame]) -> Tally:
+    """The counts and sums :func:`summary_from_tally` needs, from whole matches (any slice of a run)."""
     rounds = tables.get("rounds", pd.DataFrame())
     events = tables.get("events", pd.DataFrame())
     matches = tables.get("matches", pd.DataFrame())
-    out: dict[str, float] = {}
+    out: Tally = {}
     if rounds is None or rounds.empty:
         return out
     keys = [k for k in _RACE_KEY if k in rounds.columns]
     races = rounds.drop_duplicates(keys)
-    out["races"] = float(len(races))
-    out["race_turns"] = float(races["turns"].mean())
-    out["race_turns_max"] = float(races["turns"].max())
     capped = races["capped"].astype(bool)
-    out["turn_capped_rate"] = float(capped.mean())
-    out["turn_capped_races"] = float(capped.sum())
+    out.update({"races": float(len(races)), "turns": float(races["turns"].sum()),
+                "max.turns": float(races["turns"].max()), "capped": float(capped.sum())})
     for circuit, group in races.groupby("circuit", sort=True):
-        out[f"race_turns.{circuit}"] = float(group["turns"].mean())
-        out[f"race_turns_max.{circuit}"] = float(group["turns"].max())
-        out[f"turn_capped_rate.{circuit}"] = float(group["capped"].astype(bool).mean())
-        out[f"turn_capped_races.{circuit}"] = float(group["capped"].astype(bool).sum())
+        out.update({("races", circuit): float(len(group)), ("turns", circuit): float(group["turns"].sum()),
+                    ("max.turns", circuit): float(group["turns"].max()),
+                    ("capped", circuit): float(group["capped"].astype(bool).sum())})
     if matches is not None and not matches.empty and "tie" in matches.columns:
-        out["championship_tie_rate"] = float(matches["tie"].astype(bool).mean())
+        out["matches"] = float(len(matches))
+        out["ties"] = float(matches["tie"].astype(bool).sum())
     won = rounds["arrival"] == 1
     for slot, group in rounds.assign(won=won).groupby("start_slot", sort=True):
         if slot > 0:
-            out[f"race_win_rate.slot{int(slot)}"] = float(group["won"].mean())
+            out[("slot_races", int(slot))] = float(len(group))
+            out[("slot_wins", int(slot))] = float(group["won"].sum())
+    out["seat_races"] = float(len(rounds))
+    out["snails_ko"] = float(rounds["snails_ko"].sum())
+    out["max.snails_ko"] = float(rounds["snails_ko"].max())
     for circuit, group in rounds.groupby("circuit", sort=True):
-        out[f"points.{circuit}"] = float(group["points"].mean())
-    # KO rate and card win rates: from the per-championship parts, the code the bootstrap uses
-    pooled = metrics_from_parts(metric_parts(tables).sum().to_frame().T).iloc[0]
-    out["ko_rate"] = float(pooled["ko_rate"])
-    per_seat = _snails_per_seat(rounds)
-    for circuit, group in rounds.groupby("circuit", sort=True):
-        out[f"ko_rate.{circuit}"] = float(group["snails_ko"].sum() / (len(group) * per_seat))
+        out[("seat_races", circuit)] = float(len(group))
+        out[("points", circuit)] = float(group["points"].sum())
+        out[("snails_ko", circuit)] = float(group["snails_ko"].sum())
     if events is not None and not events.empty:
         played = events[events["phase"].isin(["action", "reaction"])]
         for card in _action_cards(events):
-            out[f"card_play_rate.{card}"] = float((played["card"] == card).sum() / len(rounds))
+            out[("card_events", card)] = float((played["card"] == card).sum())
+        for column, value in metric_parts(tables).sum().items():
+            if column.startswith(("plays.", "wins.")):
+                out[column] = float(value)
+    return out
+
+
+def _groups(counts: Mapping, name: str) -> list:
+    return sorted(key[1] for key in counts if isinstance(key, tuple) and key[0] == name)
+
+
+def summary_from_tally(counts: Mapping) -> dict[str, float]:
+    """The metrics of :func:`summary` from a (merged) :func:`tally`."""
+    out: dict[str, float] = {}
+    if not counts.get("races"):
+        return out
+    out["races"] = float(counts["races"])
+    out["race_turns"] = counts["turns"] / counts["races"]
+    out["race_turns_max"] = float(counts["max.turns"])
+    out["turn_capped_rate"] = counts["capped"] / counts["races"]
+    out["turn_capped_races"] = float(counts["capped"])
+    for circuit in _groups(counts, "races"):
+        races = counts[("races", circuit)]
+        out[f"race_turns.{circuit}"] = counts[("turns", circuit)] / races
+        out[f"race_turns_max.{circuit}"] = float(counts[("max.turns", circuit)])
+        out[f"turn_capped_rate.{circuit}"] = counts[("capped", circuit)] / races
+        out[f"turn_capped_races.{circuit}"] = float(counts[("capped", circuit)])
+    if counts.get("matches"):
+        out["championship_tie_rate"] = counts["ties"] / counts["matches"]
+    for slot in _groups(counts, "slot_races"):
+        out[f"race_win_rate.slot{slot}"] = counts[("slot_wins", slot)] / counts[("slot_races", slot)]
+    for circuit in _groups(counts, "points"):
+        out[f"points.{circuit}"] = counts[("points", circuit)] / counts[("seat_races", circuit)]
+    per_seat = 2 if counts["max.snails_ko"] > 1 else 1  # as _snails_per_seat, over the whole run
+    out["ko_rate"] = counts["snails_ko"] / (counts["seat_races"] * per_seat)
+    for circuit in _groups(counts, "snails_ko"):
+        out[f"ko_rate.{circuit}"] = counts[("snails_ko", circuit)] / (counts[("seat_races", circuit)] * per_seat)
+    cards = _groups(counts, "card_events")
+    if cards:
+        sums = pd.DataFrame([{key: value for key, value in counts.items()
+                              if isinstance(key, str) and key.startswith(("plays.", "wins."))}])
+        pooled = metrics_from_parts(sums).iloc[0] if len(sums.columns) else pd.Series(dtype=float)
+        for card in cards:
+            out[f"card_play_rate.{card}"] = counts[("card_events", card)] / counts["seat_races"]
             rate = pooled.get(f"card_win_rate.{card}", np.nan)
             if not np.isnan(rate):  # the card was played at least once
                 out[f"card_win_rate.{card}"] = float(rate)

@@ -1,6 +1,6 @@
 """The game metrics' intervals and paired effects (analysis.game_effects) against known truths:
 coverage of the level interval, type-I error and coverage of the paired effect, seat rotation
-(correlated matches of one seed) included; the parts path equals the summary path."""
+(correlated matches of one seed) included; the parts and tally paths equal the summary path."""
 
 from types import SimpleNamespace
 
@@ -26,8 +26,20 @@ def _from_parts(sums):
     return pd.DataFrame({"mean_x": sums["x"] / sums["n"], "ratio": sums["a"] / sums["b"]})
 
 
+def _tally(tables):
+    matches = tables["matches"]
+    return {"x": float(matches["x"].sum()), "n": float(len(matches)), "a": float(matches["a"].sum()),
+            "b": float(matches["b"].sum())}
+
+
+def _from_tally(counts):
+    return {"mean_x": counts["x"] / counts["n"], "ratio": counts["a"] / counts["b"], "label": "not a number"}
+
+
 SPEC = SimpleNamespace(summary=_summary, metric_parts=None, metrics_from_parts=None)
 PARTS_SPEC = SimpleNamespace(summary=_summary, metric_parts=_parts, metrics_from_parts=_from_parts)
+TALLY_SPEC = SimpleNamespace(summary=_summary, metric_parts=None, metrics_from_parts=None, tally=_tally,
+                             summary_from_tally=_from_tally)
 
 
 def _tables(rng, seeds=120, rotations=2, shift=0.0, paired=None):
@@ -82,6 +94,7 @@ def test_groups_keep_a_seeds_rotations_together_and_pair_variants():
     groups = jackknife_groups([5, 5, 9, 9, 2, 2, 7, 7], groups=3)
     assert sorted(set(groups.values())) == [0, 1, 2] and set(groups) == {2, 5, 7, 9}
     assert jackknife_groups([3, 1, 2]) == {1: 0, 2: 1, 3: 2}  # fewer seeds than groups: one each
+    assert jackknife_groups(range(10), groups=2) == {s: s // 5 for s in range(10)}  # consecutive blocks
 
 
 def test_parts_give_the_summarys_pseudo_values():
@@ -93,6 +106,9 @@ def test_parts_give_the_summarys_pseudo_values():
     assert full == pytest.approx({k: full_p[k] for k in full})
     pd.testing.assert_frame_equal(pseudo[["mean_x", "ratio"]], pseudo_p[["mean_x", "ratio"]], rtol=1e-9)
     assert "label" not in full  # a non-numeric metric is left out
+    full_t, pseudo_t = cell_pseudo_values(TALLY_SPEC, cell, groups)  # groups tallied once, merged left out
+    assert full_t == pytest.approx(full)
+    pd.testing.assert_frame_equal(pseudo[["mean_x", "ratio"]], pseudo_t[["mean_x", "ratio"]], rtol=1e-9)
 
 
 def test_an_unchanged_metric_is_zero_with_a_point_interval():
