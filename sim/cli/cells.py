@@ -81,5 +81,5 @@ def play_cells(verb: str, spec, cells: Sequence[Any], matches: int, args: argpar
             return None, time.perf_counter() - started, interrupted(verb, store)
         if store is not None:
             store.write_manifest({**manifest, "status": "complete", "stored_matches": int(len(tables["matches"]))})
-            compact_after_run(store)
+            compact_after_run(store, args.jobs, args.backend)
     return tables, time.perf_counter() - started, 0

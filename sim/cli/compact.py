@@ -10,11 +10,15 @@ from .common import UsageError, results_folder
 __all__ = ["add_parsers", "compact_after_run"]
 
 
-def compact_after_run(store) -> None:
-    """At the end of a finished run: merge its cells' parts (a note on stderr when it did)."""
+def compact_after_run(store, jobs: int = 1, backend: str = "loky") -> None:
+    """At the end of a finished run: merge its cells' parts (a note on stderr when it did), on
+    the run's ``jobs`` loky workers (Dask and the other backends: in this process)."""
     if store is None:
         return
-    merged = store.compact()
+    from ..core.runner import cpu_count, merge_in_workers
+
+    workers = cpu_count() if jobs == -1 else jobs
+    merged = store.compact(merge=merge_in_workers(workers) if backend == "loky" else None)
     if merged:
         print(f"tablesim: note: {store.path}: {merged:,} parts merged into larger ones (same tables)", file=sys.stderr)
 

@@ -111,7 +111,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             return interrupted("run", store)
         if store is not None:
             store.write_manifest({**manifest, "status": "complete", "stored_matches": store.stored_count()})
-            compact_after_run(store)
+            compact_after_run(store, args.jobs, args.backend)
     summary = summarise(spec, tables if store is None else store.path)
     elapsed = time.perf_counter() - started
     print_summary(spec, summary, args.format, elapsed, rotation_line(rotate, len(players), matches))
@@ -234,7 +234,7 @@ def cmd_experiment(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             store.write_manifest({**manifest, "status": "interrupted"})
             return interrupted("experiment", store)
-        compact_after_run(store)
+        compact_after_run(store, args.jobs, args.backend)
     elapsed = time.perf_counter() - started
     from analysis.winrates import win_rates
 

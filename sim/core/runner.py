@@ -27,9 +27,10 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Future, wait
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -376,6 +377,23 @@ def _pool_threads_quiet() -> Iterator[None]:
         yield
     finally:
         threading.excepthook = previous
+
+
+def merge_in_workers(jobs: int) -> Callable[[list[tuple[list[Path], Path]]], None]:
+    """A compaction's ``merge`` (:meth:`ResultStore.compact`) on ``jobs`` loky workers (the run's
+    pool, kept warm): the parent only hands out the merges, as it hands out chunks. One worker:
+    here, one after the other."""
+    from .store import merge_parquet
+
+    def merge(work: list[tuple[list[Path], Path]]) -> None:
+        if jobs <= 1 or len(work) <= 1:
+            for sources, target in work:
+                merge_parquet(sources, target)
+            return
+        for _ in _loky_results(merge_parquet, iter(work), min(jobs, len(work))):
+            pass
+
+    return merge
 
 
 def _drain(pending: set[Future]):

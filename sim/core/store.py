@@ -47,7 +47,7 @@ import re
 import socket
 import sys
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -57,7 +57,7 @@ from .game import TABLES
 
 __all__ = ["ResultStore", "load_tables", "scan_table", "assemble", "KEY_COLUMNS", "StoreError", "StoreLocked",
            "cell_key", "part_name", "parse_part_name", "atomic_write_bytes", "DAMAGED", "gaps", "contiguous_runs",
-           "COMPACT_MATCHES", "COMPACT_PARTS"]
+           "COMPACT_MATCHES", "COMPACT_PARTS", "merge_parquet"]
 
 #: Every row of every table is keyed by these columns (then seat / round / event index).
 KEY_COLUMNS = ("variant", "lineup", "match")
@@ -370,33 +370,34 @@ class ResultStore:
             with contextlib.suppress(FileNotFoundError):
                 (self.path / table / name).unlink()
 
-    def compact(self, max_matches: int = COMPACT_MATCHES, min_parts: int = COMPACT_PARTS) -> int:
+    def compact(self, max_matches: int = COMPACT_MATCHES, min_parts: int = COMPACT_PARTS,
+                merge: Callable[[list[tuple[list[Path], Path]]], None] | None = None) -> int:
         """Merge each cell's consecutive parts into parts of up to ``max_matches`` matches.
 
         Only cells with more than ``min_parts`` parts are compacted; the tables read back are the
         same. Holds the lock (taking it if this process does not hold it yet). Each merged part
-        is written table by table, streaming one part at a time (memory: one part), ``matches``
-        last; then the parts it replaces are removed. Returns the number of parts merged away.
+        is written streaming one source part at a time (memory: one part): first every table but
+        ``matches`` of every merged part, then their ``matches``; then the parts they replace are
+        removed. ``merge`` writes a list of ``(sources, target)`` merges (default: one after the
+        other, here; :func:`sim.core.runner.merge_in_workers` spreads them over a run's workers).
+        Returns the number of parts merged away.
         """
+        merge = merge or _merge_here
         with self.lock("compact") if not self.holds_lock() else contextlib.nullcontext():
             ranges = self.stored_ranges()  # judges every part first: damaged ones are set aside
-            merged = 0
-            for key, cell_ranges in ranges.items():
-                if len(cell_ranges) <= min_parts:
-                    continue
-                for group in _merge_groups(cell_ranges, max_matches):
-                    if len(group) > 1:
-                        self._merge(key, group)
-                        merged += len(group) - 1
-            return merged
+            plan = [(key, group) for key, cell_ranges in ranges.items() if len(cell_ranges) > min_parts
+                    for group in _merge_groups(cell_ranges, max_matches) if len(group) > 1]
+            for tables in ([t for t in TABLES if t != "matches"], ["matches"]):  # matches last
+                merge([self._merge_job(key, group, table) for key, group in plan for table in tables])
+            for key, group in plan:
+                for first, last in group:
+                    self._drop_leftover(_key_part_name(key, first, last))
+            return sum(len(group) - 1 for _, group in plan)
 
-    def _merge(self, key: str, group: list[tuple[int, int]]) -> None:
-        names = [_key_part_name(key, first, last) for first, last in group]
-        target = _key_part_name(key, group[0][0], group[-1][1])
-        for table in (*[t for t in TABLES if t != "matches"], "matches"):
-            _merge_parquet([self.path / table / name for name in names], self.path / table / target)
-        for name in names:
-            self._drop_leftover(name)
+    def _merge_job(self, key: str, group: list[tuple[int, int]], table: str) -> tuple[list[Path], Path]:
+        """The sources and target of one table of a merged part."""
+        sources = [self.path / table / _key_part_name(key, first, last) for first, last in group]
+        return sources, self.path / table / _key_part_name(key, group[0][0], group[-1][1])
 
     def stored_matches(self) -> set[tuple[str, str, int]]:
         """The (variant, lineup, match) keys of every stored match (reads the tables)."""
@@ -486,6 +487,17 @@ def _merge_groups(ranges: Sequence[tuple[int, int]], max_matches: int) -> list[l
         else:
             groups.append([(first, last)])
     return groups
+
+
+def merge_parquet(sources: Sequence[Path], target: Path) -> None:
+    """One merge of a compaction (:meth:`ResultStore.compact`): ``sources`` into ``target``."""
+    _merge_parquet(sources, target)
+
+
+def _merge_here(jobs: list[tuple[list[Path], Path]]) -> None:
+    """Each merge of a compaction, one after the other, in this process."""
+    for sources, target in jobs:
+        _merge_parquet(sources, target)
 
 
 def _merge_parquet(sources: Sequence[Path], target: Path) -> None:

@@ -166,10 +166,11 @@ def metric_parts(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         rkeys = [k for k in _RACE_KEY if k in rounds.columns] + ["seat"]
         who = played[ekeys + ["card"]].drop_duplicates().merge(rounds[rkeys + ["arrival"]], on=rkeys, how="left")
         who["won"] = (who["arrival"] == 1).astype(float)
+        per = who.groupby([*_MATCH_KEY, "card"])["won"].agg(plays="size", wins="sum").unstack("card", fill_value=0)
         for card in cards:
-            rows = who[who["card"] == card].groupby(_MATCH_KEY)
-            parts[f"plays.{card}"] = rows.size().reindex(index, fill_value=0).to_numpy(float)
-            parts[f"wins.{card}"] = rows["won"].sum().reindex(index, fill_value=0).to_numpy(float)
+            for name in ("plays", "wins"):
+                column = per[(name, card)] if (name, card) in per.columns else pd.Series(dtype=float)
+                parts[f"{name}.{card}"] = column.reindex(index, fill_value=0).to_numpy(float)
     return parts.reset_index(drop=True)
 
 

@@ -208,3 +208,19 @@ def test_scan_table_reads_what_load_tables_reads_lazily_and_skips_leftovers(tmp_
     assert scan_table(store.path, "events").count_rows() == len(loaded["events"])
     with pytest.raises(ValueError, match="allowed: matches, players, rounds, events"):
         scan_table(store.path, "scores")
+
+
+def test_merges_spread_over_workers_give_the_same_tables_and_the_parent_merges_nothing(tmp_path, monkeypatch):
+    from sim.core.runner import merge_in_workers
+
+    store = played(tmp_path / "out", matches=400, chunk=10)
+    before = load_tables(store.path)
+
+    def not_here(sources, target):
+        raise AssertionError("the parent merged a part itself")
+
+    monkeypatch.setattr(store_module, "_merge_parquet", not_here)  # the workers import their own copy
+    assert store.compact(max_matches=150, min_parts=0, merge=merge_in_workers(2)) == 37
+    monkeypatch.undo()
+    assert len(parts(store.path)) == 3 and len(parts(store.path, "events")) == 3
+    assert_same_tables(before, load_tables(store.path))

@@ -29,9 +29,14 @@ def joined(slices) -> dict[str, pd.DataFrame]:
     return assemble({table: [s[table] for s in slices] for table in ("matches", "players", "rounds", "events")})
 
 
+@pytest.fixture(scope="module")
+def two_cells(tmp_path_factory):
+    return played(tmp_path_factory.mktemp("two") / "out", cells=[cell("a"), cell("b")])
+
+
 @pytest.mark.parametrize("size", [1, 7, 35, 10_000])
-def test_the_slices_are_the_tables_each_of_whole_seeds_of_one_cell(tmp_path, size):
-    store = played(tmp_path / "out", cells=[cell("a"), cell("b")])
+def test_the_slices_are_the_tables_each_of_whole_seeds_of_one_cell(two_cells, size):
+    store = two_cells
     slices = list(iter_slices(store.path, matches_per_slice=size))
     assert_same_tables(load_tables(store.path), joined(slices))
     seeds_seen = set()
