@@ -42,11 +42,11 @@ def match_outcomes(tables: Mapping[str, pd.DataFrame], length: GameLength | None
     Args:
         tables: ``matches``, ``players`` and (optionally) ``rounds``, as from
             :func:`sim.core.store.load_tables`.
-        metrics: :func:`analysis.metrics.per_match_metrics` already computed (slice by slice, for
-            a run too large to load its rounds); None computes them from ``tables["rounds"]``.
         length: the game's declared length (``GameSpec.length``); when it is a column of its
             own (Gastérospeed's turns per race), that column is a continuous outcome too, with
             the label and unit the game gives it (``outcomes.attrs["described"]``).
+        metrics: :func:`analysis.metrics.per_match_metrics` already computed (slice by slice, for
+            a run too large to load its rounds); None computes them from ``tables["rounds"]``.
 
     Returns:
         one row per match: ``variant``, ``lineup``, ``match``, ``seed``, ``rotation``,

@@ -52,7 +52,7 @@ def stored(request, tmp_path_factory):
     return get_game(game), out
 
 
-@pytest.mark.parametrize("size", [1, 9, 10_000])
+@pytest.mark.parametrize("size", [2, 10_000])
 def test_the_summary_read_slice_by_slice_is_the_summary_of_the_whole_tables(stored, size):
     spec, out = stored
     tables = load_tables(out)
