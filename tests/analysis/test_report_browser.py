@@ -33,20 +33,27 @@ window.addEventListener('load', () => {
 </script></body>"""
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (.ci/run installs Debian's chromium)")
-def test_report_renders_in_headless_chromium(tmp_path):
-    folder = make_experiment(tmp_path / "exp", matches=36)
-    report = build_report(folder)
+def images_and_errors(page, tmp_path) -> tuple[int, int, int]:
+    """(images decoded and visible, images, script errors) of the HTML file ``page`` opened in
+    headless Chromium (a copy with :data:`PROBE` injected, in ``tmp_path``)."""
     probe = tmp_path / "probe.html"
-    probe.write_text(report.read_text(encoding="utf-8").replace("</body>", PROBE), encoding="utf-8")
-    profile = tmp_path / "profile"
-    dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--dump-dom", probe.as_uri()],
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE), encoding="utf-8")
+    dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", probe.as_uri()],
                          capture_output=True, text=True, timeout=120)
     assert dom.returncode == 0, dom.stderr[-2000:]
     found = re.search(r"IMAGES (\d+)/(\d+) ERRORS (\d+)", dom.stdout)
     assert found, dom.stdout[-2000:]
     decoded, total, errors = map(int, found.groups())
+    return decoded, total, errors
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium on this machine (.ci/run installs Debian's chromium)")
+def test_report_renders_in_headless_chromium(tmp_path):
+    folder = make_experiment(tmp_path / "exp", matches=36)
+    report = build_report(folder)
+    decoded, total, errors = images_and_errors(report, tmp_path)
     assert total >= 5 and decoded == total and errors == 0
+    profile = tmp_path / "profile"
     shot = tmp_path / "report.png"
     result = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--window-size=1280,2400",
                              f"--screenshot={shot}", report.as_uri()], capture_output=True, text=True, timeout=120)
