@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from sim.core.tally import merge_tallies
+from sim.core.tally import merged
 
 from .effects import adjust_pvalues, adjusted_intervals
 from .hooks import cell_tables
@@ -82,15 +82,10 @@ def _evaluations_by_parts(spec, tables, group_of_match: pd.Series, k: int) -> li
 
 def _evaluations_by_tally(spec, tallies: dict[int, dict], k: int) -> list[dict[str, float]]:
     """[θ, θ₍₀₎, ..., θ₍ₖ₋₁₎] from the groups' tallies: each left-out evaluation merges the others."""
-    def merged(groups) -> dict:
-        out: dict = {}
-        for group in groups:
-            merge_tallies(out, tallies.get(group, {}))
-        return out
-
     everything = range(k)
-    return [_numeric(spec.summary_from_tally(merged(everything)))] + \
-        [_numeric(spec.summary_from_tally(merged(g for g in everything if g != left))) for left in everything]
+    return [_numeric(spec.summary_from_tally(merged(tallies.get(g, {}) for g in everything)))] + \
+        [_numeric(spec.summary_from_tally(merged(tallies.get(g, {}) for g in everything if g != left)))
+         for left in everything]
 
 
 def cell_pseudo_values(spec, tables, groups: dict[int, int],

@@ -24,7 +24,7 @@ import pandas as pd
 from sim.core.game import TABLES
 from sim.core.store import ResultStore, assemble
 from sim.core.stream import iter_slices, union_columns
-from sim.core.tally import merge_tallies
+from sim.core.tally import merged
 
 from .jackknife import group_tallies, has_tally, jackknife_groups
 from .metrics import per_match_metrics
@@ -75,14 +75,6 @@ class Streamed:
                 f"{sum(self.stored.values()):,}); the figures and tables elsewhere use every match.")
 
 
-def merge_all(tallies) -> dict:
-    """One tally of several (:func:`sim.core.tally.merge_tallies`)."""
-    out: dict = {}
-    for tally in tallies:
-        merge_tallies(out, tally)
-    return out
-
-
 def wide_bytes(path: str | Path) -> int:
     """Bytes on disk of the rounds and events parts that a read of ``path`` would count."""
     path = Path(path)
@@ -107,8 +99,8 @@ def stream_tables(path: str | Path, matches: pd.DataFrame, spec: Any) -> Streame
         out.stored[cell] = out.stored.get(cell, 0) + len(rows)
         per_match.append(per_match_metrics(tables["rounds"], tables["players"]))
         if tallied:
-            cell_groups = group_tallies(spec, tables, groups[cell[1]], out.group_tallies.setdefault(cell, {}))
-            out.tallies[cell] = merge_all(cell_groups.values())
+            group_tallies(spec, tables, groups[cell[1]], out.group_tallies.setdefault(cell, {}))
+    out.tallies = {cell: merged(by_group.values()) for cell, by_group in out.group_tallies.items()}
     frames = [frame for frame in per_match if len(frame)]
     out.per_match = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     out.sample, out.sampled = _sample(path)

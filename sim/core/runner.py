@@ -383,14 +383,13 @@ def merge_in_workers(jobs: int) -> Callable[[list[tuple[list[Path], Path]]], Non
     """A compaction's ``merge`` (:meth:`ResultStore.compact`) on ``jobs`` loky workers (the run's
     pool, kept warm): the parent only hands out the merges, as it hands out chunks. One worker:
     here, one after the other."""
-    from .store import merge_parquet
+    from .store import merge_parts
 
     def merge(work: list[tuple[list[Path], Path]]) -> None:
         if jobs <= 1 or len(work) <= 1:
-            for sources, target in work:
-                merge_parquet(sources, target)
+            merge_parts(work)
             return
-        for _ in _loky_results(merge_parquet, iter(work), min(jobs, len(work))):
+        for _ in _loky_results(merge_parts, (([job],) for job in work), min(jobs, len(work))):
             pass
 
     return merge

@@ -57,7 +57,7 @@ from .game import TABLES
 
 __all__ = ["ResultStore", "load_tables", "scan_table", "assemble", "KEY_COLUMNS", "StoreError", "StoreLocked",
            "cell_key", "part_name", "parse_part_name", "atomic_write_bytes", "DAMAGED", "gaps", "contiguous_runs",
-           "COMPACT_MATCHES", "COMPACT_PARTS", "merge_parquet"]
+           "COMPACT_MATCHES", "COMPACT_PARTS", "merge_parts"]
 
 #: Every row of every table is keyed by these columns (then seat / round / event index).
 KEY_COLUMNS = ("variant", "lineup", "match")
@@ -382,7 +382,7 @@ class ResultStore:
         other, here; :func:`sim.core.runner.merge_in_workers` spreads them over a run's workers).
         Returns the number of parts merged away.
         """
-        merge = merge or _merge_here
+        merge = merge or merge_parts
         with self.lock("compact") if not self.holds_lock() else contextlib.nullcontext():
             ranges = self.stored_ranges()  # judges every part first: damaged ones are set aside
             plan = [(key, group) for key, cell_ranges in ranges.items() if len(cell_ranges) > min_parts
@@ -489,13 +489,9 @@ def _merge_groups(ranges: Sequence[tuple[int, int]], max_matches: int) -> list[l
     return groups
 
 
-def merge_parquet(sources: Sequence[Path], target: Path) -> None:
-    """One merge of a compaction (:meth:`ResultStore.compact`): ``sources`` into ``target``."""
-    _merge_parquet(sources, target)
-
-
-def _merge_here(jobs: list[tuple[list[Path], Path]]) -> None:
-    """Each merge of a compaction, one after the other, in this process."""
+def merge_parts(jobs: list[tuple[list[Path], Path]]) -> None:
+    """Each merge of a compaction (``(sources, target)``, :meth:`ResultStore.compact`), one after
+    the other, in this process."""
     for sources, target in jobs:
         _merge_parquet(sources, target)
 

@@ -90,16 +90,16 @@ def _row_groups(files: Sequence[Path], columns: Sequence[str] | None = None, per
                                                                                   self_destruct=True)
 
 
-def _groups_per_read(files: Sequence[Path], matches_per_slice: int) -> int:
-    """Row groups read at once so that a read holds about half a slice of matches (a run's
-    chunks are row groups of a few dozen matches: one call each would cost more than the data)."""
+def _footer_rows(path: Path, names: Sequence[str], table: str) -> tuple[int, int]:
+    """(row groups, rows) of one table's parts, from their footers."""
     import pyarrow.parquet as pq
 
     groups = rows = 0
-    for file in files:
-        metadata = pq.read_metadata(file)
-        groups, rows = groups + metadata.num_row_groups, rows + metadata.num_rows
-    return max(1, round(matches_per_slice / 2 / max(1.0, rows / max(groups, 1))))
+    for name in names:
+        if (path / table / name).exists():
+            metadata = pq.read_metadata(path / table / name)
+            groups, rows = groups + metadata.num_row_groups, rows + metadata.num_rows
+    return groups, rows
 
 
 def _release_unused() -> None:
@@ -134,25 +134,17 @@ def _with_cell(frame: pd.DataFrame, variant: str, lineup: str) -> pd.DataFrame:
     return frame
 
 
-def _rows_per_match(path: Path, names: Sequence[str], tables: Sequence[str]) -> float:
-    """Rows per match of the longest of ``tables`` in these parts (from their footers)."""
-    import pyarrow.parquet as pq
-
-    def rows(table: str) -> int:
-        return sum(pq.read_metadata(path / table / name).num_rows for name in names
-                   if (path / table / name).exists())
-
-    matches = max(1, rows("matches"))
-    return max(rows(table) / matches for table in tables)
-
-
 def _cell_slices(path: Path, names: Sequence[str], matches_per_slice: int,
                  columns: Mapping[str, Sequence[str] | None] | None = None,
                  rows_per_slice: int = SLICE_ROWS) -> Iterator[dict[str, pd.DataFrame]]:
     skipped = {table for table in TABLES[1:] if columns is not None and columns.get(table, None) == ()}
-    longest = _rows_per_match(path, names, [t for t in TABLES if t not in skipped])
+    footers = {table: _footer_rows(path, names, table) for table in TABLES if table not in skipped}
+    groups, stored = footers["matches"][0], max(1, footers["matches"][1])
+    longest = max(rows / stored for _, rows in footers.values())  # rows per match of the longest table read
     matches_per_slice = max(1, min(matches_per_slice, int(rows_per_slice / longest)))
-    per_read = _groups_per_read([path / "matches" / name for name in names], matches_per_slice)
+    # row groups read at once, about half a slice of matches: a run's chunks are row groups of a
+    # few dozen matches, and one call each would cost more than the data
+    per_read = max(1, round(matches_per_slice / 2 / max(1.0, stored / max(groups, 1))))
     cursors = {table: _Cursor([path / table / name for name in names], _wanted(table, columns), per_read)
                for table in TABLES if table not in skipped}
     rows = cursors["matches"]
@@ -204,8 +196,8 @@ def iter_slices(path: str | Path, matches_per_slice: int = SLICE_MATCHES,
 
     Each slice is a dict of DataFrames like :func:`~sim.core.store.load_tables` returns (same
     columns, rows sorted by key) for about ``matches_per_slice`` matches of one cell (fewer when
-    that many would exceed ``rows_per_slice`` rows of the longest table read), cut between seeds. The slices of one cell come in match order; together they hold every stored
-    match once. ``columns``: table → the columns to read (the keys and row order always come;
+    that many would exceed ``rows_per_slice`` rows of the longest table read), cut between seeds.
+    The slices of one cell come in match order; together they hold every stored match once. ``columns``: table → the columns to read (the keys and row order always come;
     a table left out is read whole, an empty tuple not at all): reading a few columns of the
     events is several times faster. ``per_cell``: stop reading a cell once this many of its
     matches were given (its first slices only). A directory written by an older tablesim (parts

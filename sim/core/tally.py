@@ -19,7 +19,7 @@ from collections.abc import Hashable, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["Tally", "merge_tallies", "quantity", "counts_of", "grouped_counts", "describe_counts", "median_of_counts"]
+__all__ = ["Tally", "merge_tallies", "merged", "quantity", "counts_of", "grouped_counts", "describe_counts", "median_of_counts"]
 
 Tally = dict[Hashable, float]
 
@@ -43,6 +43,14 @@ def merge_tallies(into: Tally, other: Mapping[Hashable, float]) -> Tally:
         else:
             into[key] = into[key] + value
     return into
+
+
+def merged(tallies) -> Tally:
+    """One tally of several (:func:`merge_tallies` of each into an empty tally)."""
+    out: Tally = {}
+    for tally in tallies:
+        merge_tallies(out, tally)
+    return out
 
 
 def counts_of(values: pd.Series, name: str, *group: Hashable) -> Tally:
