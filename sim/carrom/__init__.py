@@ -14,9 +14,9 @@ Laid out by role, like every game:
 - ``show/``: ``replay`` (one match told stroke by stroke), ``frames`` (its animated page),
   ``shot`` (``tablesim shot``).
 - At the top: ``match`` (one match → tables: where rules and players meet), ``metrics``
-  (metrics and plots), ``sheet`` (playtest score sheets), ``restrictions`` (the shot kinds a
-  profile may forbid, and their counts), ``conformance`` (hints for the generic suite), and
-  the studies ``practice`` and ``rehearse``.
+  (metrics and plots), ``sheet`` (playtest score sheets), ``restrictions`` (the shot kinds and
+  break variants a profile may forbid, and their counts), ``conformance`` (hints for the
+  generic suite), and the studies ``practice`` and ``rehearse``.
 """
 
 from __future__ import annotations

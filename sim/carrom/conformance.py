@@ -141,5 +141,12 @@ PROFILE_KEYS = {
     "random_max_speed_share": KeyCase(value=0.2, players=_RANDOM),
 }
 
+#: Restrictable choices the casual line-up makes too rarely: casual plans its break among the
+#: grid's first 8 breaks (``candidates``), all from the base line's centre, so the off-centre
+#: spot comes first in the scenario's grid.
+CHOICES = {
+    "break.off_centre": KeyCase(profile_given=(("break_offsets_m", (0.04, 0.0)),)),
+}
+
 CONFORMANCE = Conformance(lineup=("casual",), quick=("game.target_points=9", "game.max_boards=2"), matches=2,
-                          keys=KEYS, profile_keys=PROFILE_KEYS, fingerprint=fingerprint)
+                          keys=KEYS, profile_keys=PROFILE_KEYS, fingerprint=fingerprint, choices=CHOICES)

@@ -36,6 +36,7 @@ from .match import plan_view
 from .players.planner import Candidates, Planner
 from .players.profile import CarromProfile
 from .players.value import situation
+from .restrictions import allowed_breaks
 from .rules.flow import BoardState
 from .rules.schema import CarromRules
 from .rules.view import striker_spans
@@ -44,17 +45,20 @@ __all__ = ["rehearse", "profile_lines"]
 
 
 def rehearse(profile: CarromProfile, rules: CarromRules, samples: int = 500, seed: int = 0) -> pd.DataFrame:
-    """Every break of ``profile``'s grid valued from ``samples`` noisy executions (common
-    draws), best first: columns ``offset_m``, ``aim``, ``speed`` (the grid's numbers),
-    ``x_m``, ``angle_deg``, ``speed_mps`` (the stroke from the nearest free spot, capped
-    speed), ``value`` (mean, in the planner's coins), ``diff``, ``diff_low``, ``diff_high``
-    (paired difference to the best and its 95 % t interval)."""
+    """Every break of ``profile``'s grid (less its forbidden break variants) valued from
+    ``samples`` noisy executions (common draws), best first: columns ``offset_m``, ``aim``,
+    ``speed`` (the grid's numbers), ``x_m``, ``angle_deg``, ``speed_mps`` (the stroke from the
+    nearest free spot, capped speed), ``value`` (mean, in the planner's coins), ``diff``,
+    ``diff_low``, ``diff_high`` (paired difference to the best and its 95 % t interval)."""
     if samples < 2:
         raise ValueError(f"samples: got {samples}; allowed: at least 2")
     state = BoardState(rules, 2, breaker=0)
     view = plan_view(state, 0)
     planner = Planner(profile, state.geo)
-    grid = list(itertools.product(profile.break_offsets_m, profile.break_aims, profile.break_speeds))
+    offsets, aims = allowed_breaks(profile.forbid, profile.break_offsets_m, profile.break_aims)
+    grid = list(itertools.product(offsets, aims, profile.break_speeds))
+    if not grid:
+        raise ValueError(f"forbid: {list(profile.forbid)} leaves no break of the grid to rehearse")
     cands: Candidates = planner.breaks(striker_spans(view), len(grid))
     draws = np.random.default_rng(np.random.SeedSequence(seed)).standard_normal((3, 1, samples))
     values = planner.values(situation(view, profile.safety), view, cands, np.repeat(draws, len(grid), axis=1))

@@ -1,7 +1,7 @@
 """Restricted play: the choices a game lets a profile forbid, and how often each was made.
 
 A game that has choices worth measuring (Gastérospeed's action cards, Curlastique's target
-zones and shot families, Carrom's shot kinds) declares them through
+zones and shot families, Carrom's shot kinds and break variants) declares them through
 :attr:`GameSpec.restrictions <sim.core.game.GameSpec.restrictions>`. Every profile of such a
 game has the key ``forbid`` (a list of choice names, default empty): a player with
 ``forbid = ["choc"]`` plays as its profile says but never makes those choices. ``tablesim
@@ -120,9 +120,16 @@ def choices_named(restrictions: Restrictions | None, rules: Any, names: Sequence
 
 
 def restricted_player(player: Player, choice: Choice) -> Player:
-    """``player`` forbidding ``choice`` too, named ``<name> without <choice>``."""
+    """``player`` forbidding ``choice`` too, named ``<name> without <choice>``; a
+    :class:`ConfigError` naming the player when its profile refuses that (a Carrom profile
+    left with no break to play)."""
     profile = replace(player.profile, **{FORBID_KEY: (*forbidden(player), choice.name)})
-    return Player(f"{player.name} without {choice.name}", profile)
+    name = f"{player.name} without {choice.name}"
+    problems = getattr(profile, "problems", None)
+    refused = [f"{name}: {key}: {why}" for key, why in problems()] if problems is not None else []
+    if refused:
+        raise ConfigError(refused)
+    return Player(name, profile)
 
 
 def restricted_lineups(name: str, players: Sequence[Player], slot: int, choices: Sequence[Choice]):

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from sim.core.config import ConfigError
+from sim.core.restrict import FORBID_KEY
 from sim.dexterity import ShotParams
 from sim.physics import add_engine_seconds
 
-from ..restrictions import pot_routes
+from ..restrictions import BREAK_CHOICES, allowed_breaks, break_choices, break_problem, pot_routes
 from ..rules.board import Geometry
 from ..rules.view import PlanView, Stroke, execute_stroke, striker_spans
 from .aim import LOCAL_POCKETS, P_KCOLL, kind_name, make_params
@@ -86,6 +88,7 @@ class Planner:
         self.break_offsets, self.break_aims, self.break_speeds = (
             np.array(v, dtype=np.float64) for v in (profile.break_offsets_m, profile.break_aims, profile.break_speeds))
         self.kept_break: Stroke | None = None  # break_plan = "once_per_match": the match's break
+        self.break_plan = profile.break_plan
         self.rehearsed = tuple(np.array([v], dtype=np.float64) for v in (
             profile.rehearsed_break_offset_m, profile.rehearsed_break_aim, profile.rehearsed_break_speed))
         # a push's striker speed at the coin for each travel, and the pushes' share of the budget
@@ -98,15 +101,32 @@ class Planner:
         self.pushes = "shot.push" not in forbid
         if not self.pushes:
             self.n_push = 0  # the whole budget goes to pots
+        # the break grid less the forbidden break variants (the last resort keeps the whole grid)
+        self.break_grid = (self.break_offsets, self.break_aims, self.break_speeds)
+        if forbid & BREAK_CHOICES:
+            problem = break_problem(profile)
+            if problem is not None:  # a profile changed in code (the profile's problems refuse it when loaded)
+                raise ConfigError([f"{FORBID_KEY}: {problem}"])
+            offsets, aims = allowed_breaks(forbid, profile.break_offsets_m, profile.break_aims)
+            self.break_grid = (np.array(offsets, dtype=np.float64), np.array(aims, dtype=np.float64),
+                               self.break_speeds)
+            if self.break_plan == "rehearsed" and forbid & set(break_choices(
+                    profile.rehearsed_break_offset_m, profile.rehearsed_break_aim)):
+                self.break_plan = "once_per_match"  # the rehearsed break is forbidden: plan one from the grid
 
     def execute(self, stroke: Stroke, rng: np.random.Generator) -> ShotParams:
         return execute_stroke(self.noise, self.max_speed, stroke, rng)
 
     # ------------------------------------------------------------------ candidates
     def breaks(self, spans: np.ndarray, limit: int) -> Candidates:
-        """The first ``limit`` breaks of the profile's grid (offsets × aims × speeds)."""
+        """The first ``limit`` breaks of the profile's grid (offsets × aims × speeds) less the
+        forbidden break variants (:func:`~sim.carrom.restrictions.allowed_breaks`)."""
+        return Candidates(break_table(spans, *self.break_grid, self.geo.rc, self.geo.striker_y, self.max_speed, limit))
+
+    def through_middle(self, spans: np.ndarray) -> Candidates:
+        """The last resort: the first break of the whole grid (never forbidden: it is no break)."""
         return Candidates(break_table(spans, self.break_offsets, self.break_aims, self.break_speeds, self.geo.rc,
-                                      self.geo.striker_y, self.max_speed, limit))
+                                      self.geo.striker_y, self.max_speed, 1))
 
     def rehearsed_break(self, spans: np.ndarray) -> Candidates:
         """The profile's rehearsed break (``rehearsed_break_*``), from the nearest free spot."""
@@ -147,12 +167,14 @@ class Planner:
         """The strokes worth simulating, best first (at most ``candidates``): the best pots,
         then ``push_share`` of the budget (at least ``push_min``) as pushes; none of a kind the
         profile forbids (no pushes: the whole budget to pots). Nothing allowed to pot or push: a
-        firm stroke through the middle (the fallback, never forbidden)."""
+        firm stroke through the middle (the fallback, never forbidden). The break: the allowed
+        grid's first ``candidates`` breaks, or the rehearsed break (unless forbidden: then the
+        allowed grid, planned once per match)."""
         p = self.profile
         budget = p.candidates
         if view.is_break:
             # a rehearsed break is one candidate: nothing is simulated
-            return self.rehearsed_break(spans) if p.break_plan == "rehearsed" else self.breaks(spans, budget)
+            return self.rehearsed_break(spans) if self.break_plan == "rehearsed" else self.breaks(spans, budget)
         mode, arg = self._worth(view)
         # only budget - n_push pots can be used (the pushes' share is theirs, or left to more
         # pushes when fewer pots exist), so the search looks for no more: it stops sooner
@@ -163,7 +185,7 @@ class Planner:
             budget - self.n_push, p.pot_min_prior)
         pushes = self._pushes(ahead, max(self.n_push, budget - n_pots)) if self.pushes else []
         if not n_pots and not pushes:  # nothing to pot and nothing in front: a firm stroke through the middle
-            return self.breaks(spans, 1)
+            return self.through_middle(spans)
         rows = np.empty((6, n_pots + len(pushes)))
         rows[:, :n_pots] = table[:, :n_pots]
         for j, row in enumerate(pushes):
@@ -180,11 +202,12 @@ class Planner:
         """The candidate with the best mean simulated value, by successive halving: every
         candidate ``screen_samples`` times, the best ``finalists`` up to ``samples``. With
         ``break_plan = "once_per_match"`` the seat's first break of the match is kept and
-        played again at its later breaks (this planner lives for one match)."""
+        played again at its later breaks (this planner lives for one match), as is a break
+        planned because the rehearsed one is forbidden."""
         if view.is_break and self.kept_break is not None:
             return self.kept_break
         stroke = self._decide(view, rng)
-        if view.is_break and self.profile.break_plan == "once_per_match" and math.isfinite(stroke.x):
+        if view.is_break and self.break_plan == "once_per_match" and math.isfinite(stroke.x):
             self.kept_break = stroke
         return stroke
 

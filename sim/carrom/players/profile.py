@@ -9,6 +9,8 @@ from typing import Literal
 from sim.core.config import param
 from sim.dexterity import ExecutionProfile, angle_sigma, position_sigma, speed_sigma
 
+from ..restrictions import break_problem
+
 __all__ = ["CarromProfile"]
 
 
@@ -25,7 +27,7 @@ class CarromProfile(ExecutionProfile):
     ``screen_samples``, ``finalists``. The other keys shape which strokes are tried, how pots
     are estimated before simulating (``max_cut_deg`` ... ``bank_shift``, see
     :mod:`sim.carrom.players.aim`) and how outcomes are valued (``value_*``, in coins: an own coin
-    pocketed = 1). ``forbid``: shot kinds never tried (:mod:`sim.carrom.restrictions`).
+    pocketed = 1). ``forbid``: shot kinds and break variants never tried (:mod:`sim.carrom.restrictions`).
     ``random_*`` apply to ``policy = "random"`` only.
     """
 
@@ -119,9 +121,12 @@ class CarromProfile(ExecutionProfile):
                                         doc="a position's search stops at a pot this good × the best target")
     # -- restricted play (sim.carrom.restrictions)
     forbid: tuple[str, ...] = param(
-        (), doc="shot kinds never played (shot.cut, shot.rebound, shot.bank, shot.queen, shot.push): "
-                "they are not candidates; with every pot and push forbidden, the stroke is the planner's "
-                "last resort, a firm stroke through the middle (breaks are never forbidden)")
+        (), doc="shot kinds and break variants never played (shot.cut, shot.rebound, shot.bank, shot.queen, "
+                "shot.push; break.centre: aimed at the queen's centre, break.cut: aimed off it, "
+                "break.off_centre: from off the base line's centre): they are not candidates; with every pot "
+                "and push forbidden, the stroke is the planner's last resort, a firm stroke through the middle; "
+                "a rehearsed break of a forbidden variant is planned from the allowed grid once per match; "
+                "a profile that leaves no break is refused")
     # -- the random player
     random_max_angle_deg: float = param(80.0, min=0.0, max=90.0, unit="deg", doc="random aims within ±this")
     random_min_speed: float = param(0.3, min=0.0, max=20.0, unit="m/s", doc="slowest random stroke")
@@ -129,5 +134,9 @@ class CarromProfile(ExecutionProfile):
                                           doc="fastest random stroke")
 
     def problems(self) -> list[tuple[str, str]]:
-        return [(name, "needs at least one value") for name in ("break_offsets_m", "break_aims", "break_speeds")
-                if not getattr(self, name)]
+        empty = [(name, "needs at least one value") for name in ("break_offsets_m", "break_aims", "break_speeds")
+                 if not getattr(self, name)]
+        if empty:
+            return empty
+        no_break = break_problem(self)  # every break of the grid forbidden: the break must be played
+        return [] if no_break is None else [("forbid", no_break)]

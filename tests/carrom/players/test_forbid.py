@@ -1,4 +1,5 @@
-"""Restricted play (``forbid``): a forbidden shot kind is never tried, the rest of play is kept."""
+"""Restricted play (``forbid``): a forbidden shot kind is never tried, the rest of play is kept
+(the break variants: test_forbid_break.py)."""
 
 import dataclasses
 
@@ -23,7 +24,7 @@ from sim.dexterity import play_turn
 from ..helpers import SPEC, rules
 
 QUICK = rules(*CONFORMANCE.quick)  # the conformance suite's short matches (9 points, 2 boards)
-EVERY = tuple(c.name for c in CHOICES)
+EVERY = tuple(c.name for c in CHOICES if c.kind == "shot")  # the shot kinds
 
 
 def _made(kind: str, target: int) -> set[str]:
@@ -127,7 +128,7 @@ def test_forbidden_kinds_are_filtered_before_any_simulation_and_the_rest_kept():
     assert seen > 0
 
 
-def test_forbidding_every_kind_still_strikes_through_the_middle_and_ends_the_match():
+def test_forbidding_every_shot_kind_still_strikes_through_the_middle_and_ends_the_match():
     tables = _play(_casual(forbid=EVERY), _casual(), matches=1)
     events = tables["events"]
     mine = events[events["seat"] == 0]
@@ -135,7 +136,12 @@ def test_forbidding_every_kind_still_strikes_through_the_middle_and_ends_the_mat
     assert (~mine["is_break"]).any()
     assert len(tables["matches"]) == 1 and tables["matches"]["finished"].all()
     counts = used(tables)
-    assert counts.loc[counts["seat"] == 0, "uses"].sum() == 0 and counts.loc[counts["seat"] == 1, "uses"].sum() > 0
+    shots = counts[counts["choice"].isin(EVERY)]
+    assert shots.loc[shots["seat"] == 0, "uses"].sum() == 0 and shots.loc[shots["seat"] == 1, "uses"].sum() > 0
+    # the breaks are counted as break variants, one of break.centre / break.cut each; the last
+    # resort through the middle (kind break too) as nothing
+    aims = counts[(counts["seat"] == 0) & counts["choice"].isin(["break.centre", "break.cut"])]
+    assert aims["uses"].sum() == mine["is_break"].sum()
 
 
 def test_used_counts_each_seats_strokes_of_each_kind():
@@ -143,7 +149,8 @@ def test_used_counts_each_seats_strokes_of_each_kind():
         "variant": "v", "lineup": "l", "match": [0, 0, 0, 0, 0, 0, 1],
         "seat": [0, 0, 0, 1, 1, 1, 0],
         "kind": ["cut", "rebound_left+bank_far", "break", "push", "cut", "random", "bank_near"],
-        "target": [3, 0, -1, 5, 0, -1, 7]})
+        "target": [3, 0, -1, 5, 0, -1, 7],
+        "is_break": False})  # the break kind off the break: the last resort through the middle, no choice
     players = pd.DataFrame({"variant": "v", "lineup": "l", "match": [0, 0, 1, 1], "seat": [0, 1, 0, 1]})
     counts = used({"events": events, "players": players})
     assert tuple(counts.columns) == USED_COLUMNS
@@ -160,7 +167,7 @@ def test_used_matches_the_events_of_played_matches():
     counts = used(tables).set_index(["match", "seat", "choice"])["uses"]
     events = tables["events"]
     for (match, seat), rows in events.groupby(["match", "seat"]):
-        for name in EVERY:
+        for name in EVERY:  # the break variants: test_forbid_break.py
             made = sum(name in _made(k, int(t)) for k, t in zip(rows["kind"], rows["target"], strict=True))
             assert counts[(match, seat, name)] == made
 
