@@ -41,7 +41,7 @@ from .narrative import pct
 from .outcomes import slot_scores
 from .plots import COLOURS, new_figure
 
-__all__ = ["WORTH_COLUMNS", "points", "worth_interval", "worth_spread", "worth_table", "worth_sentences",
+__all__ = ["WORTH_COLUMNS", "points", "worth_interval", "restricted_wins", "worth_spread", "worth_table", "worth_sentences",
            "worth_plot", "worth_sections"]
 
 #: The columns of :func:`worth_table`.
@@ -181,21 +181,62 @@ def worth_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
     return -high, -low
 
 
-def worth_spread(table: pd.DataFrame, confidence: float = 0.95) -> dict[str, float]:
-    """The spread of the worths of one table's choices (best − worst) and a conservative
-    interval: with every worth's interval at the Bonferroni level 1 − (1 − confidence)/k holding
-    at once, the true best lies between the largest lower and the largest upper bound, and the
-    true worst likewise, so the spread lies in [max(0, max low − min high), max high − min low].
+def restricted_wins(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any], variant: str,
+                    lineup: str) -> pd.DataFrame:
+    """The slot's win (1/0) in each match of every line-up restricting ``lineup``, one column per
+    choice, indexed by match, with the match's ``seed``: the pairs behind every difference of
+    two worths (restricted line-ups share the line-up's seeds and seatings)."""
+    scores = slot_scores(tables, int(worth["slot"]))
+    scores = scores[scores["variant"] == variant]
+    columns = {}
+    seeds = None
+    for played, meta in worth["lineups"].items():
+        if meta["lineup"] != lineup or meta["choice"] is None:
+            continue
+        cell = scores[scores["lineup"] == played].set_index("match")
+        columns[meta["choice"]] = cell["won"]
+        seeds = cell["seed"] if seeds is None else seeds
+    if not columns:
+        return pd.DataFrame()
+    return pd.DataFrame({**columns, "seed": seeds}).dropna()
+
+
+def worth_spread(table: pd.DataFrame, wins: pd.DataFrame, confidence: float = 0.95) -> dict[str, float]:
+    """The spread of the worths of one line-up's choices (best − worst) and its interval.
+
+    Any two worths differ by the difference of their restricted line-ups' win rates
+    (w_i − w_j = P(win | j forbidden) − P(win | i forbidden)), and those line-ups share seeds
+    and seatings: each pair of choices gets the paired score interval of that difference,
+    clustered by seed (:func:`~sim.core.estimators.paired_rate_difference`), at the Bonferroni
+    level 1 − (1 − confidence)/P over the P pairs. With every pair's interval holding at once the
+    spread — the largest of the differences — lies in [max(0, largest lower bound), largest upper
+    bound] (a pair's bounds read in both orders), so each side holds at ``confidence`` at least.
+    Pairing the restricted line-ups with each other makes it narrower than combining each
+    worth's own interval.
+
+    Args:
+        table: the line-up's rows of :func:`worth_table` (the choices compared).
+        wins: :func:`restricted_wins` of that line-up.
 
     Returns ``spread``, ``low``, ``high`` (proportions), ``best`` and ``worst`` (choice names)."""
+    from sim.core.estimators import paired_rate_difference
+
     if table.empty:
         return {"spread": float("nan"), "low": float("nan"), "high": float("nan"), "best": "", "worst": ""}
-    level = 1 - (1 - confidence) / len(table)
-    bounds = np.array([worth_interval(r, level) for r in table.to_dict("records")])
+    choices = list(table["choice"])
     worth = table["worth"].to_numpy()
-    return {"spread": float(worth.max() - worth.min()),
-            "low": float(max(0.0, bounds[:, 0].max() - bounds[:, 1].min())),
-            "high": float(bounds[:, 1].max() - bounds[:, 0].min()),
+    pairs = len(choices) * (len(choices) - 1) // 2
+    level = 1 - (1 - confidence) / max(pairs, 1)
+    lows, highs = [0.0], [0.0]
+    seeds = wins["seed"].to_numpy() if len(wins) else None
+    for i, first in enumerate(choices):
+        for second in choices[i + 1:]:
+            # w_first − w_second = mean(won without second) − mean(won without first)
+            d = paired_rate_difference(wins[second].to_numpy(float), wins[first].to_numpy(float), seeds, level)
+            lows += [d["ci_low"], -d["ci_high"]]
+            highs += [d["ci_high"], -d["ci_low"]]
+    return {"spread": float(worth.max() - worth.min()), "low": float(max(0.0, max(lows))),
+            "high": float(max(highs)),
             "best": str(table["choice"].iloc[int(worth.argmax())]),
             "worst": str(table["choice"].iloc[int(worth.argmin())])}
 

@@ -12,9 +12,10 @@ prints, card by card:
 * both ranks, and whether the card is on the same side of the median in both rankings (a card
   above the median by one measure and below it by the other *flips*);
 
-then Spearman's rank correlation of the two measures, and the worth spread (best − worst card)
-with its simultaneous interval (:func:`analysis.worth.worth_spread`: Bonferroni over the cards,
-conservative).
+then Spearman's rank correlation of the two measures, the unrestricted table's KO rate, and the
+worth spread (best − worst card)
+with its simultaneous interval (:func:`analysis.worth.worth_spread`: every pair of cards' paired
+difference, Bonferroni over the pairs).
 
 Run from the repository root (about 1.5 minutes a deck on 2 cores at 400 matches):
 
@@ -34,8 +35,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from analysis.balance.targets import select_lineup
 from analysis.results import load_results
-from analysis.worth import observed_comparison, worth_spread, worth_table
+from analysis.worth import observed_comparison, restricted_wins, worth_spread, worth_table
 from sim.cli import main as tablesim
 from sim.core.game import get_game
 
@@ -58,10 +60,11 @@ def compare(folder: Path) -> tuple[pd.DataFrame, dict]:
     """Card by card: the observational win rate, the worth, their ranks; and the summary."""
     results = load_results(folder)
     spec = results.spec
-    table = worth_table(results.tables, results.manifest["worth"], spec.restrictions.used,
-                        observed=spec.restrictions.observed)
+    worth = results.manifest["worth"]
+    table = worth_table(results.tables, worth, spec.restrictions.used, observed=spec.restrictions.observed)
     compared = observed_comparison(table)
-    spread = worth_spread(table)
+    base = str(table["lineup"].iloc[0])
+    spread = worth_spread(table, restricted_wins(results.tables, worth, str(table["variant"].iloc[0]), base))
     table = table.set_index("choice").rename(columns={"won_when_made": "card_win_rate"})
     table["rank_observed"] = table["card_win_rate"].rank(ascending=False)
     table["rank_worth"] = table["worth"].rank(ascending=False)
@@ -69,7 +72,8 @@ def compare(folder: Path) -> tuple[pd.DataFrame, dict]:
     summary = {"spearman": compared["rho"], "spearman_p": compared["p"], "spread": spread["spread"],
                "spread_low": spread["low"], "spread_high": spread["high"],
                "best": table.loc[spread["best"], "label"], "worst": table.loc[spread["worst"], "label"],
-               "flips": compared["flips"], "pairs": int(table["pairs"].max())}
+               "flips": compared["flips"], "pairs": int(table["pairs"].max()),
+               "ko_rate": float(spec.summary(select_lineup(results.tables, base))["ko_rate"])}
     return table, summary
 
 
@@ -107,7 +111,8 @@ def main() -> None:
               f"cards on opposite sides of the median: {', '.join(summary['flips']) or 'none'}")
         print(f"  worth spread (best {summary['best']} − worst {summary['worst']}): {100 * summary['spread']:.1f} "
               f"points [{100 * summary['spread_low']:.1f}, {100 * summary['spread_high']:.1f}] "
-              "(simultaneous 95 %, Bonferroni over the cards)")
+              "(simultaneous 95 %, paired over every pair of cards, Bonferroni over the pairs)")
+        print(f"  KO rate of the unrestricted table: {summary['ko_rate']:.4f}")
 
 
 if __name__ == "__main__":

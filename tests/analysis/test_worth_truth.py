@@ -61,7 +61,7 @@ def test_the_worth_is_estimated_without_bias_and_a_large_worth_is_found(table):
 
 @pytest.mark.slow
 def test_the_worth_spread_interval_holds_the_true_spread(studied):
-    """Simultaneous (Bonferroni over the choices) and conservative: at least 95 %."""
+    """Simultaneous (every pair of choices, Bonferroni over the pairs): at least 95 %."""
     held = round(studied[1] * REPS)
     assert stats.binomtest(held, REPS, 0.95, alternative="less").pvalue >= LEVEL, f"held in {held}/{REPS}"
 
@@ -73,7 +73,7 @@ def test_a_do_nothing_card_played_when_ahead_looks_strong_but_is_worth_nothing(t
     from tests.analysis.worth_truth import registered, runs
 
     with registered(tmp_path) as game:
-        table = runs(game, "seat", 1, 400)[0]
+        table = runs(game, "seat", 1, 400)[0].table
     rows = table.set_index("choice")
     assert rows.loc["flourish", "won_when_made"] == 1.0 and rows.loc["boost", "won_when_made"] == 0.5
     flourish = rows.loc["flourish"]

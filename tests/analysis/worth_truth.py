@@ -8,7 +8,7 @@ prints the whole table: per choice and stream design, the true worth, the mean e
 coverage of the 95 % interval, how often the Holm-adjusted verdict claims a worth (false claims
 for a choice worth nothing, power for the others), and the mean interval width; then how often
 the worth spread's simultaneous interval (:func:`analysis.worth.worth_spread`) holds the true
-spread, 0.18.
+spread, 0.18, and its mean width beside the width of each worth's own interval combined.
 
 **The game** (``worth-duel``, registered only inside :func:`registered`): two players, three
 restrictable choices, no other decision. A player's score is a uniform draw W on [0, 1) plus
@@ -45,7 +45,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from analysis.worth import worth_spread, worth_table
+from analysis.worth import restricted_wins, worth_interval, worth_spread, worth_table
 from sim.core import game as registry
 from sim.core.config import param
 from sim.core.game import GameSpec, MatchLog
@@ -135,7 +135,15 @@ def registered(folder: Path) -> Iterator[GameSpec]:
         yield game
 
 
-def runs(game: GameSpec, streams: str, reps: int, matches: int, first_seed: int = 0) -> list[pd.DataFrame]:
+@dataclass(frozen=True)
+class Run:
+    """One run's worth table and its :func:`~analysis.worth.restricted_wins`."""
+
+    table: pd.DataFrame
+    wins: pd.DataFrame
+
+
+def runs(game: GameSpec, streams: str, reps: int, matches: int, first_seed: int = 0) -> list[Run]:
     """The worth tables of ``reps`` independent runs of ``matches`` per line-up (seats rotated):
     played as one run of ``reps × matches`` from root seed ``first_seed``, of which run r takes
     the matches r·matches .. (r + 1)·matches − 1 (seeds of its own)."""
@@ -149,13 +157,13 @@ def runs(game: GameSpec, streams: str, reps: int, matches: int, first_seed: int 
     out = []
     for rep in range(reps):
         part = {name: table[(table["match"] // matches) == rep] for name, table in tables.items()}
-        out.append(worth_table(part, worth, used))
+        out.append(Run(worth_table(part, worth, used), restricted_wins(part, worth, "baseline", "duel")))
     return out
 
 
-def summarise(tables: list[pd.DataFrame], streams: str, matches: int) -> pd.DataFrame:
+def summarise(played: list[Run], streams: str, matches: int) -> pd.DataFrame:
     """Per choice over the runs' worth tables: truth, mean worth, coverage, claims, width."""
-    runs_ = pd.concat(tables, ignore_index=True)
+    runs_ = pd.concat([run.table for run in played], ignore_index=True)
     runs_["truth"] = runs_["choice"].map(TRUTH)
     runs_["covered"] = (runs_["ci_low"] <= runs_["truth"]) & (runs_["truth"] <= runs_["ci_high"])
     runs_["claimed"] = runs_["verdict"] != "no detectable worth"
@@ -164,21 +172,39 @@ def summarise(tables: list[pd.DataFrame], streams: str, matches: int) -> pd.Data
                                       sd_worth=("worth", "std"), coverage=("covered", "mean"),
                                       claims=("claimed", "mean"), width=("width", "mean"),
                                       detectable=("detectable", "mean"))
-    return out.reset_index().assign(streams=streams, reps=len(tables), matches=matches)
+    return out.reset_index().assign(streams=streams, reps=len(played), matches=matches)
 
 
-def spread_coverage(tables: list[pd.DataFrame]) -> float:
+def spread_coverage(played: list[Run]) -> float:
     """Share of the runs whose worth-spread interval holds the true spread (0.18 − 0 = 0.18)."""
     truth = max(TRUTH.values()) - min(TRUTH.values())
-    spreads = [worth_spread(table) for table in tables]
+    spreads = [worth_spread(run.table, run.wins) for run in played]
     return float(np.mean([s["low"] <= truth <= s["high"] for s in spreads]))
 
 
-def study(reps: int, matches: int, streams: str, first_seed: int = 0) -> tuple[pd.DataFrame, float]:
-    """:func:`summarise` of ``reps`` runs, and their :func:`spread_coverage`."""
+def spread_widths(played: list[Run]) -> tuple[float, float]:
+    """Mean width of the spread's 95 % interval over the runs: pairing the restricted line-ups
+    (:func:`~analysis.worth.worth_spread`), and combining each worth's own interval at the
+    Bonferroni level over the choices (max upper − min lower, the bound without pairing)."""
+    paired, combined = [], []
+    for run in played:
+        table = run.table
+        spread = worth_spread(table, run.wins)
+        paired.append(spread["high"] - spread["low"])
+        bounds = np.array([worth_interval(r, 1 - 0.05 / len(table)) for r in table.to_dict("records")])
+        combined.append(bounds[:, 1].max() - bounds[:, 0].min() - max(0.0, bounds[:, 0].max() - bounds[:, 1].min()))
+    return float(np.mean(paired)), float(np.mean(combined))
+
+
+def study(reps: int, matches: int, streams: str, first_seed: int = 0,
+          widths: bool = False) -> tuple[pd.DataFrame, float] | tuple[pd.DataFrame, float, tuple[float, float]]:
+    """:func:`summarise` of ``reps`` runs, and their :func:`spread_coverage` (and, with
+    ``widths``, their :func:`spread_widths`)."""
     with tempfile.TemporaryDirectory() as scratch, registered(Path(scratch)) as game:
-        tables = runs(game, streams, reps, matches, first_seed)
-    return summarise(tables, streams, matches), spread_coverage(tables)
+        played = runs(game, streams, reps, matches, first_seed)
+    if widths:
+        return summarise(played, streams, matches), spread_coverage(played), spread_widths(played)
+    return summarise(played, streams, matches), spread_coverage(played)
 
 
 def main() -> None:
@@ -188,9 +214,10 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     for streams in ("seat", "player"):
-        table, spread = study(args.reps, args.matches, streams)
+        table, spread, (paired, combined) = study(args.reps, args.matches, streams, widths=True)
         print(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-        print(f"worth spread (true 0.18): its simultaneous 95 % interval holds it in {spread:.4f} of the runs")
+        print(f"worth spread (true 0.18): its simultaneous 95 % interval holds it in {spread:.4f} of the runs; "
+              f"mean width {paired:.4f} (each worth's own intervals combined: {combined:.4f})")
     print(f"{time.perf_counter() - started:.0f} s")
 
 
