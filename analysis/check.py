@@ -72,6 +72,7 @@ from sim.core.text import join_and
 from .balance.looks import Ledger
 from .balance.targets import Target, check_tables, game_parts_of, measure_all
 from .balance.validation import human_number
+from .balance.worth import WORTH_METRICS
 
 __all__ = ["CheckTarget", "CheckFile", "Check", "load_check", "run_check", "stage_sizes", "first_difference", "check_determinism", "sentence",
            "exit_status", "text_report", "markdown_report", "EVERY"]
@@ -217,6 +218,11 @@ def _placed(spec: GameSpec, path: Path, settings: CheckFile, players: dict, prob
             if base.column not in lengths:
                 problems.append(f"{path}: targets[{k}].column: got {base.column!r}; allowed: {', '.join(lengths)} "
                                 "(the game's length columns)")
+        if base.metric in WORTH_METRICS:
+            problems.append(f"{path}: targets[{k}].metric: got {base.metric!r}, which `tablesim balance` measures "
+                            "by restricted play; allowed here: seat_win_rate, profile_win_rate, rounds_quantile, "
+                            "rounds_mean, length_quantile, length_mean, completion, game")
+            continue
         if base.metric == "game" and spec.summary is None:
             problems.append(f"{path}: targets[{k}].metric: {spec.name} has no game metrics; allowed: "
                             "seat_win_rate, profile_win_rate, rounds_quantile, rounds_mean, length_quantile, "

@@ -108,6 +108,7 @@ from .space import Parameter, SearchSpace
 from .surface import SurfaceSettings, spread_floor
 from .targets import Target, band_loss, measure_all, objective, select_lineup
 from .validation import FRESH_SEED_OFFSET, atomic_json, trial_intervals, validate, whole_rotations
+from .worth import lineups_played, plan_problems, restricted_cells, worth_metrics
 
 __all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "trial_settings", "evaluate",
            "FRESH_SEED_OFFSET", "ALL_LINEUPS"]
@@ -238,6 +239,8 @@ def load_balance(path: str | Path) -> Balance:
             targets += [replace(target, lineup=lineup.name) for lineup in settings.lineups]
         else:
             targets.append(target)
+    problems += plan_problems(balance.spec, balance.baseline_rules(), [balance.placed(t) for t in targets],
+                              balance.lineups, str(path))
     if problems:
         raise ConfigError(problems)
     balance.settings = replace(settings, targets=tuple(targets))
@@ -249,29 +252,33 @@ def load_balance(path: str | Path) -> Balance:
 # ------------------------------------------------------------------------------------------
 
 def _cells(balance: Balance, point: dict[str, Any] | None, variant: str) -> list[Cell]:
+    """The cells a point plays: every line-up, then the restricted line-ups of worth targets."""
     rules = balance.rules(point) if point is not None else balance.baseline_rules()
-    return [Cell(variant, name, rules, players, balance.settings.rotate_seats)
-            for name, players in balance.lineups.items()]
+    rotate = balance.settings.rotate_seats
+    return [*(Cell(variant, name, rules, players, rotate) for name, players in balance.lineups.items()),
+            *restricted_cells(balance.spec, _placed(balance), balance.lineups, rules, variant, rotate)]
+
+
+def _placed(balance: Balance) -> list[Target]:
+    """The file's targets, each on its line-up."""
+    return [balance.placed(t) for t in balance.settings.targets]
 
 
 def _game_metrics(balance: Balance, tables) -> dict[str, dict[str, float]]:
-    """Every game metric of the trial, per line-up (stored with the trial for later analysis)."""
-    if balance.spec.summary is None:
-        return {}
-    out = {}
-    for name in balance.lineups:
-        metrics = balance.spec.summary(select_lineup(tables, name))
-        out[name] = {key: float(value) for key, value in metrics.items()}
+    """Every game metric of the trial, per line-up, and each choice's ``worth.<choice>`` on a
+    line-up with worth targets (stored with the trial for later analysis and the surface)."""
+    out: dict[str, dict[str, float]] = {}
+    if balance.spec.summary is not None:
+        for name in balance.lineups:
+            metrics = balance.spec.summary(select_lineup(tables, name))
+            out[name] = {key: float(value) for key, value in metrics.items()}
+    for name, worths in worth_metrics(_placed(balance), tables).items():
+        out.setdefault(name, {}).update(worths)
     return out
 
 
 def _targets_on(balance: Balance, tables) -> list[float]:
-    targets = [_with_lineup(balance, t) for t in balance.settings.targets]
-    return [m["value"] for m in measure_all(targets, tables, balance.spec.summary)]
-
-
-def _with_lineup(balance: Balance, target: Target) -> Target:
-    return balance.placed(target)
+    return [m["value"] for m in measure_all(_placed(balance), tables, balance.spec.summary)]
 
 
 def _edges(balance: Balance, matches: int, blocks: int, halving: bool) -> list[int]:
@@ -495,11 +502,11 @@ def _surface(balance: Balance, out: Path, trials: list[dict]) -> tuple[dict | No
 def _matches_played(balance: Balance, trials: list[dict], summary: dict) -> dict[str, int]:
     """Matches the verdict cost, as a run from scratch plays them: the trials' and the fresh seeds'.
 
-    Trials: the matches each played (its rungs or blocks) times the line-ups. Fresh seeds: the
-    last stage's size times the points it validated (candidates and baseline) and the line-ups
-    (smaller stages are its first matches).
+    Trials: the matches each played (its rungs or blocks) times the line-ups (restricted ones
+    included). Fresh seeds: the last stage's size times the points it validated (candidates and
+    baseline) and the line-ups (smaller stages are its first matches).
     """
-    lineups = len(balance.lineups)
+    lineups = lineups_played(balance)
     search = sum(int(t.get("matches") or (balance.settings.matches if t["state"] == "complete" else 0)) * lineups
                  for t in trials)
     stages = summary.get("stages") or [{}]

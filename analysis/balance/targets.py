@@ -11,6 +11,9 @@ A target names a metric, the line-up it is measured on, and a band: either
   ``GameSpec.length``, e.g. Gastérospeed's turns per race; ``column`` names another).
 - ``completion``: the share of matches that finished before the cap.
 - ``game`` (``name``): a key of the game's own ``summary`` (e.g. ``ko_rate``).
+- ``worth`` (``choice``) and ``worth_spread`` (``choices``, default all): what a choice is
+  worth in win rate, measured by restricted play (:mod:`analysis.balance.worth`): the player
+  of ``slot`` forbids the choice on the same seeds.
 
 The loss of a set of measured metrics is a band loss (docs/statistics.md):
 ``Σ_k max(0, |m_k − centre_k| − half_k)² / half_k²`` — zero inside every band. The search
@@ -32,6 +35,8 @@ from scipy.stats import norm
 from sim.core.config import param
 from sim.core.estimators import cluster_counts, cluster_index, clustered_wilson, small_sample_factor
 
+from .worth import WORTH_METRICS, lineup_worth_table, measure_worth
+
 __all__ = ["Target", "MatchResampler", "game_parts_of", "measure", "measure_all", "band_loss", "centre_distance", "objective",
            "check_target", "check_tables", "select_lineup", "RATES"]
 
@@ -41,7 +46,7 @@ class Target:
     """One design target (see the module docstring for the metrics)."""
 
     metric: Literal["seat_win_rate", "profile_win_rate", "rounds_quantile", "rounds_mean", "length_quantile",
-                    "length_mean", "completion", "game"] = "seat_win_rate"
+                    "length_mean", "completion", "game", "worth", "worth_spread"] = "seat_win_rate"
     lineup: str = param("", doc="the line-up measured (default: the first)")
     seat: int = param(0, min=0)
     profile: str = ""
@@ -49,6 +54,12 @@ class Target:
     name: str = param("", doc="the game metric's key (metric = 'game')")
     column: str = param("", doc="length_mean / length_quantile: the matches table's column (default: the "
                         "game's own length, set when the file is read)")
+    choice: str = param("", doc="worth: the choice whose worth is targeted (a name `tablesim worth GAME --list` "
+                        "prints)")
+    choices: tuple[str, ...] = param((), doc="worth_spread: the choices compared (default: every one the game "
+                                     "declares)")
+    slot: int = param(0, min=0, doc="worth, worth_spread: the line-up's player who forbids each choice (0: the "
+                      "first)")
     target: float = param(float("nan"), doc="centre of the band")
     tolerance: float = param(0.0, min=0.0, doc="half-width of the band")
     low: float = param(float("nan"), doc="band low (instead of target ± tolerance)")
@@ -69,6 +80,8 @@ class Target:
             yield "profile", "missing; the profile whose win rate is targeted"
         if self.metric == "game" and not self.name:
             yield "name", "missing; the key of the game's summary metric"
+        if self.metric == "worth" and not self.choice:
+            yield "choice", "missing; the choice whose worth is targeted"
 
     @property
     def band(self) -> tuple[float, float]:
@@ -81,6 +94,7 @@ class Target:
         detail = {"seat_win_rate": f"seat {self.seat}", "profile_win_rate": self.profile,
                   "rounds_quantile": f"q{self.quantile:g}", "game": self.name,
                   "length_quantile": f"{self.column} q{self.quantile:g}", "length_mean": self.column,
+                  "worth": self.choice, "worth_spread": ",".join(self.choices),
                   }.get(self.metric, "")
         where = f" @{self.lineup}" if self.lineup else ""
         return f"{self.metric}({detail}){where}" if detail else f"{self.metric}{where}"
@@ -177,6 +191,8 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
       whatever ``bootstrap`` is;
     * mean lengths (``rounds_mean``, ``length_mean``) get a studentized (bootstrap-t) interval
       over seeds (:func:`_studentized_mean_ci`);
+    * ``worth`` and ``worth_spread`` get the paired intervals of restricted play, clustered by
+      seed (:func:`analysis.balance.worth.measure_worth`), whatever ``bootstrap`` is;
     * every other metric gets a percentile bootstrap over seeds (whole seeds are drawn, with
       all their rotations; without rotation a seed is a match).
 
@@ -193,7 +209,13 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
     """
     results: list[dict[str, Any] | None] = [None] * len(targets)
     by_lineup: dict[str, list[int]] = {}
+    worth_tables: dict[str, pd.DataFrame] = {}
     for index, target in enumerate(targets):
+        if target.metric in WORTH_METRICS:
+            if target.lineup not in worth_tables:
+                worth_tables[target.lineup] = lineup_worth_table(target, tables)
+            results[index] = measure_worth(target, tables, confidence, worth_tables[target.lineup])
+            continue
         by_lineup.setdefault(target.lineup, []).append(index)
     for lineup, indices in by_lineup.items():
         selected = select_lineup(tables, lineup)

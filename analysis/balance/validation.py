@@ -47,6 +47,7 @@ from sim.core.text import join_and
 from .looks import load_ledger
 from .space import PointNames
 from .targets import band_loss, centre_distance, check_tables, game_parts_of, measure_all
+from .worth import lineups_played
 
 __all__ = ["FRESH_SEED_OFFSET", "candidates", "plan_stages", "validate", "fresh_seed",
            "whole_rotations", "needed_matches", "trial_intervals", "lineup_verdicts", "atomic_json",
@@ -173,8 +174,8 @@ class FreshTables:
         return {name: frame[frame["match"] < matches] if len(frame) else frame for name, frame in tables.items()}
 
     def count(self) -> int:
-        """Matches played on fresh seeds by this run, summed over the line-ups."""
-        return sum(self.played.values()) * len(self.balance.lineups)
+        """Matches played on fresh seeds by this run, summed over the line-ups (restricted ones included)."""
+        return sum(self.played.values()) * lineups_played(self.balance)
 
 
 def _check(balance, fresh: FreshTables, point: dict | None, matches: int, alpha: float) -> dict[str, Any]:

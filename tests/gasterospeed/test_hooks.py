@@ -57,7 +57,8 @@ def test_frames_show_every_running_snail_on_its_square_and_the_points_so_far():
 
 def test_examples_are_the_games_own_folder():
     names = sorted(p.name for p in GAME.examples.glob("*.toml"))  # (an __init__.py makes it package data)
-    assert names == ["gasterospeed_balance.toml", "gasterospeed_demo.toml", "gasterospeed_temperature_sweep.toml"]
+    assert names == ["gasterospeed_balance.toml", "gasterospeed_demo.toml", "gasterospeed_temperature_sweep.toml",
+                     "gasterospeed_worth_balance.toml"]
     first = (GAME.examples / "gasterospeed_balance.toml").read_text(encoding="utf-8").splitlines()[0]
     assert "sim/gasterospeed/examples/gasterospeed_balance.toml" in first
 
