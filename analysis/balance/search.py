@@ -80,8 +80,12 @@ each look's TOSTs run at α/looks, a look past the plan claims nothing, and the 
 look of the directory makes a false "meets every target" stays at most ``search.alpha``.
 
 Under seat rotation (``rotate_seats = true``) the matches of one seed are one cluster: rate
-targets get the seed-clustered Wilson interval and other metrics a bootstrap over seeds
+targets get the seed-clustered Wilson interval, worth targets the paired intervals of
+restricted play and other metrics a bootstrap over seeds
 (:func:`analysis.balance.targets.measure_all`) — the intervals of the report.
+
+A ``worth`` or ``worth_spread`` target (:mod:`analysis.balance.worth`) makes every point also
+play its line-up with one player forbidding each choice, on the same seeds.
 """
 
 from __future__ import annotations

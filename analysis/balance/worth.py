@@ -13,9 +13,11 @@ Intervals (:func:`measure_worth`): a worth gets the paired score interval cluste
 (:func:`analysis.worth.worth_interval`); a spread gets the interval of
 :func:`analysis.worth.worth_spread` (every pair of choices' paired difference, Bonferroni over
 the pairs) taken at a level that makes each of its two sides hold at ``(1 − confidence)/2``, so
-a TOST on it (the spread's upper bound inside the band) is a test at the validation's α. The search itself ranks trials by the point estimates; a spread's point
-estimate is biased upward by noise on few matches (a max − min), which the ``[surface]``
-model over ``prefix = "worth."`` averages out across trials.
+a TOST on it (the spread's upper bound inside the band) is a test at the validation's α.
+
+The search itself ranks trials by the point estimates. A spread's point estimate is biased
+upward by noise on few matches (a max − min), which the ``[surface]`` model over
+``prefix = "worth."`` averages out across trials.
 """
 
 from __future__ import annotations
@@ -78,6 +80,14 @@ def plan_problems(spec, rules, targets: Sequence[Any], lineups: Mapping[str, tup
                           label=f"{label}.{'choice' if target.metric == 'worth' else 'choices'}")
         except ConfigError as exc:
             problems += exc.problems
+    if problems:
+        return problems
+    for lineup, (slot, names) in worth_plans(targets).items():  # a restriction a profile refuses
+        for choice in _choices(spec, rules, names):
+            try:
+                restricted_player(lineups[lineup][slot], choice)
+            except ConfigError as exc:
+                problems += [f"{where}: line-up {lineup!r}: {line}" for line in exc.problems]
     return problems
 
 

@@ -148,3 +148,20 @@ def test_tablesim_check_refuses_a_worth_target_in_one_line(tmp_path):
     assert info.value.problems == [f"{path}: targets[0].metric: got 'worth', which `tablesim balance` measures by "
                                    "restricted play; allowed here: seat_win_rate, profile_win_rate, rounds_quantile, "
                                    "rounds_mean, length_quantile, length_mean, completion, game"]
+
+
+def test_a_restriction_a_profile_refuses_is_one_line_before_any_match(tmp_path):
+    """A Carrom player whose break grid aims only at the queen cannot be restricted in
+    ``break.centre`` (the break must be played): the balance file is refused when read."""
+    profile = tmp_path / "centre.toml"
+    profile.write_text('base = "casual"\nbreak_aims = [0.0]\n', encoding="utf-8")
+    path = tmp_path / "carrom.toml"
+    path.write_text(f'game = "carrom"\nmatches = 4\n[[lineups]]\nname = "duel"\nplayers = ["{profile}", "casual"]\n'
+                    '[[parameters]]\nkey = "game.target_points"\nkind = "int"\nlow = 9\nhigh = 25\n'
+                    '[[targets]]\nmetric = "worth_spread"\nchoices = ["break.centre", "shot.cut"]\nlow = 0\nhigh = 1\n',
+                    encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_balance(path)
+    assert len(info.value.problems) == 1
+    assert info.value.problems[0].startswith(f"{path}: line-up 'duel': ")
+    assert "without break.centre: forbid: forbidding break.centre leaves no break" in info.value.problems[0]
