@@ -36,10 +36,9 @@ __all__ = ["Streamed", "STREAM_BYTES", "PLOT_SAMPLE", "wide_bytes", "stream_tabl
 STREAM_BYTES = 64 * 2**20
 #: Matches of each cell kept whole for the game's plots when the tables are streamed.
 PLOT_SAMPLE = 10_000
-#: Matches per slice of the report's pass, and its most rows of one table (a few columns of each
-#: table are read, so a slice may hold more rows than a summary's).
+#: Matches per slice of the report's pass, and its most values (rows × columns read) of one table.
 REPORT_SLICE = 5_000
-REPORT_ROWS = 250_000
+REPORT_VALUES = 2_000_000
 #: The columns the per-match design metrics read beside the keys.
 PER_MATCH_COLUMNS = {"matches": (), "players": ("won",), "rounds": ("cumulative",), "events": ()}
 
@@ -91,7 +90,7 @@ def stream_tables(path: str | Path, matches: pd.DataFrame, spec: Any) -> Streame
     columns = union_columns(PER_MATCH_COLUMNS, spec.tally_columns if tallied else PER_MATCH_COLUMNS)
     per_match: list[pd.DataFrame] = []
     out = Streamed(per_match=pd.DataFrame())
-    for tables in iter_slices(path, REPORT_SLICE, columns, rows_per_slice=REPORT_ROWS):
+    for tables in iter_slices(path, REPORT_SLICE, columns, values_per_slice=REPORT_VALUES):
         rows = tables["matches"]
         if not len(rows):
             continue

@@ -381,12 +381,12 @@ def _pool_threads_quiet() -> Iterator[None]:
 
 def merge_in_workers(jobs: int) -> Callable[[list[tuple[list[Path], Path]]], None]:
     """A compaction's ``merge`` (:meth:`ResultStore.compact`) on ``jobs`` loky workers (the run's
-    pool, kept warm): the parent only hands out the merges, as it hands out chunks. One worker:
-    here, one after the other."""
+    pool, kept warm): the parent only hands out the merges, as it hands out chunks, a single
+    merge too. One job: here, one after the other."""
     from .store import merge_parts
 
     def merge(work: list[tuple[list[Path], Path]]) -> None:
-        if jobs <= 1 or len(work) <= 1:
+        if jobs <= 1 or not work:
             merge_parts(work)
             return
         for _ in _loky_results(merge_parts, (([job],) for job in work), min(jobs, len(work))):

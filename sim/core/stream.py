@@ -21,14 +21,16 @@ import pandas as pd
 from .game import TABLES
 from .store import _ROW_ORDER, ResultStore, _key_part_name, _old_part_names, load_tables
 
-__all__ = ["iter_slices", "union_columns", "SLICE_MATCHES"]
+__all__ = ["iter_slices", "union_columns", "SLICE_MATCHES", "SLICE_VALUES"]
 
 #: Matches read before a slice is cut (at the next seed boundary): a slice of Curlastique's
 #: tables takes about 10 MB in pandas.
 SLICE_MATCHES = 1_000
-#: At most this many rows of the longest table read go in a slice: fewer matches per slice for
-#: a game that logs more per match (a Gastérospeed championship has ten times Curlastique's events).
-SLICE_ROWS = 60_000
+#: At most this many values (rows × columns read) of the largest table read go in a slice:
+#: fewer matches per slice for a game that logs more per match (a Gastérospeed championship has
+#: ten times Curlastique's events), more when only a few columns are read (a summary reads 7 of
+#: Gastérospeed's 12 events columns): 60,000 rows of 25 columns, some 50 MB in pandas.
+SLICE_VALUES = 1_500_000
 
 
 class _Cursor:
@@ -90,16 +92,18 @@ def _row_groups(files: Sequence[Path], columns: Sequence[str] | None = None, per
                                                                                   self_destruct=True)
 
 
-def _footer_rows(path: Path, names: Sequence[str], table: str) -> tuple[int, int]:
-    """(row groups, rows) of one table's parts, from their footers."""
+def _footer_rows(path: Path, names: Sequence[str], table: str) -> tuple[int, int, int]:
+    """(row groups, rows, columns) of one table's parts, from their footers (columns: the
+    widest part's)."""
     import pyarrow.parquet as pq
 
-    groups = rows = 0
+    groups = rows = columns = 0
     for name in names:
         if (path / table / name).exists():
             metadata = pq.read_metadata(path / table / name)
             groups, rows = groups + metadata.num_row_groups, rows + metadata.num_rows
-    return groups, rows
+            columns = max(columns, metadata.num_columns)
+    return groups, rows, columns
 
 
 def _release_unused() -> None:
@@ -136,12 +140,14 @@ def _with_cell(frame: pd.DataFrame, variant: str, lineup: str) -> pd.DataFrame:
 
 def _cell_slices(path: Path, names: Sequence[str], matches_per_slice: int,
                  columns: Mapping[str, Sequence[str] | None] | None = None,
-                 rows_per_slice: int = SLICE_ROWS) -> Iterator[dict[str, pd.DataFrame]]:
+                 values_per_slice: int = SLICE_VALUES) -> Iterator[dict[str, pd.DataFrame]]:
     skipped = {table for table in TABLES[1:] if columns is not None and columns.get(table, None) == ()}
     footers = {table: _footer_rows(path, names, table) for table in TABLES if table not in skipped}
     groups, stored = footers["matches"][0], max(1, footers["matches"][1])
-    longest = max(rows / stored for _, rows in footers.values())  # rows per match of the longest table read
-    matches_per_slice = max(1, min(matches_per_slice, int(rows_per_slice / longest)))
+    # values per match of the largest table read: its rows per match × the columns read of it
+    largest = max(rows / stored * (width if (wanted := _wanted(table, columns)) is None else len(wanted))
+                  for table, (_, rows, width) in footers.items())
+    matches_per_slice = max(1, min(matches_per_slice, int(values_per_slice / max(largest, 1e-9))))
     # row groups read at once, about half a slice of matches: a run's chunks are row groups of a
     # few dozen matches, and one call each would cost more than the data
     per_read = max(1, round(matches_per_slice / 2 / max(1.0, stored / max(groups, 1))))
@@ -191,12 +197,13 @@ def union_columns(*wanted: Mapping[str, Sequence[str] | None] | None) -> dict[st
 
 def iter_slices(path: str | Path, matches_per_slice: int = SLICE_MATCHES,
                 columns: Mapping[str, Sequence[str] | None] | None = None,
-                per_cell: int | None = None, rows_per_slice: int = SLICE_ROWS) -> Iterator[dict[str, pd.DataFrame]]:
+                per_cell: int | None = None, values_per_slice: int = SLICE_VALUES) -> Iterator[dict[str, pd.DataFrame]]:
     """The stored tables of ``path``, one slice at a time (module docstring).
 
     Each slice is a dict of DataFrames like :func:`~sim.core.store.load_tables` returns (same
     columns, rows sorted by key) for about ``matches_per_slice`` matches of one cell (fewer when
-    that many would exceed ``rows_per_slice`` rows of the longest table read), cut between seeds.
+    that many would exceed ``values_per_slice`` values, rows × columns read, of the largest
+    table read), cut between seeds.
     The slices of one cell come in match order; together they hold every stored match once. ``columns``: table → the columns to read (the keys and row order always come;
     a table left out is read whole, an empty tuple not at all): reading a few columns of the
     events is several times faster. ``per_cell``: stop reading a cell once this many of its
@@ -211,7 +218,7 @@ def iter_slices(path: str | Path, matches_per_slice: int = SLICE_MATCHES,
     for key in sorted(ranges):
         names = [_key_part_name(key, first, last) for first, last in ranges[key]]
         given = 0
-        for piece in _cell_slices(path, names, matches_per_slice, columns, rows_per_slice):
+        for piece in _cell_slices(path, names, matches_per_slice, columns, values_per_slice):
             yield piece
             given += len(piece["matches"])
             if per_cell is not None and given >= per_cell:

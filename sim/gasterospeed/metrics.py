@@ -74,13 +74,25 @@ def tally(tables: Mapping[str, pd.DataFrame]) -> Tally:
         out[("points", circuit)] = float(group["points"].sum())
         out[("snails_ko", circuit)] = float(group["snails_ko"].sum())
     if events is not None and not events.empty:
+        cards = _action_cards(events)
         played = events[events["phase"].isin(["action", "reaction"])]
-        for card in _action_cards(events):
-            out[("card_events", card)] = float((played["card"] == card).sum())
-        for column, value in metric_parts(tables).sum().items():
-            if column.startswith(("plays.", "wins.")):
-                out[column] = float(value)
+        events_per_card = played["card"].value_counts()
+        per_card = _card_plays(played, rounds).groupby("card")["won"].agg(plays="size", wins="sum")
+        for card in cards:
+            out[("card_events", card)] = float(events_per_card.get(card, 0))
+            for name in ("plays", "wins"):
+                out[f"{name}.{card}"] = float(per_card[name].get(card, 0))
     return out
+
+
+def _card_plays(played: pd.DataFrame, rounds: pd.DataFrame) -> pd.DataFrame:
+    """One row per seat-race and card played in it (``played``: the action and reaction events):
+    the race's keys, ``seat``, ``card`` and ``won`` (1.0 when the seat won the race)."""
+    ekeys = [k for k in _RACE_KEY if k in played.columns] + ["seat"]
+    rkeys = [k for k in _RACE_KEY if k in rounds.columns] + ["seat"]
+    who = played[ekeys + ["card"]].drop_duplicates().merge(rounds[rkeys + ["arrival"]], on=rkeys, how="left")
+    who["won"] = (who["arrival"] == 1).astype(float)
+    return who
 
 
 def _groups(counts: Mapping, name: str) -> list:
@@ -161,11 +173,7 @@ def metric_parts(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     parts["snails"] = (by_match.size() * per_seat).reindex(index, fill_value=0).to_numpy(float)
     if events is not None and not events.empty:
         cards = _action_cards(events)
-        played = events[events["phase"].isin(["action", "reaction"])]
-        ekeys = [k for k in _RACE_KEY if k in played.columns] + ["seat"]
-        rkeys = [k for k in _RACE_KEY if k in rounds.columns] + ["seat"]
-        who = played[ekeys + ["card"]].drop_duplicates().merge(rounds[rkeys + ["arrival"]], on=rkeys, how="left")
-        who["won"] = (who["arrival"] == 1).astype(float)
+        who = _card_plays(events[events["phase"].isin(["action", "reaction"])], rounds)
         per = who.groupby([*_MATCH_KEY, "card"])["won"].agg(plays="size", wins="sum").unstack("card", fill_value=0)
         for card in cards:
             for name in ("plays", "wins"):
