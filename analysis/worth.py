@@ -163,7 +163,12 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
                          "test": effect["test"]})
     if not rows:
         return pd.DataFrame(columns=list(WORTH_COLUMNS))
-    frame = pd.DataFrame(rows)
+    return _adjusted(pd.DataFrame(rows), confidence, correction)
+
+
+def _adjusted(frame: pd.DataFrame, confidence: float, correction: str) -> pd.DataFrame:
+    """The worth table's rows with their p-values adjusted over the table, the intervals
+    consistent with them, the minimum detectable worth and the verdicts; ranked."""
     alpha = 1 - confidence
     frame["p_adjusted"] = adjust_pvalues(frame["p"], correction)
     low, high = adjusted_intervals(frame, alpha)

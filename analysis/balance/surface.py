@@ -165,6 +165,29 @@ def _integer_point(p: Parameter, x: np.ndarray, coefficients: np.ndarray) -> lis
         point, current = best, best_value
 
 
+def _floor_interval(floor: float, data: tuple[np.ndarray, np.ndarray, np.ndarray], p: Parameter, dims: int,
+                    bootstrap: int, seed: int, confidence: float) -> tuple[float, float, float, int]:
+    """The floor's basic bootstrap interval over trials (refit, re-solve), its one-sided 95 %
+    lower bound and the number of usable resamples; ``data`` is (X, Y, weights) of the fit.
+
+    The floor of noisy fits is biased upwards (a max − min of noisy lines spreads wider than the
+    truth), and resampled fits are more so: the basic bootstrap interval [2θ − q_hi, 2θ − q_lo]
+    corrects for that bias, where the percentile interval would claim "out of reach" too often."""
+    X, Y, weights = data
+    rng = np.random.default_rng(seed)
+    draws = []
+    for _ in range(bootstrap):
+        pick = rng.integers(0, len(X), len(X))
+        value, _ = _min_spread(fit_surface(X[pick], Y[pick], weights[pick])[0], p, dims)
+        if math.isfinite(value):
+            draws.append(value)
+    if not draws:
+        return float("nan"), float("nan"), float("nan"), 0
+    alpha = 1 - confidence
+    q_low, q_high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
+    return float(2 * floor - q_high), float(2 * floor - q_low), float(2 * floor - np.quantile(draws, 0.95)), len(draws)
+
+
 def spread_floor(trials: list[dict], space: SearchSpace, settings: SurfaceSettings, lineup: str,
                  seed: int = 0, confidence: float = 0.90) -> dict[str, Any]:
     """Fit the family of metrics over the trials and bound its smallest spread in the space.
@@ -198,23 +221,8 @@ def spread_floor(trials: list[dict], space: SearchSpace, settings: SurfaceSettin
     residual_sd = [float(np.sqrt(np.nansum(weights * (Y[:, k] - design @ coefficients[k]) ** 2)
                                  / np.sum(weights[~np.isnan(Y[:, k])]) )) for k in range(len(metrics))]
     floor, argmin = _min_spread(coefficients, p, len(names))
-    rng = np.random.default_rng(seed)
-    draws = []
-    for _ in range(settings.bootstrap):
-        pick = rng.integers(0, len(X), len(X))
-        value, _ = _min_spread(fit_surface(X[pick], Y[pick], weights[pick])[0], p, len(names))
-        if math.isfinite(value):
-            draws.append(value)
-    # the floor of noisy fits is biased upwards (a max − min of noisy lines spreads wider than the
-    # truth), and resampled fits are more so: the basic bootstrap interval [2θ − q_hi, 2θ − q_lo]
-    # corrects for that bias, where the percentile interval would claim "out of reach" too often
-    alpha = 1 - confidence
-    if draws:
-        q_low, q_high = np.quantile(draws, [alpha / 2, 1 - alpha / 2])
-        low, high = 2 * floor - q_high, 2 * floor - q_low
-        lower_95 = float(2 * floor - np.quantile(draws, 0.95))
-    else:
-        low = high = lower_95 = float("nan")
+    low, high, lower_95, draws = _floor_interval(floor, (X, Y, weights), p, len(names), settings.bootstrap, seed,
+                                                 confidence)
     point = _integer_point(p, argmin, coefficients) if np.isfinite(argmin).all() else None
     predicted = _predicted_spread(coefficients, point) if point is not None else None
     verdict = "no bound given"
@@ -226,6 +234,6 @@ def spread_floor(trials: list[dict], space: SearchSpace, settings: SurfaceSettin
     out.update(fits=[{"metric": m, "intercept": float(c[0]), "coefficients": dict(zip(names, map(float, c[1:]))),
                       "r2": float(r), "residual_sd": sd} for m, c, r, sd in zip(metrics, coefficients, r2, residual_sd)],
                floor=floor, floor_ci=[float(low), float(high)], floor_lower_95=lower_95, confidence=confidence,
-               bootstrap=len(draws), argmin=[float(v) for v in argmin], point=point, predicted_at_point=predicted,
+               bootstrap=draws, argmin=[float(v) for v in argmin], point=point, predicted_at_point=predicted,
                verdict=verdict)
     return out

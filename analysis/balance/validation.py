@@ -278,25 +278,10 @@ def validate(balance, out: Path, trials: list[dict], *, jobs: int, backend: str,
         look, alpha, claimable = ledger.alpha_for(search.validation_round, matches, order)
         if stages and not claimable:
             break  # no α left for a larger stage: the last one played stands
-        level = alpha if claimable else ledger.alpha / ledger.planned  # a look with no α left is shown only
-        started = {"look": look, "validation_round": search.validation_round, "fresh_seed": fresh_seed(settings),
-                   "matches": matches, "alpha": alpha, "confidence": 1 - 2 * level, "claimable": claimable,
-                   "order": order, "stage": sizes.index(matches) + 1, "stages": len(sizes)}
-        # The look is recorded (its α spent) before it plays: a run killed after the look's first
-        # check is stored in validation.json must find the look in looks.json when rerun, not take
-        # the stored checks for a directory from before looks were recorded (one look at α = 0.05).
-        ledger.record({**started, "finished": False})
-        validated = _play_look(balance, out, ordered, matches, level, cache, checks, fresh)
-        best = _best(settings, validated)
-        met = bool(best and best["meets_all"] and best["in_sequence"] and claimable)
-        excluded = bool(validated and validated[0].get("excluded"))
-        ledger.record({**started, "finished": True, "meets_all_targets": met,
-                       "claimed_trial": best["trial"] if met else None, "excluded": excluded,
-                       "candidates": [{"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": c["in_sequence"]}
-                                      for c in validated]})
-        stages.append({"look": look, "matches": matches, "alpha": alpha, "level": level, "claimable": claimable,
-                       "met": met, "excluded": excluded, "validated": validated, "best": best})
-        if met or excluded or not claimable:
+        stage = _staged_look(balance, out, ordered, (look, alpha, claimable), matches, sizes, ledger,
+                             (cache, checks, fresh))
+        stages.append(stage)
+        if stage["met"] or stage["excluded"] or not claimable:
             break
     final = stages[-1] if stages else {"look": 0, "matches": 0, "alpha": 0.0, "level": 0.0, "claimable": False,
                                        "met": False, "excluded": False, "validated": [], "best": None}
@@ -311,6 +296,35 @@ def validate(balance, out: Path, trials: list[dict], *, jobs: int, backend: str,
     summary["fresh_matches_this_run"] = fresh.count()
     _best_rules(balance, out, summary, final, ledger)
     return summary
+
+
+def _staged_look(balance, out: Path, ordered: list[dict], granted: tuple[int, float, bool], matches: int,
+                 sizes: list[int], ledger, played: tuple) -> dict:
+    """One stage of the staged validation: the candidates on ``matches`` fresh seeds at the α the
+    ledger ``granted`` (look, α, claimable), recorded in the ledger before and after it plays;
+    ``played`` is (the stored checks by point, every check, the fresh tables)."""
+    look, alpha, claimable = granted
+    cache, checks, fresh = played
+    order = [json.dumps(c["point"], sort_keys=True) for c in ordered]
+    level = alpha if claimable else ledger.alpha / ledger.planned  # a look with no α left is shown only
+    started = {"look": look, "validation_round": balance.settings.search.validation_round,
+               "fresh_seed": fresh_seed(balance.settings), "matches": matches, "alpha": alpha,
+               "confidence": 1 - 2 * level, "claimable": claimable, "order": order,
+               "stage": sizes.index(matches) + 1, "stages": len(sizes)}
+    # The look is recorded (its α spent) before it plays: a run killed after the look's first
+    # check is stored in validation.json must find the look in looks.json when rerun, not take
+    # the stored checks for a directory from before looks were recorded (one look at α = 0.05).
+    ledger.record({**started, "finished": False})
+    validated = _play_look(balance, out, ordered, matches, level, cache, checks, fresh)
+    best = _best(balance.settings, validated)
+    met = bool(best and best["meets_all"] and best["in_sequence"] and claimable)
+    excluded = bool(validated and validated[0].get("excluded"))
+    ledger.record({**started, "finished": True, "meets_all_targets": met,
+                   "claimed_trial": best["trial"] if met else None, "excluded": excluded,
+                   "candidates": [{"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": c["in_sequence"]}
+                                  for c in validated]})
+    return {"look": look, "matches": matches, "alpha": alpha, "level": level, "claimable": claimable,
+            "met": met, "excluded": excluded, "validated": validated, "best": best}
 
 
 def _sequential_look(balance, out: Path, ordered: list[dict], ledger, order: list[str], checks: list[dict],

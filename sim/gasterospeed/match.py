@@ -85,10 +85,8 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
     v = rules.variants
     purses = _purses(rules, n, per)
     reserve = [sum(c.reserve_shells for c in circuits)] * len(purses)
-    points = [0] * n
-    shells_sum = [0] * n
-    race_wins = [0] * n
-    kos = [0] * n
+    totals = {"points": [0] * n, "shells": [0] * n, "race_wins": [0] * n, "kos": [0] * n}
+    points = totals["points"]  # the standings the players see (shared with each race)
     capped_races = 0
     turns_total = 0
     rounds: list[dict[str, Any]] = []
@@ -128,31 +126,39 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
         raced += 1
         turns_total += race.turn
         capped_races += race.capped
-        board = race.board
         race_points = race.points()
-        ranking = race.ranking()
-        for seat in range(n):
-            snails = race.snails_of[seat]
-            pts = sum(race_points[s] for s in snails)
-            shells_left = sum(board.shells[s] if board.status[s] in (RUNNING, FINISHED) else 0 for s in snails)
-            arrival = min((ranking.index(s) + 1 for s in snails if s in ranking), default=0)
-            snails_ko = sum(board.status[s] in (KO, OUT) for s in snails)
-            points[seat] += pts
-            shells_sum[seat] += shells_left
-            race_wins[seat] += arrival == 1
-            kos[seat] += snails_ko
-            slot = board.slot[snails[0]]
-            rounds.append({"round": k + 1, "seat": seat, "points": int(pts), "cumulative": int(points[seat]),
-                           "circuit": name, "arrival": int(arrival), "shells_left": int(shells_left),
-                           "ko": bool(snails_ko > 0), "snails_ko": int(snails_ko),
-                           "start_slot": int(circuit.slots.index(slot) + 1) if slot >= 0 else 0,
-                           "committed": int(committed[seat]), "turns": int(race.turn),
-                           "capped": bool(race.capped),
-                           "finished": bool(board.status[snails[0]] == FINISHED)})
+        rounds += _race_rows(race, race_points, circuit, name, k + 1, committed, totals)
         if telling is not None:
             trace.append(_race_result(race, players, race_points))
-    return {"n": n, "points": points, "shells": shells_sum, "race_wins": race_wins, "kos": kos,
-            "races": raced, "capped": capped_races, "turns": turns_total, "rounds": rounds}
+    return {"n": n, **totals, "races": raced, "capped": capped_races, "turns": turns_total, "rounds": rounds}
+
+
+def _race_rows(race: Race, race_points, circuit, name: str, race_no: int, committed: list[int],
+               totals: dict[str, list[int]]) -> list[dict[str, Any]]:
+    """Each seat's row of the rounds table for a finished race on circuit ``name``; its points,
+    shells left, win and KOs added to ``totals`` (per seat, over the championship)."""
+    board = race.board
+    ranking = race.ranking()
+    rows = []
+    for seat in range(len(totals["points"])):
+        snails = race.snails_of[seat]
+        pts = sum(race_points[s] for s in snails)
+        shells_left = sum(board.shells[s] if board.status[s] in (RUNNING, FINISHED) else 0 for s in snails)
+        arrival = min((ranking.index(s) + 1 for s in snails if s in ranking), default=0)
+        snails_ko = sum(board.status[s] in (KO, OUT) for s in snails)
+        totals["points"][seat] += pts
+        totals["shells"][seat] += shells_left
+        totals["race_wins"][seat] += arrival == 1
+        totals["kos"][seat] += snails_ko
+        slot = board.slot[snails[0]]
+        rows.append({"round": race_no, "seat": seat, "points": int(pts), "cumulative": int(totals["points"][seat]),
+                     "circuit": name, "arrival": int(arrival), "shells_left": int(shells_left),
+                     "ko": bool(snails_ko > 0), "snails_ko": int(snails_ko),
+                     "start_slot": int(circuit.slots.index(slot) + 1) if slot >= 0 else 0,
+                     "committed": int(committed[seat]), "turns": int(race.turn),
+                     "capped": bool(race.capped),
+                     "finished": bool(board.status[snails[0]] == FINISHED)})
+    return rows
 
 
 def _winner(rules, result) -> tuple[int, list[float], list[int], bool]:

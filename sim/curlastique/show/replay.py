@@ -103,16 +103,12 @@ def _throw(e: dict, names: _Names, family_width: int, teams: bool) -> str:
     return f"  turn {e['turn']:2d}  {names.padded(e['seat'])}  {family}  {shot}  -> {', '.join(told)}"
 
 
-def describe(rules: CurlastiqueRules, players: Sequence[Player], log: MatchLog,
-             seeds: MatchSeeds | None = None) -> str:
-    """The text of a finished match log (see the module docstring)."""
+def _header(rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds | None, names: _Names,
+            side: list[int]) -> list[str]:
+    """The lines before the first round: the title, the rules that matter, the line-up and the key
+    to the throw lines."""
     g, z = rules.game, rules.zones
-    n = len(players)
     teams = bool(g.teams)
-    side = [int(s) for s in sides_of(rules, n)]
-    names = _Names(players, teams)
-    family_width = max([len(e["family"] or "-") for e in log.events] + [8])
-
     lines: list[str] = [replay_title("Curlastique", seeds)]
     lines.append(f"Target: {g.target_score} points; {_plural(g.pucks_per_player, 'puck')} per player "
                  f"and round; at most {_plural(g.max_rounds, 'round')}.")
@@ -127,6 +123,19 @@ def describe(rules: CurlastiqueRules, players: Sequence[Player], log: MatchLog,
         lines.append(f"  seat {s}: {p.name}{extra}")
     lines.append("Throw lines: shot family, executed shot (start x, angle, speed), then what it "
                  "knocked out and where the thrown puck stopped (later throws may still move it).")
+    return lines
+
+
+def describe(rules: CurlastiqueRules, players: Sequence[Player], log: MatchLog,
+             seeds: MatchSeeds | None = None) -> str:
+    """The text of a finished match log (see the module docstring)."""
+    g = rules.game
+    n = len(players)
+    teams = bool(g.teams)
+    side = [int(s) for s in sides_of(rules, n)]
+    names = _Names(players, teams)
+    family_width = max([len(e["family"] or "-") for e in log.events] + [8])
+    lines = _header(rules, players, seeds, names, side)
 
     events_by_round, rounds_by_no = log.by_round()
 

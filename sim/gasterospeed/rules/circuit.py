@@ -147,6 +147,42 @@ def compile_circuit(rules, name: str = "") -> Circuit:
                     rules.reserve_shells, rules.obstacle_damage, name)
 
 
+def _fronts(kind: list[int], arrow: list[int], nb: list[tuple[int, ...]], dist: list[int]) -> list[int]:
+    """Each track square's front: the direction (0..7) a snail faces there, its arrow's on an
+    arrow square, else the 4-neighbour nearest the finish by a walk on which obstacles do not
+    count (only rails do), so the dashboard does not flip in front of a mushroom; ties broken by
+    ``dist`` then direction."""
+    n = len(kind)
+    odist = [INF] * n
+    queue = deque(c for c in range(n) if kind[c] == FINISH)
+    for c in queue:
+        odist[c] = 0
+    while queue:
+        q = queue.popleft()
+        for d in (0, 2, 4, 6):
+            p = nb[q][d]
+            if p >= 0 and odist[p] == INF and kind[p] in (TRACK, MUD, ARROW, OBST):
+                odist[p] = odist[q] + 1
+                queue.append(p)
+    front = [0] * n
+    for p in range(n):
+        if kind[p] not in (TRACK, MUD, ARROW):
+            continue
+        if arrow[p] >= 0:
+            front[p] = arrow[p]
+            continue
+        best, best_key = 0, None
+        for d in (0, 2, 4, 6):
+            q = nb[p][d]
+            if q < 0 or kind[q] in (WALL, BEHIND):
+                continue
+            key = (odist[q], dist[q], d)
+            if best_key is None or key < best_key:
+                best, best_key = d, key
+        front[p] = best
+    return front
+
+
 @lru_cache(maxsize=128)
 def _compile(text: str, title: str, die: int, shot_hits: tuple[int, ...], reserve_shells: int,
              obstacle_damage: int, name: str = "") -> Circuit:
@@ -195,35 +231,7 @@ def _compile(text: str, title: str, die: int, shot_hits: tuple[int, ...], reserv
             if dist[p] == INF:
                 dist[p] = dist[q] + 1
                 queue.append(p)
-    # orientation: 4-neighbour BFS from the finish where obstacles do not count (only rails do),
-    # so the dashboard does not flip in front of a mushroom
-    odist = [INF] * n
-    queue = deque(c for c in range(n) if kind[c] == FINISH)
-    for c in queue:
-        odist[c] = 0
-    while queue:
-        q = queue.popleft()
-        for d in (0, 2, 4, 6):
-            p = nb[q][d]
-            if p >= 0 and odist[p] == INF and kind[p] in (TRACK, MUD, ARROW, OBST):
-                odist[p] = odist[q] + 1
-                queue.append(p)
-    front = [0] * n
-    for p in range(n):
-        if kind[p] not in (TRACK, MUD, ARROW):
-            continue
-        if arrow[p] >= 0:
-            front[p] = arrow[p]
-            continue
-        best, best_key = 0, None
-        for d in (0, 2, 4, 6):
-            q = nb[p][d]
-            if q < 0 or kind[q] in (WALL, BEHIND):
-                continue
-            key = (odist[q], dist[q], d)
-            if best_key is None or key < best_key:
-                best, best_key = d, key
-        front[p] = best
+    front = _fronts(kind, arrow, nb, dist)
     back: list[tuple[int, int]] = []
     for p in range(n):
         choice = (-1, -1)
