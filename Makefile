@@ -43,9 +43,10 @@ test: $(DEVSTAMP)
 	@echo "make: running the test suite on $(TEST_WORKERS) workers"
 	@$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=25
 
-## lint: ruff over the whole repository (rules in pyproject.toml's [tool.ruff])
+## lint: ruff over the whole repository, its rules and its formatter (pyproject.toml's [tool.ruff])
 lint: $(DEVSTAMP)
 	@$(BIN)/ruff check --quiet .
+	@$(BIN)/ruff format --check --quiet .
 
 ## docs: build the documentation site into site/ (warnings are errors; open site/index.html)
 docs: $(DEVSTAMP)

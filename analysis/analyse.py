@@ -90,15 +90,33 @@ def _fairness_cells(fairness: pd.DataFrame) -> pd.DataFrame:
     """One row per cell: its family-wise verdict, adjusted p-values and the line-up's matches needed."""
     records = []
     if fairness.empty:
-        return pd.DataFrame(columns=["variant", "lineup", "unit", "verdict", "p_chi2", "decided", "matches_needed",
-                                     "p_fair_adjusted", "p_bias_adjusted"])
+        return pd.DataFrame(
+            columns=[
+                "variant",
+                "lineup",
+                "unit",
+                "verdict",
+                "p_chi2",
+                "decided",
+                "matches_needed",
+                "p_fair_adjusted",
+                "p_bias_adjusted",
+            ]
+        )
     for (variant, lineup), seats in fairness.groupby(["variant", "lineup"], sort=False):
-        records.append({"variant": variant, "lineup": lineup, "unit": seats["unit"].iloc[0],
-                        "verdict": cell_verdict(seats), "p_chi2": omnibus_test(seats),
-                        "decided": int(seats["decided"].iloc[0]),
-                        "matches_needed": int(seats["matches_needed"].max()),
-                        "p_fair_adjusted": float(seats["p_fair_adjusted"].iloc[0]),
-                        "p_bias_adjusted": float(seats["p_bias_adjusted"].iloc[0])})
+        records.append(
+            {
+                "variant": variant,
+                "lineup": lineup,
+                "unit": seats["unit"].iloc[0],
+                "verdict": cell_verdict(seats),
+                "p_chi2": omnibus_test(seats),
+                "decided": int(seats["decided"].iloc[0]),
+                "matches_needed": int(seats["matches_needed"].max()),
+                "p_fair_adjusted": float(seats["p_fair_adjusted"].iloc[0]),
+                "p_bias_adjusted": float(seats["p_bias_adjusted"].iloc[0]),
+            }
+        )
     return pd.DataFrame.from_records(records)
 
 
@@ -118,8 +136,10 @@ def analyse(results: Results, **options: Any) -> Analysis:
     conf, seed, boot = opts.confidence, opts.seed, opts.n_resamples
     streamed = results.streamed
     outcomes = match_outcomes(tables, length_of(results), streamed.per_match if streamed is not None else None)
-    applicable = {(v, x): results.symmetric(x) or results.rotated(x)
-                  for v, x in matches[["variant", "lineup"]].drop_duplicates().itertuples(index=False)}
+    applicable = {
+        (v, x): results.symmetric(x) or results.rotated(x)
+        for v, x in matches[["variant", "lineup"]].drop_duplicates().itertuples(index=False)
+    }
     fairness = seat_fairness(players, opts.fairness_margin, opts.alpha, applicable=applicable)
     km = km_summary(matches, conf)
     medians = {(r.variant, r.lineup): r.median for r in km.itertuples(index=False)}
@@ -127,25 +147,31 @@ def analyse(results: Results, **options: Any) -> Analysis:
     baseline_present = BASELINE in set(matches["variant"])
     if len(results.variants) > 1 and not baseline_present:
         notes.append("No variant is named 'baseline': variant effects cannot be computed.")
-    effects = variant_effects(outcomes, BASELINE, conf, opts.correction, n_resamples=boot, seed=seed,
-                              alpha=opts.alpha) \
-        if baseline_present and len(results.variants) > 1 else variant_effects(outcomes.iloc[0:0])
-    metrics_frame, game_notes = game_metrics(results.spec, tables,
-                                             streamed.tallies if streamed is not None else None)
+    effects = (
+        variant_effects(outcomes, BASELINE, conf, opts.correction, n_resamples=boot, seed=seed, alpha=opts.alpha)
+        if baseline_present and len(results.variants) > 1
+        else variant_effects(outcomes.iloc[0:0])
+    )
+    metrics_frame, game_notes = game_metrics(results.spec, tables, streamed.tallies if streamed is not None else None)
     notes += game_notes
     return Analysis(
-        results=results, options=opts, outcomes=outcomes,
+        results=results,
+        options=opts,
+        outcomes=outcomes,
         seat_rates=seat_win_rates(players, conf, simultaneous=True),
         team_rates=team_win_rates(players, conf, simultaneous=True),
         profile_rates=profile_win_rates(players, conf),
-        fairness=fairness, fairness_cells=_fairness_cells(fairness),
+        fairness=fairness,
+        fairness_cells=_fairness_cells(fairness),
         effects=effects,
         lengths=length_distribution(matches, confidence=conf, n_resamples=boot, seed=seed),
         scores=score_distribution(players, "profile", confidence=conf, n_resamples=boot, seed=seed),
-        km=km, km_curves=km_curves(matches, conf),
-        logrank=logrank_vs_baseline(matches, BASELINE, opts.correction) if baseline_present
-        else pd.DataFrame(),
+        km=km,
+        km_curves=km_curves(matches, conf),
+        logrank=logrank_vs_baseline(matches, BASELINE, opts.correction) if baseline_present else pd.DataFrame(),
         metrics=design_metrics(outcomes, conf, boot, seed, km_medians=medians),
-        skill=skill_share(players, conf), skill_matrix=profile_matrix(players, conf),
-        game_metrics=metrics_frame, notes=notes,
+        skill=skill_share(players, conf),
+        skill_matrix=profile_matrix(players, conf),
+        game_metrics=metrics_frame,
+        notes=notes,
     )

@@ -28,8 +28,7 @@ from scipy import stats
 
 from sim.core.estimators import cluster_sums
 
-__all__ = ["DEFAULT_RESAMPLES", "LARGE_CLUSTERS", "POOLED_GROUPS", "cluster_sums", "mean_ci", "bootstrap_ci",
-           "pooled"]
+__all__ = ["DEFAULT_RESAMPLES", "LARGE_CLUSTERS", "POOLED_GROUPS", "cluster_sums", "mean_ci", "bootstrap_ci", "pooled"]
 
 #: Resamples per interval: Monte Carlo error of a 95 % bound about 1 % of the interval width.
 DEFAULT_RESAMPLES = 2000
@@ -54,9 +53,14 @@ def _ratio(sums, sizes, axis=-1):
     return np.sum(sums, axis=axis) / np.sum(sizes, axis=axis)
 
 
-def mean_ci(values, clusters=None, confidence: float = 0.95, method: str = "BCa",
-            n_resamples: int = DEFAULT_RESAMPLES, rng: np.random.Generator | int | None = 0
-            ) -> tuple[float, float, float]:
+def mean_ci(
+    values,
+    clusters=None,
+    confidence: float = 0.95,
+    method: str = "BCa",
+    n_resamples: int = DEFAULT_RESAMPLES,
+    rng: np.random.Generator | int | None = 0,
+) -> tuple[float, float, float]:
     """Mean of ``values`` with a bootstrap CI (cluster bootstrap when ``clusters`` is given).
 
     Without clusters (or with singleton clusters) this is exactly
@@ -87,21 +91,40 @@ def mean_ci(values, clusters=None, confidence: float = 0.95, method: str = "BCa"
     if np.all(sizes == 1):
         if np.all(sums == sums[0]):
             return estimate, estimate, estimate
-        result = stats.bootstrap((sums,), np.mean, confidence_level=confidence, method=method,
-                                 n_resamples=n_resamples, rng=rng, vectorized=True)
+        result = stats.bootstrap(
+            (sums,),
+            np.mean,
+            confidence_level=confidence,
+            method=method,
+            n_resamples=n_resamples,
+            rng=rng,
+            vectorized=True,
+        )
     else:
         if np.allclose(sums, estimate * sizes):
             return estimate, estimate, estimate
-        result = stats.bootstrap((sums, sizes), _ratio, paired=True, confidence_level=confidence,
-                                 method=method, n_resamples=n_resamples, rng=rng, vectorized=True)
+        result = stats.bootstrap(
+            (sums, sizes),
+            _ratio,
+            paired=True,
+            confidence_level=confidence,
+            method=method,
+            n_resamples=n_resamples,
+            rng=rng,
+            vectorized=True,
+        )
     low, high = result.confidence_interval
     return estimate, float(low), float(high)
 
 
-def bootstrap_ci(data: tuple[np.ndarray, ...], statistic: Callable[..., np.ndarray],
-                 confidence: float = 0.95, method: str = "percentile",
-                 n_resamples: int = DEFAULT_RESAMPLES,
-                 rng: np.random.Generator | int | None = 0) -> tuple[float, float, float]:
+def bootstrap_ci(
+    data: tuple[np.ndarray, ...],
+    statistic: Callable[..., np.ndarray],
+    confidence: float = 0.95,
+    method: str = "percentile",
+    n_resamples: int = DEFAULT_RESAMPLES,
+    rng: np.random.Generator | int | None = 0,
+) -> tuple[float, float, float]:
     """Estimate and paired bootstrap CI of any vectorised statistic of per-cluster arrays.
 
     Args:
@@ -118,8 +141,16 @@ def bootstrap_ci(data: tuple[np.ndarray, ...], statistic: Callable[..., np.ndarr
         return estimate, float("nan"), float("nan")
     rng = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
     data = pooled(data, rng)
-    result = stats.bootstrap(data, statistic, paired=True, confidence_level=confidence,
-                             method=method, n_resamples=n_resamples, rng=rng, vectorized=True)
+    result = stats.bootstrap(
+        data,
+        statistic,
+        paired=True,
+        confidence_level=confidence,
+        method=method,
+        n_resamples=n_resamples,
+        rng=rng,
+        vectorized=True,
+    )
     low, high = result.confidence_interval
     if np.isnan(low) and np.all(np.isclose(result.bootstrap_distribution, estimate)):
         return estimate, estimate, estimate

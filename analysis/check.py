@@ -74,8 +74,21 @@ from .balance.targets import Target, check_tables, game_parts_of, measure_all
 from .balance.validation import human_number
 from .balance.worth import WORTH_METRICS
 
-__all__ = ["CheckTarget", "CheckFile", "Check", "load_check", "run_check", "stage_sizes", "first_difference", "check_determinism", "sentence",
-           "exit_status", "text_report", "markdown_report", "EVERY"]
+__all__ = [
+    "CheckTarget",
+    "CheckFile",
+    "Check",
+    "load_check",
+    "run_check",
+    "stage_sizes",
+    "first_difference",
+    "check_determinism",
+    "sentence",
+    "exit_status",
+    "text_report",
+    "markdown_report",
+    "EVERY",
+]
 
 #: ``lineup = "*"`` or ``variant = "*"`` in a target: required on every line-up (rules set) of the file.
 EVERY = "*"
@@ -87,8 +100,10 @@ EXIT = {"met": 0, "missed": 1, "undecided": 3}
 class CheckTarget(Target):
     """A balance target, measured under one of the file's rules sets."""
 
-    variant: str = param("", doc='the rules measured under: "baseline", a [[variants]] name, or "*" for '
-                         "every one (default: the baseline)")
+    variant: str = param(
+        "",
+        doc='the rules measured under: "baseline", a [[variants]] name, or "*" for every one (default: the baseline)',
+    )
 
 
 @dataclass(frozen=True)
@@ -131,8 +146,10 @@ class CheckFile:
             if target.lineup and target.lineup != EVERY and target.lineup not in lineups:
                 yield f"targets[{index}].lineup", f"unknown line-up {target.lineup!r}; allowed: {', '.join(lineups)}, *"
             if target.variant and target.variant != EVERY and target.variant not in variants:
-                yield f"targets[{index}].variant", (f"unknown rules {target.variant!r}; allowed: "
-                                                    f"{', '.join(variants)}, *")
+                yield (
+                    f"targets[{index}].variant",
+                    (f"unknown rules {target.variant!r}; allowed: {', '.join(variants)}, *"),
+                )
 
 
 @dataclass
@@ -154,8 +171,9 @@ class Check:
         return f"{target.label} [{variant}]" if self.labelled else target.label
 
 
-def load_check(path: str | Path, overrides: list[str] = (), seed: int | None = None,
-               matches: int | None = None) -> Check:
+def load_check(
+    path: str | Path, overrides: list[str] = (), seed: int | None = None, matches: int | None = None
+) -> Check:
     """Read and validate a check file: every problem as one line naming the file, nothing played.
 
     ``overrides`` (``--set KEY=VALUE``) apply to the baseline rules and so to every variant;
@@ -164,8 +182,9 @@ def load_check(path: str | Path, overrides: list[str] = (), seed: int | None = N
     path = Path(path)
     data = read_toml(path)
     settings = build(CheckFile, data, sources={k: str(path) for k in data}, default_source=str(path))
-    settings = dataclasses.replace(settings, seed=settings.seed if seed is None else seed,
-                                   matches=settings.matches if matches is None else matches)
+    settings = dataclasses.replace(
+        settings, seed=settings.seed if seed is None else seed, matches=settings.matches if matches is None else matches
+    )
     try:
         spec = get_game(settings.game)
     except KeyError as exc:
@@ -173,8 +192,9 @@ def load_check(path: str | Path, overrides: list[str] = (), seed: int | None = N
     if overrides:
         load_rules(spec, None, overrides)  # a bad --set is named as such
         extra = dict(parse_override(text) for text in overrides)
-        settings = dataclasses.replace(settings, baseline=dataclasses.replace(
-            settings.baseline, set={**settings.baseline.set, **extra}))
+        settings = dataclasses.replace(
+            settings, baseline=dataclasses.replace(settings.baseline, set={**settings.baseline.set, **extra})
+        )
     problems: list[str] = []
     rules = _rules_sets(spec, path, settings, problems)
     players = {}
@@ -188,16 +208,22 @@ def load_check(path: str | Path, overrides: list[str] = (), seed: int | None = N
     if problems:
         raise ConfigError(list(dict.fromkeys(problems)))
     used = {(variant, target.lineup) for variant, target in targets}
-    cells = [Cell(variant, lineup.name, rules[variant], players[lineup.name], settings.rotate_seats)
-             for variant in rules for lineup in settings.lineups if (variant, lineup.name) in used]
+    cells = [
+        Cell(variant, lineup.name, rules[variant], players[lineup.name], settings.rotate_seats)
+        for variant in rules
+        for lineup in settings.lineups
+        if (variant, lineup.name) in used
+    ]
     return Check(path, spec, settings, cells, targets, bool(settings.variants))
 
 
 def _rules_sets(spec: GameSpec, path: Path, settings: CheckFile, problems: list[str]) -> dict[str, Any]:
     """The baseline's and every variant's rules, by name (problems appended, one line each)."""
     rules = {}
-    for label, changes in [(BASELINE, [(BASELINE, settings.baseline)]),
-                           *[(v.name, [(BASELINE, settings.baseline), (v.name, v)]) for v in settings.variants]]:
+    for label, changes in [
+        (BASELINE, [(BASELINE, settings.baseline)]),
+        *[(v.name, [(BASELINE, settings.baseline), (v.name, v)]) for v in settings.variants],
+    ]:
         try:
             rules[label] = rules_for(spec, path.parent, changes)
         except ConfigError as exc:
@@ -216,30 +242,42 @@ def _placed(spec: GameSpec, path: Path, settings: CheckFile, players: dict, prob
         if base.metric.startswith("length_"):
             base = dataclasses.replace(base, column=base.column or declared)
             if base.column not in lengths:
-                problems.append(f"{path}: targets[{k}].column: got {base.column!r}; allowed: {', '.join(lengths)} "
-                                "(the game's length columns)")
+                problems.append(
+                    f"{path}: targets[{k}].column: got {base.column!r}; allowed: {', '.join(lengths)} "
+                    "(the game's length columns)"
+                )
         if base.metric in WORTH_METRICS:
-            problems.append(f"{path}: targets[{k}].metric: got {base.metric!r}, which `tablesim balance` measures "
-                            "by restricted play; allowed here: seat_win_rate, profile_win_rate, rounds_quantile, "
-                            "rounds_mean, length_quantile, length_mean, completion, game")
+            problems.append(
+                f"{path}: targets[{k}].metric: got {base.metric!r}, which `tablesim balance` measures "
+                "by restricted play; allowed here: seat_win_rate, profile_win_rate, rounds_quantile, "
+                "rounds_mean, length_quantile, length_mean, completion, game"
+            )
             continue
         if base.metric == "game" and spec.summary is None:
-            problems.append(f"{path}: targets[{k}].metric: {spec.name} has no game metrics; allowed: "
-                            "seat_win_rate, profile_win_rate, rounds_quantile, rounds_mean, length_quantile, "
-                            "length_mean, completion")
-        names = [lineup.name for lineup in settings.lineups] if base.lineup == EVERY \
+            problems.append(
+                f"{path}: targets[{k}].metric: {spec.name} has no game metrics; allowed: "
+                "seat_win_rate, profile_win_rate, rounds_quantile, rounds_mean, length_quantile, "
+                "length_mean, completion"
+            )
+        names = (
+            [lineup.name for lineup in settings.lineups]
+            if base.lineup == EVERY
             else [base.lineup or (settings.lineups[0].name if settings.lineups else "")]
+        )
         for name in names:
             seated = players.get(name)
             if seated is None:
                 continue
             if base.metric == "seat_win_rate" and base.seat >= len(seated):
-                problems.append(f"{path}: targets[{k}].seat: got {base.seat}; line-up {name!r} has seats 0 to "
-                                f"{len(seated) - 1}")
+                problems.append(
+                    f"{path}: targets[{k}].seat: got {base.seat}; line-up {name!r} has seats 0 to {len(seated) - 1}"
+                )
             profiles = list(dict.fromkeys(p.name for p in seated))
             if base.metric == "profile_win_rate" and base.profile not in profiles:
-                problems.append(f"{path}: targets[{k}].profile: got {base.profile!r}, not a profile of line-up "
-                                f"{name!r}; allowed: {', '.join(profiles)}")
+                problems.append(
+                    f"{path}: targets[{k}].profile: got {base.profile!r}, not a profile of line-up "
+                    f"{name!r}; allowed: {', '.join(profiles)}"
+                )
             rules = variants if target.variant == EVERY else [target.variant or BASELINE]
             placed += [(variant, dataclasses.replace(base, lineup=name)) for variant in rules]
     return placed
@@ -253,8 +291,9 @@ def stage_sizes(settings: CheckFile, step: int) -> list[int]:
     >>> stage_sizes(CheckFile(matches=1000, stages=2), 4)
     [500, 1000]
     """
-    whole = [-(-math.ceil(settings.matches / 2 ** (settings.stages - 1 - s)) // step) * step
-             for s in range(settings.stages)]
+    whole = [
+        -(-math.ceil(settings.matches / 2 ** (settings.stages - 1 - s)) // step) * step for s in range(settings.stages)
+    ]
     return sorted(set(whole))
 
 
@@ -272,8 +311,13 @@ def first_difference(first: dict[str, pd.DataFrame], second: dict[str, pd.DataFr
     for name in sorted(set(first) | set(second)):
         a, b = (_ordered(tables.get(name, pd.DataFrame())) for tables in (first, second))
         if set(a.columns) != set(b.columns):
-            return {"table": name, "match": None, "column": None,
-                    "first": sorted(map(str, a.columns)), "second": sorted(map(str, b.columns))}
+            return {
+                "table": name,
+                "match": None,
+                "column": None,
+                "first": sorted(map(str, a.columns)),
+                "second": sorted(map(str, b.columns)),
+            }
         b = b[list(a.columns)]
         if len(a) != len(b):
             return {"table": name, "match": None, "column": None, "first": f"{len(a)} rows", "second": f"{len(b)} rows"}
@@ -282,8 +326,13 @@ def first_difference(first: dict[str, pd.DataFrame], second: dict[str, pd.DataFr
             if not same.all():
                 row = int(np.argmin(same.to_numpy()))
                 match = int(a["match"].iloc[row]) if "match" in a.columns else None
-                return {"table": name, "match": match, "column": str(column),
-                        "first": _plain(a[column].iloc[row]), "second": _plain(b[column].iloc[row])}
+                return {
+                    "table": name,
+                    "match": match,
+                    "column": str(column),
+                    "first": _plain(a[column].iloc[row]),
+                    "second": _plain(b[column].iloc[row]),
+                }
     return None
 
 
@@ -302,8 +351,13 @@ def _same(a: pd.Series, b: pd.Series) -> pd.Series:
 
 
 def _plain(value: Any) -> Any:
-    return value.item() if isinstance(value, np.generic) else value if isinstance(value, int | float | str | bool) \
+    return (
+        value.item()
+        if isinstance(value, np.generic)
+        else value
+        if isinstance(value, int | float | str | bool)
         else repr(value)
+    )
 
 
 def check_determinism(check: Check, jobs: int, backend: str) -> dict[str, Any] | None:
@@ -312,13 +366,28 @@ def check_determinism(check: Check, jobs: int, backend: str) -> dict[str, Any] |
     if not matches or not check.cells:
         return None
     cell, seed = check.cells[0], check.settings.seed
-    once = run_cells(check.spec, [cell], matches, seed, jobs=1, chunk_size=matches, backend="sequential",
-                     progress=False)
-    twice = run_cells(check.spec, [cell], matches, seed, jobs=jobs, chunk_size=max(1, -(-matches // 4)),
-                      backend=backend, progress=False)
+    once = run_cells(
+        check.spec, [cell], matches, seed, jobs=1, chunk_size=matches, backend="sequential", progress=False
+    )
+    twice = run_cells(
+        check.spec,
+        [cell],
+        matches,
+        seed,
+        jobs=jobs,
+        chunk_size=max(1, -(-matches // 4)),
+        backend=backend,
+        progress=False,
+    )
     difference = first_difference(once, twice)
-    return {"matches": matches, "variant": cell.variant, "lineup": cell.lineup, "seed": seed,
-            "identical": difference is None, "difference": difference}
+    return {
+        "matches": matches,
+        "variant": cell.variant,
+        "lineup": cell.lineup,
+        "seed": seed,
+        "identical": difference is None,
+        "difference": difference,
+    }
 
 
 def _unknown_metrics(check: Check, tables: dict[str, pd.DataFrame]) -> None:
@@ -330,12 +399,16 @@ def _unknown_metrics(check: Check, tables: dict[str, pd.DataFrame]) -> None:
             continue
         cell = (variant, target.lineup)
         if cell not in known:
-            rows = {name: frame[(frame["variant"] == variant) & (frame["lineup"] == target.lineup)] if len(frame)
-                    else frame for name, frame in tables.items()}
+            rows = {
+                name: frame[(frame["variant"] == variant) & (frame["lineup"] == target.lineup)] if len(frame) else frame
+                for name, frame in tables.items()
+            }
             known[cell] = set(check.spec.summary(rows))
         if target.name not in known[cell]:
-            problems.append(f"{check.path}: targets: name: unknown game metric {target.name!r} on line-up "
-                            f"{target.lineup!r}; allowed: {', '.join(sorted(known[cell]))}")
+            problems.append(
+                f"{check.path}: targets: name: unknown game metric {target.name!r} on line-up "
+                f"{target.lineup!r}; allowed: {', '.join(sorted(known[cell]))}"
+            )
     if problems:
         raise ConfigError(list(dict.fromkeys(problems)))
 
@@ -350,15 +423,21 @@ def _measure(check: Check, tables: dict[str, pd.DataFrame], open_: list[int], le
         indices = [i for i in open_ if check.targets[i][0] == variant]
         targets = [check.targets[i][1] for i in indices]
         rows = {name: frame[frame["variant"] == variant] if len(frame) else frame for name, frame in tables.items()}
-        tests = check_tables(targets, rows, spec.summary, bootstrap=settings.bootstrap, seed=settings.seed,
-                             alpha=level, game_parts=parts)
+        tests = check_tables(
+            targets, rows, spec.summary, bootstrap=settings.bootstrap, seed=settings.seed, alpha=level, game_parts=parts
+        )
         wide = measure_all(targets, rows, spec.summary, settings.bootstrap, settings.seed, 1 - level / count, parts)
         for index, test, outside in zip(indices, tests, wide):
             low, high = test["band"]
             missed = outside["ci_low"] > high or outside["ci_high"] < low
             verdict = "met" if test["met"] else "missed" if missed else "undecided"
-            out[index] = {**test, "verdict": verdict, "confidence": 1 - 2 * level,
-                          "outside_ci": [outside["ci_low"], outside["ci_high"]], "outside_confidence": 1 - level / count}
+            out[index] = {
+                **test,
+                "verdict": verdict,
+                "confidence": 1 - 2 * level,
+                "outside_ci": [outside["ci_low"], outside["ci_high"]],
+                "outside_confidence": 1 - level / count,
+            }
     return out
 
 
@@ -373,8 +452,17 @@ def run_check(check: Check, *, jobs: int = 1, backend: str = "loky", progress: b
     played = 0
     for matches in sizes:
         look, alpha, _ = ledger.alpha_for(0, matches)
-        new = run_cells(check.spec, check.cells, matches, settings.seed, start=played, jobs=jobs,
-                        chunk_size=settings.chunk_size, backend=backend, progress=progress)
+        new = run_cells(
+            check.spec,
+            check.cells,
+            matches,
+            settings.seed,
+            start=played,
+            jobs=jobs,
+            chunk_size=settings.chunk_size,
+            backend=backend,
+            progress=progress,
+        )
         for name, frame in new.items():
             parts.setdefault(name, []).append(frame)
         tables, played = assemble(parts), matches
@@ -384,9 +472,17 @@ def run_check(check: Check, *, jobs: int = 1, backend: str = "loky", progress: b
         for index, result in _measure(check, tables, open_, alpha).items():
             results[index] = {**result, "look": look, "matches": matches, "alpha": alpha}
         verdicts = [results[i]["verdict"] for i in range(len(check.targets))]
-        ledger.record({"look": look, "validation_round": 0, "matches": matches, "alpha": alpha, "claimable": True,
-                       "confidence": 1 - 2 * alpha, "decided": sum(results[i]["look"] == look and v != "undecided"
-                                                                  for i, v in enumerate(verdicts))})
+        ledger.record(
+            {
+                "look": look,
+                "validation_round": 0,
+                "matches": matches,
+                "alpha": alpha,
+                "claimable": True,
+                "confidence": 1 - 2 * alpha,
+                "decided": sum(results[i]["look"] == look and v != "undecided" for i, v in enumerate(verdicts)),
+            }
+        )
         if "missed" in verdicts or "undecided" not in verdicts:
             break
     return _summary(check, determinism, ledger, [results[i] for i in range(len(check.targets))], played)
@@ -405,20 +501,52 @@ def _summary(check: Check, determinism: dict | None, ledger: Ledger, results: li
     verdicts = [r["verdict"] for r in results]
     status = "missed" if "missed" in verdicts else "undecided" if "undecided" in verdicts else "met"
     deterministic = determinism is None or determinism["identical"]
-    keep = ("band", "verdict", "value", "ci_low", "ci_high", "confidence", "outside_ci", "outside_confidence",
-            "p_tost", "n", "design_effect", "look", "matches", "alpha")
-    targets = [{"target": check.label(variant, target), "metric": target.metric, "variant": variant,
-                "lineup": target.lineup, **{k: r[k] for k in keep if k in r}}
-               for (variant, target), r in zip(check.targets, results)]
-    summary = {"game": check.spec.name, "title": check.spec.title, "file": str(check.path),
-               "seed": check.settings.seed, "alpha": check.settings.alpha,
-               "stages": stage_sizes(check.settings, _rotation_step(check)), "looks_planned": ledger.planned,
-               "looks": [{k: v for k, v in look.items() if k not in ("validation_round", "claimable")}
-                         for look in ledger.looks], "matches_per_cell": played,
-               "cells": [{"variant": c.variant, "lineup": c.lineup} for c in check.cells],
-               "matches_played": played * len(check.cells) + 2 * (determinism or {}).get("matches", 0),
-               "status": status, "deterministic": deterministic, "determinism": determinism,
-               "exit_status": exit_status(status, deterministic), "targets": targets}
+    keep = (
+        "band",
+        "verdict",
+        "value",
+        "ci_low",
+        "ci_high",
+        "confidence",
+        "outside_ci",
+        "outside_confidence",
+        "p_tost",
+        "n",
+        "design_effect",
+        "look",
+        "matches",
+        "alpha",
+    )
+    targets = [
+        {
+            "target": check.label(variant, target),
+            "metric": target.metric,
+            "variant": variant,
+            "lineup": target.lineup,
+            **{k: r[k] for k in keep if k in r},
+        }
+        for (variant, target), r in zip(check.targets, results)
+    ]
+    summary = {
+        "game": check.spec.name,
+        "title": check.spec.title,
+        "file": str(check.path),
+        "seed": check.settings.seed,
+        "alpha": check.settings.alpha,
+        "stages": stage_sizes(check.settings, _rotation_step(check)),
+        "looks_planned": ledger.planned,
+        "looks": [
+            {k: v for k, v in look.items() if k not in ("validation_round", "claimable")} for look in ledger.looks
+        ],
+        "matches_per_cell": played,
+        "cells": [{"variant": c.variant, "lineup": c.lineup} for c in check.cells],
+        "matches_played": played * len(check.cells) + 2 * (determinism or {}).get("matches", 0),
+        "status": status,
+        "deterministic": deterministic,
+        "determinism": determinism,
+        "exit_status": exit_status(status, deterministic),
+        "targets": targets,
+    }
     summary["sentence"] = sentence(summary)
     return _clean(summary)
 
@@ -441,15 +569,20 @@ def sentence(summary: dict) -> str:
     targets = summary["targets"]
     named = {v: [t["target"] for t in targets if t["verdict"] == v] for v in ("met", "missed", "undecided")}
     if summary["status"] == "met":
-        text = (f"Every target is met: the intervals of all {len(targets)} lie inside their bands."
-                if len(targets) > 1 else "Every target is met: its interval lies inside its band.")
+        text = (
+            f"Every target is met: the intervals of all {len(targets)} lie inside their bands."
+            if len(targets) > 1
+            else "Every target is met: its interval lies inside its band."
+        )
     elif summary["status"] == "missed":
         text = f"The check fails: {join_and(named['missed'])} missed (interval wholly outside the band)"
-        text += (f"; {join_and(named['undecided'])} not decided when it stopped." if named["undecided"] else ".")
+        text += f"; {join_and(named['undecided'])} not decided when it stopped." if named["undecided"] else "."
     else:
-        text = (f"Cannot tell with {summary['matches_per_cell']:,} matches per line-up and rules: "
-                f"{join_and(named['undecided'])} neither shown met nor shown missed (interval across a band "
-                "edge); raise `matches` or widen the band.")
+        text = (
+            f"Cannot tell with {summary['matches_per_cell']:,} matches per line-up and rules: "
+            f"{join_and(named['undecided'])} neither shown met nor shown missed (interval across a band "
+            "edge); raise `matches` or widen the band."
+        )
     determinism = summary.get("determinism")
     if determinism and not determinism["identical"]:
         text = f"The game is not deterministic: {_difference_text(determinism)}. " + text
@@ -459,8 +592,11 @@ def sentence(summary: dict) -> str:
 def _difference_text(determinism: dict) -> str:
     d = determinism["difference"]
     where = f"match {d['match']}" if d.get("match") is not None else "its rows"
-    what = f", column {d['column']!r}: {d['first']!r} then {d['second']!r}" if d.get("column") else \
-        f": {d['first']} then {d['second']}"
+    what = (
+        f", column {d['column']!r}: {d['first']!r} then {d['second']!r}"
+        if d.get("column")
+        else f": {d['first']} then {d['second']}"
+    )
     return f"the same seed gave different {d['table']} tables (first at {where}{what})"
 
 
@@ -482,24 +618,31 @@ def _interval(target: dict) -> tuple[str, float | None, float | None]:
 
 def _looks_line(summary: dict) -> str:
     last = summary["looks"][-1] if summary["looks"] else {"look": 0, "matches": 0, "alpha": 0.0}
-    return (f"look {last['look']} of {summary['looks_planned']} planned ({last['matches']:,} matches per line-up and "
-            f"rules, stages {', '.join(f'{n:,}' for n in summary['stages'])}); each look spends "
-            f"α = {human_number(summary['alpha'] / summary['looks_planned'])} of α = {summary['alpha']:g}")
+    return (
+        f"look {last['look']} of {summary['looks_planned']} planned ({last['matches']:,} matches per line-up and "
+        f"rules, stages {', '.join(f'{n:,}' for n in summary['stages'])}); each look spends "
+        f"α = {human_number(summary['alpha'] / summary['looks_planned'])} of α = {summary['alpha']:g}"
+    )
 
 
 def text_report(summary: dict) -> str:
     """The console report: what was played, one line per target, the sentence, the exit status."""
     width = max(len(t["target"]) for t in summary["targets"]) if summary["targets"] else 10
     cells = len(summary["cells"])
-    lines = [f"{summary['title']} check of {summary['file']}: {_count(len(summary['targets']), 'target')} on "
-             f"{_count(cells, 'line-up and rules cell')}, seed {summary['seed']}",
-             _determinism_line(summary), _looks_line(summary)]
+    lines = [
+        f"{summary['title']} check of {summary['file']}: {_count(len(summary['targets']), 'target')} on "
+        f"{_count(cells, 'line-up and rules cell')}, seed {summary['seed']}",
+        _determinism_line(summary),
+        _looks_line(summary),
+    ]
     for t in summary["targets"]:
         level, low, high = _interval(t)
-        lines.append(f"  {t['target']:<{width}}  {human_number(t['value']):>7}  {level} CI [{human_number(low)}, "
-                     f"{human_number(high)}]  band [{human_number(t['band'][0])}, {human_number(t['band'][1])}]  "
-                     f"{t['verdict'].upper() if t['verdict'] == 'missed' else t['verdict']} "
-                     f"(look {t['look']}, {t['matches']:,} matches)")
+        lines.append(
+            f"  {t['target']:<{width}}  {human_number(t['value']):>7}  {level} CI [{human_number(low)}, "
+            f"{human_number(high)}]  band [{human_number(t['band'][0])}, {human_number(t['band'][1])}]  "
+            f"{t['verdict'].upper() if t['verdict'] == 'missed' else t['verdict']} "
+            f"(look {t['look']}, {t['matches']:,} matches)"
+        )
     lines += [summary["sentence"], f"exit status {summary['exit_status']}"]
     return "\n".join(lines)
 
@@ -519,17 +662,28 @@ def markdown_report(summary: dict) -> str:
     """The summary as Markdown, for a CI job's summary page (GitHub's ``$GITHUB_STEP_SUMMARY``)."""
     status = summary["status"] if summary["deterministic"] else "missed"
     head = {"met": "every target met", "missed": "failed", "undecided": "undecided"}[status]
-    lines = [f"### {MARK[status]} tablesim check: `{summary['file']}` ({summary['title']}): {head}", "",
-             summary["sentence"], "",
-             "| target | value | interval | band | verdict | decided at |", "|---|---:|---|---|---|---|"]
+    lines = [
+        f"### {MARK[status]} tablesim check: `{summary['file']}` ({summary['title']}): {head}",
+        "",
+        summary["sentence"],
+        "",
+        "| target | value | interval | band | verdict | decided at |",
+        "|---|---:|---|---|---|---|",
+    ]
     for t in summary["targets"]:
         level, low, high = _interval(t)
-        lines.append(f"| `{t['target']}` | {human_number(t['value'])} | {level} [{human_number(low)}, "
-                     f"{human_number(high)}] | [{human_number(t['band'][0])}, {human_number(t['band'][1])}] | "
-                     f"{MARK[t['verdict']]} {t['verdict']} | look {t['look']}, {t['matches']:,} matches |")
-    lines += ["", f"- {_determinism_line(summary).capitalize()}.", f"- {_looks_line(summary).capitalize()}.",
-              f"- {summary['matches_played']:,} matches played, seed {summary['seed']}; exit status "
-              f"{summary['exit_status']}."]
+        lines.append(
+            f"| `{t['target']}` | {human_number(t['value'])} | {level} [{human_number(low)}, "
+            f"{human_number(high)}] | [{human_number(t['band'][0])}, {human_number(t['band'][1])}] | "
+            f"{MARK[t['verdict']]} {t['verdict']} | look {t['look']}, {t['matches']:,} matches |"
+        )
+    lines += [
+        "",
+        f"- {_determinism_line(summary).capitalize()}.",
+        f"- {_looks_line(summary).capitalize()}.",
+        f"- {summary['matches_played']:,} matches played, seed {summary['seed']}; exit status "
+        f"{summary['exit_status']}.",
+    ]
     if summary.get("command"):
         lines.append(f"- Command: `{summary['command']}`")
     return "\n".join(lines) + "\n"

@@ -21,9 +21,16 @@ from .winrates import group_keys
 __all__ = ["describe", "length_distribution", "score_distribution"]
 
 
-def describe(frame: pd.DataFrame, value: str, by: Sequence[str], cluster: str | None = "seed",
-             confidence: float = 0.95, method: str = "BCa", n_resamples: int = DEFAULT_RESAMPLES,
-             seed: int = 0) -> pd.DataFrame:
+def describe(
+    frame: pd.DataFrame,
+    value: str,
+    by: Sequence[str],
+    cluster: str | None = "seed",
+    confidence: float = 0.95,
+    method: str = "BCa",
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Count, mean with bootstrap CI, SD and quantiles of ``value`` per group of ``by``.
 
     Args:
@@ -49,13 +56,25 @@ def describe(frame: pd.DataFrame, value: str, by: Sequence[str], cluster: str | 
         values = values[ok]
         if values.size == 0:
             continue
-        mean, low, high = mean_ci(values, clusters, confidence, method, n_resamples,
-                                  np.random.default_rng([seed, index]))
+        mean, low, high = mean_ci(
+            values, clusters, confidence, method, n_resamples, np.random.default_rng([seed, index])
+        )
         q = np.quantile(values, [0.1, 0.5, 0.9])
-        records.append({**dict(zip(by, key)), "n": int(values.size), "mean": mean, "ci_low": low,
-                        "ci_high": high, "sd": float(values.std(ddof=1)) if values.size > 1 else np.nan,
-                        "min": float(values.min()), "p10": float(q[0]), "median": float(q[1]),
-                        "p90": float(q[2]), "max": float(values.max())})
+        records.append(
+            {
+                **dict(zip(by, key)),
+                "n": int(values.size),
+                "mean": mean,
+                "ci_low": low,
+                "ci_high": high,
+                "sd": float(values.std(ddof=1)) if values.size > 1 else np.nan,
+                "min": float(values.min()),
+                "p10": float(q[0]),
+                "median": float(q[1]),
+                "p90": float(q[2]),
+                "max": float(values.max()),
+            }
+        )
     return pd.DataFrame.from_records(records)
 
 

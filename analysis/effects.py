@@ -45,9 +45,20 @@ from sim.core import estimators
 from .bootstrap import DEFAULT_RESAMPLES
 from .outcomes import binary_outcomes, continuous_outcomes, describe_outcome
 
-__all__ = ["paired_binary_effect", "paired_binary_interval", "paired_mean_effect", "cluster_t", "adjust_pvalues",
-           "adjusted_level", "adjusted_intervals", "detectable_effect", "paired_outcomes", "variant_effects",
-           "CORRECTIONS", "POWER"]
+__all__ = [
+    "paired_binary_effect",
+    "paired_binary_interval",
+    "paired_mean_effect",
+    "cluster_t",
+    "adjust_pvalues",
+    "adjusted_level",
+    "adjusted_intervals",
+    "detectable_effect",
+    "paired_outcomes",
+    "variant_effects",
+    "CORRECTIONS",
+    "POWER",
+]
 
 #: Multiplicity corrections (statsmodels ``multipletests`` method names).
 CORRECTIONS = ("holm", "fdr_bh")
@@ -89,23 +100,58 @@ def paired_binary_effect(variant, baseline, clusters=None, confidence: float = 0
     """
     x = np.asarray(variant, dtype=float)
     y = np.asarray(baseline, dtype=float)
-    out = {"n": int(x.size), "base_rate": float(y.mean()) if y.size else math.nan,
-           "variant_rate": float(x.mean()) if x.size else math.nan}
+    out = {
+        "n": int(x.size),
+        "base_rate": float(y.mean()) if y.size else math.nan,
+        "variant_rate": float(x.mean()) if x.size else math.nan,
+    }
     if x.size == 0:
-        return {**out, "effect": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan,
-                "test": "none", "b": 0, "c": 0, "se": math.nan, "deff": 1.0, "clusters": 0}
+        return {
+            **out,
+            "effect": math.nan,
+            "ci_low": math.nan,
+            "ci_high": math.nan,
+            "p": math.nan,
+            "test": "none",
+            "b": 0,
+            "c": 0,
+            "se": math.nan,
+            "deff": 1.0,
+            "clusters": 0,
+        }
     clustered = _clustered(clusters)
     result = estimators.paired_rate_difference(x, y, clusters if clustered else None, confidence)
-    test = ("identical outcomes" if result["b"] + result["c"] == 0 else
-            "score test, clustered by seed" if clustered else "score test (McNemar)")
-    return {**out, "effect": result["effect"], "ci_low": result["ci_low"], "ci_high": result["ci_high"],
-            "p": result["p"], "test": test, "b": result["b"], "c": result["c"], "se": result["se0"],
-            "deff": result["deff"], "clusters": result["clusters"]}
+    test = (
+        "identical outcomes"
+        if result["b"] + result["c"] == 0
+        else "score test, clustered by seed"
+        if clustered
+        else "score test (McNemar)"
+    )
+    return {
+        **out,
+        "effect": result["effect"],
+        "ci_low": result["ci_low"],
+        "ci_high": result["ci_high"],
+        "p": result["p"],
+        "test": test,
+        "b": result["b"],
+        "c": result["c"],
+        "se": result["se0"],
+        "deff": result["deff"],
+        "clusters": result["clusters"],
+    }
 
 
-def paired_mean_effect(variant, baseline, clusters=None, confidence: float = 0.95,
-                       method: str = "t", n_resamples: int = DEFAULT_RESAMPLES,
-                       rng: np.random.Generator | int | None = 0) -> dict:
+def paired_mean_effect(
+    variant,
+    baseline,
+    clusters=None,
+    confidence: float = 0.95,
+    method: str = "t",
+    n_resamples: int = DEFAULT_RESAMPLES,
+    rng: np.random.Generator | int | None = 0,
+) -> dict:
     """Mean paired difference (variant − baseline) with the cluster-robust t interval and test.
 
     Pairs where either value is NaN are dropped. (``method``, ``n_resamples`` and ``rng`` are
@@ -121,19 +167,46 @@ def paired_mean_effect(variant, baseline, clusters=None, confidence: float = 0.9
     keep = ~(np.isnan(x) | np.isnan(y))
     x, y = x[keep], y[keep]
     labels = None if clusters is None else np.asarray(clusters)[keep]
-    out = {"n": int(x.size), "base_mean": float(y.mean()) if y.size else math.nan,
-           "variant_mean": float(x.mean()) if x.size else math.nan}
+    out = {
+        "n": int(x.size),
+        "base_mean": float(y.mean()) if y.size else math.nan,
+        "variant_mean": float(x.mean()) if x.size else math.nan,
+    }
     if x.size == 0:
-        return {**out, "effect": math.nan, "ci_low": math.nan, "ci_high": math.nan, "p": math.nan,
-                "test": "none", "se": math.nan, "df": 0}
+        return {
+            **out,
+            "effect": math.nan,
+            "ci_low": math.nan,
+            "ci_high": math.nan,
+            "p": math.nan,
+            "test": "none",
+            "se": math.nan,
+            "df": 0,
+        }
     diff = x - y
     if np.all(diff == 0):
-        return {**out, "effect": 0.0, "ci_low": 0.0, "ci_high": 0.0, "p": 1.0, "test": "identical outcomes",
-                "se": 0.0, "df": max(0, x.size - 1)}
+        return {
+            **out,
+            "effect": 0.0,
+            "ci_low": 0.0,
+            "ci_high": 0.0,
+            "p": 1.0,
+            "test": "identical outcomes",
+            "se": 0.0,
+            "df": max(0, x.size - 1),
+        }
     clustered = _clustered(labels)
     result = estimators.cluster_t(diff, labels if clustered else None, confidence)
-    return {**out, "effect": result.mean, "ci_low": result.low, "ci_high": result.high, "p": result.p,
-            "test": "paired t, clustered by seed" if clustered else "paired t", "se": result.se, "df": result.df}
+    return {
+        **out,
+        "effect": result.mean,
+        "ci_low": result.low,
+        "ci_high": result.high,
+        "p": result.p,
+        "test": "paired t, clustered by seed" if clustered else "paired t",
+        "se": result.se,
+        "df": result.df,
+    }
 
 
 def adjust_pvalues(p, method: str = "holm") -> np.ndarray:
@@ -177,8 +250,9 @@ def adjusted_level(p: float, p_adjusted: float, alpha: float = 0.05) -> float:
     return 1 - alpha * (p / p_adjusted if p_adjusted > 0 else 1.0)
 
 
-def paired_binary_interval(b: float, c: float, n: float, deff: float, clusters: int,
-                           level: float) -> tuple[float, float]:
+def paired_binary_interval(
+    b: float, c: float, n: float, deff: float, clusters: int, level: float
+) -> tuple[float, float]:
     """The interval of :func:`paired_binary_effect`'s effect at any ``level``: the score interval
     inverted at that level with the seeds' design effect and its small-sample factor (``clusters``
     seeds behind it; 0: independent pairs)."""
@@ -224,13 +298,15 @@ def detectable_effect(se, df, tests: int, alpha: float = 0.05, power: float = PO
     df = np.maximum(np.asarray(df, dtype=float), 1.0)
     level = alpha / max(1, tests)
     binary = np.asarray(binary, dtype=bool)
-    q = np.where(binary, stats.norm.ppf(1 - level / 2) + stats.norm.ppf(power),
-                 stats.t.ppf(1 - level / 2, df) + stats.t.ppf(power, df))
+    q = np.where(
+        binary,
+        stats.norm.ppf(1 - level / 2) + stats.norm.ppf(power),
+        stats.t.ppf(1 - level / 2, df) + stats.t.ppf(power, df),
+    )
     return np.where(se > 0, q * se, np.nan)
 
 
-def paired_outcomes(outcomes: pd.DataFrame, variant: str, lineup: str,
-                    baseline: str = "baseline") -> pd.DataFrame:
+def paired_outcomes(outcomes: pd.DataFrame, variant: str, lineup: str, baseline: str = "baseline") -> pd.DataFrame:
     """The matches of one variant and line-up joined to the baseline's on the match index.
 
     Returns:
@@ -245,8 +321,10 @@ def paired_outcomes(outcomes: pd.DataFrame, variant: str, lineup: str,
     base = outcomes[(outcomes["variant"] == baseline) & (outcomes["lineup"] == lineup)]
     pairs = cell.merge(base, on="match", suffixes=("_v", "_b"), how="inner")
     if not (pairs["seed_v"] == pairs["seed_b"]).all():
-        raise ValueError(f"{variant}/{lineup}: match indices do not share seeds with the baseline; "
-                         "variant effects need common random numbers")
+        raise ValueError(
+            f"{variant}/{lineup}: match indices do not share seeds with the baseline; "
+            "variant effects need common random numbers"
+        )
     return pairs.rename(columns={"seed_v": "seed"})
 
 
@@ -261,17 +339,39 @@ def _effect_row(pairs: pd.DataFrame, column: str, confidence: float, described=N
     else:
         result = paired_mean_effect(xv, xb, pairs["seed"].to_numpy(), confidence)
         base, value, df = result["base_mean"], result["variant_mean"], result["df"]
-    return {"outcome": column, "label": label, "unit": unit, "binary": is_binary, "n": result["n"],
-            "base": base, "value": value, "effect": result["effect"], "ci_low": result["ci_low"],
-            "ci_high": result["ci_high"], "p": result["p"], "test": result["test"], "se": result["se"],
-            "df": df, "b": result.get("b", 0), "c": result.get("c", 0), "deff": result.get("deff", 1.0),
-            "clusters": result.get("clusters", 0)}
+    return {
+        "outcome": column,
+        "label": label,
+        "unit": unit,
+        "binary": is_binary,
+        "n": result["n"],
+        "base": base,
+        "value": value,
+        "effect": result["effect"],
+        "ci_low": result["ci_low"],
+        "ci_high": result["ci_high"],
+        "p": result["p"],
+        "test": result["test"],
+        "se": result["se"],
+        "df": df,
+        "b": result.get("b", 0),
+        "c": result.get("c", 0),
+        "deff": result.get("deff", 1.0),
+        "clusters": result.get("clusters", 0),
+    }
 
 
-def variant_effects(outcomes: pd.DataFrame, baseline: str = "baseline", confidence: float = 0.95,
-                    correction: str = "holm", binary: list[str] | None = None,
-                    continuous: list[str] | None = None, n_resamples: int = DEFAULT_RESAMPLES,
-                    seed: int = 0, alpha: float | None = None) -> pd.DataFrame:
+def variant_effects(
+    outcomes: pd.DataFrame,
+    baseline: str = "baseline",
+    confidence: float = 0.95,
+    correction: str = "holm",
+    binary: list[str] | None = None,
+    continuous: list[str] | None = None,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    alpha: float | None = None,
+) -> pd.DataFrame:
     """Effect of every variant on every outcome, per line-up, against the baseline.
 
     Args:
@@ -296,17 +396,38 @@ def variant_effects(outcomes: pd.DataFrame, baseline: str = "baseline", confiden
         correction), ``se``, ``test``, ``correction``.
     """
     alpha = 1 - confidence if alpha is None else alpha
-    columns = ["lineup", "variant", "outcome", "label", "unit", "binary", "n", "base", "value",
-               "effect", "ci_low", "ci_high", "p", "p_adjusted", "ci_low_adjusted", "ci_high_adjusted",
-               "mde", "se", "test", "correction"]
+    columns = [
+        "lineup",
+        "variant",
+        "outcome",
+        "label",
+        "unit",
+        "binary",
+        "n",
+        "base",
+        "value",
+        "effect",
+        "ci_low",
+        "ci_high",
+        "p",
+        "p_adjusted",
+        "ci_low_adjusted",
+        "ci_high_adjusted",
+        "mde",
+        "se",
+        "test",
+        "correction",
+    ]
     if outcomes.empty or baseline not in set(outcomes["variant"]):
         return pd.DataFrame(columns=columns)
     binary = binary_outcomes(outcomes) if binary is None else binary
     continuous = continuous_outcomes(outcomes) if continuous is None else continuous
     records = []
     cells = outcomes[["lineup", "variant"]].drop_duplicates().sort_values(["lineup", "variant"])
-    constant = {lineup: {c for c in binary + continuous if group[c].nunique(dropna=True) <= 1}
-                for lineup, group in outcomes.groupby("lineup")}
+    constant = {
+        lineup: {c for c in binary + continuous if group[c].nunique(dropna=True) <= 1}
+        for lineup, group in outcomes.groupby("lineup")
+    }
     for lineup, variant in cells.itertuples(index=False):
         if variant == baseline:
             continue
@@ -314,8 +435,13 @@ def variant_effects(outcomes: pd.DataFrame, baseline: str = "baseline", confiden
         for column in binary + continuous:
             if f"{column}_v" not in pairs or pairs[f"{column}_v"].isna().all() or column in constant[lineup]:
                 continue
-            records.append({"lineup": lineup, "variant": variant,
-                            **_effect_row(pairs, column, confidence, outcomes.attrs.get("described"))})
+            records.append(
+                {
+                    "lineup": lineup,
+                    "variant": variant,
+                    **_effect_row(pairs, column, confidence, outcomes.attrs.get("described")),
+                }
+            )
     table = pd.DataFrame.from_records(records)
     if table.empty:
         return pd.DataFrame(columns=columns)

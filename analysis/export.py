@@ -35,14 +35,24 @@ __all__ = ["headline_figures", "summary_sentences_frame", "export", "FORMATS", "
 FORMATS = ("csv", "xlsx")
 #: Data rows per worksheet (Excel's 1,048,576 rows less the header).
 SHEET_ROWS = 1_048_575
-COLUMNS = ["figure", "variant", "lineup", "subject", "value", "ci_low", "ci_high", "unit", "p_adjusted",
-           "method"]
+COLUMNS = ["figure", "variant", "lineup", "subject", "value", "ci_low", "ci_high", "unit", "p_adjusted", "method"]
 
 
 def _rows_of_rates(frame: pd.DataFrame, figure: str, subject: str) -> list[dict[str, Any]]:
-    return [{"figure": figure, "variant": r["variant"], "lineup": r["lineup"], "subject": f"{subject} {r[subject]}",
-             "value": r["win_rate"], "ci_low": r["ci_low"], "ci_high": r["ci_high"], "unit": "proportion",
-             "method": r.get("method", "")} for r in frame.to_dict("records")]
+    return [
+        {
+            "figure": figure,
+            "variant": r["variant"],
+            "lineup": r["lineup"],
+            "subject": f"{subject} {r[subject]}",
+            "value": r["win_rate"],
+            "ci_low": r["ci_low"],
+            "ci_high": r["ci_high"],
+            "unit": "proportion",
+            "method": r.get("method", ""),
+        }
+        for r in frame.to_dict("records")
+    ]
 
 
 #: The ``figure`` of the summary rows that label an incomplete results directory.
@@ -52,10 +62,18 @@ INCOMPLETE = "results incomplete"
 def _incomplete_rows(results: Results) -> list[dict[str, Any]]:
     """One row per cell short of matches: matches stored, of how many planned, which are missing."""
     completeness = results.completeness
-    return [{"figure": INCOMPLETE, "variant": cell.variant, "lineup": cell.lineup,
-             "subject": f"matches {', '.join(map(str, cell.missing))} missing", "value": cell.stored,
-             "unit": f"matches stored of {cell.planned} planned", "method": completeness.replay_text()}
-            for cell in completeness.shortfalls]
+    return [
+        {
+            "figure": INCOMPLETE,
+            "variant": cell.variant,
+            "lineup": cell.lineup,
+            "subject": f"matches {', '.join(map(str, cell.missing))} missing",
+            "value": cell.stored,
+            "unit": f"matches stored of {cell.planned} planned",
+            "method": completeness.replay_text(),
+        }
+        for cell in completeness.shortfalls
+    ]
 
 
 def headline_figures(analysis: Analysis) -> pd.DataFrame:
@@ -72,37 +90,79 @@ def headline_figures(analysis: Analysis) -> pd.DataFrame:
 
     length = length_of(analysis.results)
     for r in length_table(analysis).to_dict("records"):
-        rows.append({"figure": length.label, "variant": r["variant"], "lineup": r["lineup"],
-                     "subject": "mean", "value": r["mean"], "ci_low": r["ci_low"], "ci_high": r["ci_high"],
-                     "unit": length.unit, "method": "cluster bootstrap (BCa) over seeds"})
+        rows.append(
+            {
+                "figure": length.label,
+                "variant": r["variant"],
+                "lineup": r["lineup"],
+                "subject": "mean",
+                "value": r["mean"],
+                "ci_low": r["ci_low"],
+                "ci_high": r["ci_high"],
+                "unit": length.unit,
+                "method": "cluster bootstrap (BCa) over seeds",
+            }
+        )
     for r in analysis.fairness_cells.to_dict("records"):
-        rows.append({"figure": "seat fairness", "variant": r["variant"], "lineup": r["lineup"],
-                     "subject": r["verdict"], "value": r["decided"], "unit": "decided matches",
-                     "p_adjusted": r["p_fair_adjusted"], "method": "TOST, Holm–Shaffer over line-ups"})
+        rows.append(
+            {
+                "figure": "seat fairness",
+                "variant": r["variant"],
+                "lineup": r["lineup"],
+                "subject": r["verdict"],
+                "value": r["decided"],
+                "unit": "decided matches",
+                "p_adjusted": r["p_fair_adjusted"],
+                "method": "TOST, Holm–Shaffer over line-ups",
+            }
+        )
     from .game_effects import game_metric_levels
 
     for r in game_metric_levels(analysis).to_dict("records"):
-        rows.append({"figure": "game metric", "variant": r["variant"], "lineup": r["lineup"],
-                     "subject": r["metric"], "value": r["value"], "ci_low": r["ci_low"],
-                     "ci_high": r["ci_high"], "method": r["method"]})
+        rows.append(
+            {
+                "figure": "game metric",
+                "variant": r["variant"],
+                "lineup": r["lineup"],
+                "subject": r["metric"],
+                "value": r["value"],
+                "ci_low": r["ci_low"],
+                "ci_high": r["ci_high"],
+                "method": r["method"],
+            }
+        )
     for r in analysis.effects.to_dict("records"):
         scale = "proportion" if r["binary"] else r["unit"]
         # the interval is adjusted like the p-value beside it (Holm), so it excludes 0 exactly when
         # p_adjusted < 0.05, as the report's effects table shows it
-        rows.append({"figure": "variant effect (variant − baseline)", "variant": r["variant"],
-                     "lineup": r["lineup"], "subject": r["label"], "value": r["effect"],
-                     "ci_low": r["ci_low_adjusted"], "ci_high": r["ci_high_adjusted"], "unit": scale,
-                     "p_adjusted": r["p_adjusted"],
-                     "method": f"{r['test']}; interval and p adjusted together (Holm over the effects)"})
+        rows.append(
+            {
+                "figure": "variant effect (variant − baseline)",
+                "variant": r["variant"],
+                "lineup": r["lineup"],
+                "subject": r["label"],
+                "value": r["effect"],
+                "ci_low": r["ci_low_adjusted"],
+                "ci_high": r["ci_high_adjusted"],
+                "unit": scale,
+                "p_adjusted": r["p_adjusted"],
+                "method": f"{r['test']}; interval and p adjusted together (Holm over the effects)",
+            }
+        )
     frame = pd.DataFrame.from_records(rows, columns=COLUMNS)
     return frame.astype({"value": float, "ci_low": float, "ci_high": float, "p_adjusted": float})
 
 
 def summary_sentences_frame(analysis: Analysis) -> pd.DataFrame:
     """The report's summary sentences, one row each, under their heading."""
-    return pd.DataFrame([{"heading": heading, "sentence": sentence}
-                         for heading, sentences in summary_blocks(analysis) for sentence in sentences],
-                        columns=["heading", "sentence"])
+    return pd.DataFrame(
+        [
+            {"heading": heading, "sentence": sentence}
+            for heading, sentences in summary_blocks(analysis)
+            for sentence in sentences
+        ],
+        columns=["heading", "sentence"],
+    )
 
 
 def _sheets(analysis: Analysis) -> dict[str, pd.DataFrame]:
@@ -121,7 +181,7 @@ def _write_xlsx(sheets: dict[str, pd.DataFrame], path: Path) -> list[str]:
             parts = max(1, math.ceil(len(frame) / SHEET_ROWS))
             for part in range(parts):
                 sheet = name if part == 0 else f"{name} ({part + 1})"
-                frame.iloc[part * SHEET_ROWS:(part + 1) * SHEET_ROWS].to_excel(writer, sheet_name=sheet, index=False)
+                frame.iloc[part * SHEET_ROWS : (part + 1) * SHEET_ROWS].to_excel(writer, sheet_name=sheet, index=False)
                 written.append(sheet)
             if name == "summary":
                 writer.sheets[name].column_dimensions["A"].width = 34

@@ -39,8 +39,18 @@ from sim.core.estimators import design_effects, estimable, exact_interval, exact
 
 from .winrates import group_keys
 
-__all__ = ["tost_rate", "bias_pvalue", "matches_for_equivalence", "fair_power", "lineup_matches_needed",
-           "seat_fairness", "family_adjust", "cell_verdict", "omnibus_test", "VERDICTS"]
+__all__ = [
+    "tost_rate",
+    "bias_pvalue",
+    "matches_for_equivalence",
+    "fair_power",
+    "lineup_matches_needed",
+    "seat_fairness",
+    "family_adjust",
+    "cell_verdict",
+    "omnibus_test",
+    "VERDICTS",
+]
 
 #: Verdict of a seat (or of a whole line-up), from best to worst.
 VERDICTS = {
@@ -51,8 +61,9 @@ VERDICTS = {
 }
 
 
-def tost_rate(successes: float, trials: float, low: float, high: float, alpha: float = 0.05,
-              design_eff: float = 1.0) -> dict[str, float | bool]:
+def tost_rate(
+    successes: float, trials: float, low: float, high: float, alpha: float = 0.05, design_eff: float = 1.0
+) -> dict[str, float | bool]:
     """Two one-sided exact tests that a proportion lies in ``(low, high)``.
 
     ``P(X ≥ k | low)`` and ``P(X ≤ k | high)`` for X binomial — with integer counts and
@@ -85,8 +96,9 @@ def bias_pvalue(successes, trials, target, design_eff=1.0) -> np.ndarray:
     return np.minimum(1.0, 2 * np.minimum(upper, lower))
 
 
-def matches_for_equivalence(share: float, margin: float, alpha: float = 0.05,
-                            power: float = 0.8, design_eff: float = 1.0) -> int:
+def matches_for_equivalence(
+    share: float, margin: float, alpha: float = 0.05, power: float = 0.8, design_eff: float = 1.0
+) -> int:
     """Decided matches for one seat's TOST to show ``share`` within ± ``margin`` (normal formula).
 
     n = (z_{1−α} + z_{1−β/2})² · p(1−p) / δ² · deff (the normal approximation for the
@@ -113,8 +125,16 @@ def _acceptance(n: int, low: float, high: float, alpha: float) -> tuple[int, int
     return k_low, k_high
 
 
-def fair_power(decided: int, seats: int, margin: float, alpha: float = 0.05, design_eff: float = 1.0,
-               simulations: int = 10000, seed: int = 0, clustered: bool = False) -> float:
+def fair_power(
+    decided: int,
+    seats: int,
+    margin: float,
+    alpha: float = 0.05,
+    design_eff: float = 1.0,
+    simulations: int = 10000,
+    seed: int = 0,
+    clustered: bool = False,
+) -> float:
     """P(an exactly fair line-up is shown fair): the report's rule, simulated.
 
     ``simulations`` line-ups of ``decided`` matches whose winner is uniform over ``seats``
@@ -134,8 +154,15 @@ def fair_power(decided: int, seats: int, margin: float, alpha: float = 0.05, des
 
 
 @lru_cache(maxsize=256)
-def lineup_matches_needed(seats: int, margin: float, alpha: float = 0.05, power: float = 0.8,
-                          design_eff: float = 1.0, clustered: bool = False, simulations: int = 10000) -> int:
+def lineup_matches_needed(
+    seats: int,
+    margin: float,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    design_eff: float = 1.0,
+    clustered: bool = False,
+    simulations: int = 10000,
+) -> int:
     """Decided matches for an exactly fair line-up to be shown fair (every seat) with ``power``.
 
     The smallest n (to 0.5 %) at which :func:`fair_power` reaches ``power``; the simulation
@@ -143,6 +170,7 @@ def lineup_matches_needed(seats: int, margin: float, alpha: float = 0.05, power:
     number of line-ups of the report's family to get a figure that holds whatever the other
     line-ups do (the family-wise procedure rejects at least what Bonferroni does).
     """
+
     def reaches(n: int) -> bool:
         return fair_power(n, seats, margin, alpha, design_eff, simulations, clustered=clustered) >= power
 
@@ -254,17 +282,32 @@ def _unit_rates(players: pd.DataFrame, cluster: str | None) -> tuple[pd.DataFram
     np.maximum.at(big, owner, m_g)
     share = k / n
     residual = np.bincount(owner, weights=(k_g - share[owner] * m_g) ** 2)
-    frame = pd.DataFrame({"_cell": pd.factorize(unit_key[0])[0], unit: unit_key[1], "k": k, "n": n, "share": share,
-                          "deff": design_effects(residual, n, share, g, big), "clusters": g,
-                          "clustered": big > 1, "estimated": estimable(share, g, big)})
+    frame = pd.DataFrame(
+        {
+            "_cell": pd.factorize(unit_key[0])[0],
+            unit: unit_key[1],
+            "k": k,
+            "n": n,
+            "share": share,
+            "deff": design_effects(residual, n, share, g, big),
+            "clusters": g,
+            "clustered": big > 1,
+            "estimated": estimable(share, g, big),
+        }
+    )
     if cells:
         cell_rows = rows.groupby(cells, sort=True).size().reset_index()[cells]
         frame = pd.concat([cell_rows.iloc[unit_key[0]].reset_index(drop=True), frame], axis=1)
     return frame, unit, cells
 
 
-def seat_fairness(players: pd.DataFrame, margin: float = 0.02, alpha: float = 0.05,
-                  cluster: str | None = "seed", applicable: dict | None = None) -> pd.DataFrame:
+def seat_fairness(
+    players: pd.DataFrame,
+    margin: float = 0.02,
+    alpha: float = 0.05,
+    cluster: str | None = "seed",
+    applicable: dict | None = None,
+) -> pd.DataFrame:
     """Fairness of each seat (or team) of each cell, with family-wise verdicts over the cells.
 
     Args:
@@ -315,21 +358,44 @@ def seat_fairness(players: pd.DataFrame, margin: float = 0.02, alpha: float = 0.
     scale = scaled((1 - level) / 2)
     low, high = exact_interval(k / scale, n / scale, level)
     fair = fair_adj[cell] < alpha
-    verdicts = [_verdict(lo, hi, t, margin, f) if ok else "not applicable"
-                for lo, hi, t, f, ok in zip(low, high, target, fair, member[cell])]
+    verdicts = [
+        _verdict(lo, hi, t, margin, f) if ok else "not applicable"
+        for lo, hi, t, f, ok in zip(low, high, target, fair, member[cell])
+    ]
     family = max(1, int(member.sum()))
     worst = np.zeros(first.size)
     np.maximum.at(worst, cell, deff)
-    needed = np.array([lineup_matches_needed(int(seats[i]), margin, alpha / family, 0.8, float(f"{worst[c]:.2g}"),
-                                             bool(clustered[cell == c].any()))
-                       for c, i in enumerate(first)])[cell]
+    needed = np.array(
+        [
+            lineup_matches_needed(
+                int(seats[i]), margin, alpha / family, 0.8, float(f"{worst[c]:.2g}"), bool(clustered[cell == c].any())
+            )
+            for c, i in enumerate(first)
+        ]
+    )[cell]
     out = rates[cells].reset_index(drop=True) if cells else pd.DataFrame(index=range(len(rates)))
-    columns = {"unit": unit, "id": rates[unit].to_numpy().astype(int), "decided": n.astype(int),
-               "wins": k.astype(int), "share": rates["share"].to_numpy(), "ci_low": low, "ci_high": high,
-               "ci_level": level, "target": target, "margin": margin, "p_tost": p_tost, "p_bias": p_bias,
-               "p_fair_cell": fair_cell[cell], "p_bias_cell": bias_cell[cell], "p_fair_adjusted": fair_adj[cell],
-               "p_bias_adjusted": bias_adj[cell], "verdict": verdicts, "design_effect": deff,
-               "matches_needed": needed, "applicable": member[cell]}
+    columns = {
+        "unit": unit,
+        "id": rates[unit].to_numpy().astype(int),
+        "decided": n.astype(int),
+        "wins": k.astype(int),
+        "share": rates["share"].to_numpy(),
+        "ci_low": low,
+        "ci_high": high,
+        "ci_level": level,
+        "target": target,
+        "margin": margin,
+        "p_tost": p_tost,
+        "p_bias": p_bias,
+        "p_fair_cell": fair_cell[cell],
+        "p_bias_cell": bias_cell[cell],
+        "p_fair_adjusted": fair_adj[cell],
+        "p_bias_adjusted": bias_adj[cell],
+        "verdict": verdicts,
+        "design_effect": deff,
+        "matches_needed": needed,
+        "applicable": member[cell],
+    }
     return pd.concat([out, pd.DataFrame(columns)], axis=1)
 
 

@@ -38,8 +38,14 @@ from .hooks import cell_tables
 from .jackknife import MAX_GROUPS, group_tallies, has_tally, jackknife_groups
 from .results import BASELINE
 
-__all__ = ["jackknife_groups", "cell_pseudo_values", "game_metric_levels", "game_metric_effects",
-           "MAX_GROUPS", "METHOD"]
+__all__ = [
+    "jackknife_groups",
+    "cell_pseudo_values",
+    "game_metric_levels",
+    "game_metric_effects",
+    "MAX_GROUPS",
+    "METHOD",
+]
 
 METHOD = "grouped jackknife over seeds, t interval"
 
@@ -57,8 +63,10 @@ def _numeric(metrics) -> dict[str, float]:
 
 
 def _drop(tables, matches: set[int]) -> dict[str, pd.DataFrame]:
-    return {name: frame[~frame["match"].isin(matches)] if "match" in frame.columns else frame
-            for name, frame in tables.items()}
+    return {
+        name: frame[~frame["match"].isin(matches)] if "match" in frame.columns else frame
+        for name, frame in tables.items()
+    }
 
 
 def _evaluations_by_summary(spec, tables, group_of_match: pd.Series, k: int) -> list[dict[str, float]]:
@@ -83,13 +91,15 @@ def _evaluations_by_parts(spec, tables, group_of_match: pd.Series, k: int) -> li
 def _evaluations_by_tally(spec, tallies: dict[int, dict], k: int) -> list[dict[str, float]]:
     """[θ, θ₍₀₎, ..., θ₍ₖ₋₁₎] from the groups' tallies: each left-out evaluation merges the others."""
     everything = range(k)
-    return [_numeric(spec.summary_from_tally(merged(tallies.get(g, {}) for g in everything)))] + \
-        [_numeric(spec.summary_from_tally(merged(tallies.get(g, {}) for g in everything if g != left)))
-         for left in everything]
+    return [_numeric(spec.summary_from_tally(merged(tallies.get(g, {}) for g in everything)))] + [
+        _numeric(spec.summary_from_tally(merged(tallies.get(g, {}) for g in everything if g != left)))
+        for left in everything
+    ]
 
 
-def cell_pseudo_values(spec, tables, groups: dict[int, int],
-                       tallies: dict[int, dict] | None = None) -> tuple[dict[str, float], pd.DataFrame]:
+def cell_pseudo_values(
+    spec, tables, groups: dict[int, int], tallies: dict[int, dict] | None = None
+) -> tuple[dict[str, float], pd.DataFrame]:
     """(θ by metric, pseudo-values: one row per group, one column per metric) of one cell.
 
     ``tallies``: the groups' tallies already gathered (:func:`group_tallies`, e.g. slice by slice
@@ -97,8 +107,9 @@ def cell_pseudo_values(spec, tables, groups: dict[int, int],
     """
     k = len(set(groups.values()))
     if tallies is not None or has_tally(spec):
-        evaluations = _evaluations_by_tally(spec, tallies if tallies is not None else
-                                            group_tallies(spec, tables, groups), k)
+        evaluations = _evaluations_by_tally(
+            spec, tallies if tallies is not None else group_tallies(spec, tables, groups), k
+        )
     else:
         matches = tables["matches"]
         group_of_match = pd.Series([groups[int(s)] for s in matches["seed"]], index=matches["match"].to_numpy())
@@ -107,8 +118,10 @@ def cell_pseudo_values(spec, tables, groups: dict[int, int],
         else:
             evaluations = _evaluations_by_summary(spec, tables, group_of_match, k)
     full = evaluations[0]
-    pseudo = {metric: [k * value - (k - 1) * left.get(metric, np.nan) for left in evaluations[1:]]
-              for metric, value in full.items()}
+    pseudo = {
+        metric: [k * value - (k - 1) * left.get(metric, np.nan) for left in evaluations[1:]]
+        for metric, value in full.items()
+    }
     return full, pd.DataFrame(pseudo)
 
 
@@ -140,10 +153,10 @@ def _statistics(analysis) -> dict[tuple[str, str], tuple[dict[str, float], pd.Da
                 try:
                     if streamed is not None:
                         out[(variant, lineup)] = cell_pseudo_values(
-                            spec, None, groups, tallies=streamed.group_tallies.get((variant, lineup), {}))
+                            spec, None, groups, tallies=streamed.group_tallies.get((variant, lineup), {})
+                        )
                     else:
-                        out[(variant, lineup)] = cell_pseudo_values(spec, cell_tables(tables, variant, lineup),
-                                                                    groups)
+                        out[(variant, lineup)] = cell_pseudo_values(spec, cell_tables(tables, variant, lineup), groups)
                 except Exception:  # a game's extra must not break the report (hooks.py notes it)
                     continue
     analysis._game_jackknife = out
@@ -164,26 +177,51 @@ def game_metric_levels(analysis) -> pd.DataFrame:
             low, high, se, df = _t_interval(value, pseudo[metric].to_numpy(float), confidence)
             if se == 0:
                 low = high = value
-            records.append({"variant": variant, "lineup": lineup, "metric": metric, "value": value,
-                            "ci_low": low, "ci_high": high, "se": se, "df": df, "groups": len(pseudo),
-                            "method": METHOD})
-    return pd.DataFrame.from_records(records, columns=["variant", "lineup", "metric", "value", "ci_low",
-                                                       "ci_high", "se", "df", "groups", "method"])
+            records.append(
+                {
+                    "variant": variant,
+                    "lineup": lineup,
+                    "metric": metric,
+                    "value": value,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "se": se,
+                    "df": df,
+                    "groups": len(pseudo),
+                    "method": METHOD,
+                }
+            )
+    return pd.DataFrame.from_records(
+        records, columns=["variant", "lineup", "metric", "value", "ci_low", "ci_high", "se", "df", "groups", "method"]
+    )
 
 
 def _effect(base: float, value: float, diff: np.ndarray, confidence: float) -> dict:
     effect = value - base
     finite = diff[np.isfinite(diff)]
     if finite.size and np.all(finite == 0) and effect == 0:
-        return {"effect": 0.0, "ci_low": 0.0, "ci_high": 0.0, "p": 1.0, "se": 0.0, "df": finite.size - 1,
-                "test": "identical outcomes"}
+        return {
+            "effect": 0.0,
+            "ci_low": 0.0,
+            "ci_high": 0.0,
+            "p": 1.0,
+            "se": 0.0,
+            "df": finite.size - 1,
+            "test": "identical outcomes",
+        }
     low, high, se, df = _t_interval(effect, finite, confidence)
     if not se > 0:
-        return {"effect": effect, "ci_low": low, "ci_high": high, "p": math.nan, "se": se, "df": df,
-                "test": "none"}
+        return {"effect": effect, "ci_low": low, "ci_high": high, "p": math.nan, "se": se, "df": df, "test": "none"}
     p = float(2 * stats.t.sf(abs(effect) / se, df))
-    return {"effect": effect, "ci_low": low, "ci_high": high, "p": p, "se": se, "df": df,
-            "test": "paired jackknife t, clustered by seed"}
+    return {
+        "effect": effect,
+        "ci_low": low,
+        "ci_high": high,
+        "p": p,
+        "se": se,
+        "df": df,
+        "test": "paired jackknife t, clustered by seed",
+    }
 
 
 def game_metric_effects(analysis, baseline: str = BASELINE) -> pd.DataFrame:
@@ -196,8 +234,24 @@ def game_metric_effects(analysis, baseline: str = BASELINE) -> pd.DataFrame:
         shows 0 [0, 0] ("identical outcomes"), as in :func:`analysis.effects.variant_effects`.
     """
     options = analysis.options
-    columns = ["lineup", "variant", "metric", "base", "value", "effect", "ci_low", "ci_high", "p", "p_adjusted",
-               "ci_low_adjusted", "ci_high_adjusted", "se", "df", "test", "correction"]
+    columns = [
+        "lineup",
+        "variant",
+        "metric",
+        "base",
+        "value",
+        "effect",
+        "ci_low",
+        "ci_high",
+        "p",
+        "p_adjusted",
+        "ci_low_adjusted",
+        "ci_high_adjusted",
+        "se",
+        "df",
+        "test",
+        "correction",
+    ]
     cells = _statistics(analysis)
     records = []
     for (variant, lineup), (full, pseudo) in cells.items():
@@ -208,8 +262,16 @@ def game_metric_effects(analysis, baseline: str = BASELINE) -> pd.DataFrame:
             if metric not in base_full or metric not in base_pseudo:
                 continue
             diff = pseudo[metric].to_numpy(float) - base_pseudo[metric].to_numpy(float)
-            records.append({"lineup": lineup, "variant": variant, "metric": metric, "base": base_full[metric],
-                            "value": value, **_effect(base_full[metric], value, diff, options.confidence)})
+            records.append(
+                {
+                    "lineup": lineup,
+                    "variant": variant,
+                    "metric": metric,
+                    "base": base_full[metric],
+                    "value": value,
+                    **_effect(base_full[metric], value, diff, options.confidence),
+                }
+            )
     table = pd.DataFrame.from_records(records)
     if table.empty:
         return pd.DataFrame(columns=columns)

@@ -34,8 +34,9 @@ def _number(value: Any) -> Any:
         return str(value)
 
 
-def game_metrics(spec: Any, tables: Mapping[str, pd.DataFrame],
-                 tallies: Mapping[tuple[str, str], Mapping] | None = None) -> tuple[pd.DataFrame, list[str]]:
+def game_metrics(
+    spec: Any, tables: Mapping[str, pd.DataFrame], tallies: Mapping[tuple[str, str], Mapping] | None = None
+) -> tuple[pd.DataFrame, list[str]]:
     """``spec.summary`` of every cell as one table.
 
     Args:
@@ -52,8 +53,11 @@ def game_metrics(spec: Any, tables: Mapping[str, pd.DataFrame],
     hook = getattr(spec, "summary", None) if spec is not None else None
     if tallies is not None:
         if spec is None or getattr(spec, "summary_from_tally", None) is None:
-            reason = "the game is not installed here" if spec is None else \
-                "the run is too large to load whole and the game declares no tally (its summary needs every table)"
+            reason = (
+                "the game is not installed here"
+                if spec is None
+                else "the run is too large to load whole and the game declares no tally (its summary needs every table)"
+            )
             return pd.DataFrame(), [f"No game-specific metrics: {reason}."]
         hook = None
     elif hook is None:
@@ -64,8 +68,11 @@ def game_metrics(spec: Any, tables: Mapping[str, pd.DataFrame],
     cells = tables["matches"][["variant", "lineup"]].drop_duplicates().itertuples(index=False)
     for variant, lineup in cells:
         try:
-            metrics = (hook(cell_tables(tables, variant, lineup)) if hook is not None
-                       else spec.summary_from_tally(tallies.get((variant, lineup), {}))) or {}
+            metrics = (
+                hook(cell_tables(tables, variant, lineup))
+                if hook is not None
+                else spec.summary_from_tally(tallies.get((variant, lineup), {}))
+            ) or {}
         except Exception as exc:  # a game's extra must not break the report
             notes.append(f"{variant} / {lineup}: the game's summary failed ({type(exc).__name__}: {exc}).")
             continue

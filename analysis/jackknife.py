@@ -36,8 +36,10 @@ def group_tallies(spec, tables, groups: dict[int, int], into: dict[int, dict] | 
     group_of_match = pd.Series([groups[int(s)] for s in matches["seed"]], index=matches["match"].to_numpy())
     for group, numbers in group_of_match.groupby(group_of_match, sort=True):
         keep = set(numbers.index)
-        part = {name: frame[frame["match"].isin(keep)] if "match" in frame.columns else frame
-                for name, frame in tables.items()}
+        part = {
+            name: frame[frame["match"].isin(keep)] if "match" in frame.columns else frame
+            for name, frame in tables.items()
+        }
         merge_tallies(into.setdefault(int(group), {}), spec.tally(part))
     return into
 

@@ -45,8 +45,9 @@ def length_table(analysis) -> pd.DataFrame:
         return analysis.lengths
     matches = results.tables["matches"].assign(rounds=length_column(results))
     options = analysis.options
-    return length_distribution(matches, confidence=options.confidence, n_resamples=options.n_resamples,
-                               seed=options.seed)
+    return length_distribution(
+        matches, confidence=options.confidence, n_resamples=options.n_resamples, seed=options.seed
+    )
 
 
 def constant_length(results: Results, lineup: str | None = None, variant: str | None = None) -> float | None:
@@ -65,5 +66,7 @@ def constant_sentence(results: Results, value: float) -> str:
     """One sentence in place of the statistics of a length that never varies."""
     length = length_of(results)
     shown = f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
-    return (f"Every match lasts exactly {shown} {length.unit} (the {length.label} never varies here, "
-            "so it has no interval and no distribution).")
+    return (
+        f"Every match lasts exactly {shown} {length.unit} (the {length.label} never varies here, "
+        "so it has no interval and no distribution)."
+    )

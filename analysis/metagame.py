@@ -41,8 +41,20 @@ from scipy.optimize import linprog
 
 from sim.core.estimators import clustered_wilson
 
-__all__ = ["MetaGame", "ELO", "pair_scores", "win_matrix", "bradley_terry", "nash", "alpha_rank", "cyclic_share",
-           "metagame", "metagame_sentences", "metagame_sections", "heat_map"]
+__all__ = [
+    "MetaGame",
+    "ELO",
+    "pair_scores",
+    "win_matrix",
+    "bradley_terry",
+    "nash",
+    "alpha_rank",
+    "cyclic_share",
+    "metagame",
+    "metagame_sentences",
+    "metagame_sections",
+    "heat_map",
+]
 
 #: Elo points per logit.
 ELO = 400.0 / math.log(10.0)
@@ -50,8 +62,9 @@ ELO = 400.0 / math.log(10.0)
 CLIP = 0.005
 
 
-def pair_scores(tables: Mapping[str, pd.DataFrame], lineups: Mapping[str, Sequence[str]],
-                profiles: Sequence[str]) -> pd.DataFrame:
+def pair_scores(
+    tables: Mapping[str, pd.DataFrame], lineups: Mapping[str, Sequence[str]], profiles: Sequence[str]
+) -> pd.DataFrame:
     """One row per match of a pair line-up: ``seed``, ``i``, ``j`` (profile indices of the first
     and second seat), ``score`` (1 the first seat won, 0 the second, 0.5 neither)."""
     players, matches = tables["players"], tables["matches"]
@@ -120,8 +133,14 @@ def bradley_terry(scores: pd.DataFrame, n: int) -> dict[str, Any]:
         design = np.column_stack([x[:, 1:], np.ones(x.shape[0])])
         fit = _logistic(won[keep].astype(float), design, decided["seed"].to_numpy()[keep])
         if fit is None:  # too few decided matches to separate the ratings: none is given
-            return {"ratings": np.full(n, np.nan), "ci": np.full((n, 2), np.nan), "seat": float("nan"),
-                    "seat_ci": (float("nan"), float("nan")), "decided": int(len(decided)), "unbounded": []}
+            return {
+                "ratings": np.full(n, np.nan),
+                "ci": np.full((n, 2), np.nan),
+                "seat": float("nan"),
+                "seat_ci": (float("nan"), float("nan")),
+                "decided": int(len(decided)),
+                "unbounded": [],
+            }
         m = fitted.size
         relative = np.concatenate([[0.0], fit.params[:-1]])
         cov = np.zeros((m, m))
@@ -134,8 +153,14 @@ def bradley_terry(scores: pd.DataFrame, n: int) -> dict[str, Any]:
         seat_half = 1.96 * math.sqrt(max(float(fit.cov_params()[-1, -1]), 0.0))
         seat = float(fit.params[-1])
         seat_ci = (seat - seat_half, seat + seat_half)
-    return {"ratings": ratings, "ci": ci, "seat": seat, "seat_ci": seat_ci, "decided": int(len(decided)),
-            "unbounded": [int(k) for k in np.flatnonzero(~np.isin(np.arange(n), fitted))]}
+    return {
+        "ratings": ratings,
+        "ci": ci,
+        "seat": seat,
+        "seat_ci": seat_ci,
+        "decided": int(len(decided)),
+        "unbounded": [int(k) for k in np.flatnonzero(~np.isin(np.arange(n), fitted))],
+    }
 
 
 def _logistic(y: np.ndarray, design: np.ndarray, seeds: np.ndarray):
@@ -149,7 +174,8 @@ def _logistic(y: np.ndarray, design: np.ndarray, seeds: np.ndarray):
         warnings.simplefilter("ignore")
         try:
             fit = sm.GLM(y, design, family=sm.families.Binomial()).fit(
-                cov_type="cluster", cov_kwds={"groups": pd.factorize(seeds)[0]})
+                cov_type="cluster", cov_kwds={"groups": pd.factorize(seeds)[0]}
+            )
         except (ValueError, np.linalg.LinAlgError):
             return None
     finite = np.all(np.isfinite(fit.params)) and np.all(np.isfinite(fit.cov_params()))
@@ -165,8 +191,15 @@ def nash(p: np.ndarray) -> np.ndarray:
     objective = np.zeros(n + 1)
     objective[-1] = -1.0
     upper = np.column_stack([-payoff.T, np.ones(n)])
-    solved = linprog(objective, A_ub=upper, b_ub=np.zeros(n), A_eq=[[1.0] * n + [0.0]], b_eq=[1.0],
-                     bounds=[(0, None)] * n + [(None, None)], method="highs")
+    solved = linprog(
+        objective,
+        A_ub=upper,
+        b_ub=np.zeros(n),
+        A_eq=[[1.0] * n + [0.0]],
+        b_eq=[1.0],
+        bounds=[(0, None)] * n + [(None, None)],
+        method="highs",
+    )
     x = np.clip(solved.x[:n], 0.0, None)
     return x / x.sum()
 
@@ -221,8 +254,14 @@ class MetaGame:
     seeds: int
 
 
-def metagame(tables: Mapping[str, pd.DataFrame], lineups: Mapping[str, Sequence[str]], profiles: Sequence[str],
-             confidence: float = 0.95, bootstrap: int = 400, seed: int = 0) -> MetaGame:
+def metagame(
+    tables: Mapping[str, pd.DataFrame],
+    lineups: Mapping[str, Sequence[str]],
+    profiles: Sequence[str],
+    confidence: float = 0.95,
+    bootstrap: int = 400,
+    seed: int = 0,
+) -> MetaGame:
     """Every number of the profile matrix from the tables of its pair line-ups."""
     profiles = list(profiles)
     n = len(profiles)
@@ -235,8 +274,16 @@ def metagame(tables: Mapping[str, pd.DataFrame], lineups: Mapping[str, Sequence[
         for j in range(n):
             if i != j and total_n[i, j] > 0:
                 value, low, high, _ = clustered_wilson(sums[:, i, j], counts[:, i, j], confidence)
-                rows.append({"profile": profiles[i], "opponent": profiles[j], "matches": int(total_n[i, j]),
-                             "p": value, "ci_low": low, "ci_high": high})
+                rows.append(
+                    {
+                        "profile": profiles[i],
+                        "opponent": profiles[j],
+                        "matches": int(total_n[i, j]),
+                        "p": value,
+                        "ci_low": low,
+                        "ci_high": high,
+                    }
+                )
     bt = bradley_terry(scores, n)
     rng = np.random.default_rng(seed)
     draws_nash, draws_alpha, draws_cyclic = [], [], []
@@ -249,16 +296,35 @@ def metagame(tables: Mapping[str, pd.DataFrame], lineups: Mapping[str, Sequence[
     tail = (1 - confidence) / 2
     nash_q = np.quantile(draws_nash, [tail, 1 - tail], axis=0)
     alpha_q = np.quantile(draws_alpha, [tail, 1 - tail], axis=0)
-    ratings = pd.DataFrame({"profile": profiles, "rating": bt["ratings"], "ci_low": bt["ci"][:, 0],
-                            "ci_high": bt["ci"][:, 1], "nash": nash(p), "nash_low": nash_q[0], "nash_high": nash_q[1],
-                            "alpha_rank": alpha_rank(p), "alpha_low": alpha_q[0], "alpha_high": alpha_q[1]})
+    ratings = pd.DataFrame(
+        {
+            "profile": profiles,
+            "rating": bt["ratings"],
+            "ci_low": bt["ci"][:, 0],
+            "ci_high": bt["ci"][:, 1],
+            "nash": nash(p),
+            "nash_low": nash_q[0],
+            "nash_high": nash_q[1],
+            "alpha_rank": alpha_rank(p),
+            "alpha_low": alpha_q[0],
+            "alpha_high": alpha_q[1],
+        }
+    )
     for column in ("rating", "ci_low", "ci_high"):
         ratings[column.replace("rating", "elo").replace("ci_", "elo_")] = ELO * ratings[column]
     ratings = ratings.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
     cyclic = cyclic_share(p)
-    return MetaGame(profiles=profiles, pairs=pd.DataFrame(rows), ratings=ratings, seat=bt["seat"],
-                    seat_ci=bt["seat_ci"], cyclic=cyclic, cyclic_ci=_basic(cyclic, draws_cyclic, tail),
-                    decided=bt["decided"], seeds=int(seeds.size))
+    return MetaGame(
+        profiles=profiles,
+        pairs=pd.DataFrame(rows),
+        ratings=ratings,
+        seat=bt["seat"],
+        seat_ci=bt["seat_ci"],
+        cyclic=cyclic,
+        cyclic_ci=_basic(cyclic, draws_cyclic, tail),
+        decided=bt["decided"],
+        seeds=int(seeds.size),
+    )
 
 
 def _basic(estimate: float, draws: Sequence[float], tail: float) -> tuple[float, float]:
@@ -278,19 +344,27 @@ def metagame_sentences(game: MetaGame) -> list[str]:
     finite = game.ratings[np.isfinite(game.ratings["rating"])]
     low, high = game.cyclic_ci
     if high < TRANSITIVE:
-        shape = (f"The profiles are ordered by one strength: the cyclic share of the matrix is {game.cyclic:.2f} "
-                 f"[{low:.2f}, {high:.2f}], so the ratings say who beats whom.")
+        shape = (
+            f"The profiles are ordered by one strength: the cyclic share of the matrix is {game.cyclic:.2f} "
+            f"[{low:.2f}, {high:.2f}], so the ratings say who beats whom."
+        )
     elif low > CYCLIC:
-        shape = (f"The matrix is mostly cyclic (rock-paper-scissors): cyclic share {game.cyclic:.2f} "
-                 f"[{low:.2f}, {high:.2f}]; a rating cannot order these profiles.")
+        shape = (
+            f"The matrix is mostly cyclic (rock-paper-scissors): cyclic share {game.cyclic:.2f} "
+            f"[{low:.2f}, {high:.2f}]; a rating cannot order these profiles."
+        )
     else:
-        shape = (f"The matrix is partly cyclic: cyclic share {game.cyclic:.2f} [{low:.2f}, {high:.2f}]; the ratings "
-                 "order the profiles only on average.")
+        shape = (
+            f"The matrix is partly cyclic: cyclic share {game.cyclic:.2f} [{low:.2f}, {high:.2f}]; the ratings "
+            "order the profiles only on average."
+        )
     sentences = [shape]
     if len(finite):
         top = finite.iloc[0]
-        sentences.append(f"Highest rated: {top.profile}, {top.elo:+.0f} Elo [{top.elo_low:+.0f}, {top.elo_high:+.0f}] "
-                         "(ratings centred on the mean profile).")
+        sentences.append(
+            f"Highest rated: {top.profile}, {top.elo:+.0f} Elo [{top.elo_low:+.0f}, {top.elo_high:+.0f}] "
+            "(ratings centred on the mean profile)."
+        )
     for r in game.ratings.itertuples():
         if r.rating == np.inf:
             sentences.append(f"{r.profile} lost no decided match: its rating is above every finite one.")
@@ -300,13 +374,21 @@ def metagame_sentences(game: MetaGame) -> list[str]:
     possible = [r.profile for r in game.ratings.itertuples() if r.nash_high > 1e-3]
     sentences.append(
         f"Nash equilibrium of the meta-game: {', '.join(f'{p} {100 * w:.0f} %' for p, w in zip(support, game.ratings.set_index('profile').loc[support, 'nash']))}"
-        + (f"; the bootstrap puts weight on {', '.join(possible)}: none of these can be ruled out of optimal play."
-           if set(possible) != set(support) else
-           ("; one profile is enough to play optimally." if len(support) == 1 else
-            f"; {len(support)} profiles are part of optimal play, none can be dropped.")))
+        + (
+            f"; the bootstrap puts weight on {', '.join(possible)}: none of these can be ruled out of optimal play."
+            if set(possible) != set(support)
+            else (
+                "; one profile is enough to play optimally."
+                if len(support) == 1
+                else f"; {len(support)} profiles are part of optimal play, none can be dropped."
+            )
+        )
+    )
     if game.seat == game.seat:
-        sentences.append(f"The first seat's advantage: {ELO * game.seat:+.0f} Elo [{ELO * game.seat_ci[0]:+.0f}, "
-                         f"{ELO * game.seat_ci[1]:+.0f}] over {game.decided:,} decided matches.")
+        sentences.append(
+            f"The first seat's advantage: {ELO * game.seat:+.0f} Elo [{ELO * game.seat_ci[0]:+.0f}, "
+            f"{ELO * game.seat_ci[1]:+.0f}] over {game.decided:,} decided matches."
+        )
     return sentences
 
 
@@ -325,8 +407,15 @@ def heat_map(game: MetaGame) -> Any:
     for i in range(len(order)):
         for j in range(len(order)):
             if i != j and values[i, j] == values[i, j]:
-                ax.text(j, i, f"{values[i, j]:.2f}", ha="center", va="center", fontsize=9,
-                        color="white" if abs(values[i, j] - 0.5) > 0.3 else "black")
+                ax.text(
+                    j,
+                    i,
+                    f"{values[i, j]:.2f}",
+                    ha="center",
+                    va="center",
+                    fontsize=9,
+                    color="white" if abs(values[i, j] - 0.5) > 0.3 else "black",
+                )
     ax.set_xlabel("opponent")
     ax.set_ylabel("profile")
     ax.grid(False)
@@ -348,12 +437,19 @@ def metagame_sections(analysis: Any, make_figure, section_type: type, table_type
         "that of the meta-game in which each player picks a profile and wins its win-rate edge; α-Rank is the "
         "long-run share of an evolving population of players; the cyclic share is the part of the matrix no "
         "rating can explain (0: transitive, 1: rock-paper-scissors). Intervals of the last three come from a "
-        "bootstrap over seeds."]
+        "bootstrap over seeds."
+    ]
     section.bullets = metagame_sentences(game)
     columns = ["profile", "rating, Elo [95 % CI]", "Nash weight [95 % CI]", "α-Rank [95 % CI]"]
-    rows = [[r.profile, f"{r.elo:+.0f} [{r.elo_low:+.0f}, {r.elo_high:+.0f}]",
-             f"{r.nash:.2f} [{r.nash_low:.2f}, {r.nash_high:.2f}]",
-             f"{r.alpha_rank:.2f} [{r.alpha_low:.2f}, {r.alpha_high:.2f}]"] for r in game.ratings.itertuples()]
+    rows = [
+        [
+            r.profile,
+            f"{r.elo:+.0f} [{r.elo_low:+.0f}, {r.elo_high:+.0f}]",
+            f"{r.nash:.2f} [{r.nash_low:.2f}, {r.nash_high:.2f}]",
+            f"{r.alpha_rank:.2f} [{r.alpha_low:.2f}, {r.alpha_high:.2f}]",
+        ]
+        for r in game.ratings.itertuples()
+    ]
     section.items.append(table_type("Ratings and the meta-game", columns, rows))
     section.items.append(make_figure("P(row profile beats column profile), draws half", heat_map(game)))
     return [section]

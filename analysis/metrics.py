@@ -57,13 +57,16 @@ METRICS = {
     "timeouts": ("Timeouts", "share", "matches stopped by the round cap"),
     "duration": ("Duration", "rounds", "mean rounds per match (capped matches at the cap)"),
     "duration_sd": ("Duration SD", "rounds", "standard deviation of the rounds per match"),
-    "duration_km_median": ("Duration (KM median)", "rounds",
-                           "Kaplan–Meier median length, capped matches as censored"),
+    "duration_km_median": ("Duration (KM median)", "rounds", "Kaplan–Meier median length, capped matches as censored"),
     "lead_changes": ("Lead changes", "per match", "rounds after which the set of leaders changed"),
     "lead_change_rate": ("Lead-change rate", "per round", "lead changes / (rounds − 1) (Ludii LeadChange)"),
     "drama": ("Drama", "fraction of top score", "mean deficit of the eventual winner behind the leader (Ludii Drama)"),
     "winner_trailing": ("Winner trailing", "share of rounds", "rounds in which the eventual winner was behind"),
-    "decisiveness": ("Decisiveness", "fraction of match", "point after which the winner's lead was safe (Ludii DecisivenessMoves)"),
+    "decisiveness": (
+        "Decisiveness",
+        "fraction of match",
+        "point after which the winner's lead was safe (Ludii DecisivenessMoves)",
+    ),
     "margin": ("Margin", "points", "final score of 1st − 2nd, matches with a winner"),
 }
 
@@ -94,8 +97,9 @@ def per_match_metrics(rounds: pd.DataFrame, players: pd.DataFrame) -> pd.DataFra
 
 
 def _cell_metrics(rounds: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
-    wide = rounds.pivot_table(index=["match", "round"], columns="seat", values="cumulative",
-                              aggfunc="last").sort_index()
+    wide = rounds.pivot_table(
+        index=["match", "round"], columns="seat", values="cumulative", aggfunc="last"
+    ).sort_index()
     wide = wide.groupby(level="match").ffill().fillna(0.0)
     cum = wide.to_numpy(dtype=float)
     seats = wide.columns.to_numpy()
@@ -104,8 +108,13 @@ def _cell_metrics(rounds: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     starts = np.concatenate([[0], np.cumsum(rounds_per)[:-1]])
     position = np.arange(len(cum)) - starts[row_match] + 1  # 1-based round position in its match
 
-    won = (players.pivot_table(index="match", columns="seat", values="won", aggfunc="max")
-           .reindex(index=matches, columns=seats).fillna(False).astype(bool).to_numpy())
+    won = (
+        players.pivot_table(index="match", columns="seat", values="won", aggfunc="max")
+        .reindex(index=matches, columns=seats)
+        .fillna(False)
+        .astype(bool)
+        .to_numpy()
+    )
     has_winner = won.any(axis=1)
     winners = won[row_match]
 
@@ -136,12 +145,21 @@ def _cell_metrics(rounds: pd.DataFrame, players: pd.DataFrame) -> pd.DataFrame:
     no_winner = ~has_winner
     drama[no_winner] = trailing[no_winner] = decisiveness[no_winner] = np.nan
     decisiveness[won.all(axis=1)] = np.nan  # everyone won: no threshold
-    return pd.DataFrame({"match": matches, "lead_changes": lead_changes, "lead_change_rate": lead_rate,
-                         "drama": drama, "winner_trailing": trailing, "decisiveness": decisiveness})
+    return pd.DataFrame(
+        {
+            "match": matches,
+            "lead_changes": lead_changes,
+            "lead_change_rate": lead_rate,
+            "drama": drama,
+            "winner_trailing": trailing,
+            "decisiveness": decisiveness,
+        }
+    )
 
 
-def _balance(won_by_seat: pd.DataFrame, clusters: np.ndarray, confidence: float,
-             n_resamples: int, rng) -> tuple[float, float, float]:
+def _balance(
+    won_by_seat: pd.DataFrame, clusters: np.ndarray, confidence: float, n_resamples: int, rng
+) -> tuple[float, float, float]:
     """Balance with a percentile bootstrap over clusters (seeds)."""
     sums = won_by_seat.groupby(clusters).sum()
     sizes = won_by_seat.groupby(clusters).size().to_numpy(float)
@@ -155,9 +173,13 @@ def _balance(won_by_seat: pd.DataFrame, clusters: np.ndarray, confidence: float,
     return bootstrap_ci(tuple(arrays), statistic, confidence, "percentile", n_resamples, rng)
 
 
-def design_metrics(outcomes: pd.DataFrame, confidence: float = 0.95,
-                   n_resamples: int = DEFAULT_RESAMPLES, seed: int = 0,
-                   km_medians: Mapping[tuple[str, str], float] | None = None) -> pd.DataFrame:
+def design_metrics(
+    outcomes: pd.DataFrame,
+    confidence: float = 0.95,
+    n_resamples: int = DEFAULT_RESAMPLES,
+    seed: int = 0,
+    km_medians: Mapping[tuple[str, str], float] | None = None,
+) -> pd.DataFrame:
     """The :data:`METRICS` of every cell (variant × line-up), with CIs.
 
     Rates (advantage, completion, drawishness, timeouts) have Wilson intervals (design-effect
@@ -179,14 +201,18 @@ def design_metrics(outcomes: pd.DataFrame, confidence: float = 0.95,
     for index, ((variant, lineup), cell) in enumerate(outcomes.groupby(["variant", "lineup"], sort=True)):
         rng = np.random.default_rng([seed, index])
         clusters = cell["seed"].to_numpy()
-        seat_cols = sorted((c for c in cell.columns if c.startswith("seat") and c.endswith("_won")
-                            and cell[c].notna().any()), key=lambda c: int(c[4:-4]))
+        seat_cols = sorted(
+            (c for c in cell.columns if c.startswith("seat") and c.endswith("_won") and cell[c].notna().any()),
+            key=lambda c: int(c[4:-4]),
+        )
         values: dict[str, tuple[float, float, float]] = {}
         values["balance"] = _balance(cell[seat_cols].fillna(0.0), clusters, confidence, n_resamples, rng)
-        rate_columns = {"advantage_seat0": cell[seat_cols[0]] if seat_cols else None,
-                        "completion": cell["decided"],
-                        "drawishness": ((cell["decided"] == 0) & (cell["capped"] == 0)).astype(float),
-                        "timeouts": cell["capped"]}
+        rate_columns = {
+            "advantage_seat0": cell[seat_cols[0]] if seat_cols else None,
+            "completion": cell["decided"],
+            "drawishness": ((cell["decided"] == 0) & (cell["capped"] == 0)).astype(float),
+            "timeouts": cell["capped"],
+        }
         for name, series in rate_columns.items():
             if series is None:
                 continue
@@ -194,8 +220,11 @@ def design_metrics(outcomes: pd.DataFrame, confidence: float = 0.95,
             p, low, high, _ = clustered_wilson(per["sum"], per["size"], confidence)
             values[name] = (p, low, high)
         values["duration"] = mean_ci(cell["rounds"], clusters, confidence, "BCa", n_resamples, rng)
-        values["duration_sd"] = (float(cell["rounds"].std(ddof=1)) if len(cell) > 1 else float("nan"),
-                                 float("nan"), float("nan"))
+        values["duration_sd"] = (
+            float(cell["rounds"].std(ddof=1)) if len(cell) > 1 else float("nan"),
+            float("nan"),
+            float("nan"),
+        )
         if km_medians is not None and (variant, lineup) in km_medians:
             values["duration_km_median"] = (km_medians[(variant, lineup)], float("nan"), float("nan"))
         for name in ("lead_changes", "lead_change_rate", "drama", "winner_trailing", "decisiveness", "margin"):
@@ -203,6 +232,16 @@ def design_metrics(outcomes: pd.DataFrame, confidence: float = 0.95,
                 values[name] = mean_ci(cell[name], clusters, confidence, "BCa", n_resamples, rng)
         for name, (value, low, high) in values.items():
             label, unit, _ = METRICS[name]
-            records.append({"variant": variant, "lineup": lineup, "metric": name, "label": label,
-                            "unit": unit, "value": value, "ci_low": low, "ci_high": high})
+            records.append(
+                {
+                    "variant": variant,
+                    "lineup": lineup,
+                    "metric": name,
+                    "label": label,
+                    "unit": unit,
+                    "value": value,
+                    "ci_low": low,
+                    "ci_high": high,
+                }
+            )
     return pd.DataFrame.from_records(records)

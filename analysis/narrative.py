@@ -18,8 +18,19 @@ from .analyse import Analysis
 from .effects import adjusted_level
 from .results import BASELINE
 
-__all__ = ["pct", "pval", "number", "digits_for", "level_text", "adjusted_level", "effect_sentence",
-           "fairness_sentence", "summary_blocks", "summary_sentences", "CORRECTION_NAMES"]
+__all__ = [
+    "pct",
+    "pval",
+    "number",
+    "digits_for",
+    "level_text",
+    "adjusted_level",
+    "effect_sentence",
+    "fairness_sentence",
+    "summary_blocks",
+    "summary_sentences",
+    "CORRECTION_NAMES",
+]
 
 CORRECTION_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini–Hochberg"}
 #: At most this many effect sentences per variant and line-up (the table has them all).
@@ -74,8 +85,9 @@ def _adjusted_label(p: float, p_adjusted: float, alpha: float) -> str:
     return "adjusted interval" if math.isnan(level) else f"{level_text(level)} adjusted interval"
 
 
-def effect_sentence(row, correction: str = "holm", with_lineup: bool = True, alpha: float = 0.05,
-                    lengths: tuple[str, ...] = ("rounds",)) -> str:
+def effect_sentence(
+    row, correction: str = "holm", with_lineup: bool = True, alpha: float = 0.05, lengths: tuple[str, ...] = ("rounds",)
+) -> str:
     """One variant effect (a row of :func:`analysis.effects.variant_effects`) as a sentence;
     an effect on one of the ``lengths`` columns lengthens or shortens, the others raise or lower.
 
@@ -100,12 +112,15 @@ def effect_sentence(row, correction: str = "holm", with_lineup: bool = True, alp
     subject = f"variant {row.variant}" if where else f"Variant {row.variant}"
     possessive = row.outcome.startswith(("seat", "team", "profile_won:"))
     label = row.label if possessive else f"the {row.label}"
-    return (f"{where}{subject} {verb} {label} by {amount} ({_adjusted_label(row.p, row.p_adjusted, alpha)}; "
-            f"{change}; {pval(row.p_adjusted)} after {CORRECTION_NAMES.get(correction, correction)}).")
+    return (
+        f"{where}{subject} {verb} {label} by {amount} ({_adjusted_label(row.p, row.p_adjusted, alpha)}; "
+        f"{change}; {pval(row.p_adjusted)} after {CORRECTION_NAMES.get(correction, correction)})."
+    )
 
 
-def fairness_sentence(seats: pd.DataFrame, verdict: str, lineup: str, variant: str = BASELINE,
-                      family: int = 1, alpha: float = 0.05) -> str:
+def fairness_sentence(
+    seats: pd.DataFrame, verdict: str, lineup: str, variant: str = BASELINE, family: int = 1, alpha: float = 0.05
+) -> str:
     """The fairness verdict of one cell (its rows of :func:`analysis.fairness.seat_fairness`).
 
     ``family`` is the number of cells judged together (the verdicts are family-wise).
@@ -115,27 +130,40 @@ def fairness_sentence(seats: pd.DataFrame, verdict: str, lineup: str, variant: s
     band = f"{100 * target:.1f} ± {100 * margin:.0f} points"
     worst = seats.iloc[(seats["share"] - target).abs().argmax()]
     level = f"{level_text(float(worst['ci_level']))} family-wise interval" if "ci_level" in worst else "interval"
-    worst_text = (f"{unit} {int(worst['id'])} wins {pct(worst['share'])} of the decided matches, {level} "
-                  f"[{100 * worst['ci_low']:.1f}, {100 * worst['ci_high']:.1f}]")
+    worst_text = (
+        f"{unit} {int(worst['id'])} wins {pct(worst['share'])} of the decided matches, {level} "
+        f"[{100 * worst['ci_low']:.1f}, {100 * worst['ci_high']:.1f}]"
+    )
     rules = "" if variant == BASELINE else f" under {variant}"
-    control = (f"TOST, α = {alpha:g}" if family <= 1 else
-               f"TOST; α = {alpha:g} family-wise over the {family} line-ups of this report, Holm–Shaffer")
+    control = (
+        f"TOST, α = {alpha:g}"
+        if family <= 1
+        else f"TOST; α = {alpha:g} family-wise over the {family} line-ups of this report, Holm–Shaffer"
+    )
     if verdict == "fair":
-        return (f"Line-up {lineup} is fair by {unit}{rules}: every {unit}'s share of the decided "
-                f"matches is shown to lie within {band} ({control}).")
+        return (
+            f"Line-up {lineup} is fair by {unit}{rules}: every {unit}'s share of the decided "
+            f"matches is shown to lie within {band} ({control})."
+        )
     if verdict == "unfair":
         return f"Line-up {lineup} is not fair{rules}: {worst_text}, outside the fair band {band}."
     if verdict == "small bias":
-        return (f"Line-up {lineup} has a detectable {unit} bias{rules}: {worst_text} (fair: "
-                f"{pct(target)}), though it is not shown to leave the band {band}.")
+        return (
+            f"Line-up {lineup} has a detectable {unit} bias{rules}: {worst_text} (fair: "
+            f"{pct(target)}), though it is not shown to leave the band {band}."
+        )
     if verdict == "not applicable":
-        return (f"Line-up {lineup} mixes profiles without seat rotation, so seat and skill are "
-                f"confounded: no fairness verdict.")
+        return (
+            f"Line-up {lineup} mixes profiles without seat rotation, so seat and skill are "
+            f"confounded: no fairness verdict."
+        )
     needed = int(seats["matches_needed"].max())
-    return (f"Line-up {lineup}{rules}: no {unit} is shown to be unfair ({worst_text}), but "
-            f"{int(seats['decided'].iloc[0])} decided matches are too few to show fairness within "
-            f"{band}; about {needed:,} would give an exactly fair line-up an 80 % chance to be shown "
-            f"fair (every {unit} at once).")
+    return (
+        f"Line-up {lineup}{rules}: no {unit} is shown to be unfair ({worst_text}), but "
+        f"{int(seats['decided'].iloc[0])} decided matches are too few to show fairness within "
+        f"{band}; about {needed:,} would give an exactly fair line-up an 80 % chance to be shown "
+        f"fair (every {unit} at once)."
+    )
 
 
 def _overview(analysis: Analysis) -> str:
@@ -149,11 +177,13 @@ def _overview(analysis: Analysis) -> str:
     rotated = seeds < n
     if results.kind == "experiment" or analysis.has_variants:
         variants = [v for v in results.variants if v != BASELINE]
-        text = (f"{results.title}: {len(variants)} variant{'s' if len(variants) != 1 else ''} "
-                f"({', '.join(variants) or 'none'}) against the baseline rules on "
-                f"{len(results.lineups)} line-up{'s' if len(results.lineups) != 1 else ''}, "
-                f"{each}; every variant replays the baseline's seeds (common random "
-                f"numbers), so effects are paired differences.")
+        text = (
+            f"{results.title}: {len(variants)} variant{'s' if len(variants) != 1 else ''} "
+            f"({', '.join(variants) or 'none'}) against the baseline rules on "
+            f"{len(results.lineups)} line-up{'s' if len(results.lineups) != 1 else ''}, "
+            f"{each}; every variant replays the baseline's seeds (common random "
+            f"numbers), so effects are paired differences."
+        )
     else:
         text = f"{results.title}: {n:,} matches of line-up {', '.join(results.lineups)}."
     if rotated:
@@ -178,9 +208,11 @@ def _length_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) -
     capped = f"{pct(row['capped'])} were stopped by the cap" if row["capped"] > 0 else "none hit the cap"
     subject = "Matches last" if length.column == "rounds" else f"The {length.label} is"
     level = level_text(analysis.options.confidence)
-    return (f"{subject} {number(row['mean'])} {length.unit} on average "
-            f"[{number(row['ci_low'])}, {number(row['ci_high'])}] ({level} CI; median {number(row['median'])}); "
-            f"{capped}.")
+    return (
+        f"{subject} {number(row['mean'])} {length.unit} on average "
+        f"[{number(row['ci_low'])}, {number(row['ci_high'])}] ({level} CI; median {number(row['median'])}); "
+        f"{capped}."
+    )
 
 
 def _game_effect_sentences(analysis: Analysis, lineup: str, variant: str) -> list[str]:
@@ -191,8 +223,11 @@ def _game_effect_sentences(analysis: Analysis, lineup: str, variant: str) -> lis
     if effects is None:
         effects = game_metric_effects(analysis)
         analysis._game_effects = effects
-    rows = effects[(effects["lineup"] == lineup) & (effects["variant"] == variant)
-                   & (effects["p_adjusted"] < analysis.options.alpha)].sort_values("p", kind="stable")
+    rows = effects[
+        (effects["lineup"] == lineup)
+        & (effects["variant"] == variant)
+        & (effects["p_adjusted"] < analysis.options.alpha)
+    ].sort_values("p", kind="stable")
     name = CORRECTION_NAMES.get(analysis.options.correction, analysis.options.correction)
     out = []
     for row in rows.head(MAX_EFFECTS).itertuples(index=False):
@@ -200,30 +235,39 @@ def _game_effect_sentences(analysis: Analysis, lineup: str, variant: str) -> lis
         low, high = (row.ci_low_adjusted, row.ci_high_adjusted) if up else (-row.ci_high_adjusted, -row.ci_low_adjusted)
         digits = digits_for(abs(row.effect))
         label = _adjusted_label(row.p, row.p_adjusted, analysis.options.alpha)
-        out.append(f"Variant {variant} {'raises' if up else 'lowers'} the game's {row.metric} by "
-                   f"{number(abs(row.effect), digits)} {_interval(low, high, 1, digits)} "
-                   f"({label}; {number(row.base)} → {number(row.value)}; {pval(row.p_adjusted)} after {name}, "
-                   "paired jackknife over seeds).")
+        out.append(
+            f"Variant {variant} {'raises' if up else 'lowers'} the game's {row.metric} by "
+            f"{number(abs(row.effect), digits)} {_interval(low, high, 1, digits)} "
+            f"({label}; {number(row.base)} → {number(row.value)}; {pval(row.p_adjusted)} after {name}, "
+            "paired jackknife over seeds)."
+        )
     return out
 
 
 def _skill_sentence(analysis: Analysis, lineup: str, variant: str = BASELINE) -> str | None:
-    rows = analysis.skill[(analysis.skill["lineup"] == lineup) & (analysis.skill["variant"] == variant)] \
-        if not analysis.skill.empty else analysis.skill
+    rows = (
+        analysis.skill[(analysis.skill["lineup"] == lineup) & (analysis.skill["variant"] == variant)]
+        if not analysis.skill.empty
+        else analysis.skill
+    )
     if rows.empty:
         return None
     top = rows.iloc[0]
     if not top.get("applicable", True):
-        return (f"{top['profile']} never changes seat in this line-up ({top['note']}): its skill share is "
-                "not applicable; rotate the seats to measure it.")
+        return (
+            f"{top['profile']} never changes seat in this line-up ({top['note']}): its skill share is "
+            "not applicable; rotate the seats to measure it."
+        )
     if rows["share"].isna().all():
         return None
     level = level_text(analysis.options.confidence)
-    return (f"The strongest profile, {top['profile']}, wins {pct(top['win_rate'])} "
-            f"[{100 * top['ci_low']:.1f}, {100 * top['ci_high']:.1f}] per seat ({level} CI; fair share "
-            f"{pct(1 / top['n_seats'])}): a skill share of {top['share']:.2f} "
-            f"[{top['share_low']:.2f}, {top['share_high']:.2f}] ({level} CI), where 0 is pure luck and 1 "
-            "means it always wins.")
+    return (
+        f"The strongest profile, {top['profile']}, wins {pct(top['win_rate'])} "
+        f"[{100 * top['ci_low']:.1f}, {100 * top['ci_high']:.1f}] per seat ({level} CI; fair share "
+        f"{pct(1 / top['n_seats'])}): a skill share of {top['share']:.2f} "
+        f"[{top['share_low']:.2f}, {top['share_high']:.2f}] ({level} CI), where 0 is pure luck and 1 "
+        "means it always wins."
+    )
 
 
 def _priority(outcome: str, declared: str = "rounds") -> int:
@@ -258,29 +302,36 @@ def _variant_sentences(analysis: Analysis, lineup: str, variant: str, several_li
     where = f"In line-up {lineup}, " if several_lineups else ""
     subject = f"variant {variant}" if where else f"Variant {variant}"
     if (rows["test"] == "identical outcomes").all():
-        return [f"{where}{subject} played every match exactly as the baseline did: its rule change "
-                "never altered any outcome (every effect 0, with the interval [0, 0] at any level)."]
+        return [
+            f"{where}{subject} played every match exactly as the baseline did: its rule change "
+            "never altered any outcome (every effect 0, with the interval [0, 0] at any level)."
+        ]
     significant = _without_mirrors(rows[rows["p_adjusted"] < analysis.options.alpha], rows)
     if significant.empty:
-        return [f"{where}{subject} has no detectable effect on any of the {len(rows)} outcomes "
-                f"(all {pval(rows['p_adjusted'].min()).replace('p = ', 'p ≥ ')} after {name})"
-                + _detectable(rows) + "."]
+        return [
+            f"{where}{subject} has no detectable effect on any of the {len(rows)} outcomes "
+            f"(all {pval(rows['p_adjusted'].min()).replace('p = ', 'p ≥ ')} after {name})" + _detectable(rows) + "."
+        ]
     from .length import length_of
 
     declared = length_of(analysis.results).column
-    significant = significant.assign(priority=significant["outcome"].map(lambda o: _priority(o, declared))) \
-        .sort_values(["priority", "p"], kind="stable")
-    sentences = [effect_sentence(row, correction, several_lineups, analysis.options.alpha, ("rounds", declared))
-                 for row in significant.head(MAX_EFFECTS).itertuples(index=False)]
+    significant = significant.assign(priority=significant["outcome"].map(lambda o: _priority(o, declared))).sort_values(
+        ["priority", "p"], kind="stable"
+    )
+    sentences = [
+        effect_sentence(row, correction, several_lineups, analysis.options.alpha, ("rounds", declared))
+        for row in significant.head(MAX_EFFECTS).itertuples(index=False)
+    ]
     rest = len(significant) - MAX_EFFECTS
     if rest > 0:
-        sentences.append(f"({rest} more significant effect{'s' if rest > 1 else ''} of {variant} "
-                         f"in the effects table.)")
+        sentences.append(
+            f"({rest} more significant effect{'s' if rest > 1 else ''} of {variant} in the effects table.)"
+        )
     return sentences
 
 
 def _detectable(rows: pd.DataFrame) -> str:
-    """", though it would have detected ..." — the minimum detectable effects of the main outcomes."""
+    """ ", though it would have detected ..." — the minimum detectable effects of the main outcomes."""
     if "mde" not in rows or rows["mde"].isna().all():
         return ""
     parts = []
@@ -294,8 +345,11 @@ def _detectable(rows: pd.DataFrame) -> str:
         top = rows.dropna(subset=["mde"]).iloc[0]
         scale = 100 if top["binary"] else 1
         parts.append(f"{number(scale * float(top['mde']))} {top['unit']} on {top['label']}")
-    return ("; with 80 % power it would have detected a true change of " + " or ".join(parts)
-            + " (minimum detectable effects, after the correction)")
+    return (
+        "; with 80 % power it would have detected a true change of "
+        + " or ".join(parts)
+        + " (minimum detectable effects, after the correction)"
+    )
 
 
 def summary_blocks(analysis: Analysis) -> list[tuple[str, list[str]]]:
@@ -313,17 +367,17 @@ def summary_blocks(analysis: Analysis) -> list[tuple[str, list[str]]]:
     for lineup in results.lineups:
         sentences = []
         fairness = analysis.fairness
-        cell = fairness if fairness.empty else fairness[(fairness["lineup"] == lineup)
-                                                        & (fairness["variant"] == reference)]
+        cell = (
+            fairness
+            if fairness.empty
+            else fairness[(fairness["lineup"] == lineup) & (fairness["variant"] == reference)]
+        )
         if not cell.empty:
             verdicts = analysis.fairness_cells
-            verdict = verdicts[(verdicts["lineup"] == lineup)
-                               & (verdicts["variant"] == reference)]["verdict"].iloc[0]
+            verdict = verdicts[(verdicts["lineup"] == lineup) & (verdicts["variant"] == reference)]["verdict"].iloc[0]
             family = int((verdicts["verdict"] != "not applicable").sum())
-            sentences.append(fairness_sentence(cell, verdict, lineup, family=family,
-                                               alpha=analysis.options.alpha))
-        for extra in (_length_sentence(analysis, lineup, reference),
-                      _skill_sentence(analysis, lineup, reference)):
+            sentences.append(fairness_sentence(cell, verdict, lineup, family=family, alpha=analysis.options.alpha))
+        for extra in (_length_sentence(analysis, lineup, reference), _skill_sentence(analysis, lineup, reference)):
             if extra:
                 sentences.append(extra)
         for variant in results.variants:

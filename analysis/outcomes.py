@@ -18,8 +18,7 @@ from sim.core.game import GameLength
 
 from .metrics import per_match_metrics
 
-__all__ = ["match_outcomes", "slot_scores", "describe_outcome", "binary_outcomes", "continuous_outcomes",
-           "CONTINUOUS"]
+__all__ = ["match_outcomes", "slot_scores", "describe_outcome", "binary_outcomes", "continuous_outcomes", "CONTINUOUS"]
 
 KEYS = ["variant", "lineup", "match"]
 
@@ -35,8 +34,9 @@ CONTINUOUS = {
 }
 
 
-def match_outcomes(tables: Mapping[str, pd.DataFrame], length: GameLength | None = None,
-                   metrics: pd.DataFrame | None = None) -> pd.DataFrame:
+def match_outcomes(
+    tables: Mapping[str, pd.DataFrame], length: GameLength | None = None, metrics: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Per-match outcomes of a results directory's tables.
 
     Args:
@@ -130,21 +130,29 @@ def _score_outcomes(players: pd.DataFrame) -> pd.DataFrame:
     second = grouped.nth(1)
     index = ordered.groupby(KEYS, sort=False).size().index
     top = pd.Series(top.to_numpy(float), index=index)
-    second = pd.Series(second.to_numpy(float), index=index) if len(second) == len(index) \
-        else pd.Series(np.nan, index=index)
+    second = (
+        pd.Series(second.to_numpy(float), index=index) if len(second) == len(index) else pd.Series(np.nan, index=index)
+    )
     winner = players[players["won"].astype(bool)].groupby(KEYS)["score"].max()
-    out = pd.DataFrame({"winner_score": winner.reindex(index), "margin": top - second,
-                        "mean_score": players.groupby(KEYS)["score"].mean().reindex(index)})
+    out = pd.DataFrame(
+        {
+            "winner_score": winner.reindex(index),
+            "margin": top - second,
+            "mean_score": players.groupby(KEYS)["score"].mean().reindex(index),
+        }
+    )
     out.loc[out["winner_score"].isna(), "margin"] = np.nan  # margin of a match nobody won: undefined
     return out
 
 
 def binary_outcomes(outcomes: pd.DataFrame) -> list[str]:
     """The binary outcome columns of a :func:`match_outcomes` frame, in display order."""
-    seats = sorted((c for c in outcomes.columns if c.startswith("seat") and c.endswith("_won")),
-                   key=lambda c: int(c[4:-4]))
-    teams = sorted((c for c in outcomes.columns if c.startswith("team") and c.endswith("_won")),
-                   key=lambda c: int(c[4:-4]))
+    seats = sorted(
+        (c for c in outcomes.columns if c.startswith("seat") and c.endswith("_won")), key=lambda c: int(c[4:-4])
+    )
+    teams = sorted(
+        (c for c in outcomes.columns if c.startswith("team") and c.endswith("_won")), key=lambda c: int(c[4:-4])
+    )
     profiles = sorted(c for c in outcomes.columns if c.startswith("profile_won:"))
     return seats + teams + profiles + [c for c in ("decided", "capped") if c in outcomes.columns]
 

@@ -17,17 +17,34 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-__all__ = ["STYLE", "new_figure", "to_png", "seat_win_rates_plot", "effects_plot",
-           "length_plot", "score_plot", "survival_plot", "skill_matrix_plot"]
+__all__ = [
+    "STYLE",
+    "new_figure",
+    "to_png",
+    "seat_win_rates_plot",
+    "effects_plot",
+    "length_plot",
+    "score_plot",
+    "survival_plot",
+    "skill_matrix_plot",
+]
 
 #: Okabe–Ito colours, then markers and line styles cycled with them.
 COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 LINES = ["-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1, 1, 1))]
 STYLE = {
-    "font.size": 12, "axes.titlesize": 13, "axes.labelsize": 12, "xtick.labelsize": 11,
-    "ytick.labelsize": 11, "legend.fontsize": 11, "axes.grid": True, "grid.alpha": 0.3,
-    "axes.spines.top": False, "axes.spines.right": False, "figure.dpi": 100,
+    "font.size": 12,
+    "axes.titlesize": 13,
+    "axes.labelsize": 12,
+    "xtick.labelsize": 11,
+    "ytick.labelsize": 11,
+    "legend.fontsize": 11,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "figure.dpi": 100,
 }
 WIDTH = 8.0  # inches: the width of the printed page's text
 
@@ -70,8 +87,9 @@ def _style(i: int) -> dict:
     return {"color": COLOURS[i % len(COLOURS)], "marker": MARKERS[i % len(MARKERS)]}
 
 
-def seat_win_rates_plot(rates: pd.DataFrame, lineup: str, variants: Sequence[str],
-                        band: float | None = None, confidence: float = 0.95) -> Figure:
+def seat_win_rates_plot(
+    rates: pd.DataFrame, lineup: str, variants: Sequence[str], band: float | None = None, confidence: float = 0.95
+) -> Figure:
     """Win rate by seat with simultaneous CIs, one series per variant, for one line-up.
 
     Args:
@@ -92,15 +110,29 @@ def seat_win_rates_plot(rates: pd.DataFrame, lineup: str, variants: Sequence[str
         if n:
             ax.axhline(100.0 / n, color="0.3", lw=1, ls="--", label=f"1/{n} (equal chances)")
             if band:
-                ax.axhspan(100 * (1 / n - band), 100 * (1 / n + band), color="0.85", alpha=0.6,
-                           label=f"fairness band ±{100 * band:.0f} points")
+                ax.axhspan(
+                    100 * (1 / n - band),
+                    100 * (1 / n + band),
+                    color="0.85",
+                    alpha=0.6,
+                    label=f"fairness band ±{100 * band:.0f} points",
+                )
         for i, variant in enumerate(shown):
             rows = cell[cell["variant"] == variant].sort_values("seat")
             y = 100 * rows["win_rate"].to_numpy()
-            err = 100 * np.clip(np.vstack([rows["win_rate"] - rows["ci_low"],
-                                           rows["ci_high"] - rows["win_rate"]]), 0, None)
-            ax.errorbar(rows["seat"].to_numpy() + offsets[i], y, yerr=err, ls="none", capsize=4,
-                        ms=7, label=variant, **_style(i))
+            err = 100 * np.clip(
+                np.vstack([rows["win_rate"] - rows["ci_low"], rows["ci_high"] - rows["win_rate"]]), 0, None
+            )
+            ax.errorbar(
+                rows["seat"].to_numpy() + offsets[i],
+                y,
+                yerr=err,
+                ls="none",
+                capsize=4,
+                ms=7,
+                label=variant,
+                **_style(i),
+            )
         ax.set_xticks(seats, [f"seat {s}" for s in seats])
         ax.set_xlabel("seat (0 plays first)")
         ax.set_ylabel(f"win rate (%), {100 * confidence:.0f} % simultaneous CI")
@@ -114,8 +146,9 @@ def _short_label(label: str) -> str:
     return label.replace("'s win rate", " wins").replace(" (first to play)", "")
 
 
-def effects_plot(effects: pd.DataFrame, lineup: str, alpha: float = 0.05,
-                 kind: str = "binary", confidence: float = 0.95) -> Figure:
+def effects_plot(
+    effects: pd.DataFrame, lineup: str, alpha: float = 0.05, kind: str = "binary", confidence: float = 0.95
+) -> Figure:
     """Forest plot of the variant effects of one line-up (variant − baseline, paired CIs).
 
     Args:
@@ -140,8 +173,7 @@ def effects_plot(effects: pd.DataFrame, lineup: str, alpha: float = 0.05,
         return _continuous_forest(cell, variants, lineup, alpha, confidence)
 
 
-def _binary_forest(cell: pd.DataFrame, variants: list[str], lineup: str, alpha: float,
-                   confidence: float) -> Figure:
+def _binary_forest(cell: pd.DataFrame, variants: list[str], lineup: str, alpha: float, confidence: float) -> Figure:
     outcomes = list(dict.fromkeys(cell["outcome"]))
     fig = new_figure(0.45 * len(outcomes) * max(1, len(variants)) ** 0.5 + 1.6)
     ax = fig.add_subplot()
@@ -153,11 +185,17 @@ def _binary_forest(cell: pd.DataFrame, variants: list[str], lineup: str, alpha: 
             if np.isnan(row.effect):
                 continue
             filled = row.p_adjusted < alpha
-            ax.errorbar([100 * row.effect], [y + offsets[i]],
-                        xerr=_err(row.effect, row.ci_low, row.ci_high, 100),
-                        capsize=3, ms=6, color=style["color"], marker=style["marker"],
-                        mfc=style["color"] if filled else "white",
-                        label=variant if y == 0 else None)
+            ax.errorbar(
+                [100 * row.effect],
+                [y + offsets[i]],
+                xerr=_err(row.effect, row.ci_low, row.ci_high, 100),
+                capsize=3,
+                ms=6,
+                color=style["color"],
+                marker=style["marker"],
+                mfc=style["color"] if filled else "white",
+                label=variant if y == 0 else None,
+            )
     labels = cell.drop_duplicates("outcome").set_index("outcome").loc[outcomes, "label"]
     ax.set_yticks(range(len(outcomes)), [_short_label(x) for x in labels])
     ax.invert_yaxis()
@@ -168,8 +206,7 @@ def _binary_forest(cell: pd.DataFrame, variants: list[str], lineup: str, alpha: 
     return fig
 
 
-def _continuous_forest(cell: pd.DataFrame, variants: list[str], lineup: str, alpha: float,
-                       confidence: float) -> Figure:
+def _continuous_forest(cell: pd.DataFrame, variants: list[str], lineup: str, alpha: float, confidence: float) -> Figure:
     outcomes = list(dict.fromkeys(cell["outcome"]))
     cols = 2 if len(outcomes) > 1 else 1
     nrows = int(np.ceil(len(outcomes) / cols))
@@ -182,19 +219,27 @@ def _continuous_forest(cell: pd.DataFrame, variants: list[str], lineup: str, alp
                 continue
             style = _style(variants.index(variant))
             filled = row["p_adjusted"] < alpha
-            ax.errorbar([row["effect"]], [y], xerr=_err(row["effect"], row["ci_low"], row["ci_high"]),
-                        capsize=3, ms=6, color=style["color"], marker=style["marker"],
-                        mfc=style["color"] if filled else "white")
+            ax.errorbar(
+                [row["effect"]],
+                [y],
+                xerr=_err(row["effect"], row["ci_low"], row["ci_high"]),
+                capsize=3,
+                ms=6,
+                color=style["color"],
+                marker=style["marker"],
+                mfc=style["color"] if filled else "white",
+            )
         first = cell[cell["outcome"] == outcome].iloc[0]
         ax.set_yticks(range(len(variants)), variants)
         ax.set_ylim(len(variants) - 0.5, -0.5)
         ax.axvline(0, color="0.3", lw=1)
         ax.set_title(first["label"], fontsize=11)
         ax.set_xlabel(f"change ({first['unit']})", fontsize=10)
-    for ax in axes[len(outcomes):]:
+    for ax in axes[len(outcomes) :]:
         ax.set_axis_off()
-    fig.suptitle(f"Variant effects on means — {lineup} ({100 * confidence:.0f} % paired CI; "
-                 "filled: significant)", fontsize=12)
+    fig.suptitle(
+        f"Variant effects on means — {lineup} ({100 * confidence:.0f} % paired CI; filled: significant)", fontsize=12
+    )
     return fig
 
 
@@ -222,8 +267,15 @@ def length_plot(matches: pd.DataFrame, lineup: str, variants: Sequence[str], uni
                 centres = (edges[:-1] + edges[1:]) / 2
             x = centres + (i - (len(shown) - 1) / 2) * width
             style = _style(i)
-            ax.bar(x, 100 * counts.to_numpy(), width=width, color=style["color"], label=variant,
-                   hatch=["", "//", "..", "xx", "\\\\", "++"][i % 6], edgecolor="white")
+            ax.bar(
+                x,
+                100 * counts.to_numpy(),
+                width=width,
+                color=style["color"],
+                label=variant,
+                hatch=["", "//", "..", "xx", "\\\\", "++"][i % 6],
+                edgecolor="white",
+            )
             capped = rows[~rows["finished"].astype(bool)]
             if len(capped):
                 ax.axvline(capped["rounds"].max(), color=style["color"], ls=":", lw=1.5)
@@ -247,13 +299,24 @@ def score_plot(players: pd.DataFrame, lineup: str, variants: Sequence[str]) -> F
         if scores.size:
             low, high = float(scores.min()), float(scores.max())
             integers = np.all(scores == np.round(scores)) and high - low <= 60
-            bins = np.arange(low - 0.5, high + 1.5) if integers else \
-                np.histogram_bin_edges(scores, bins=min(40, max(5, np.unique(scores).size)))
+            bins = (
+                np.arange(low - 0.5, high + 1.5)
+                if integers
+                else np.histogram_bin_edges(scores, bins=min(40, max(5, np.unique(scores).size)))
+            )
             for i, variant in enumerate(shown):
                 values = cell.loc[cell["variant"] == variant, "score"].to_numpy(float)
                 weights = np.full(values.size, 100.0 / max(1, values.size))
-                ax.hist(values, bins=bins, weights=weights, histtype="step", lw=2,
-                        color=COLOURS[i % len(COLOURS)], ls=LINES[i % len(LINES)], label=variant)
+                ax.hist(
+                    values,
+                    bins=bins,
+                    weights=weights,
+                    histtype="step",
+                    lw=2,
+                    color=COLOURS[i % len(COLOURS)],
+                    ls=LINES[i % len(LINES)],
+                    label=variant,
+                )
         ax.set_xlabel("final score (points)")
         ax.set_ylabel("share of players (%)")
         ax.set_title(f"Final scores — {lineup}")
@@ -261,8 +324,7 @@ def score_plot(players: pd.DataFrame, lineup: str, variants: Sequence[str]) -> F
         return fig
 
 
-def survival_plot(curves: pd.DataFrame, lineup: str, variants: Sequence[str],
-                  confidence: float = 0.95) -> Figure:
+def survival_plot(curves: pd.DataFrame, lineup: str, variants: Sequence[str], confidence: float = 0.95) -> Figure:
     """Kaplan–Meier curves P(length > t) per variant for one line-up, with pointwise CI bands."""
     with matplotlib.rc_context(STYLE):
         fig = new_figure(4.0)
@@ -271,10 +333,18 @@ def survival_plot(curves: pd.DataFrame, lineup: str, variants: Sequence[str],
         for i, variant in enumerate(v for v in variants if v in set(cell["variant"])):
             rows = cell[cell["variant"] == variant]
             colour = COLOURS[i % len(COLOURS)]
-            ax.step(rows["rounds"], 100 * rows["survival"], where="post", color=colour,
-                    ls=LINES[i % len(LINES)], lw=2, label=variant)
-            ax.fill_between(rows["rounds"], 100 * rows["ci_low"], 100 * rows["ci_high"], step="post",
-                            color=colour, alpha=0.15)
+            ax.step(
+                rows["rounds"],
+                100 * rows["survival"],
+                where="post",
+                color=colour,
+                ls=LINES[i % len(LINES)],
+                lw=2,
+                label=variant,
+            )
+            ax.fill_between(
+                rows["rounds"], 100 * rows["ci_low"], 100 * rows["ci_high"], step="post", color=colour, alpha=0.15
+            )
         ax.axhline(50, color="0.3", lw=1, ls=":")
         ax.set_xlabel("rounds played (t)")
         ax.set_ylabel(f"matches still running at t (%), {100 * confidence:.0f} % band")
@@ -303,8 +373,7 @@ def skill_matrix_plot(matrix: pd.DataFrame, variant: str, lineup: str) -> Figure
         for i in range(k):
             for j in range(k):
                 dark = not np.isnan(grid[i, j]) and abs(grid[i, j] - 50) > 30
-                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=11,
-                        color="white" if dark else "black")
+                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=11, color="white" if dark else "black")
         ax.set_xticks(range(k), profiles)
         ax.set_yticks(range(k), profiles)
         ax.set_xlabel("opponent profile")

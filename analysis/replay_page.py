@@ -20,8 +20,7 @@ import jinja2
 __all__ = ["check_frames", "render_replay_page", "write_replay_page", "SHAPE_KINDS"]
 
 TEMPLATES = Path(__file__).parent / "templates"
-SHAPE_KINDS = {"circle": ("x", "y", "r"), "rect": ("x", "y", "w", "h"), "line": ("points",),
-               "text": ("x", "y", "text")}
+SHAPE_KINDS = {"circle": ("x", "y", "r"), "rect": ("x", "y", "w", "h"), "line": ("points",), "text": ("x", "y", "text")}
 
 
 def _shape_problems(where: str, shape: Any) -> list[str]:
@@ -45,7 +44,9 @@ def check_frames(data: Any) -> list[str]:
     board, seats = data["board"], data["seats"]
     extent = board.get("extent") if isinstance(board, Mapping) else None
     if not _numbers(extent) or len(extent) != 4 or not (extent[2] > extent[0] and extent[3] > extent[1]):
-        problems.append(f"board.extent: expected [xmin, ymin, xmax, ymax] with xmax > xmin, ymax > ymin, got {extent!r}")
+        problems.append(
+            f"board.extent: expected [xmin, ymin, xmax, ymax] with xmax > xmin, ymax > ymin, got {extent!r}"
+        )
     for i, shape in enumerate(board.get("shapes", []) if isinstance(board, Mapping) else []):
         problems += _shape_problems(f"board.shapes[{i}]", shape)
     n = len(seats) if isinstance(seats, list) else -1
@@ -78,8 +79,9 @@ def render_replay_page(data: Mapping[str, Any]) -> str:
         raise ValueError("; ".join(problems[:5]))
     text = json.dumps(data, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
     text = text.replace("</", "<\\/").replace("<!--", "<\\!--")  # safe inside <script>
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True,
-                             undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, undefined=jinja2.StrictUndefined
+    )
     return env.get_template("replay.html.j2").render(title=str(data.get("title", "replay")), data_json=text)
 
 

@@ -114,6 +114,7 @@ class Section:
 # formatting helpers
 # ------------------------------------------------------------------------------------------
 
+
 def _rate(p: float, low: float, high: float) -> str:
     if p is None or math.isnan(p):
         return "—"
@@ -134,8 +135,11 @@ def _ordered(frame: pd.DataFrame, results: Results) -> pd.DataFrame:
     if frame.empty:
         return frame
     keys = {"variant": results.variants, "lineup": results.lineups}
-    order = {column: frame[column].map({v: i for i, v in enumerate(values)}).fillna(len(values))
-             for column, values in keys.items() if column in frame.columns}
+    order = {
+        column: frame[column].map({v: i for i, v in enumerate(values)}).fillna(len(values))
+        for column, values in keys.items()
+        if column in frame.columns
+    }
     if not order:
         return frame
     ranks = pd.DataFrame(order, index=frame.index)
@@ -191,6 +195,7 @@ class _Figures:
 # sections
 # ------------------------------------------------------------------------------------------
 
+
 def _summary(analysis: Analysis) -> Section:
     results = analysis.results
     manifest = results.manifest
@@ -217,10 +222,14 @@ def _stopping(analysis: Analysis) -> Section | None:
     if not records:
         return None
     section = Section("stopping", "Where each cell stopped")
-    asked = [f"fairness within 1/n ± {100 * rule['fairness']:g} points" if rule.get("fairness") else "",
-             f"the sign of each variant's effect on {rule['effect']}'s win rate (or an effect within "
-             f"± {100 * rule.get('effect_margin', 0):g} points)" if rule.get("effect") else "",
-             f"every seat's half-width below {100 * rule['half_width']:g} points" if rule.get("half_width") else ""]
+    asked = [
+        f"fairness within 1/n ± {100 * rule['fairness']:g} points" if rule.get("fairness") else "",
+        f"the sign of each variant's effect on {rule['effect']}'s win rate (or an effect within "
+        f"± {100 * rule.get('effect_margin', 0):g} points)"
+        if rule.get("effect")
+        else "",
+        f"every seat's half-width below {100 * rule['half_width']:g} points" if rule.get("half_width") else "",
+    ]
     section.paragraphs = [
         f"This experiment looked at each cell after every {rule.get('look_every') or rule.get('step') or 'chunk of'} "
         "matches and stopped "
@@ -229,10 +238,21 @@ def _stopping(analysis: Analysis) -> Section | None:
         "(betting, Waudby-Smith & Ramdas 2023), valid however often the run looked: the chance that any "
         f"answer below is wrong is at most α = {rule.get('alpha', 0.05)}. The other tables of this report are "
         "computed at fixed size from the matches each cell played; as the sizes were chosen by the data, "
-        "read their p-values as descriptive and these answers as the verdicts."]
-    frame = pd.DataFrame([{"variant": r.get("variant"), "lineup": r.get("lineup"), "matches": r.get("matches"),
-                           "fairness": _stop_answer(r, "fairness", 100), "effect": _stop_answer(r, "effect", 100),
-                           "reason": r.get("reason", "")} for r in records])
+        "read their p-values as descriptive and these answers as the verdicts."
+    ]
+    frame = pd.DataFrame(
+        [
+            {
+                "variant": r.get("variant"),
+                "lineup": r.get("lineup"),
+                "matches": r.get("matches"),
+                "fairness": _stop_answer(r, "fairness", 100),
+                "effect": _stop_answer(r, "effect", 100),
+                "reason": r.get("reason", ""),
+            }
+            for r in records
+        ]
+    )
     columns = {"variant": "variant", "line-up": "lineup", "matches played": lambda r: f"{int(r['matches']):,}"}
     if rule.get("fairness"):
         columns["fairness [anytime-valid CI of the farthest seat]"] = "fairness"
@@ -266,26 +286,57 @@ def _win_rates(analysis: Analysis, figures: _Figures) -> Section:
         "effective sample size n/deff, deff the design effect of the seeds. Profile win rates: "
         "Wilson intervals on the same effective sizes — approximate: for p between 0.1 and 0.9 "
         "their exact coverage at 95 % is at least 92.6 % at n = 20, 93.3 % at n = 100 and 94.4 % at "
-        "n = 1,000, about 95 % on average. Seat 0 plays first."]
-    section.items.append(_table(
-        "Win rate by seat", analysis.seat_rates,
-        {"variant": "variant", "line-up": "lineup", "seat": "seat", "wins / matches":
-         lambda r: f"{r['wins']} / {r['games']}", f"win rate [{level} simultaneous CI]":
-         lambda r: _rate(r["win_rate"], r["ci_low"], r["ci_high"]), "interval": "method"}))
+        "n = 1,000, about 95 % on average. Seat 0 plays first."
+    ]
+    section.items.append(
+        _table(
+            "Win rate by seat",
+            analysis.seat_rates,
+            {
+                "variant": "variant",
+                "line-up": "lineup",
+                "seat": "seat",
+                "wins / matches": lambda r: f"{r['wins']} / {r['games']}",
+                f"win rate [{level} simultaneous CI]": lambda r: _rate(r["win_rate"], r["ci_low"], r["ci_high"]),
+                "interval": "method",
+            },
+        )
+    )
     if not analysis.team_rates.empty:
-        section.items.append(_table(
-            "Win rate by team", analysis.team_rates,
-            {"variant": "variant", "line-up": "lineup", "team": "team",
-             "wins / matches": lambda r: f"{r['wins']} / {r['games']}",
-             f"win rate [{level} CI]": lambda r: _rate(r["win_rate"], r["ci_low"], r["ci_high"])}))
-    section.items.append(_table(
-        "Win rate by profile (per seat the profile holds)", analysis.profile_rates,
-        {"variant": "variant", "line-up": "lineup", "profile": "profile",
-         "wins / seats played": lambda r: f"{r['wins']} / {r['games']}",
-         f"win rate [{level} CI]": lambda r: _rate(r["win_rate"], r["ci_low"], r["ci_high"])}))
+        section.items.append(
+            _table(
+                "Win rate by team",
+                analysis.team_rates,
+                {
+                    "variant": "variant",
+                    "line-up": "lineup",
+                    "team": "team",
+                    "wins / matches": lambda r: f"{r['wins']} / {r['games']}",
+                    f"win rate [{level} CI]": lambda r: _rate(r["win_rate"], r["ci_low"], r["ci_high"]),
+                },
+            )
+        )
+    section.items.append(
+        _table(
+            "Win rate by profile (per seat the profile holds)",
+            analysis.profile_rates,
+            {
+                "variant": "variant",
+                "line-up": "lineup",
+                "profile": "profile",
+                "wins / seats played": lambda r: f"{r['wins']} / {r['games']}",
+                f"win rate [{level} CI]": lambda r: _rate(r["win_rate"], r["ci_low"], r["ci_high"]),
+            },
+        )
+    )
     for lineup in analysis.results.lineups:
-        figure = plots.seat_win_rates_plot(analysis.seat_rates, lineup, analysis.results.variants,
-                                           analysis.options.fairness_margin, analysis.options.confidence)
+        figure = plots.seat_win_rates_plot(
+            analysis.seat_rates,
+            lineup,
+            analysis.results.variants,
+            analysis.options.fairness_margin,
+            analysis.options.confidence,
+        )
         section.items.append(figures.make(f"Win rate by seat, line-up {lineup}", figure))
     return section
 
@@ -309,22 +360,46 @@ def _fairness(analysis: Analysis) -> Section:
         f"chance that any verdict is false is at most α = {opts.alpha}. Each seat's interval is shown at "
         "the level that matches its line-up's adjusted p-value. 'Matches needed' is the number of "
         "decided matches with which an exactly fair line-up is shown fair (all seats at once) 80 % of "
-        "the time, simulated with this rule at the family's level (and the seeds' design effect)."]
-    section.items.append(_table(
-        "Fairness per line-up", analysis.fairness_cells,
-        {"variant": "variant", "line-up": "lineup", "verdict": "verdict", "decided matches": "decided",
-         "χ² equal shares": lambda r: pval(r["p_chi2"]),
-         "p fair (adj.)": lambda r: pval(r["p_fair_adjusted"]), "p biased (adj.)": lambda r: pval(r["p_bias_adjusted"]),
-         f"matches needed for ±{100 * opts.fairness_margin:.0f} pts (all seats)": lambda r: f"{r['matches_needed']:,}"},
-        note="χ² test of equal shares (Rao–Scott corrected for the design effect under seat rotation); "
-             "p fair / p biased: family-wise adjusted p-values of the two claims."))
-    section.items.append(_table(
-        "Share of the decided matches per seat (or team)", analysis.fairness,
-        {"variant": "variant", "line-up": "lineup", "seat/team": lambda r: f"{r['unit']} {r['id']}",
-         "share [family-wise CI]": lambda r: _rate(r["share"], r["ci_low"], r["ci_high"]),
-         "CI level": lambda r: f"{100 * r['ci_level']:.2f} %",
-         "fair band": lambda r: f"{100 * (r['target'] - r['margin']):.1f}–{100 * (r['target'] + r['margin']):.1f} %",
-         "TOST": lambda r: pval(r["p_tost"]), "verdict": "verdict"}))
+        "the time, simulated with this rule at the family's level (and the seeds' design effect).",
+    ]
+    section.items.append(
+        _table(
+            "Fairness per line-up",
+            analysis.fairness_cells,
+            {
+                "variant": "variant",
+                "line-up": "lineup",
+                "verdict": "verdict",
+                "decided matches": "decided",
+                "χ² equal shares": lambda r: pval(r["p_chi2"]),
+                "p fair (adj.)": lambda r: pval(r["p_fair_adjusted"]),
+                "p biased (adj.)": lambda r: pval(r["p_bias_adjusted"]),
+                f"matches needed for ±{100 * opts.fairness_margin:.0f} pts (all seats)": lambda r: (
+                    f"{r['matches_needed']:,}"
+                ),
+            },
+            note="χ² test of equal shares (Rao–Scott corrected for the design effect under seat rotation); "
+            "p fair / p biased: family-wise adjusted p-values of the two claims.",
+        )
+    )
+    section.items.append(
+        _table(
+            "Share of the decided matches per seat (or team)",
+            analysis.fairness,
+            {
+                "variant": "variant",
+                "line-up": "lineup",
+                "seat/team": lambda r: f"{r['unit']} {r['id']}",
+                "share [family-wise CI]": lambda r: _rate(r["share"], r["ci_low"], r["ci_high"]),
+                "CI level": lambda r: f"{100 * r['ci_level']:.2f} %",
+                "fair band": lambda r: (
+                    f"{100 * (r['target'] - r['margin']):.1f}–{100 * (r['target'] + r['margin']):.1f} %"
+                ),
+                "TOST": lambda r: pval(r["p_tost"]),
+                "verdict": "verdict",
+            },
+        )
+    )
     return section
 
 
@@ -333,8 +408,10 @@ def _effects(analysis: Analysis, figures: _Figures) -> Section:
     name = CORRECTION_NAMES.get(opts.correction, opts.correction)
     section = Section("effects", "Variant effects")
     if analysis.effects.empty:
-        section.paragraphs = ["This results directory holds no variant to compare with a baseline "
-                              "(a single run, or no variant named 'baseline')."]
+        section.paragraphs = [
+            "This results directory holds no variant to compare with a baseline "
+            "(a single run, or no variant named 'baseline')."
+        ]
         return section
     section.paragraphs = [
         "Every variant replays the baseline's seeds, so each of its matches is paired with the "
@@ -350,13 +427,16 @@ def _effects(analysis: Analysis, figures: _Figures) -> Section:
         f"1 − α·p/p_adjusted) excludes 0 exactly then. 'Detectable' is the minimum detectable "
         f"effect: the true effect this run would detect with 80 % power after the correction "
         "(Bonferroni level α/m, which Holm and BH never do worse than). A variant that never "
-        "changed an outcome shows 0 [0, 0]. The summary's sentences give the adjusted interval."]
+        "changed an outcome shows 0 [0, 0]. The summary's sentences give the adjusted interval."
+    ]
 
     def effect(r, low="ci_low", high="ci_high"):
         scale = 100 if r["binary"] else 1
         digits = 1 if r["binary"] else digits_for(r["effect"])
-        return f"{number(scale * r['effect'], digits)} " \
-               f"[{number(scale * r[low], digits)}, {number(scale * r[high], digits)}]"
+        return (
+            f"{number(scale * r['effect'], digits)} "
+            f"[{number(scale * r[low], digits)}, {number(scale * r[high], digits)}]"
+        )
 
     def levels(r):
         if r["binary"]:
@@ -368,24 +448,41 @@ def _effects(analysis: Analysis, figures: _Figures) -> Section:
             return "—"
         return f"±{number(100 * r['mde'], 1)}" if r["binary"] else f"±{number(r['mde'])}"
 
-    tests = {"score test (McNemar)": "score", "score test, clustered by seed": "score by seed",
-             "paired t": "t", "paired t, clustered by seed": "t by seed", "identical outcomes": "identical"}
-    section.items.append(_table(
-        "Effect of each variant against the baseline (win rates in percentage points)", analysis.effects,
-        {"line-up": "lineup", "variant": "variant",
-         "outcome (unit)": lambda r: r["label"] if r["binary"] else f"{r['label']} ({r['unit']})",
-         "baseline → variant": levels, f"effect [{100 * opts.confidence:.0f} % CI]": effect,
-         "p": lambda r: _p(r["p"]), f"{name}-adjusted CI": lambda r: effect(r, "ci_low_adjusted", "ci_high_adjusted"),
-         f"p {name}": lambda r: _p(r["p_adjusted"]),
-         "sig.": lambda r: "yes" if r["p_adjusted"] < opts.alpha else "",
-         "detectable (80 %)": detectable, "pairs": "n", "test": lambda r: tests.get(r["test"], r["test"])},
-        note="Tests: score (McNemar's score test and Tango's interval, independent pairs), score by seed "
-             "(the same with the seeds' design effect), t / t by seed (paired t-test and interval, "
-             "cluster-robust over seeds), identical (every pair equal)."))
+    tests = {
+        "score test (McNemar)": "score",
+        "score test, clustered by seed": "score by seed",
+        "paired t": "t",
+        "paired t, clustered by seed": "t by seed",
+        "identical outcomes": "identical",
+    }
+    section.items.append(
+        _table(
+            "Effect of each variant against the baseline (win rates in percentage points)",
+            analysis.effects,
+            {
+                "line-up": "lineup",
+                "variant": "variant",
+                "outcome (unit)": lambda r: r["label"] if r["binary"] else f"{r['label']} ({r['unit']})",
+                "baseline → variant": levels,
+                f"effect [{100 * opts.confidence:.0f} % CI]": effect,
+                "p": lambda r: _p(r["p"]),
+                f"{name}-adjusted CI": lambda r: effect(r, "ci_low_adjusted", "ci_high_adjusted"),
+                f"p {name}": lambda r: _p(r["p_adjusted"]),
+                "sig.": lambda r: "yes" if r["p_adjusted"] < opts.alpha else "",
+                "detectable (80 %)": detectable,
+                "pairs": "n",
+                "test": lambda r: tests.get(r["test"], r["test"]),
+            },
+            note="Tests: score (McNemar's score test and Tango's interval, independent pairs), score by seed "
+            "(the same with the seeds' design effect), t / t by seed (paired t-test and interval, "
+            "cluster-robust over seeds), identical (every pair equal).",
+        )
+    )
     for lineup in analysis.results.lineups:
         for kind, what in (("binary", "win rates and shares"), ("continuous", "means")):
-            if not analysis.effects[(analysis.effects["lineup"] == lineup)
-                                    & (analysis.effects["binary"] == (kind == "binary"))].empty:
+            if not analysis.effects[
+                (analysis.effects["lineup"] == lineup) & (analysis.effects["binary"] == (kind == "binary"))
+            ].empty:
                 figure = plots.effects_plot(analysis.effects, lineup, opts.alpha, kind, opts.confidence)
                 section.items.append(figures.make(f"Variant effects on {what}, line-up {lineup}", figure))
     return section
@@ -403,35 +500,72 @@ def _distributions(analysis: Analysis, figures: _Figures) -> Section:
         "rotation); quantiles without interval, since a bootstrap interval of the median of "
         "integer lengths collapses to a point. A match stopped by the cap counts at the cap "
         "here; the survival section treats it as censored."
-        + ("" if length.column == "rounds" else
-           f" The game measures its length as {length.label} ({length.unit}, column {length.column}).")]
+        + (
+            ""
+            if length.column == "rounds"
+            else f" The game measures its length as {length.label} ({length.unit}, column {length.column})."
+        )
+    ]
     lengths = length_table(analysis)
-    varying = lengths[[constant_length(results, r.lineup, r.variant) is None
-                       for r in lengths.itertuples(index=False)]] if not lengths.empty else lengths
+    varying = (
+        lengths[[constant_length(results, r.lineup, r.variant) is None for r in lengths.itertuples(index=False)]]
+        if not lengths.empty
+        else lengths
+    )
     if not varying.empty:
-        section.items.append(_table(
-            f"{length.label[:1].upper() + length.label[1:]} ({length.unit})", varying,
-            {"variant": "variant", "line-up": "lineup", "matches": "n",
-             f"mean [{level} CI]": lambda r: _value_ci(r["mean"], r["ci_low"], r["ci_high"]),
-             "SD": lambda r: number(r["sd"]), "10 %": "p10", "median": "median", "90 %": "p90",
-             "min–max": lambda r: f"{_plain(r['min'])}–{_plain(r['max'])}", "stopped by cap": lambda r: pct(r["capped"])}))
-    section.items.append(_table(
-        "Final score by profile (points)", analysis.scores,
-        {"variant": "variant", "line-up": "lineup", "profile": "profile", "players": "n",
-         f"mean [{level} CI]": lambda r: _value_ci(r["mean"], r["ci_low"], r["ci_high"]),
-         "SD": lambda r: number(r["sd"]), "10 %": "p10", "median": "median", "90 %": "p90"}))
+        section.items.append(
+            _table(
+                f"{length.label[:1].upper() + length.label[1:]} ({length.unit})",
+                varying,
+                {
+                    "variant": "variant",
+                    "line-up": "lineup",
+                    "matches": "n",
+                    f"mean [{level} CI]": lambda r: _value_ci(r["mean"], r["ci_low"], r["ci_high"]),
+                    "SD": lambda r: number(r["sd"]),
+                    "10 %": "p10",
+                    "median": "median",
+                    "90 %": "p90",
+                    "min–max": lambda r: f"{_plain(r['min'])}–{_plain(r['max'])}",
+                    "stopped by cap": lambda r: pct(r["capped"]),
+                },
+            )
+        )
+    section.items.append(
+        _table(
+            "Final score by profile (points)",
+            analysis.scores,
+            {
+                "variant": "variant",
+                "line-up": "lineup",
+                "profile": "profile",
+                "players": "n",
+                f"mean [{level} CI]": lambda r: _value_ci(r["mean"], r["ci_low"], r["ci_high"]),
+                "SD": lambda r: number(r["sd"]),
+                "10 %": "p10",
+                "median": "median",
+                "90 %": "p90",
+            },
+        )
+    )
     matches = results.tables["matches"].assign(rounds=length_column(results))
     for lineup in results.lineups:
         constant = constant_length(results, lineup)
         if constant is not None:
             section.notes.append(f"Line-up {lineup}: {constant_sentence(results, constant)}")
         else:
-            section.items.append(figures.make(
-                f"{length.label[:1].upper() + length.label[1:]} distribution, line-up {lineup}",
-                plots.length_plot(matches, lineup, results.variants, length.unit)))
-        section.items.append(figures.make(
-            f"Final score distribution, line-up {lineup}",
-            plots.score_plot(results.tables["players"], lineup, results.variants)))
+            section.items.append(
+                figures.make(
+                    f"{length.label[:1].upper() + length.label[1:]} distribution, line-up {lineup}",
+                    plots.length_plot(matches, lineup, results.variants, length.unit),
+                )
+            )
+        section.items.append(
+            figures.make(
+                f"Final score distribution, line-up {lineup}",
+                plots.score_plot(results.tables["players"], lineup, results.variants),
+            )
+        )
     return section
 
 
@@ -448,29 +582,53 @@ def _survival(analysis: Analysis, figures: _Figures) -> Section:
         "cluster, so the test is paired (common random numbers raise its power instead of being "
         f"ignored) and keeps its level under rotation; p-values {CORRECTION_NAMES.get(opts.correction)}-"
         "corrected. Without a seed column matches are treated as independent (Greenwood, "
-        "log-rank)."]
-    section.items.append(_table(
-        "Kaplan–Meier median length (rounds)", analysis.km,
-        {"variant": "variant", "line-up": "lineup", "matches": "matches", "stopped by cap": "capped",
-         f"median [{100 * opts.confidence:.0f} % CI]":
-         lambda r: _value_ci(r["median"], r["median_low"], r["median_high"])}))
+        "log-rank)."
+    ]
+    section.items.append(
+        _table(
+            "Kaplan–Meier median length (rounds)",
+            analysis.km,
+            {
+                "variant": "variant",
+                "line-up": "lineup",
+                "matches": "matches",
+                "stopped by cap": "capped",
+                f"median [{100 * opts.confidence:.0f} % CI]": lambda r: _value_ci(
+                    r["median"], r["median_low"], r["median_high"]
+                ),
+            },
+        )
+    )
     if not analysis.logrank.empty:
-        section.items.append(_table(
-            "Log-rank test against the baseline (clustered by seed, paired where seeds are shared)",
-            analysis.logrank,
-            {"line-up": "lineup", "variant": "variant", "statistic": lambda r: number(r["statistic"], 2),
-             "p": lambda r: pval(r["p"]), "p (corrected)": lambda r: pval(r["p_adjusted"]),
-             "test": lambda r: r.get("test", "log-rank")}))
+        section.items.append(
+            _table(
+                "Log-rank test against the baseline (clustered by seed, paired where seeds are shared)",
+                analysis.logrank,
+                {
+                    "line-up": "lineup",
+                    "variant": "variant",
+                    "statistic": lambda r: number(r["statistic"], 2),
+                    "p": lambda r: pval(r["p"]),
+                    "p (corrected)": lambda r: pval(r["p_adjusted"]),
+                    "test": lambda r: r.get("test", "log-rank"),
+                },
+            )
+        )
     matches = analysis.results.tables["matches"]
     for lineup in analysis.results.lineups:
         rounds = matches.loc[matches["lineup"] == lineup, "rounds"]
         if rounds.nunique() == 1:
-            section.notes.append(f"Line-up {lineup}: every match lasts exactly {_plain(float(rounds.iloc[0]))} "
-                                 "rounds, so there is no survival curve to draw.")
+            section.notes.append(
+                f"Line-up {lineup}: every match lasts exactly {_plain(float(rounds.iloc[0]))} "
+                "rounds, so there is no survival curve to draw."
+            )
             continue
-        section.items.append(figures.make(
-            f"Survival of the game length, line-up {lineup}",
-            plots.survival_plot(analysis.km_curves, lineup, analysis.results.variants, opts.confidence)))
+        section.items.append(
+            figures.make(
+                f"Survival of the game length, line-up {lineup}",
+                plots.survival_plot(analysis.km_curves, lineup, analysis.results.variants, opts.confidence),
+            )
+        )
     return section
 
 
@@ -481,7 +639,8 @@ def _design_metrics(analysis: Analysis) -> Section:
         "docstring of tablesim's analysis.metrics) computed per match "
         "from the cumulative scores after every round, then averaged, with intervals from a "
         "bootstrap over seeds (Wilson for rates). The in-game evaluation of a seat is its "
-        "cumulative score divided by the match's largest score."]
+        "cumulative score divided by the match's largest score."
+    ]
     metrics = analysis.metrics
     variants = analysis.results.variants
     for lineup in analysis.results.lineups:
@@ -506,18 +665,25 @@ def _design_metrics(analysis: Analysis) -> Section:
                     continue
                 v = match.iloc[0]
                 share = unit in ("share",)
-                row.append(_rate(v["value"], v["ci_low"], v["ci_high"]) if share and not math.isnan(v["ci_low"])
-                           else _value_ci(v["value"], v["ci_low"], v["ci_high"]))
+                row.append(
+                    _rate(v["value"], v["ci_low"], v["ci_high"])
+                    if share and not math.isnan(v["ci_low"])
+                    else _value_ci(v["value"], v["ci_low"], v["ci_high"])
+                )
             rows.append(row)
-        note = (f"The same in every variant, with no spread: {', '.join(constants)}." if constants else "")
-        section.items.append(Table(f"Design metrics, line-up {lineup}",
-                                   ["metric", "unit", "definition", *variants], rows, note))
-    confounded = [x for x in analysis.results.lineups
-                  if not analysis.results.symmetric(x) and not analysis.results.rotated(x)]
+        note = f"The same in every variant, with no spread: {', '.join(constants)}." if constants else ""
+        section.items.append(
+            Table(f"Design metrics, line-up {lineup}", ["metric", "unit", "definition", *variants], rows, note)
+        )
+    confounded = [
+        x for x in analysis.results.lineups if not analysis.results.symmetric(x) and not analysis.results.rotated(x)
+    ]
     if confounded:
-        section.notes.append(f"Line-up{'s' if len(confounded) > 1 else ''} {', '.join(confounded)} mix"
-                             f"{'' if len(confounded) > 1 else 'es'} profiles without seat rotation: there, "
-                             "balance and the advantage of seat 0 measure the profiles as much as the seats.")
+        section.notes.append(
+            f"Line-up{'s' if len(confounded) > 1 else ''} {', '.join(confounded)} mix"
+            f"{'' if len(confounded) > 1 else 'es'} profiles without seat rotation: there, "
+            "balance and the advantage of seat 0 measure the profiles as much as the seats."
+        )
     return section
 
 
@@ -537,9 +703,11 @@ def _skill(analysis: Analysis, figures: _Figures) -> Section:
     level = f"{100 * analysis.options.confidence:.0f} %"
     section = Section("skill", "Skill versus luck")
     if analysis.skill.empty:
-        section.paragraphs = ["Every line-up seats a single profile, so skill cannot be separated "
-                              "from luck here. Add a line-up that mixes profiles (e.g. expert vs "
-                              "novice) to measure it."]
+        section.paragraphs = [
+            "Every line-up seats a single profile, so skill cannot be separated "
+            "from luck here. Add a line-up that mixes profiles (e.g. expert vs "
+            "novice) to measure it."
+        ]
         return section
     section.paragraphs = [
         "Skill share of a profile holding m of n seats, from q, the share of the decided matches it "
@@ -551,31 +719,54 @@ def _skill(analysis: Analysis, figures: _Figures) -> Section:
         "it otherwise (mean about 0.4 standard errors). A profile that never changes seat (no seat "
         "rotation) is confounded with its seat: not applicable. The matrix gives P(row profile "
         "finishes ahead of column profile) over all seat pairs, ties counted half, with the "
-        "equivalent Elo gap."]
+        "equivalent Elo gap."
+    ]
 
     def share(r):
         if not r.get("applicable", True):
             return f"not applicable ({r.get('note', '')})"
         return _value_ci(r["share"], r["share_low"], r["share_high"], 2)
 
-    section.items.append(_table(
-        "Skill share per profile", analysis.skill,
-        {"variant": "variant", "line-up": "lineup", "profile": "profile", "seats": "seats",
-         f"win rate per seat [{level} CI]": lambda r: _rate(r["win_rate"], r["ci_low"], r["ci_high"]),
-         f"skill share [{level} CI]": share}))
+    section.items.append(
+        _table(
+            "Skill share per profile",
+            analysis.skill,
+            {
+                "variant": "variant",
+                "line-up": "lineup",
+                "profile": "profile",
+                "seats": "seats",
+                f"win rate per seat [{level} CI]": lambda r: _rate(r["win_rate"], r["ci_low"], r["ci_high"]),
+                f"skill share [{level} CI]": share,
+            },
+        )
+    )
     if not analysis.skill_matrix.empty:
-        section.items.append(_table(
-            "Head to head: P(profile finishes ahead of opponent)", analysis.skill_matrix,
-            {"variant": "variant", "line-up": "lineup", "profile": "profile", "opponent": "opponent",
-             "pairs": "pairs", f"ahead [{level} CI]": lambda r: _rate(r["p_ahead"], r["ci_low"], r["ci_high"]),
-             "Elo gap": lambda r: number(r["elo"], 0)}))
+        section.items.append(
+            _table(
+                "Head to head: P(profile finishes ahead of opponent)",
+                analysis.skill_matrix,
+                {
+                    "variant": "variant",
+                    "line-up": "lineup",
+                    "profile": "profile",
+                    "opponent": "opponent",
+                    "pairs": "pairs",
+                    f"ahead [{level} CI]": lambda r: _rate(r["p_ahead"], r["ci_low"], r["ci_high"]),
+                    "Elo gap": lambda r: number(r["elo"], 0),
+                },
+            )
+        )
         cells = analysis.skill_matrix[["variant", "lineup"]].drop_duplicates()
         order = {v: i for i, v in enumerate(analysis.results.variants)}
         cells = sorted(cells.itertuples(index=False), key=lambda c: (order.get(c.variant, 99), c.lineup))
         for cell in cells[:MAX_SKILL_FIGURES]:
-            section.items.append(figures.make(
-                f"Head-to-head matrix, {cell.variant} / {cell.lineup}",
-                plots.skill_matrix_plot(analysis.skill_matrix, cell.variant, cell.lineup)))
+            section.items.append(
+                figures.make(
+                    f"Head-to-head matrix, {cell.variant} / {cell.lineup}",
+                    plots.skill_matrix_plot(analysis.skill_matrix, cell.variant, cell.lineup),
+                )
+            )
         if len(cells) > MAX_SKILL_FIGURES:
             section.notes.append(f"{len(cells) - MAX_SKILL_FIGURES} more matrices are in the table only.")
     return section
@@ -597,7 +788,8 @@ def _game(analysis: Analysis, figures: _Figures) -> Section:
             "pseudo-values give a t interval. Variant effects are paired the same way (variant and "
             "baseline share their seeds and groups); their p-values are corrected together "
             f"({CORRECTION_NAMES.get(opts.correction)}, a family of their own beside the core outcomes'), "
-            f"with adjusted intervals that exclude 0 exactly when the adjusted p < {opts.alpha}."]
+            f"with adjusted intervals that exclude 0 exactly when the adjusted p < {opts.alpha}."
+        ]
         section.items += _game_level_tables(levels, results)
         effects = game_metric_effects(analysis)
         if not effects.empty:
@@ -605,8 +797,9 @@ def _game(analysis: Analysis, figures: _Figures) -> Section:
     else:
         frame = analysis.game_metrics
         if not frame.empty:
-            section.paragraphs = [f"Metrics defined by {results.title} itself (its summary hook), per "
-                                  "variant / line-up."]
+            section.paragraphs = [
+                f"Metrics defined by {results.title} itself (its summary hook), per variant / line-up."
+            ]
             rows = [[str(index), *[_plain(v) for v in values]] for index, values in frame.iterrows()]
             section.items.append(Table("Game metrics", ["metric", *map(str, frame.columns)], rows))
     notes = [n for n in analysis.notes if "game-specific" in n or "summary failed" in n]
@@ -636,9 +829,18 @@ def _game_level_tables(levels: pd.DataFrame, results: Results) -> list[Table]:
             if group["value"].nunique() == 1 and (group["se"].fillna(0) == 0).all():
                 constants.append(f"{metric} = {_plain(float(group['value'].iloc[0]))}")
                 continue
-            rows.append([metric, *[_value_ci(values.loc[v, "value"], values.loc[v, "ci_low"], values.loc[v, "ci_high"])
-                                   if v in values.index else "—" for v in variants]])
-        note = (f"The same in every match and variant (no interval): {', '.join(constants)}." if constants else "")
+            rows.append(
+                [
+                    metric,
+                    *[
+                        _value_ci(values.loc[v, "value"], values.loc[v, "ci_low"], values.loc[v, "ci_high"])
+                        if v in values.index
+                        else "—"
+                        for v in variants
+                    ],
+                ]
+            )
+        note = f"The same in every match and variant (no interval): {', '.join(constants)}." if constants else ""
         if rows or note:
             tables.append(Table(f"Game metrics, line-up {lineup} (value [CI])", ["metric", *variants], rows, note))
     return tables
@@ -652,25 +854,34 @@ def _game_effects_table(effects: pd.DataFrame, opts, level: str) -> Table:
         return f"{number(r['effect'], digits)} [{number(r[low], digits)}, {number(r[high], digits)}]"
 
     return _table(
-        "Effect of each variant on the game's metrics (variant − baseline, paired by seed)", effects,
-        {"line-up": "lineup", "variant": "variant", "metric": "metric",
-         "baseline → variant": lambda r: f"{number(r['base'])} → {number(r['value'])}",
-         f"effect [{level} CI]": interval, "p": lambda r: _p(r["p"]),
-         f"{name}-adjusted CI": lambda r: interval(r, "ci_low_adjusted", "ci_high_adjusted"),
-         f"p {name}": lambda r: _p(r["p_adjusted"]),
-         "sig.": lambda r: "yes" if r["p_adjusted"] < opts.alpha else ""},
+        "Effect of each variant on the game's metrics (variant − baseline, paired by seed)",
+        effects,
+        {
+            "line-up": "lineup",
+            "variant": "variant",
+            "metric": "metric",
+            "baseline → variant": lambda r: f"{number(r['base'])} → {number(r['value'])}",
+            f"effect [{level} CI]": interval,
+            "p": lambda r: _p(r["p"]),
+            f"{name}-adjusted CI": lambda r: interval(r, "ci_low_adjusted", "ci_high_adjusted"),
+            f"p {name}": lambda r: _p(r["p_adjusted"]),
+            "sig.": lambda r: "yes" if r["p_adjusted"] < opts.alpha else "",
+        },
         note="Paired delete-a-group jackknife t-test over seed groups; a metric the variant never changed "
-             "shows 0 [0, 0].")
+        "shows 0 [0, 0].",
+    )
 
 
 def _toml(data: Any) -> str:
     """A dict as TOML (None values dropped, as TOML has no null); JSON if TOML cannot hold it."""
+
     def clean(value):
         if isinstance(value, dict):
             return {str(k): clean(v) for k, v in value.items() if v is not None}
         if isinstance(value, (list, tuple)):
             return [clean(v) for v in value if v is not None]
         return value
+
     try:
         return tomli_w.dumps(clean(data))
     except (TypeError, ValueError):
@@ -679,19 +890,25 @@ def _toml(data: Any) -> str:
 
 def _experiment_toml(manifest: dict) -> str:
     """The experiment file reconstructed from the manifest (overrides as they were given)."""
-    data: dict[str, Any] = {"game": manifest.get("game"), "matches": manifest.get("matches"),
-                            "seed": manifest.get("seed"), "rotate_seats": manifest.get("rotate_seats", False)}
+    data: dict[str, Any] = {
+        "game": manifest.get("game"),
+        "matches": manifest.get("matches"),
+        "seed": manifest.get("seed"),
+        "rotate_seats": manifest.get("rotate_seats", False),
+    }
     if manifest.get("chunk_size"):
         data["chunk_size"] = manifest["chunk_size"]
     baseline = manifest.get("baseline") or {}
     base = {k: v for k, v in (("rules", baseline.get("rules")), ("set", baseline.get("set"))) if v}
     if base:
         data["baseline"] = base
-    data["variants"] = [{k: v for k, v in (("name", x.get("name")), ("rules", x.get("rules_file")),
-                                           ("set", x.get("set"))) if v}
-                        for x in manifest.get("variants", []) or []]
-    data["lineups"] = [{"name": x.get("name"), "players": list(x.get("players", []))}
-                       for x in manifest.get("lineups", []) or []]
+    data["variants"] = [
+        {k: v for k, v in (("name", x.get("name")), ("rules", x.get("rules_file")), ("set", x.get("set"))) if v}
+        for x in manifest.get("variants", []) or []
+    ]
+    data["lineups"] = [
+        {"name": x.get("name"), "players": list(x.get("players", []))} for x in manifest.get("lineups", []) or []
+    ]
     precision = manifest.get("precision") or {}
     if precision.get("half_width"):
         data["precision"] = precision
@@ -706,8 +923,10 @@ def _run_command(manifest: dict) -> str | None:
     if manifest.get("kind") != "run" or len(cells) != 1:
         return None
     players = ",".join(str(p.get("name")) for p in cells[0].get("players", []))
-    return (f"tablesim run {manifest.get('game')} --matches {manifest.get('matches')} --players {players} "
-            f"--seed {manifest.get('seed', 0)} --rules rules.toml --lineup {cells[0].get('lineup')} --out DIR")
+    return (
+        f"tablesim run {manifest.get('game')} --matches {manifest.get('matches')} --players {players} "
+        f"--seed {manifest.get('seed', 0)} --rules rules.toml --lineup {cells[0].get('lineup')} --out DIR"
+    )
 
 
 def _reproduce(analysis: Analysis) -> Section:
@@ -720,22 +939,33 @@ def _reproduce(analysis: Analysis) -> Section:
         f"Root seed {manifest.get('seed', '—')}. Match i of every variant and line-up is played "
         f"from the seeds (root seed, seed index) with one random stream per purpose, so the same "
         f"command gives identical tables whatever the number of workers."
-        + (f" With seat rotation (line-ups {', '.join(rotated)}), match i uses seed index i // n "
-           "and rotation i % n (n seats): seat s gets line-up slot (s + rotation) % n." if rotated
-           else " Match i uses seed index i."),
+        + (
+            f" With seat rotation (line-ups {', '.join(rotated)}), match i uses seed index i // n "
+            "and rotation i % n (n seats): seat s gets line-up slot (s + rotation) % n."
+            if rotated
+            else " Match i uses seed index i."
+        ),
         f"Seed indices used: 0 to {int(matches['seed'].max()) if 'seed' in matches else len(matches) - 1}; "
-        f"matches per cell: {int(matches.groupby(['variant', 'lineup']).size().max()):,}."]
+        f"matches per cell: {int(matches.groupby(['variant', 'lineup']).size().max()):,}.",
+    ]
     command = manifest.get("command")
     if command and command.strip() != "tablesim":
         section.items.append(Code("Command that produced these results", command, "shell"))
     rebuilt = _run_command(manifest)
     if rebuilt:
-        section.items.append(Code("Equivalent command (from the manifest; save the baseline rules "
-                                  "below as rules.toml)", rebuilt, "shell"))
+        section.items.append(
+            Code(
+                "Equivalent command (from the manifest; save the baseline rules below as rules.toml)", rebuilt, "shell"
+            )
+        )
     if results.kind == "experiment" and manifest.get("lineups"):
-        section.items.append(Code(
-            "Experiment file (reconstructed from the manifest; rules files are given in full below)",
-            _experiment_toml(manifest), "toml"))
+        section.items.append(
+            Code(
+                "Experiment file (reconstructed from the manifest; rules files are given in full below)",
+                _experiment_toml(manifest),
+                "toml",
+            )
+        )
     overrides = overrides_by_variant(manifest)
     rules = rules_by_variant(manifest)
     base_flat = flatten(rules.get(BASELINE, {}))
@@ -756,12 +986,19 @@ def _reproduce(analysis: Analysis) -> Section:
             section.items.append(Code(f"Rules of {variant} (complete, TOML)", _toml(rules[variant]), "toml"))
     if not rules:
         section.notes.append("The manifest records no rules; they cannot be shown.")
-    lineups = manifest.get("lineups") or [{"name": c.get("lineup"), "players": [p.get("name") for p in c.get("players", [])]}
-                                          for c in manifest.get("cells", []) or []]
+    lineups = manifest.get("lineups") or [
+        {"name": c.get("lineup"), "players": [p.get("name") for p in c.get("players", [])]}
+        for c in manifest.get("cells", []) or []
+    ]
     if lineups:
         unique = {x["name"]: x for x in lineups}.values()
-        section.items.append(Table("Line-ups (profiles by seat)", ["line-up", "players"],
-                                   [[str(x["name"]), ", ".join(map(str, x.get("players", [])))] for x in unique]))
+        section.items.append(
+            Table(
+                "Line-ups (profiles by seat)",
+                ["line-up", "players"],
+                [[str(x["name"]), ", ".join(map(str, x.get("players", [])))] for x in unique],
+            )
+        )
     versions = manifest.get("versions") or {}
     if versions:
         section.items.append(Table("Versions", ["package", "version"], [[k, str(v)] for k, v in versions.items()]))
@@ -770,39 +1007,67 @@ def _reproduce(analysis: Analysis) -> Section:
 
 def report_sections(analysis: Analysis) -> list[Section]:
     """Every section of the report, figures drawn (PNG bytes)."""
-    frames = {f.name: _ordered(getattr(analysis, f.name), analysis.results)
-              for f in dataclasses.fields(analysis) if isinstance(getattr(analysis, f.name), pd.DataFrame)
-              and f.name != "outcomes"}
+    frames = {
+        f.name: _ordered(getattr(analysis, f.name), analysis.results)
+        for f in dataclasses.fields(analysis)
+        if isinstance(getattr(analysis, f.name), pd.DataFrame) and f.name != "outcomes"
+    }
     cached = {k: v for k, v in vars(analysis).items() if k.startswith("_game")}
     analysis = dataclasses.replace(analysis, **frames)
     vars(analysis).update(cached)  # the game metrics' jackknife, computed once
     figures = _Figures()
     stopping = _stopping(analysis)
-    return [_summary(analysis), *([stopping] if stopping else []), _win_rates(analysis, figures), _fairness(analysis),
-            _effects(analysis, figures), _distributions(analysis, figures), _survival(analysis, figures),
-            _design_metrics(analysis), _skill(analysis, figures), _game(analysis, figures),
-            *sweep_sections(analysis, figures.make, Section, Table),  # a [sweep] experiment only (analysis/sweep.py)
-            *worth_sections(analysis, figures.make, Section, Table),  # restricted play only (analysis/worth.py)
-            *metagame_sections(analysis, figures.make, Section, Table),  # tablesim matrix only (analysis/metagame.py)
-            _reproduce(analysis)]
+    return [
+        _summary(analysis),
+        *([stopping] if stopping else []),
+        _win_rates(analysis, figures),
+        _fairness(analysis),
+        _effects(analysis, figures),
+        _distributions(analysis, figures),
+        _survival(analysis, figures),
+        _design_metrics(analysis),
+        _skill(analysis, figures),
+        _game(analysis, figures),
+        *sweep_sections(analysis, figures.make, Section, Table),  # a [sweep] experiment only (analysis/sweep.py)
+        *worth_sections(analysis, figures.make, Section, Table),  # restricted play only (analysis/worth.py)
+        *metagame_sections(analysis, figures.make, Section, Table),  # tablesim matrix only (analysis/metagame.py)
+        _reproduce(analysis),
+    ]
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=jinja2.select_autoescape(["html", "j2"]),
-                              trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=jinja2.select_autoescape(["html", "j2"]),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
 
 
 def _context(analysis: Analysis, sections: Sequence[Section]) -> dict[str, Any]:
     results = analysis.results
     incomplete = results.completeness.sentence()
-    return _document_context(f"{results.title} — design report" + (" (incomplete)" if incomplete else ""),
-                             results.title, sections, incomplete, str(results.path) if results.path else "")
+    return _document_context(
+        f"{results.title} — design report" + (" (incomplete)" if incomplete else ""),
+        results.title,
+        sections,
+        incomplete,
+        str(results.path) if results.path else "",
+    )
 
 
-def _document_context(title: str, game: str, sections: Sequence[Section], incomplete: str = "",
-                      source: str = "") -> dict[str, Any]:
-    return {"title": title, "game": game, "sections": sections, "incomplete": incomplete,
-            "generated": _dt.datetime.now().strftime("%Y-%m-%d %H:%M"), "source": source}
+def _document_context(
+    title: str, game: str, sections: Sequence[Section], incomplete: str = "", source: str = ""
+) -> dict[str, Any]:
+    return {
+        "title": title,
+        "game": game,
+        "sections": sections,
+        "incomplete": incomplete,
+        "generated": _dt.datetime.now().strftime("%Y-%m-%d %H:%M"),
+        "source": source,
+    }
 
 
 def render_html(analysis: Analysis, sections: Sequence[Section]) -> str:
@@ -815,20 +1080,34 @@ def _md_cell(text: str) -> str:
 
 
 def _markdown_environment() -> jinja2.Environment:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=False,
-                             trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        undefined=jinja2.StrictUndefined,
+    )
     env.filters["md"] = _md_cell
     return env
 
 
 def render_markdown(analysis: Analysis, sections: Sequence[Section], image_dir: str | None) -> str:
     """The report as Markdown; figures linked as ``image_dir/<name>.png`` (omitted if None)."""
-    return _markdown_environment().get_template("report.md.j2").render(image_dir=image_dir,
-                                                                       **_context(analysis, sections))
+    return (
+        _markdown_environment().get_template("report.md.j2").render(image_dir=image_dir, **_context(analysis, sections))
+    )
 
 
-def write_documents(title: str, game: str, sections: Sequence[Section], out_html: str | Path,
-                    markdown: str | Path | None = None, *, incomplete: str = "", source: str = "") -> Path:
+def write_documents(
+    title: str,
+    game: str,
+    sections: Sequence[Section],
+    out_html: str | Path,
+    markdown: str | Path | None = None,
+    *,
+    incomplete: str = "",
+    source: str = "",
+) -> Path:
     """Render ``sections`` with the design report's templates: the HTML file ``out_html`` and,
     with ``markdown``, the Markdown export (figures as PNG files in ``<stem>_files/`` beside it).
     For reports of folders that are not match tables (an exploit search); returns ``out_html``."""
@@ -838,8 +1117,10 @@ def write_documents(title: str, game: str, sections: Sequence[Section], out_html
     out.write_text(_environment().get_template("report.html.j2").render(**context), encoding="utf-8")
     if markdown is not None:
         image_dir = _write_figures(Path(markdown), sections)
-        Path(markdown).write_text(_markdown_environment().get_template("report.md.j2").render(
-            image_dir=image_dir, **context), encoding="utf-8")
+        Path(markdown).write_text(
+            _markdown_environment().get_template("report.md.j2").render(image_dir=image_dir, **context),
+            encoding="utf-8",
+        )
     return out
 
 
@@ -857,8 +1138,12 @@ def _write_figures(md_path: Path, sections: Sequence[Section]) -> str:
     return image_dir
 
 
-def build_report(results_dir: str | Path | Results, out_html: str | Path | None = None,
-                 markdown: str | Path | None = None, **options: Any) -> Path:
+def build_report(
+    results_dir: str | Path | Results,
+    out_html: str | Path | None = None,
+    markdown: str | Path | None = None,
+    **options: Any,
+) -> Path:
     """Write the design report of a results directory.
 
     Args:

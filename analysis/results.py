@@ -133,16 +133,25 @@ def load_results(path: str | Path, stream: bool | None = False) -> Results:
         try:
             spec = get_game(str(manifest["game"]))
         except (KeyError, ImportError) as exc:
-            notes.append(f"game {manifest['game']!r} is not available here ({exc}); "
-                         "its own metrics and plots are left out.")
+            notes.append(
+                f"game {manifest['game']!r} is not available here ({exc}); its own metrics and plots are left out."
+            )
     streamed = stream_tables(path, tables["matches"], spec) if stream else None
     completeness = completeness_of(path, manifest, tables["matches"]) if manifest else Completeness()
     if manifest.get("status") not in (None, "complete") and completeness.complete:
         stored = len(tables["matches"])
-        notes.append(f"the run's status is {manifest.get('status')!r}: this report covers the "
-                     f"{stored} matches stored so far.")
-    return Results(path=path, manifest=manifest, tables=tables, spec=spec, notes=notes,
-                   completeness=completeness, streamed=streamed)
+        notes.append(
+            f"the run's status is {manifest.get('status')!r}: this report covers the {stored} matches stored so far."
+        )
+    return Results(
+        path=path,
+        manifest=manifest,
+        tables=tables,
+        spec=spec,
+        notes=notes,
+        completeness=completeness,
+        streamed=streamed,
+    )
 
 
 def open_results(source: str | Path | Results, stream: bool | None = False) -> Results:

@@ -21,9 +21,18 @@ from pathlib import Path
 
 __all__ = ["chromium", "screenshot", "main"]
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--virtual-time-budget=8000"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--virtual-time-budget=8000",
+]
 
 
 def chromium() -> str | None:
@@ -37,11 +46,25 @@ def screenshot(page: Path, png: Path, width: int = 1280, height: int = 1600) -> 
     if browser is None:
         raise RuntimeError("no Chromium found (install Debian's chromium)")
     png.parent.mkdir(parents=True, exist_ok=True)
-    uri = page.resolve().as_uri() if "#" not in str(page) else \
-        Path(str(page).split("#")[0]).resolve().as_uri() + "#" + str(page).split("#", 1)[1]
+    uri = (
+        page.resolve().as_uri()
+        if "#" not in str(page)
+        else Path(str(page).split("#")[0]).resolve().as_uri() + "#" + str(page).split("#", 1)[1]
+    )
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run([browser, *FLAGS, f"--user-data-dir={profile}", f"--window-size={width},{height}",
-                        f"--screenshot={png}", uri], check=True, capture_output=True, timeout=300)
+        subprocess.run(
+            [
+                browser,
+                *FLAGS,
+                f"--user-data-dir={profile}",
+                f"--window-size={width},{height}",
+                f"--screenshot={png}",
+                uri,
+            ],
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
     return png
 
 
@@ -57,15 +80,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", default=None, help="comma-separated games (default: every game of the demo)")
     args = parser.parse_args(argv)
     if chromium() is None:  # before the demo runs: one line, nothing written
-        print("python -m analysis.screenshots: error: no Chromium found (chromium, chromium-browser or "
-              "google-chrome on PATH; Debian: apt install chromium)", file=sys.stderr)
+        print(
+            "python -m analysis.screenshots: error: no Chromium found (chromium, chromium-browser or "
+            "google-chrome on PATH; Debian: apt install chromium)",
+            file=sys.stderr,
+        )
         return 2
     from sim.core.game import get_game
 
     _tablesim("demo", "--out", args.demo)
     demo, out = Path(args.demo), Path(args.out)
-    chosen = args.games.split(",") if args.games else sorted(p.name for p in demo.iterdir()
-                                                             if (p / "report.html").is_file())
+    chosen = (
+        args.games.split(",") if args.games else sorted(p.name for p in demo.iterdir() if (p / "report.html").is_file())
+    )
     for game in chosen:
         folder = demo / game
         print(screenshot(folder / "report.html", out / f"{game}_report.png"))

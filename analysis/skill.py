@@ -52,8 +52,9 @@ def share_from_rate(q, seats: int, n_seats: int):
     return np.clip((np.asarray(q, dtype=float) - luck) / (1.0 - luck), 0.0, 1.0)
 
 
-def _profile_row(cell: pd.DataFrame, profile: str, rows: pd.DataFrame, m: int, n: int,
-                 cluster: str, confidence: float) -> dict:
+def _profile_row(
+    cell: pd.DataFrame, profile: str, rows: pd.DataFrame, m: int, n: int, cluster: str, confidence: float
+) -> dict:
     """Per-seat win rate and skill share of one profile in one cell."""
     per = rows["won"].astype(float).groupby(rows[cluster]).agg(["sum", "size"])
     p, low, high, _ = clustered_wilson(per["sum"], per["size"], confidence)
@@ -64,14 +65,30 @@ def _profile_row(cell: pd.DataFrame, profile: str, rows: pd.DataFrame, m: int, n
     q, q_low, q_high, _ = clustered_wilson(*cluster_counts(won.to_numpy(float), np.asarray(clusters)), confidence)
     used = np.sort(rows["seat"].unique())
     applicable = m < n and used.size > m  # it holds m seats per match: more seats overall = it moves
-    share, share_low, share_high = (share_from_rate([q, q_low, q_high], m, n) if applicable and decided.any()
-                                    else (math.nan,) * 3)
-    note = "" if applicable else (f"always in seat{'s' if m > 1 else ''} "
-                                  f"{', '.join(map(str, used))}: seat and skill confounded")
-    return {"profile": profile, "seats": m, "n_seats": n, "games": int(per["size"].sum()), "win_rate": p,
-            "ci_low": low, "ci_high": high, "decided": int(decided.sum()), "match_win_rate": q,
-            "share": float(share), "share_low": float(share_low), "share_high": float(share_high),
-            "applicable": bool(applicable), "note": note}
+    share, share_low, share_high = (
+        share_from_rate([q, q_low, q_high], m, n) if applicable and decided.any() else (math.nan,) * 3
+    )
+    note = (
+        ""
+        if applicable
+        else (f"always in seat{'s' if m > 1 else ''} {', '.join(map(str, used))}: seat and skill confounded")
+    )
+    return {
+        "profile": profile,
+        "seats": m,
+        "n_seats": n,
+        "games": int(per["size"].sum()),
+        "win_rate": p,
+        "ci_low": low,
+        "ci_high": high,
+        "decided": int(decided.sum()),
+        "match_win_rate": q,
+        "share": float(share),
+        "share_low": float(share_low),
+        "share_high": float(share_high),
+        "applicable": bool(applicable),
+        "note": note,
+    }
 
 
 def skill_share(players: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
@@ -97,13 +114,15 @@ def skill_share(players: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame
         seats_of = cell[cell["match"] == cell["match"].iloc[0]]["profile"].value_counts()
         for profile, rows in cell.groupby("profile", sort=True):
             m = int(seats_of.get(profile, 1))
-            records.append({"variant": variant, "lineup": lineup,
-                            **_profile_row(cell, profile, rows, m, n, cluster, confidence)})
+            records.append(
+                {"variant": variant, "lineup": lineup, **_profile_row(cell, profile, rows, m, n, cluster, confidence)}
+            )
     table = pd.DataFrame.from_records(records)
     if table.empty:
         return table
-    return table.sort_values(["variant", "lineup", "win_rate"], ascending=[True, True, False],
-                             kind="stable").reset_index(drop=True)
+    return table.sort_values(
+        ["variant", "lineup", "win_rate"], ascending=[True, True, False], kind="stable"
+    ).reset_index(drop=True)
 
 
 def profile_matrix(players: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
@@ -127,14 +146,27 @@ def profile_matrix(players: pd.DataFrame, confidence: float = 0.95) -> pd.DataFr
         return pd.DataFrame()
     pairs = rows.merge(rows, on=keys + ([cluster] if cluster not in keys else []), suffixes=("", "_opp"))
     pairs = pairs[pairs["profile"] != pairs["profile_opp"]]
-    pairs = pairs.assign(score=np.where(pairs["rank"] < pairs["rank_opp"], 1.0,
-                                        np.where(pairs["rank"] == pairs["rank_opp"], 0.5, 0.0)))
+    pairs = pairs.assign(
+        score=np.where(pairs["rank"] < pairs["rank_opp"], 1.0, np.where(pairs["rank"] == pairs["rank_opp"], 0.5, 0.0))
+    )
     records = []
     for (variant, lineup, profile, opponent), group in pairs.groupby(
-            ["variant", "lineup", "profile", "profile_opp"], sort=True):
+        ["variant", "lineup", "profile", "profile_opp"], sort=True
+    ):
         per = group.groupby(cluster)["score"].agg(["sum", "size"])
         p, low, high, _ = clustered_wilson(per["sum"], per["size"], confidence)
-        records.append({"variant": variant, "lineup": lineup, "profile": profile, "opponent": opponent,
-                        "pairs": int(per["size"].sum()), "ahead": float(per["sum"].sum()),
-                        "p_ahead": p, "ci_low": low, "ci_high": high, "elo": elo_gap(p)})
+        records.append(
+            {
+                "variant": variant,
+                "lineup": lineup,
+                "profile": profile,
+                "opponent": opponent,
+                "pairs": int(per["size"].sum()),
+                "ahead": float(per["sum"].sum()),
+                "p_ahead": p,
+                "ci_low": low,
+                "ci_high": high,
+                "elo": elo_gap(p),
+            }
+        )
     return pd.DataFrame.from_records(records)

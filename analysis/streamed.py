@@ -70,16 +70,22 @@ class Streamed:
         if all(self.sampled.get(cell, 0) >= n for cell, n in self.stored.items()):
             return ""
         kept = sum(self.sampled.values())
-        return (f"Drawn from the first {PLOT_SAMPLE:,} matches of each cell ({kept:,} of "
-                f"{sum(self.stored.values()):,}); the figures and tables elsewhere use every match.")
+        return (
+            f"Drawn from the first {PLOT_SAMPLE:,} matches of each cell ({kept:,} of "
+            f"{sum(self.stored.values()):,}); the figures and tables elsewhere use every match."
+        )
 
 
 def wide_bytes(path: str | Path) -> int:
     """Bytes on disk of the rounds and events parts that a read of ``path`` would count."""
     path = Path(path)
     names = [name for *_, name in ResultStore(path)._counted_parts()]
-    return sum((path / table / name).stat().st_size for table in ("rounds", "events") for name in names
-               if (path / table / name).exists())
+    return sum(
+        (path / table / name).stat().st_size
+        for table in ("rounds", "events")
+        for name in names
+        if (path / table / name).exists()
+    )
 
 
 def stream_tables(path: str | Path, matches: pd.DataFrame, spec: Any) -> Streamed:

@@ -31,17 +31,28 @@ def _rate_rows(frame: pd.DataFrame, key: str) -> list[dict[str, Any]]:
     rows = []
     for record in frame.to_dict("records"):
         value = record[key]
-        rows.append({key: int(value) if isinstance(value, (int, np.integer)) else str(value),
-                     "games": int(record["games"]), "wins": int(record["wins"]),
-                     "win_rate": float(record["win_rate"]), "ci_low": float(record["ci_low"]),
-                     "ci_high": float(record["ci_high"]), "design_effect": float(record["design_effect"]),
-                     "method": str(record["method"])})
+        rows.append(
+            {
+                key: int(value) if isinstance(value, (int, np.integer)) else str(value),
+                "games": int(record["games"]),
+                "wins": int(record["wins"]),
+                "win_rate": float(record["win_rate"]),
+                "ci_low": float(record["ci_low"]),
+                "ci_high": float(record["ci_high"]),
+                "design_effect": float(record["design_effect"]),
+                "method": str(record["method"]),
+            }
+        )
     return rows
 
 
 #: The columns :class:`RunTally` reads beside the keys (``iter_slices``'s ``columns``).
-RUN_COLUMNS = {"matches": ("seed", "finished", "rounds"), "players": ("seat", "won", "score", "profile", "team", "seed"),
-               "rounds": (), "events": ()}
+RUN_COLUMNS = {
+    "matches": ("seed", "finished", "rounds"),
+    "players": ("seat", "won", "score", "profile", "team", "seed"),
+    "rounds": (),
+    "events": (),
+}
 
 
 class RunTally:
@@ -74,15 +85,21 @@ class RunTally:
         column = getattr(self.length, "column", "rounds")
         if len(matches):
             self.length_column = column if column in matches.columns else "rounds"
-        merge_tallies(self.counts, {
-            "matches": float(len(matches)),
-            "unfinished": float((~matches["finished"].astype(bool)).sum()) if len(matches) else 0.0,
-            **(counts_of(players["score"], "score") if len(players) else {}),
-            **{key: n for profile, group in players.groupby("profile", sort=True)
-               for key, n in counts_of(group["score"], "profile_score", str(profile)).items()},
-            **(counts_of(matches["rounds"], "rounds") if len(matches) else {}),
-            **(counts_of(matches[self.length_column], "length") if len(matches) else {}),
-        })
+        merge_tallies(
+            self.counts,
+            {
+                "matches": float(len(matches)),
+                "unfinished": float((~matches["finished"].astype(bool)).sum()) if len(matches) else 0.0,
+                **(counts_of(players["score"], "score") if len(players) else {}),
+                **{
+                    key: n
+                    for profile, group in players.groupby("profile", sort=True)
+                    for key, n in counts_of(group["score"], "profile_score", str(profile)).items()
+                },
+                **(counts_of(matches["rounds"], "rounds") if len(matches) else {}),
+                **(counts_of(matches[self.length_column], "length") if len(matches) else {}),
+            },
+        )
         if "seed" in matches.columns and len(matches):
             self.seeds = _merged_ranges(self.seeds + contiguous_runs(sorted(set(matches["seed"].astype("int64")))))
         self._rates("seat", players)
@@ -95,12 +112,12 @@ class RunTally:
         if moments is None or not len(moments):
             return pd.DataFrame()
         table = rates_from_moments(moments, item, confidence, simultaneous)
-        table["method"] = ("Bonferroni–Clopper–Pearson" if simultaneous else "Wilson") + \
-            (", clustered by seed" if self.clustered.get(item) else "")
+        table["method"] = ("Bonferroni–Clopper–Pearson" if simultaneous else "Wilson") + (
+            ", clustered by seed" if self.clustered.get(item) else ""
+        )
         return table
 
-    def summary(self, game_metrics: Mapping[str, float] | None = None,
-                confidence: float = 0.95) -> dict[str, Any]:
+    def summary(self, game_metrics: Mapping[str, float] | None = None, confidence: float = 0.95) -> dict[str, Any]:
         """The summary (:func:`run_summary`) of every slice added."""
         counts = self.counts
         matches = int(counts.get("matches", 0))
@@ -113,19 +130,27 @@ class RunTally:
             "win_rate_by_seat": _rate_rows(self._rate_table("seat", confidence, True), "seat"),
             "win_rate_by_profile": _rate_rows(self._rate_table("profile", confidence, False), "profile"),
             "final_score": describe_counts(grouped_counts(counts, "score").get((), {})),
-            "final_score_by_profile": {group[0]: describe_counts(values) for group, values
-                                       in sorted(grouped_counts(counts, "profile_score").items())},
+            "final_score_by_profile": {
+                group[0]: describe_counts(values)
+                for group, values in sorted(grouped_counts(counts, "profile_score").items())
+            },
             "rounds_per_game": describe_counts(grouped_counts(counts, "rounds").get((), {})),
-            "length": {"column": self.length_column, "unit": getattr(self.length, "unit", "rounds"),
-                       "label": getattr(self.length, "label", "game length"), **length,
-                       "constant": len(grouped_counts(counts, "length").get((), {})) == 1},
+            "length": {
+                "column": self.length_column,
+                "unit": getattr(self.length, "unit", "rounds"),
+                "label": getattr(self.length, "label", "game length"),
+                **length,
+                "constant": len(grouped_counts(counts, "length").get((), {})) == 1,
+            },
         }
         teams = self._rate_table("team", confidence, True)
         if len(teams):
             summary["win_rate_by_team"] = _rate_rows(teams, "team")
         if game_metrics:
-            summary["game"] = {k: (float(v) if isinstance(v, (int, float, np.floating, np.integer)) else v)
-                               for k, v in game_metrics.items()}
+            summary["game"] = {
+                k: (float(v) if isinstance(v, (int, float, np.floating, np.integer)) else v)
+                for k, v in game_metrics.items()
+            }
         return summary
 
 
@@ -140,8 +165,12 @@ def _merged_ranges(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return merged
 
 
-def run_summary(tables: Mapping[str, pd.DataFrame], game_metrics: Mapping[str, float] | None = None,
-                confidence: float = 0.95, length: Any = None) -> dict[str, Any]:
+def run_summary(
+    tables: Mapping[str, pd.DataFrame],
+    game_metrics: Mapping[str, float] | None = None,
+    confidence: float = 0.95,
+    length: Any = None,
+) -> dict[str, Any]:
     """Summarise a run's tables (any game, one cell) as a JSON-ready dict.
 
     ``length`` is the game's :class:`~sim.core.game.GameLength` (default: ``rounds``).
@@ -149,8 +178,9 @@ def run_summary(tables: Mapping[str, pd.DataFrame], game_metrics: Mapping[str, f
     return RunTally(length).add(tables).summary(game_metrics, confidence)
 
 
-def stored_summary(path: str | Path, spec: Any = None, confidence: float = 0.95,
-                   matches_per_slice: int = SLICE_MATCHES) -> dict[str, Any]:
+def stored_summary(
+    path: str | Path, spec: Any = None, confidence: float = 0.95, matches_per_slice: int = SLICE_MATCHES
+) -> dict[str, Any]:
     """:func:`run_summary` of a results directory, with the game's metrics, read slice by slice.
 
     Memory depends on the slice, not on the run, for a game that declares ``tally`` and
@@ -193,8 +223,7 @@ def format_summary(summary: Mapping[str, Any], title: str = "") -> str:
     lines.append(f"matches: {summary['matches']}   unfinished (hit the cap): {summary['unfinished']}")
     if summary.get("seating"):
         lines.append(summary["seating"])
-    for key, label in (("win_rate_by_seat", "seat"), ("win_rate_by_profile", "profile"),
-                       ("win_rate_by_team", "team")):
+    for key, label in (("win_rate_by_seat", "seat"), ("win_rate_by_profile", "profile"), ("win_rate_by_team", "team")):
         if key not in summary or not summary[key]:
             continue
         method = summary[key][0].get("method", "Wilson")
@@ -202,21 +231,32 @@ def format_summary(summary: Mapping[str, Any], title: str = "") -> str:
         lines.append("")
         lines.append(f"win rate by {label} ({level} % {kind}CI: {method})")
         for row in summary[key]:
-            lines.append(f"  {str(row[label]):<12} {_pct(row['win_rate'])}  "
-                         f"[{_pct(row['ci_low'])}, {_pct(row['ci_high'])}]  "
-                         f"{row['wins']}/{row['games']}")
+            lines.append(
+                f"  {str(row[label]):<12} {_pct(row['win_rate'])}  "
+                f"[{_pct(row['ci_low'])}, {_pct(row['ci_high'])}]  "
+                f"{row['wins']}/{row['games']}"
+            )
     score = summary["final_score"]
-    lines += ["", f"final score: mean {score['mean']:.1f}, median {score['median']:.1f}, "
-                  f"min {score['min']:.0f}, max {score['max']:.0f}"]
+    lines += [
+        "",
+        f"final score: mean {score['mean']:.1f}, median {score['median']:.1f}, "
+        f"min {score['min']:.0f}, max {score['max']:.0f}",
+    ]
     for profile, stats in summary["final_score_by_profile"].items():
         lines.append(f"  {profile:<12} mean {stats['mean']:.1f}, median {stats['median']:.1f}")
-    length = summary.get("length") or {"label": "rounds per game", "unit": "rounds", "constant": False,
-                                       **summary["rounds_per_game"]}
+    length = summary.get("length") or {
+        "label": "rounds per game",
+        "unit": "rounds",
+        "constant": False,
+        **summary["rounds_per_game"],
+    }
     if length["constant"]:
         lines.append(f"{length['label']}: every match {_number(length['mean'])} {length['unit']}")
     else:
-        lines.append(f"{length['label']} ({length['unit']}): mean {length['mean']:.2f}, median "
-                     f"{length['median']:.1f}, min {_number(length['min'])}, max {_number(length['max'])}")
+        lines.append(
+            f"{length['label']} ({length['unit']}): mean {length['mean']:.2f}, median "
+            f"{length['median']:.1f}, min {_number(length['min'])}, max {_number(length['max'])}"
+        )
     if summary.get("game"):
         lines += ["", "game metrics"]
         for key, value in summary["game"].items():

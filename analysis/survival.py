@@ -133,8 +133,11 @@ def km_curves(matches: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
             low = np.concatenate([[1.0], ci.low.probabilities])
             high = np.concatenate([[1.0], ci.high.probabilities])
             low, high = np.where(np.isnan(low), s, low), np.where(np.isnan(high), s, high)
-        frames.append(pd.DataFrame({"variant": variant, "lineup": lineup, "rounds": t,
-                                    "survival": s, "ci_low": low, "ci_high": high}))
+        frames.append(
+            pd.DataFrame(
+                {"variant": variant, "lineup": lineup, "rounds": t, "survival": s, "ci_low": low, "ci_high": high}
+            )
+        )
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
@@ -147,8 +150,12 @@ def _clustered_band(cell: pd.DataFrame, confidence: float):
         low = np.exp(-np.exp(np.log(-log_s) + half))
         high = np.exp(-np.exp(np.log(-log_s) - half))
     low, high = np.where(np.isnan(low), survival, low), np.where(np.isnan(high), survival, high)
-    return (np.concatenate([[0.0], times]), np.concatenate([[1.0], survival]),
-            np.concatenate([[1.0], low]), np.concatenate([[1.0], high]))
+    return (
+        np.concatenate([[0.0], times]),
+        np.concatenate([[1.0], survival]),
+        np.concatenate([[1.0], low]),
+        np.concatenate([[1.0], high]),
+    )
 
 
 def km_summary(matches: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
@@ -183,11 +190,19 @@ def km_summary(matches: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
             elif np.isnan(low):
                 low = median
             high = float("nan") if np.isinf(high) else high
-        records.append({"variant": variant, "lineup": lineup, "matches": int(len(cell)),
-                        "capped": int((~finished).sum()),
-                        "cap": float(lengths[~finished].max()) if (~finished).any() else float("nan"),
-                        "median": median, "median_low": low, "median_high": high,
-                        "method": "Brookmeyer–Crowley, clustered by seed" if clustered else "Brookmeyer–Crowley"})
+        records.append(
+            {
+                "variant": variant,
+                "lineup": lineup,
+                "matches": int(len(cell)),
+                "capped": int((~finished).sum()),
+                "cap": float(lengths[~finished].max()) if (~finished).any() else float("nan"),
+                "median": median,
+                "median_low": low,
+                "median_high": high,
+                "method": "Brookmeyer–Crowley, clustered by seed" if clustered else "Brookmeyer–Crowley",
+            }
+        )
     return pd.DataFrame.from_records(records)
 
 
@@ -234,8 +249,7 @@ def clustered_logrank(lengths, finished, in_variant, clusters) -> tuple[float, f
     return float(statistic), float(2 * stats.t.sf(abs(statistic), df)), df
 
 
-def logrank_vs_baseline(matches: pd.DataFrame, baseline: str = "baseline",
-                        correction: str = "holm") -> pd.DataFrame:
+def logrank_vs_baseline(matches: pd.DataFrame, baseline: str = "baseline", correction: str = "holm") -> pd.DataFrame:
     """Log-rank test of each variant's length distribution against the baseline, per line-up.
 
     With a ``seed`` column: :func:`clustered_logrank`, clustered by seed (paired where the

@@ -35,8 +35,16 @@ from .length import length_of, length_table
 from .narrative import number, pct
 from .plots import COLOURS, LINES, MARKERS, STYLE, legend_below, new_figure
 
-__all__ = ["SweepFrames", "sweep_frames", "sweep_sections", "seat_curve_plot", "length_curve_plot",
-           "effect_curve_plot", "metric_effect_plot", "MAX_METRICS"]
+__all__ = [
+    "SweepFrames",
+    "sweep_frames",
+    "sweep_sections",
+    "seat_curve_plot",
+    "length_curve_plot",
+    "effect_curve_plot",
+    "metric_effect_plot",
+    "MAX_METRICS",
+]
 
 
 @dataclass
@@ -59,8 +67,10 @@ class SweepFrames:
 
 
 def _cells(sweep: dict) -> pd.DataFrame:
-    rows = [{"lineup": name, "sweep_base": entry["lineup"], "sweep_value": float(entry["value"])}
-            for name, entry in (sweep.get("lineups") or {}).items()]
+    rows = [
+        {"lineup": name, "sweep_base": entry["lineup"], "sweep_value": float(entry["value"])}
+        for name, entry in (sweep.get("lineups") or {}).items()
+    ]
     return pd.DataFrame(rows, columns=["lineup", "sweep_base", "sweep_value"])
 
 
@@ -83,8 +93,19 @@ def sweep_frames(analysis) -> SweepFrames | None:
     effects = _by_value(analysis.effects, cells)
     verdicts = _by_value(analysis.fairness_cells, cells)
     game_effects, metrics = _game_effects(analysis, cells, tuple(sweep.get("metrics") or ()))
-    return SweepFrames(str(sweep.get("axis")), str(sweep.get("kind")), length_of(analysis.results),
-                       sweep.get("slots"), cells, seats, lengths, effects, verdicts, game_effects, metrics)
+    return SweepFrames(
+        str(sweep.get("axis")),
+        str(sweep.get("kind")),
+        length_of(analysis.results),
+        sweep.get("slots"),
+        cells,
+        seats,
+        lengths,
+        effects,
+        verdicts,
+        game_effects,
+        metrics,
+    )
 
 
 #: Game metrics plotted against the swept value when the file names none.
@@ -116,6 +137,7 @@ def _game_effects(analysis, cells: pd.DataFrame, named: tuple[str, ...]) -> tupl
 # figures
 # ------------------------------------------------------------------------------------------
 
+
 def _axis_label(frames: SweepFrames, spec: Any) -> str:
     slots = "every slot" if frames.slots == "all" else "slot " + ", ".join(map(str, frames.slots))
     if frames.kind == "skill":
@@ -135,8 +157,9 @@ def _skill_ticks(ax, frames: SweepFrames, spec: Any) -> None:
     ax.set_xticks(ticks, [f"{i}\n{path[i]}" for i in ticks])
 
 
-def seat_curve_plot(frames: SweepFrames, base: str, spec: Any = None, band: float | None = None,
-                    confidence: float = 0.95):
+def seat_curve_plot(
+    frames: SweepFrames, base: str, spec: Any = None, band: float | None = None, confidence: float = 0.95
+):
     """Every seat's win rate against the swept value (one line per seat and variant)."""
     with matplotlib.rc_context(STYLE):
         fig = new_figure(4.4)
@@ -147,8 +170,13 @@ def seat_curve_plot(frames: SweepFrames, base: str, spec: Any = None, band: floa
             share = 100.0 / len(seats)
             ax.axhline(share, color="0.3", lw=1, ls="--", label=f"1/{len(seats)} (equal chances)")
             if band:
-                ax.axhspan(share - 100 * band, share + 100 * band, color="0.85", alpha=0.6,
-                           label=f"fairness band ±{100 * band:.0f} points")
+                ax.axhspan(
+                    share - 100 * band,
+                    share + 100 * band,
+                    color="0.85",
+                    alpha=0.6,
+                    label=f"fairness band ±{100 * band:.0f} points",
+                )
         variants = list(dict.fromkeys(rows["variant"]))
         series = len(variants) * len(seats)
         spread = 0.012 * (float(frames.cells["sweep_value"].max() - frames.cells["sweep_value"].min()) or 1.0)
@@ -157,12 +185,21 @@ def seat_curve_plot(frames: SweepFrames, base: str, spec: Any = None, band: floa
                 line = rows[(rows["variant"] == variant) & (rows["seat"] == seat)].sort_values("sweep_value")
                 shift = spread * (v_index * len(seats) + s_index - (series - 1) / 2)  # side by side, not on top
                 y = 100 * line["win_rate"].to_numpy()
-                err = 100 * np.clip(np.vstack([line["win_rate"] - line["ci_low"], line["ci_high"] - line["win_rate"]]),
-                                    0, None)
+                err = 100 * np.clip(
+                    np.vstack([line["win_rate"] - line["ci_low"], line["ci_high"] - line["win_rate"]]), 0, None
+                )
                 label = f"seat {seat}" + (f", {variant}" if len(variants) > 1 else "")
-                ax.errorbar(line["sweep_value"].to_numpy() + shift, y, yerr=err, capsize=3, ms=6, label=label,
-                            color=COLOURS[s_index % len(COLOURS)], marker=MARKERS[v_index % len(MARKERS)],
-                            ls=LINES[v_index % len(LINES)])
+                ax.errorbar(
+                    line["sweep_value"].to_numpy() + shift,
+                    y,
+                    yerr=err,
+                    capsize=3,
+                    ms=6,
+                    label=label,
+                    color=COLOURS[s_index % len(COLOURS)],
+                    marker=MARKERS[v_index % len(MARKERS)],
+                    ls=LINES[v_index % len(LINES)],
+                )
         ax.set_xlabel(_axis_label(frames, spec))
         ax.set_ylabel(f"win rate (%), {100 * confidence:.0f} % simultaneous CI")
         ax.set_title(f"Win rate by seat against {frames.axis} — {base}")
@@ -180,9 +217,17 @@ def length_curve_plot(frames: SweepFrames, base: str, spec: Any = None, confiden
         for index, variant in enumerate(dict.fromkeys(rows["variant"])):
             line = rows[rows["variant"] == variant].sort_values("sweep_value")
             err = np.clip(np.vstack([line["mean"] - line["ci_low"], line["ci_high"] - line["mean"]]), 0, None)
-            ax.errorbar(line["sweep_value"].to_numpy(), line["mean"].to_numpy(), yerr=err, capsize=3, ms=6, label=variant,
-                        color=COLOURS[index % len(COLOURS)], marker=MARKERS[index % len(MARKERS)],
-                        ls=LINES[index % len(LINES)])
+            ax.errorbar(
+                line["sweep_value"].to_numpy(),
+                line["mean"].to_numpy(),
+                yerr=err,
+                capsize=3,
+                ms=6,
+                label=variant,
+                color=COLOURS[index % len(COLOURS)],
+                marker=MARKERS[index % len(MARKERS)],
+                ls=LINES[index % len(LINES)],
+            )
         ax.set_xlabel(_axis_label(frames, spec))
         ax.set_ylabel(f"mean {frames.length.label} ({frames.length.unit}), {100 * confidence:.0f} % CI")
         ax.set_title(f"{frames.length.label[:1].upper()}{frames.length.label[1:]} against {frames.axis} — {base}")
@@ -191,8 +236,9 @@ def length_curve_plot(frames: SweepFrames, base: str, spec: Any = None, confiden
         return fig
 
 
-def effect_curve_plot(frames: SweepFrames, base: str, variant: str, spec: Any = None, alpha: float = 0.05,
-                      confidence: float = 0.95):
+def effect_curve_plot(
+    frames: SweepFrames, base: str, variant: str, spec: Any = None, alpha: float = 0.05, confidence: float = 0.95
+):
     """A variant's effect on every rate (left) and on the length (right) against the swept value.
 
     Filled markers: Holm-adjusted p < α over the report's whole effects table.
@@ -203,19 +249,31 @@ def effect_curve_plot(frames: SweepFrames, base: str, variant: str, spec: Any = 
         rows = frames.effects[(frames.effects["sweep_base"] == base) & (frames.effects["variant"] == variant)]
         for ax, binary in ((left, True), (right, False)):
             part = rows[rows["binary"] == binary]
-            outcomes = list(dict.fromkeys(part["outcome"])) if binary else \
-                [o for o in (frames.length.column, "rounds") if o in set(part["outcome"])][:1]
+            outcomes = (
+                list(dict.fromkeys(part["outcome"]))
+                if binary
+                else [o for o in (frames.length.column, "rounds") if o in set(part["outcome"])][:1]
+            )
             ax.axhline(0.0, color="0.3", lw=1)
             scale = 100.0 if binary else 1.0
             for index, outcome in enumerate(outcomes):
                 line = part[part["outcome"] == outcome].sort_values("sweep_value")
                 y = scale * line["effect"].to_numpy()
-                err = scale * np.clip(np.vstack([line["effect"] - line["ci_low"], line["ci_high"] - line["effect"]]),
-                                      0, None)
+                err = scale * np.clip(
+                    np.vstack([line["effect"] - line["ci_low"], line["ci_high"] - line["effect"]]), 0, None
+                )
                 colour, marker = COLOURS[index % len(COLOURS)], MARKERS[index % len(MARKERS)]
                 label = str(line["label"].iloc[0]).replace("'s win rate", " wins").replace(" (first to play)", "")
-                ax.errorbar(line["sweep_value"].to_numpy(), y, yerr=err, capsize=3, color=colour, ls=LINES[index % len(LINES)],
-                            marker="none", label=label)
+                ax.errorbar(
+                    line["sweep_value"].to_numpy(),
+                    y,
+                    yerr=err,
+                    capsize=3,
+                    color=colour,
+                    ls=LINES[index % len(LINES)],
+                    marker="none",
+                    label=label,
+                )
                 significant = (line["p_adjusted"] < alpha).to_numpy()
                 x = line["sweep_value"].to_numpy()
                 ax.plot(x[significant], y[significant], ls="none", marker=marker, color=colour, ms=7)
@@ -225,18 +283,22 @@ def effect_curve_plot(frames: SweepFrames, base: str, variant: str, spec: Any = 
             if outcomes:
                 ax.legend(fontsize=9, frameon=False)
         fig.supxlabel(_axis_label(frames, spec))
-        fig.suptitle(f"Effect of {variant} against {frames.axis} — {base}\n({100 * confidence:.0f} % paired CIs; "
-                     f"filled: Holm-adjusted p < {alpha:g})")
+        fig.suptitle(
+            f"Effect of {variant} against {frames.axis} — {base}\n({100 * confidence:.0f} % paired CIs; "
+            f"filled: Holm-adjusted p < {alpha:g})"
+        )
         return fig
 
 
-def metric_effect_plot(frames: SweepFrames, base: str, variant: str, spec: Any = None, alpha: float = 0.05,
-                       confidence: float = 0.95):
+def metric_effect_plot(
+    frames: SweepFrames, base: str, variant: str, spec: Any = None, alpha: float = 0.05, confidence: float = 0.95
+):
     """A variant's effect on the game's own metrics (:attr:`SweepFrames.metrics`) against the
     swept value, one panel per metric. Filled markers: Holm-adjusted p < α over the report's
     table of game-metric effects."""
-    rows = frames.game_effects[(frames.game_effects["sweep_base"] == base)
-                               & (frames.game_effects["variant"] == variant)]
+    rows = frames.game_effects[
+        (frames.game_effects["sweep_base"] == base) & (frames.game_effects["variant"] == variant)
+    ]
     metrics = [m for m in frames.metrics if m in set(rows["metric"])]
     with matplotlib.rc_context(STYLE):
         fig = new_figure(3.6)
@@ -255,14 +317,17 @@ def metric_effect_plot(frames: SweepFrames, base: str, variant: str, spec: Any =
             _skill_ticks(ax, frames, spec)
         axes[0].set_ylabel("effect (variant − baseline)")
         fig.supxlabel(_axis_label(frames, spec))
-        fig.suptitle(f"Effect of {variant} on the game's metrics against {frames.axis} — {base}\n"
-                     f"({100 * confidence:.0f} % paired CIs, jackknife over seeds; filled: Holm-adjusted p < {alpha:g})")
+        fig.suptitle(
+            f"Effect of {variant} on the game's metrics against {frames.axis} — {base}\n"
+            f"({100 * confidence:.0f} % paired CIs, jackknife over seeds; filled: Holm-adjusted p < {alpha:g})"
+        )
         return fig
 
 
 # ------------------------------------------------------------------------------------------
 # text and tables
 # ------------------------------------------------------------------------------------------
+
 
 def _values_text(values) -> str:
     return ", ".join(f"{v:g}" for v in values) if len(values) else "none"
@@ -292,9 +357,11 @@ def trend_sentences(frames: SweepFrames) -> list[str]:
         for seat, line in rows.groupby("seat"):
             line = line.sort_values("sweep_value")
             first, last = line.iloc[0], line.iloc[-1]
-            parts.append(f"seat {seat} {pct(first['win_rate'])} [{pct(first['ci_low'])}, {pct(first['ci_high'])}] "
-                         f"at {first['sweep_value']:g} → {pct(last['win_rate'])} [{pct(last['ci_low'])}, "
-                         f"{pct(last['ci_high'])}] at {last['sweep_value']:g}")
+            parts.append(
+                f"seat {seat} {pct(first['win_rate'])} [{pct(first['ci_low'])}, {pct(first['ci_high'])}] "
+                f"at {first['sweep_value']:g} → {pct(last['win_rate'])} [{pct(last['ci_low'])}, "
+                f"{pct(last['ci_high'])}] at {last['sweep_value']:g}"
+            )
         out.append(f"{base}, {variant}: " + "; ".join(parts) + ".")
     return out
 
@@ -311,15 +378,21 @@ def _table_rows(frames: SweepFrames, base: str) -> tuple[list[str], list[list[st
         cells = [variant, f"{value:g}"]
         for seat in seat_ids:
             r = group[group["seat"] == seat]
-            cells.append("—" if r.empty else f"{pct(r['win_rate'].iloc[0])} [{pct(r['ci_low'].iloc[0])}, "
-                                             f"{pct(r['ci_high'].iloc[0])}]")
+            cells.append(
+                "—"
+                if r.empty
+                else f"{pct(r['win_rate'].iloc[0])} [{pct(r['ci_low'].iloc[0])}, {pct(r['ci_high'].iloc[0])}]"
+            )
         if lengths is not None and (variant, lineup) in lengths.index:
             r = lengths.loc[(variant, lineup)]
             cells.append(f"{number(r['mean'])} [{number(r['ci_low'])}, {number(r['ci_high'])}]")
         else:
             cells.append("—")
-        cells.append(str(verdicts.loc[(variant, lineup), "verdict"]) if verdicts is not None
-                     and (variant, lineup) in verdicts.index else "—")
+        cells.append(
+            str(verdicts.loc[(variant, lineup), "verdict"])
+            if verdicts is not None and (variant, lineup) in verdicts.index
+            else "—"
+        )
         rows.append(cells)
     order = sorted(range(len(rows)), key=lambda i: (rows[i][0] != "baseline", rows[i][0], float(rows[i][1])))
     return columns, [rows[i] for i in order]
@@ -346,8 +419,11 @@ def sweep_sections(analysis, make_figure: Callable, section_type: type, table_ty
     spec, options = analysis.results.spec, analysis.options
     values = sorted(frames.cells["sweep_value"].unique())
     who = "every slot" if frames.slots == "all" else "slot " + ", ".join(map(str, frames.slots))
-    what = ("the game's skill axis (each value the profile interpolated between two presets)"
-            if frames.kind == "skill" else f"the profile key {frames.axis}")
+    what = (
+        "the game's skill axis (each value the profile interpolated between two presets)"
+        if frames.kind == "skill"
+        else f"the profile key {frames.axis}"
+    )
     section = section_type("sweep", f"Sweep: every outcome against {frames.axis}")
     section.paragraphs = [
         f"The experiment swept {what} over {_values_text(values)}, for {who} of each line-up; every value is a "
@@ -355,29 +431,51 @@ def sweep_sections(analysis, make_figure: Callable, section_type: type, table_ty
         "intervals over the seats (seed-clustered), lengths their seed-bootstrap intervals, variant effects their "
         "paired intervals (variant − baseline on the same seeds) with Holm-adjusted p-values over the whole "
         "effects table, and the fairness verdicts are family-wise over every cell of the report.",
-        *trend_sentences(frames), *fairness_sentences(frames)]
+        *trend_sentences(frames),
+        *fairness_sentences(frames),
+    ]
     for base in dict.fromkeys(frames.cells["sweep_base"]):
-        section.items.append(make_figure(f"Win rate by seat against {frames.axis} — {base}",
-                                         seat_curve_plot(frames, base, spec, options.fairness_margin,
-                                                         options.confidence)))
+        section.items.append(
+            make_figure(
+                f"Win rate by seat against {frames.axis} — {base}",
+                seat_curve_plot(frames, base, spec, options.fairness_margin, options.confidence),
+            )
+        )
         constant = _constant_length(frames, base)
         if constant is None:
-            section.items.append(make_figure(f"{frames.length.label[:1].upper()}{frames.length.label[1:]} against "
-                                             f"{frames.axis} — {base}",
-                                             length_curve_plot(frames, base, spec, options.confidence)))
+            section.items.append(
+                make_figure(
+                    f"{frames.length.label[:1].upper()}{frames.length.label[1:]} against {frames.axis} — {base}",
+                    length_curve_plot(frames, base, spec, options.confidence),
+                )
+            )
         else:
-            section.notes.append(f"{base}: every match lasts {number(constant)} {frames.length.unit} at every value "
-                                 "(a constant of the rules: no plot).")
+            section.notes.append(
+                f"{base}: every match lasts {number(constant)} {frames.length.unit} at every value "
+                "(a constant of the rules: no plot)."
+            )
         for variant in dict.fromkeys(frames.effects.loc[frames.effects["sweep_base"] == base, "variant"]):
-            section.items.append(make_figure(f"Effect of {variant} against {frames.axis} — {base}",
-                                             effect_curve_plot(frames, base, variant, spec, options.alpha,
-                                                               options.confidence)))
+            section.items.append(
+                make_figure(
+                    f"Effect of {variant} against {frames.axis} — {base}",
+                    effect_curve_plot(frames, base, variant, spec, options.alpha, options.confidence),
+                )
+            )
             if frames.metrics:
-                section.items.append(make_figure(
-                    f"Effect of {variant} on the game's metrics against {frames.axis} — {base}",
-                    metric_effect_plot(frames, base, variant, spec, options.alpha, options.confidence)))
+                section.items.append(
+                    make_figure(
+                        f"Effect of {variant} on the game's metrics against {frames.axis} — {base}",
+                        metric_effect_plot(frames, base, variant, spec, options.alpha, options.confidence),
+                    )
+                )
         columns, rows = _table_rows(frames, base)
-        section.items.append(table_type(f"Outcomes against {frames.axis} — {base}", columns, rows,
-                                        note="Win rates with their simultaneous CIs; mean length with its CI; the "
-                                             "cell's family-wise fairness verdict."))
+        section.items.append(
+            table_type(
+                f"Outcomes against {frames.axis} — {base}",
+                columns,
+                rows,
+                note="Win rates with their simultaneous CIs; mean length with its CI; the "
+                "cell's family-wise fairness verdict.",
+            )
+        )
     return [section]

@@ -36,10 +36,23 @@ from sim.core.estimators import (
     wilson_interval,
 )
 
-__all__ = ["wilson_interval", "exact_interval", "win_rates", "design_effect", "clustered_wilson",
-           "simultaneous_intervals", "seat_win_rates", "team_win_rates", "profile_win_rates",
-           "rate_moments", "merge_moments", "rates_from_moments", "MOMENTS", "team_rows",
-           "group_keys"]
+__all__ = [
+    "wilson_interval",
+    "exact_interval",
+    "win_rates",
+    "design_effect",
+    "clustered_wilson",
+    "simultaneous_intervals",
+    "seat_win_rates",
+    "team_win_rates",
+    "profile_win_rates",
+    "rate_moments",
+    "merge_moments",
+    "rates_from_moments",
+    "MOMENTS",
+    "team_rows",
+    "group_keys",
+]
 
 #: Columns that identify one cell (variant × line-up) of a results directory.
 CELL = ("variant", "lineup")
@@ -50,8 +63,9 @@ def group_keys(frame: pd.DataFrame, extra: Sequence[str] = ()) -> list[str]:
     return [c for c in CELL if c in frame.columns] + list(extra)
 
 
-def simultaneous_intervals(successes, trials, items, confidence: float = 0.95,
-                           design_eff=1.0) -> tuple[np.ndarray, np.ndarray]:
+def simultaneous_intervals(
+    successes, trials, items, confidence: float = 0.95, design_eff=1.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Bonferroni–Clopper–Pearson bounds: each rate at level 1 − (1 − confidence)/items.
 
     Args:
@@ -109,8 +123,19 @@ def rate_moments(rows: pd.DataFrame, item: str, outcome: str, cluster: str | Non
         per = frame.assign(m=1.0)
     per["m"] = per["m"].astype(float)
     per["k2"], per["km"], per["m2"] = per["k"] ** 2, per["k"] * per["m"], per["m"] ** 2
-    return per.groupby(keys, sort=True).agg(k=("k", "sum"), m=("m", "sum"), g=("k", "size"), big=("m", "max"),
-                                            k2=("k2", "sum"), km=("km", "sum"), m2=("m2", "sum")).reset_index()
+    return (
+        per.groupby(keys, sort=True)
+        .agg(
+            k=("k", "sum"),
+            m=("m", "sum"),
+            g=("k", "size"),
+            big=("m", "max"),
+            k2=("k2", "sum"),
+            km=("km", "sum"),
+            m2=("m2", "sum"),
+        )
+        .reset_index()
+    )
 
 
 def merge_moments(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
@@ -156,8 +181,9 @@ def rates_from_moments(moments: pd.DataFrame, item: str, confidence: float, simu
     return out
 
 
-def _rates_table(rows: pd.DataFrame, item: str, outcome: str, confidence: float,
-                cluster: str | None, simultaneous: bool) -> pd.DataFrame:
+def _rates_table(
+    rows: pd.DataFrame, item: str, outcome: str, confidence: float, cluster: str | None, simultaneous: bool
+) -> pd.DataFrame:
     """Rate of ``outcome`` per cell × ``item`` with clustered CIs (:func:`rates_from_moments`)."""
     return rates_from_moments(rate_moments(rows, item, outcome, cluster), item, confidence, simultaneous)
 
@@ -170,8 +196,9 @@ def _effective_cluster(rows: pd.DataFrame, item: str, cluster: str | None) -> st
     return cluster if (sizes > 1).any() else None
 
 
-def seat_win_rates(players: pd.DataFrame, confidence: float = 0.95, simultaneous: bool = True,
-                   cluster: str | None = "seed") -> pd.DataFrame:
+def seat_win_rates(
+    players: pd.DataFrame, confidence: float = 0.95, simultaneous: bool = True, cluster: str | None = "seed"
+) -> pd.DataFrame:
     """Win rate of each seat per cell (variant × line-up), with simultaneous CIs.
 
     Simultaneous (``simultaneous=True``) intervals cover all n seats of a cell at once with
@@ -207,8 +234,9 @@ def team_rows(players: pd.DataFrame, cluster: str | None = "seed") -> pd.DataFra
     return players[players["team"] >= 0].groupby(keys, sort=True)["won"].any().reset_index()
 
 
-def team_win_rates(players: pd.DataFrame, confidence: float = 0.95, simultaneous: bool = True,
-                   cluster: str | None = "seed") -> pd.DataFrame:
+def team_win_rates(
+    players: pd.DataFrame, confidence: float = 0.95, simultaneous: bool = True, cluster: str | None = "seed"
+) -> pd.DataFrame:
     """Win rate of each team per cell, like :func:`seat_win_rates` (empty without teams).
 
     A team appears once per match (its seats merged); it won if any of its seats won.
@@ -219,13 +247,13 @@ def team_win_rates(players: pd.DataFrame, confidence: float = 0.95, simultaneous
         return pd.DataFrame()
     cluster = _effective_cluster(teams, "team", cluster)
     table = _rates_table(teams, "team", "won", confidence, cluster, simultaneous)
-    table["method"] = ("Bonferroni–Clopper–Pearson" if simultaneous else "Wilson") + \
-        (f", clustered by {cluster}" if cluster else "")
+    table["method"] = ("Bonferroni–Clopper–Pearson" if simultaneous else "Wilson") + (
+        f", clustered by {cluster}" if cluster else ""
+    )
     return table
 
 
-def profile_win_rates(players: pd.DataFrame, confidence: float = 0.95,
-                      cluster: str | None = "seed") -> pd.DataFrame:
+def profile_win_rates(players: pd.DataFrame, confidence: float = 0.95, cluster: str | None = "seed") -> pd.DataFrame:
     """Per-seat win rate of each profile per cell, with Wilson CIs clustered by seed.
 
     These are the intervals balance validation uses for ``profile_win_rate`` targets

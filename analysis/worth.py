@@ -41,13 +41,46 @@ from .narrative import pct
 from .outcomes import slot_scores
 from .plots import COLOURS, new_figure
 
-__all__ = ["WORTH_COLUMNS", "points", "worth_interval", "restricted_wins", "worth_spread", "worth_table", "worth_sentences",
-           "worth_plot", "worth_sections"]
+__all__ = [
+    "WORTH_COLUMNS",
+    "points",
+    "worth_interval",
+    "restricted_wins",
+    "worth_spread",
+    "worth_table",
+    "worth_sentences",
+    "worth_plot",
+    "worth_sections",
+]
 
 #: The columns of :func:`worth_table`.
-WORTH_COLUMNS = ("variant", "lineup", "choice", "kind", "label", "worth", "ci_low", "ci_high", "p", "p_adjusted",
-                 "adj_low", "adj_high", "detectable", "allowed_rate", "restricted_rate", "pairs", "seeds",
-                 "used_share", "uses_per_match", "won_when_made", "verdict", "b", "c", "deff", "clusters")
+WORTH_COLUMNS = (
+    "variant",
+    "lineup",
+    "choice",
+    "kind",
+    "label",
+    "worth",
+    "ci_low",
+    "ci_high",
+    "p",
+    "p_adjusted",
+    "adj_low",
+    "adj_high",
+    "detectable",
+    "allowed_rate",
+    "restricted_rate",
+    "pairs",
+    "seeds",
+    "used_share",
+    "uses_per_match",
+    "won_when_made",
+    "verdict",
+    "b",
+    "c",
+    "deff",
+    "clusters",
+)
 
 
 def _usage(used: pd.DataFrame | None, wins: pd.DataFrame) -> pd.DataFrame:
@@ -57,8 +90,11 @@ def _usage(used: pd.DataFrame | None, wins: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=["variant", "lineup", "choice", "made", "uses"])
     mine = used.merge(wins[["variant", "lineup", "match", "seat"]], on=["variant", "lineup", "match", "seat"])
     per_match = mine.groupby(["variant", "lineup", "choice", "match"], sort=False)["uses"].sum()
-    return per_match.groupby(level=["variant", "lineup", "choice"], sort=False).agg(
-        made=lambda x: int((x > 0).sum()), uses="sum").reset_index()
+    return (
+        per_match.groupby(level=["variant", "lineup", "choice"], sort=False)
+        .agg(made=lambda x: int((x > 0).sum()), uses="sum")
+        .reset_index()
+    )
 
 
 def _observed(used: pd.DataFrame | None, players: pd.DataFrame) -> pd.Series:
@@ -80,8 +116,9 @@ def _own_observed(tables, worth: Mapping[str, Any], observed: Callable) -> dict[
     for variant, lineup in matches[["variant", "lineup"]].drop_duplicates().itertuples(index=False):
         if lineup not in bases:
             continue
-        cell = {name: t[(t["variant"] == variant) & (t["lineup"] == lineup)] if len(t) else t
-                for name, t in tables.items()}
+        cell = {
+            name: t[(t["variant"] == variant) & (t["lineup"] == lineup)] if len(t) else t for name, t in tables.items()
+        }
         out.update({(variant, lineup, choice): rate for choice, rate in observed(cell).items()})
     return out
 
@@ -94,10 +131,14 @@ def _verdict(row: Mapping[str, Any], alpha: float) -> str:
     return "no detectable worth"
 
 
-def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
-                used: Callable[[Mapping[str, pd.DataFrame]], pd.DataFrame] | None = None,
-                confidence: float = 0.95, correction: str = "holm",
-                observed: Callable[[Mapping[str, pd.DataFrame]], Mapping[str, float]] | None = None) -> pd.DataFrame:
+def worth_table(
+    tables: Mapping[str, pd.DataFrame],
+    worth: Mapping[str, Any],
+    used: Callable[[Mapping[str, pd.DataFrame]], pd.DataFrame] | None = None,
+    confidence: float = 0.95,
+    correction: str = "holm",
+    observed: Callable[[Mapping[str, pd.DataFrame]], Mapping[str, float]] | None = None,
+) -> pd.DataFrame:
     """One row per variant, line-up and choice: the worth with its intervals and tests.
 
     Args:
@@ -137,30 +178,51 @@ def worth_table(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any],
             allowed, restricted = cells.get((variant, base)), cells.get((variant, played))
             if allowed is None or restricted is None:
                 continue
-            pairs = allowed[["seed", "won"]].merge(restricted[["seed", "won"]], left_index=True, right_index=True,
-                                                   suffixes=("_a", "_r"))
+            pairs = allowed[["seed", "won"]].merge(
+                restricted[["seed", "won"]], left_index=True, right_index=True, suffixes=("_a", "_r")
+            )
             if not (pairs["seed_a"] == pairs["seed_r"]).all():
                 raise ValueError(f"{played}: match indices do not share seeds with {base}; worth needs common seeds")
             effect = paired_binary_effect(pairs["won_r"], pairs["won_a"], pairs["seed_a"], confidence)
             key = (variant, base, choice)
             counted = usage.loc[key] if made is not None and key in usage.index else None
             share = float("nan") if made is None else (counted["made"] / len(allowed) if counted is not None else 0.0)
-            per_match = float("nan") if made is None else (counted["uses"] / len(allowed) if counted is not None else 0.0)
-            rows.append({"variant": variant, "lineup": base, "choice": choice,
-                         "kind": labels.get(choice, {}).get("kind", ""),
-                         "label": labels.get(choice, {}).get("label", choice),
-                         # worth = allowed − restricted: the effect of restricting, negated
-                         "worth": -effect["effect"], "ci_low": -effect["ci_high"], "ci_high": -effect["ci_low"],
-                         "p": effect["p"], "allowed_rate": effect["base_rate"],
-                         "restricted_rate": effect["variant_rate"], "pairs": effect["n"],
-                         "seeds": int(pairs["seed_a"].nunique()), "used_share": float(share),
-                         "won_when_made": float(rates.get(key, float("nan"))),
-                         "uses_per_match": float(per_match),
-                         # for the adjusted intervals (analysis.effects.adjusted_intervals)
-                         # b: won only when allowed, c: only when forbidden (the restriction's effect c − b)
-                         "binary": True, "b": effect["b"], "c": effect["c"], "n": effect["n"], "deff": effect["deff"],
-                         "clusters": effect["clusters"], "effect": effect["effect"], "se": effect["se"], "df": 0,
-                         "test": effect["test"]})
+            per_match = (
+                float("nan") if made is None else (counted["uses"] / len(allowed) if counted is not None else 0.0)
+            )
+            rows.append(
+                {
+                    "variant": variant,
+                    "lineup": base,
+                    "choice": choice,
+                    "kind": labels.get(choice, {}).get("kind", ""),
+                    "label": labels.get(choice, {}).get("label", choice),
+                    # worth = allowed − restricted: the effect of restricting, negated
+                    "worth": -effect["effect"],
+                    "ci_low": -effect["ci_high"],
+                    "ci_high": -effect["ci_low"],
+                    "p": effect["p"],
+                    "allowed_rate": effect["base_rate"],
+                    "restricted_rate": effect["variant_rate"],
+                    "pairs": effect["n"],
+                    "seeds": int(pairs["seed_a"].nunique()),
+                    "used_share": float(share),
+                    "won_when_made": float(rates.get(key, float("nan"))),
+                    "uses_per_match": float(per_match),
+                    # for the adjusted intervals (analysis.effects.adjusted_intervals)
+                    # b: won only when allowed, c: only when forbidden (the restriction's effect c − b)
+                    "binary": True,
+                    "b": effect["b"],
+                    "c": effect["c"],
+                    "n": effect["n"],
+                    "deff": effect["deff"],
+                    "clusters": effect["clusters"],
+                    "effect": effect["effect"],
+                    "se": effect["se"],
+                    "df": 0,
+                    "test": effect["test"],
+                }
+            )
     if not rows:
         return pd.DataFrame(columns=list(WORTH_COLUMNS))
     return _adjusted(pd.DataFrame(rows), confidence, correction)
@@ -186,8 +248,9 @@ def worth_interval(row: Mapping[str, Any], level: float) -> tuple[float, float]:
     return -high, -low
 
 
-def restricted_wins(tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any], variant: str,
-                    lineup: str) -> pd.DataFrame:
+def restricted_wins(
+    tables: Mapping[str, pd.DataFrame], worth: Mapping[str, Any], variant: str, lineup: str
+) -> pd.DataFrame:
     """The slot's win (1/0) in each match of every line-up restricting ``lineup``, one column per
     choice, indexed by match, with the match's ``seed``: the pairs behind every difference of
     two worths (restricted line-ups share the line-up's seeds and seatings)."""
@@ -235,15 +298,18 @@ def worth_spread(table: pd.DataFrame, wins: pd.DataFrame, confidence: float = 0.
     lows, highs = [0.0], [0.0]
     seeds = wins["seed"].to_numpy() if len(wins) else None
     for i, first in enumerate(choices):
-        for second in choices[i + 1:]:
+        for second in choices[i + 1 :]:
             # w_first − w_second = mean(won without second) − mean(won without first)
             d = paired_rate_difference(wins[second].to_numpy(float), wins[first].to_numpy(float), seeds, level)
             lows += [d["ci_low"], -d["ci_high"]]
             highs += [d["ci_high"], -d["ci_low"]]
-    return {"spread": float(worth.max() - worth.min()), "low": float(max(0.0, max(lows))),
-            "high": float(max(highs)),
-            "best": str(table["choice"].iloc[int(worth.argmax())]),
-            "worst": str(table["choice"].iloc[int(worth.argmin())])}
+    return {
+        "spread": float(worth.max() - worth.min()),
+        "low": float(max(0.0, max(lows))),
+        "high": float(max(highs)),
+        "best": str(table["choice"].iloc[int(worth.argmax())]),
+        "worst": str(table["choice"].iloc[int(worth.argmin())]),
+    }
 
 
 def points(value: float, signed: bool = True) -> str:
@@ -260,8 +326,11 @@ def observed_comparison(table: pd.DataFrame) -> dict[str, Any]:
     median by the two measures (empty without enough observed rates)."""
     from scipy import stats
 
-    first = table[(table["variant"] == table["variant"].iloc[0]) & (table["lineup"] == table["lineup"].iloc[0])] \
-        if len(table) else table
+    first = (
+        table[(table["variant"] == table["variant"].iloc[0]) & (table["lineup"] == table["lineup"].iloc[0])]
+        if len(table)
+        else table
+    )
     first = first.dropna(subset=["won_when_made"])
     if len(first) < 3 or first["won_when_made"].nunique() < 2 or first["worth"].nunique() < 2:
         return {}
@@ -278,18 +347,25 @@ def worth_sentences(table: pd.DataFrame, confidence: float = 0.95) -> list[str]:
     for row in table.to_dict("records"):
         where = f" ({row['lineup']}, {row['variant']})" if several else ""
         label = str(row["label"])
-        used = "" if not row["used_share"] == row["used_share"] else \
-            f"; made in {pct(row['used_share'])} of the matches where it was allowed"
+        used = (
+            ""
+            if not row["used_share"] == row["used_share"]
+            else f"; made in {pct(row['used_share'])} of the matches where it was allowed"
+        )
         if row["verdict"] == "no detectable worth" and not row["detectable"] == row["detectable"]:
             claim = "no winner changed: every paired match was won by the same player with or without it"
         elif row["verdict"] == "no detectable worth":
-            claim = (f"no detectable worth, {points(row['worth'])} points of win rate "
-                     f"[{points(row['adj_low'])}, {points(row['adj_high'])}] (adjusted p = {row['p_adjusted']:.2g}); "
-                     f"a worth of {points(row['detectable'], False)} points would have been detected")
+            claim = (
+                f"no detectable worth, {points(row['worth'])} points of win rate "
+                f"[{points(row['adj_low'])}, {points(row['adj_high'])}] (adjusted p = {row['p_adjusted']:.2g}); "
+                f"a worth of {points(row['detectable'], False)} points would have been detected"
+            )
         else:
-            claim = (f"worth {points(row['worth'])} points of win rate [{points(row['adj_low'])}, "
-                     f"{points(row['adj_high'])}] (adjusted p = {row['p_adjusted']:.2g})"
-                     + ("; the player wins more without it" if row["worth"] < 0 else ""))
+            claim = (
+                f"worth {points(row['worth'])} points of win rate [{points(row['adj_low'])}, "
+                f"{points(row['adj_high'])}] (adjusted p = {row['p_adjusted']:.2g})"
+                + ("; the player wins more without it" if row["worth"] < 0 else "")
+            )
         out.append(f"{label[:1].upper()}{label[1:]}{where}: {claim}{used}.")
     return out
 
@@ -307,8 +383,15 @@ def worth_plot(table: pd.DataFrame, title: str = "") -> Any:
     worth = 100 * first["worth"].to_numpy()
     colours = [COLOURS[0] if v == "helps" else COLOURS[1] if v == "hurts" else "#999999" for v in first["verdict"]]
     ax.barh(y, worth, color=colours, alpha=0.8)
-    ax.errorbar(worth, y, xerr=[worth - 100 * first["adj_low"].to_numpy(), 100 * first["adj_high"].to_numpy() - worth],
-                fmt="none", ecolor="black", capsize=3, linewidth=1)
+    ax.errorbar(
+        worth,
+        y,
+        xerr=[worth - 100 * first["adj_low"].to_numpy(), 100 * first["adj_high"].to_numpy() - worth],
+        fmt="none",
+        ecolor="black",
+        capsize=3,
+        linewidth=1,
+    )
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(y, first["label"])
     ax.set_xlabel("worth: win rate allowed − forbidden (points)")
@@ -323,9 +406,14 @@ def worth_sections(analysis: Any, make_figure: Callable, section_type: type, tab
     if not worth:
         return []
     restrictions = getattr(results.spec, "restrictions", None)
-    table = worth_table(results.tables, worth, restrictions.used if restrictions else None,
-                        analysis.options.confidence, analysis.options.correction,
-                        getattr(restrictions, "observed", None))
+    table = worth_table(
+        results.tables,
+        worth,
+        restrictions.used if restrictions else None,
+        analysis.options.confidence,
+        analysis.options.correction,
+        getattr(restrictions, "observed", None),
+    )
     section = section_type("worth", "What each choice is worth")
     level = f"{100 * analysis.options.confidence:.0f} %"
     section.paragraphs = [
@@ -334,7 +422,8 @@ def worth_sections(analysis: Any, make_figure: Callable, section_type: type, tab
         "how many points of win rate the player loses without it: a paired difference over the same matches, "
         f"with seeds as clusters, its {level} interval consistent with the p-value adjusted over the table "
         f"({analysis.options.correction}), and the smallest worth the run would detect with 80 % power. "
-        "This measures what the choice does, not how often its holder was already winning when making it."]
+        "This measures what the choice does, not how often its holder was already winning when making it."
+    ]
     section.bullets = worth_sentences(table, analysis.options.confidence)
     # the game's own observational measure only: at the match level a choice made in every match
     # "wins" half the time whatever it does, and the ranking would be noise
@@ -343,14 +432,18 @@ def worth_sections(analysis: Any, make_figure: Callable, section_type: type, tab
     if compared:
         flips = ", ".join(compared["flips"]) or "none"
         section.paragraphs.append(
-            "\"Won when made\" is the observational measure: the share of the matches (or, where the game says so, "
+            '"Won when made" is the observational measure: the share of the matches (or, where the game says so, '
             "of the rounds or races) in which a player made the choice that the player won. It mixes what the choice "
             "does with when it is made (a choice made when already ahead looks strong). Its ranking against the worth: Spearman ρ = {compared['rho']:.2f} "
-            f"(p = {compared['p']:.2g}); choices on opposite sides of the median by the two measures: {flips}.")
+            f"(p = {compared['p']:.2g}); choices on opposite sides of the median by the two measures: {flips}."
+        )
     columns = {
-        "choice": "label", "line-up": "lineup", "variant": "variant",
-        "worth, points [adjusted CI]": lambda r: f"{points(r['worth'])} [{points(r['adj_low'])}, "
-                                                 f"{points(r['adj_high'])}]",
+        "choice": "label",
+        "line-up": "lineup",
+        "variant": "variant",
+        "worth, points [adjusted CI]": lambda r: (
+            f"{points(r['worth'])} [{points(r['adj_low'])}, {points(r['adj_high'])}]"
+        ),
         "adjusted p": lambda r: f"{r['p_adjusted']:.2g}",
         "detectable": lambda r: points(r["detectable"], False),
         "win rate allowed / forbidden": lambda r: f"{pct(r['allowed_rate'])} / {pct(r['restricted_rate'])}",
@@ -359,12 +452,21 @@ def worth_sections(analysis: Any, make_figure: Callable, section_type: type, tab
         "per match": lambda r: "—" if not r["uses_per_match"] == r["uses_per_match"] else f"{r['uses_per_match']:.2f}",
         "matches paired": lambda r: f"{int(r['pairs']):,}",
     }
-    section.items.append(table_type("What each choice is worth", list(columns),
-                                    [[str(f(r) if callable(f) else r[f]) for f in columns.values()]
-                                     for r in table.to_dict("records")]))
+    section.items.append(
+        table_type(
+            "What each choice is worth",
+            list(columns),
+            [[str(f(r) if callable(f) else r[f]) for f in columns.values()] for r in table.to_dict("records")],
+        )
+    )
     figure = worth_plot(table)
     if figure is not None:
-        section.items.append(make_figure("What each choice is worth: bars the worth, lines the adjusted intervals "
-                                         "(blue: worth something; orange: the player wins more without it; grey: no "
-                                         "detectable worth)", figure))
+        section.items.append(
+            make_figure(
+                "What each choice is worth: bars the worth, lines the adjusted intervals "
+                "(blue: worth something; orange: the player wins more without it; grey: no "
+                "detectable worth)",
+                figure,
+            )
+        )
     return [section]

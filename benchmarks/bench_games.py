@@ -41,8 +41,14 @@ def bench_case(game: str, players: tuple[str, ...], overrides, matches: int, job
     elapsed = time.perf_counter() - started
     events = len(tables["events"])
     rounds = int(tables["matches"]["rounds"].sum())  # boards (Carrom), races (Gastérospeed), rounds
-    return {"games_per_min": 60 * matches / elapsed, "events_per_s": events / elapsed,
-            "rounds_per_min": 60 * rounds / elapsed, "matches": matches, "jobs": jobs, "wall_s": elapsed}
+    return {
+        "games_per_min": 60 * matches / elapsed,
+        "events_per_s": events / elapsed,
+        "rounds_per_min": 60 * rounds / elapsed,
+        "matches": matches,
+        "jobs": jobs,
+        "wall_s": elapsed,
+    }
 
 
 def run_benchmarks(seconds: float = 2.0, scale: float = 1.0) -> dict:

@@ -61,8 +61,11 @@ def measure(key: str, matches: int | None = None) -> dict[str, float]:
         spec.play_match(rules, lineup, MatchSeeds(1, match))
     cpu = time.process_time() - cpu0
     engine = _engine_seconds() - engine0
-    return {"cpu_ms_per_match": 1000 * cpu / matches, "engine_share": engine / cpu if cpu else float("nan"),
-            "matches": matches}
+    return {
+        "cpu_ms_per_match": 1000 * cpu / matches,
+        "engine_share": engine / cpu if cpu else float("nan"),
+        "matches": matches,
+    }
 
 
 def _subprocess_measure(root: Path, key: str, matches: int | None) -> dict[str, float]:
@@ -78,8 +81,9 @@ def compare(rev: str, keys: list[str], repeats: int, matches: int | None) -> dic
     results: dict[str, dict[str, list[float]]] = {}
     with tempfile.TemporaryDirectory(prefix="tablesim-bench-") as tmp:
         old = Path(tmp) / "old"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), rev],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(old), rev], check=True, capture_output=True
+        )
         try:
             for key in keys:
                 runs = {"old": [], "new": []}
@@ -88,13 +92,18 @@ def compare(rev: str, keys: list[str], repeats: int, matches: int | None) -> dic
                         runs[name].append(_subprocess_measure(root, key, matches)["cpu_ms_per_match"])
                 results[key] = runs
         finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=False,
-                           capture_output=True)
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(old)], check=False, capture_output=True
+            )
     table = {}
     for key, runs in results.items():
         before, after = statistics.median(runs["old"]), statistics.median(runs["new"])
-        table[key] = {"before_ms": round(before, 2), "after_ms": round(after, 2),
-                      "speed_up": round(before / after, 2), "repeats": repeats}
+        table[key] = {
+            "before_ms": round(before, 2),
+            "after_ms": round(after, 2),
+            "speed_up": round(before / after, 2),
+            "repeats": repeats,
+        }
     return table
 
 

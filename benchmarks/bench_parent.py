@@ -83,9 +83,26 @@ print(json.dumps({{"code": code, "parent_cpu": cpu() - started, "play_cpu": play
 
 
 def _one(game: str, players: str, matches: int, jobs: int, out: Path) -> dict:
-    argv = [sys.executable, "-c", PROBE.format(root=str(ROOT)), "run", game, "--players", players,
-            "--matches", str(matches), "--jobs", str(jobs), "--seed", "7", "--out", str(out), "--no-progress",
-            "--format", "json"]
+    argv = [
+        sys.executable,
+        "-c",
+        PROBE.format(root=str(ROOT)),
+        "run",
+        game,
+        "--players",
+        players,
+        "--matches",
+        str(matches),
+        "--jobs",
+        str(jobs),
+        "--seed",
+        "7",
+        "--out",
+        str(out),
+        "--no-progress",
+        "--format",
+        "json",
+    ]
     done = subprocess.run(argv, capture_output=True, text=True, check=False)
     figures = json.loads(done.stderr.strip().splitlines()[-1])
     if figures["code"] != 0:
@@ -100,9 +117,11 @@ def measure(game: str, jobs: int, scale: float, factor: int = 5) -> dict:
     if small <= FIRST_CHUNK * (jobs - 1):
         # the runner starts no more workers than chunks (counted at FIRST_CHUNK matches): the small
         # run plays on fewer workers (one: in this process) than the large one, and the slopes mix both
-        print(f"bench_parent: {game}: {small} matches are fewer than {jobs} chunks of {FIRST_CHUNK}: the small "
-              "run does not use every worker, so its figures are not the parent's share (raise --scale)",
-              file=sys.stderr)
+        print(
+            f"bench_parent: {game}: {small} matches are fewer than {jobs} chunks of {FIRST_CHUNK}: the small "
+            "run does not use every worker, so its figures are not the parent's share (raise --scale)",
+            file=sys.stderr,
+        )
     with tempfile.TemporaryDirectory() as folder:
         a = _one(game, players, small, jobs, Path(folder) / "small")
         b = _one(game, players, large, jobs, Path(folder) / "large")
@@ -112,7 +131,10 @@ def measure(game: str, jobs: int, scale: float, factor: int = 5) -> dict:
     whole_ms = 1000 * (b["parent_cpu"] - a["parent_cpu"]) / extra
     end_ms = whole_ms - play_ms
     return {
-        "game": game, "players": players, "jobs": jobs, "matches": f"{small} -> {large}",
+        "game": game,
+        "players": players,
+        "jobs": jobs,
+        "matches": f"{small} -> {large}",
         "worker_cpu_ms_per_match": round(worker_ms, 3),
         "parent_play_cpu_ms_per_match": round(play_ms, 4),
         "parent_share_during_play_pct": round(100 * play_ms / worker_ms, 2),
@@ -139,8 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.factor < 2:
         cli.error(f"--factor: got {args.factor}; allowed: 2 or more")
     rows = [measure(game, args.jobs, args.scale, args.factor) for game in games]
-    command = (f"PYTHONPATH=. .venv/bin/python benchmarks/bench_parent.py --games {','.join(games)} "
-               f"--jobs {args.jobs} --scale {args.scale} --factor {args.factor}")
+    command = (
+        f"PYTHONPATH=. .venv/bin/python benchmarks/bench_parent.py --games {','.join(games)} "
+        f"--jobs {args.jobs} --scale {args.scale} --factor {args.factor}"
+    )
     if args.format == "json":
         print(json.dumps({"command": command, "rows": rows}, indent=2))
         return 0

@@ -88,15 +88,17 @@ def _pymunk_static(pymunk, space, table: Table, se: float) -> dict:
     return pockets
 
 
-def pymunk_simulate(table: Table, physics: Physics, discs: Discs, dt: float = 1e-3,
-                    t_max: float = 30.0) -> tuple[np.ndarray, np.ndarray]:
+def pymunk_simulate(
+    table: Table, physics: Physics, discs: Discs, dt: float = 1e-3, t_max: float = 30.0
+) -> tuple[np.ndarray, np.ndarray]:
     """The same shot in pymunk: returns (final_pos (N, 2), status (N,))."""
     import pymunk
 
     e = physics.restitution
     if e <= 0.0 or physics.contact_friction != 0.0 or table.out_mode != "remove":
-        raise ValueError("the pymunk reference supports e > 0, frictionless contacts and out "
-                         "elements that remove at contact only")
+        raise ValueError(
+            "the pymunk reference supports e > 0, frictionless contacts and out elements that remove at contact only"
+        )
     se = math.sqrt(e)
     space = pymunk.Space()
     space.gravity = (0.0, 0.0)
@@ -123,8 +125,7 @@ def pymunk_simulate(table: Table, physics: Physics, discs: Discs, dt: float = 1e
     candidates: dict[int, tuple] = {}
 
     def out_begin(arbiter, space_, data):
-        disc_shape, sensor = arbiter.shapes if arbiter.shapes[0].collision_type == DISC_T \
-            else arbiter.shapes[::-1]
+        disc_shape, sensor = arbiter.shapes if arbiter.shapes[0].collision_type == DISC_T else arbiter.shapes[::-1]
         body = disc_shape.body
         q = sensor.point_query(body.position)  # closest point of the boundary
         nvec = body.position - q.point
@@ -132,13 +133,11 @@ def pymunk_simulate(table: Table, physics: Physics, discs: Discs, dt: float = 1e
             removed.setdefault(index[body], STATUS_OUT)
 
     def pocket_begin(arbiter, space_, data):
-        disc_shape, sensor = arbiter.shapes if arbiter.shapes[0].collision_type == DISC_T \
-            else arbiter.shapes[::-1]
+        disc_shape, sensor = arbiter.shapes if arbiter.shapes[0].collision_type == DISC_T else arbiter.shapes[::-1]
         candidates[index[disc_shape.body]] = pockets[sensor]
 
     def pocket_separate(arbiter, space_, data):
-        disc_shape = arbiter.shapes[0] if arbiter.shapes[0].collision_type == DISC_T \
-            else arbiter.shapes[1]
+        disc_shape = arbiter.shapes[0] if arbiter.shapes[0].collision_type == DISC_T else arbiter.shapes[1]
         candidates.pop(index.get(disc_shape.body, -1), None)
 
     space.on_collision(DISC_T, OUT_T, begin=out_begin)
@@ -200,8 +199,7 @@ def _rate(run_one, n_items: int, seconds: float) -> tuple[float, int]:
 def _carrom_breaks(m: int = 64) -> list[Discs]:
     rng = np.random.default_rng(2024)
     x, ang, v = execute_shots(0.0, 0.0, 4.0, ExecutionNoise(0.005, 0.5, 0.02), rng, samples=m)
-    return [S.carrom_break(speed=float(v[i]), striker_x=float(x[i]), angle_deg=float(ang[i]))
-            for i in range(m)]
+    return [S.carrom_break(speed=float(v[i]), striker_x=float(x[i]), angle_deg=float(ang[i])) for i in range(m)]
 
 
 def _curl_throws(m: int) -> tuple[np.ndarray, np.ndarray]:
@@ -224,8 +222,7 @@ def run_benchmarks(seconds_per_case: float = 2.0) -> dict:
         return 1
 
     out["carrom_break_per_s"], _ = _rate(one_break, len(breaks), seconds_per_case)
-    out["carrom_break_events_mean"] = float(np.mean([simulate(ctable, cphys, d).n_events
-                                                     for d in breaks]))
+    out["carrom_break_events_mean"] = float(np.mean([simulate(ctable, cphys, d).n_events for d in breaks]))
     # (b) Curlastique throw: per call, and batched
     ttable, tphys = S.curlastique_table(), S.CURL_PHYSICS
     base = S.curlastique_throw()
@@ -245,8 +242,7 @@ def run_benchmarks(seconds_per_case: float = 2.0) -> dict:
     out["curlastique_throw_per_s"], _ = _rate(one_throw, BATCH, seconds_per_case)
     simulate_batch(ttable, tphys, base, 0, starts[:2], vels[:2])
     out["curlastique_throw_batched_per_s"], _ = _rate(batch_of_throws, 1, seconds_per_case)
-    out["curlastique_throw_events_mean"] = float(
-        simulate_batch(ttable, tphys, base, 0, starts, vels).n_events.mean())
+    out["curlastique_throw_events_mean"] = float(simulate_batch(ttable, tphys, base, 0, starts, vels).n_events.mean())
 
     # the same scenes in pymunk
     def pm_break(k):
@@ -270,28 +266,38 @@ def run_benchmarks(seconds_per_case: float = 2.0) -> dict:
     for k, v in out.items():
         if isinstance(v, float) and k.endswith("_per_s"):
             out[k] = round(v, 1)
-    out["command"] = ("PYTHONPATH=. .venv/bin/python benchmarks/bench_physics.py --format json"
-                      f" --seconds {seconds_per_case:g}")
+    out["command"] = (
+        f"PYTHONPATH=. .venv/bin/python benchmarks/bench_physics.py --format json --seconds {seconds_per_case:g}"
+    )
     return out
 
 
 def _table(f: dict) -> str:
     rows = [
-        ("Carrom break 4 m/s, 19 coins (per call)", f["carrom_break_per_s"],
-         f["pymunk_carrom_break_per_s"]),
-        ("Curlastique throw 1.4 m/s, 9 pucks (per call)", f["curlastique_throw_per_s"],
-         f["pymunk_curlastique_throw_per_s"]),
-        (f"Curlastique throw, batched ({BATCH}/call)", f["curlastique_throw_batched_per_s"],
-         f["pymunk_curlastique_throw_batched_per_s"]),
+        ("Carrom break 4 m/s, 19 coins (per call)", f["carrom_break_per_s"], f["pymunk_carrom_break_per_s"]),
+        (
+            "Curlastique throw 1.4 m/s, 9 pucks (per call)",
+            f["curlastique_throw_per_s"],
+            f["pymunk_curlastique_throw_per_s"],
+        ),
+        (
+            f"Curlastique throw, batched ({BATCH}/call)",
+            f["curlastique_throw_batched_per_s"],
+            f["pymunk_curlastique_throw_batched_per_s"],
+        ),
     ]
     lines = [f"{'shots per CPU-second, one core':48s} {'tablesim':>12s} {'pymunk':>10s} {'ratio':>8s}"]
     for name, ours, theirs in rows:
         lines.append(f"{name:48s} {ours:12,.0f} {theirs:10,.1f} {ours / theirs:7.0f}x")
-    lines.append(f"events per Carrom break (mean): {f['carrom_break_events_mean']:.1f}; "
-                 f"per Curlastique throw: {f['curlastique_throw_events_mean']:.2f}")
-    lines.append(f"cut shot, max distance between final positions: "
-                 f"{f['cut_shot_max_position_diff_m']:.2e} m (same outcome: "
-                 f"{f['cut_shot_same_status']})")
+    lines.append(
+        f"events per Carrom break (mean): {f['carrom_break_events_mean']:.1f}; "
+        f"per Curlastique throw: {f['curlastique_throw_events_mean']:.2f}"
+    )
+    lines.append(
+        f"cut shot, max distance between final positions: "
+        f"{f['cut_shot_max_position_diff_m']:.2e} m (same outcome: "
+        f"{f['cut_shot_same_status']})"
+    )
     lines.append(f"command: {f['command']}")
     return "\n".join(lines)
 

@@ -108,7 +108,7 @@ GAMES = ("curlastique", "carrom", "gasterospeed")
 SECTIONS = ("curves", "memory", "storage", "scaling")
 DEFAULT_PLOT = Path(__file__).resolve().parent / "scaling.png"
 JOBS = 2
-QUICK_BELOW_S = 0.5   # `tablesim bench --seconds S` below this runs the quick mode
+QUICK_BELOW_S = 0.5  # `tablesim bench --seconds S` below this runs the quick mode
 #: The loky / Dask comparison: 2-player Curlastique between club players, to 500 (SCALE_LINEUPS).
 DASK_GAME = "curlastique"
 
@@ -117,31 +117,57 @@ DASK_GAME = "curlastique"
 class Settings:
     """The sizes of a run (full or quick)."""
 
-    point_seconds: float        # target wall time of one cost-curve point
-    point_min: int              # matches of a point, at least
-    point_max: int              # matches of a point, at most
-    pilot: bool                 # size the points from a pilot run (else point_min matches)
-    memory_matches: int         # matches traced per line-up
-    store_matches: int          # matches of the storage run
-    dask_matches: int           # matches of each timed loky / Dask run
-    repeats: int                # timed loky / Dask pairs, at most
-    min_repeats: int            # ... at least: pairs beyond it only while within dask_budget_s
-    dask_budget_s: float        # wall time of the loky / Dask pairs beyond which no pair starts
-    scale_seconds: float        # target wall time of one scaling point (game x backend x workers)
-    scale_min: int              # matches of a scaling point per worker, at least (quick: exactly)
-    scale_max: int              # matches of a scaling run, at most
-    scale_warm: int             # warm-up matches per worker before each scaling point (full mode)
-    parent_scale: float         # bench_parent.py --scale of the parent's share
+    point_seconds: float  # target wall time of one cost-curve point
+    point_min: int  # matches of a point, at least
+    point_max: int  # matches of a point, at most
+    pilot: bool  # size the points from a pilot run (else point_min matches)
+    memory_matches: int  # matches traced per line-up
+    store_matches: int  # matches of the storage run
+    dask_matches: int  # matches of each timed loky / Dask run
+    repeats: int  # timed loky / Dask pairs, at most
+    min_repeats: int  # ... at least: pairs beyond it only while within dask_budget_s
+    dask_budget_s: float  # wall time of the loky / Dask pairs beyond which no pair starts
+    scale_seconds: float  # target wall time of one scaling point (game x backend x workers)
+    scale_min: int  # matches of a scaling point per worker, at least (quick: exactly)
+    scale_max: int  # matches of a scaling run, at most
+    scale_warm: int  # warm-up matches per worker before each scaling point (full mode)
+    parent_scale: float  # bench_parent.py --scale of the parent's share
 
 
-FULL = Settings(point_seconds=6.0, point_min=8 * JOBS, point_max=4000, pilot=True,
-                memory_matches=3, store_matches=2 * DEFAULT_CHUNK_SIZE, dask_matches=2000,
-                repeats=5, min_repeats=3, dask_budget_s=150.0, scale_seconds=5.0,
-                scale_min=2 * DEFAULT_CHUNK_SIZE, scale_max=500_000, scale_warm=2, parent_scale=1.0)
-QUICK = Settings(point_seconds=0.0, point_min=2 * JOBS, point_max=2 * JOBS, pilot=False,
-                 memory_matches=1, store_matches=10, dask_matches=100, repeats=1, min_repeats=1,
-                 dask_budget_s=0.0, scale_seconds=0.0, scale_min=2, scale_max=2, scale_warm=0,
-                 parent_scale=0.02)
+FULL = Settings(
+    point_seconds=6.0,
+    point_min=8 * JOBS,
+    point_max=4000,
+    pilot=True,
+    memory_matches=3,
+    store_matches=2 * DEFAULT_CHUNK_SIZE,
+    dask_matches=2000,
+    repeats=5,
+    min_repeats=3,
+    dask_budget_s=150.0,
+    scale_seconds=5.0,
+    scale_min=2 * DEFAULT_CHUNK_SIZE,
+    scale_max=500_000,
+    scale_warm=2,
+    parent_scale=1.0,
+)
+QUICK = Settings(
+    point_seconds=0.0,
+    point_min=2 * JOBS,
+    point_max=2 * JOBS,
+    pilot=False,
+    memory_matches=1,
+    store_matches=10,
+    dask_matches=100,
+    repeats=1,
+    min_repeats=1,
+    dask_budget_s=0.0,
+    scale_seconds=0.0,
+    scale_min=2,
+    scale_max=2,
+    scale_warm=0,
+    parent_scale=0.02,
+)
 
 
 # ------------------------------------------------------------------------------ the points
@@ -149,10 +175,10 @@ QUICK = Settings(point_seconds=0.0, point_min=2 * JOBS, point_max=2 * JOBS, pilo
 class Point:
     """One point of a cost curve: a line-up and rule overrides."""
 
-    axis: str                     # "players" | "work" | "planning"
-    key: str                      # key suffix: "2p", "pucks5", "budget96", "greedy"
-    x: float                      # position on the axis
-    tick: str                     # tick label on the plot
+    axis: str  # "players" | "work" | "planning"
+    key: str  # key suffix: "2p", "pucks5", "budget96", "greedy"
+    x: float  # position on the axis
+    tick: str  # tick label on the plot
     players: tuple[Player, ...]
     overrides: tuple[str, ...] = ()
 
@@ -166,11 +192,11 @@ class GameCurves:
 
     game: str
     title: str
-    unit: str                     # work units per match: a column of the matches table
-    work_title: str               # the work axis
+    unit: str  # work units per match: a column of the matches table
+    work_title: str  # the work axis
     planning_title: str
     points: tuple[Point, ...]
-    memory_lineups: tuple[tuple[str, tuple[str, ...]], ...] = ()   # (key, presets)
+    memory_lineups: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (key, presets)
     store_players: tuple[str, ...] = ()
     base_overrides: tuple[str, ...] = ()
 
@@ -189,27 +215,48 @@ def _preset(spec: GameSpec, name: str, n: int) -> tuple[Player, ...]:
 def curlastique_curves(spec: GameSpec) -> GameCurves:
     base = ("game.target_score=500",)
     points = [Point("players", f"{n}p", n, str(n), _preset(spec, "club", n), base) for n in (2, 3, 4)]
-    points += [Point("work", f"pucks{k}", k, str(k), _preset(spec, "club", 2),
-                     (*base, f"game.pucks_per_player={k}")) for k in (2, 3, 5, 8)]
+    points += [
+        Point("work", f"pucks{k}", k, str(k), _preset(spec, "club", 2), (*base, f"game.pucks_per_player={k}"))
+        for k in (2, 3, 5, 8)
+    ]
     # the presets' budgets (novice, casual, club, expert) with club's noise
-    points += [Point("planning", f"budget{c * s}", c * s, f"{c}x{s}", (_budget(spec, "club", c, s),) * 2, base)
-               for c, s in ((6, 2), (12, 3), (24, 4), (40, 6))]
-    return GameCurves("curlastique", spec.title, "throws", "pucks per player (2 players)",
-                      "candidates x samples (2 players)", tuple(points),
-                      memory_lineups=(("2p", ("club",) * 2), ("4p", ("club",) * 4)),
-                      store_players=("club", "club"), base_overrides=base)
+    points += [
+        Point("planning", f"budget{c * s}", c * s, f"{c}x{s}", (_budget(spec, "club", c, s),) * 2, base)
+        for c, s in ((6, 2), (12, 3), (24, 4), (40, 6))
+    ]
+    return GameCurves(
+        "curlastique",
+        spec.title,
+        "throws",
+        "pucks per player (2 players)",
+        "candidates x samples (2 players)",
+        tuple(points),
+        memory_lineups=(("2p", ("club",) * 2), ("4p", ("club",) * 4)),
+        store_players=("club", "club"),
+        base_overrides=base,
+    )
 
 
 def carrom_curves(spec: GameSpec) -> GameCurves:
     points = [Point("players", f"{n}p", n, str(n), _preset(spec, "club", n)) for n in (2, 3, 4)]
-    points += [Point("work", f"boards{b}", b, str(b), _preset(spec, "club", 2), (f"game.max_boards={b}",))
-               for b in (1, 2, 4, 8)]
-    points += [Point("planning", f"budget{c * s}", c * s, f"{c}x{s}", (_budget(spec, "club", c, s),) * 2)
-               for c, s in ((4, 2), (8, 3), (12, 4), (24, 6))]
-    return GameCurves("carrom", spec.title, "strokes", "game.max_boards (2 players; 19 coins, fixed)",
-                      "candidates x samples (2 players)", tuple(points),
-                      memory_lineups=(("2p", ("club",) * 2), ("4p", ("club",) * 4)),
-                      store_players=("club", "club"))
+    points += [
+        Point("work", f"boards{b}", b, str(b), _preset(spec, "club", 2), (f"game.max_boards={b}",))
+        for b in (1, 2, 4, 8)
+    ]
+    points += [
+        Point("planning", f"budget{c * s}", c * s, f"{c}x{s}", (_budget(spec, "club", c, s),) * 2)
+        for c, s in ((4, 2), (8, 3), (12, 4), (24, 6))
+    ]
+    return GameCurves(
+        "carrom",
+        spec.title,
+        "strokes",
+        "game.max_boards (2 players; 19 coins, fixed)",
+        "candidates x samples (2 players)",
+        tuple(points),
+        memory_lineups=(("2p", ("club",) * 2), ("4p", ("club",) * 4)),
+        store_players=("club", "club"),
+    )
 
 
 def gasterospeed_curves(spec: GameSpec) -> GameCurves:
@@ -219,16 +266,27 @@ def gasterospeed_curves(spec: GameSpec) -> GameCurves:
         names = ",".join(f'"{c}"' for c in circuits[:k])
         overrides = () if k == len(circuits) else (f"championship.circuits=[{names}]",)
         points.append(Point("work", f"races{k}", k, str(k), _preset(spec, "tactician", 2), overrides))
-    points += [Point("planning", kind, x, kind, _preset(spec, kind, 2))
-               for x, kind in enumerate(("random", "greedy", "tactician"))]
-    return GameCurves("gasterospeed", spec.title, "turns", "races per championship (2 players)",
-                      "policy (2 players)", tuple(points),
-                      memory_lineups=(("2p", ("tactician",) * 2), ("6p", ("tactician",) * 6)),
-                      store_players=("tactician", "tactician"))
+    points += [
+        Point("planning", kind, x, kind, _preset(spec, kind, 2))
+        for x, kind in enumerate(("random", "greedy", "tactician"))
+    ]
+    return GameCurves(
+        "gasterospeed",
+        spec.title,
+        "turns",
+        "races per championship (2 players)",
+        "policy (2 players)",
+        tuple(points),
+        memory_lineups=(("2p", ("tactician",) * 2), ("6p", ("tactician",) * 6)),
+        store_players=("tactician", "tactician"),
+    )
 
 
 CURVES: dict[str, Callable[[GameSpec], GameCurves]] = {
-    "curlastique": curlastique_curves, "carrom": carrom_curves, "gasterospeed": gasterospeed_curves}
+    "curlastique": curlastique_curves,
+    "carrom": carrom_curves,
+    "gasterospeed": gasterospeed_curves,
+}
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -244,8 +302,9 @@ def _cell(spec: GameSpec, players: Sequence[Player], overrides: Sequence[str], n
     return Cell("bench", name, rules, tuple(players))
 
 
-def _warm(spec: GameSpec, cell: Cell, jobs: int, backend: str = "loky", per_worker: int = 4,
-          folder: Path | None = None) -> float:
+def _warm(
+    spec: GameSpec, cell: Cell, jobs: int, backend: str = "loky", per_worker: int = 4, folder: Path | None = None
+) -> float:
     """A short run on the live pool, one match per task (so every worker loads the numba cache,
     and with ``folder`` writes parts into a results directory there); returns its wall time per
     match and worker (s): a rough cost, for sizing runs."""
@@ -253,8 +312,18 @@ def _warm(spec: GameSpec, cell: Cell, jobs: int, backend: str = "loky", per_work
     path = Path(tempfile.mkdtemp(prefix="warm-", dir=folder)) if folder is not None else None
     started = time.perf_counter()
     try:
-        run_cells(spec, [cell], n, 99, jobs=jobs, chunk_size=1, backend=backend, progress=False,
-                  store=ResultStore(path / "out") if path is not None else None, read_back=False)
+        run_cells(
+            spec,
+            [cell],
+            n,
+            99,
+            jobs=jobs,
+            chunk_size=1,
+            backend=backend,
+            progress=False,
+            store=ResultStore(path / "out") if path is not None else None,
+            read_back=False,
+        )
     finally:
         if path is not None:
             shutil.rmtree(path, ignore_errors=True)
@@ -295,7 +364,7 @@ def measure_point(spec: GameSpec, point: Point, unit: str, settings: Settings) -
     (the pilot's one-match tasks overrate the cost of very short matches)."""
     cell = _cell(spec, point.players, point.overrides, point.key)
     if settings.pilot:
-        per_match = _warm(spec, cell, JOBS, per_worker=2)   # wall s per match and worker, roughly
+        per_match = _warm(spec, cell, JOBS, per_worker=2)  # wall s per match and worker, roughly
         todo = int(settings.point_seconds * JOBS / max(per_match, 1e-4))
     else:
         todo = settings.point_min
@@ -303,8 +372,9 @@ def measure_point(spec: GameSpec, point: Point, unit: str, settings: Settings) -
     played, wall, cpu, units = 0, 0.0, 0.0, 0.0
     for _ in range(3):
         cpu0, started = _cpu_seconds(), time.perf_counter()
-        tables = run_cells(spec, [cell], played + todo, 1, jobs=JOBS, start=played,
-                           chunk_size=_chunk_size(todo, JOBS), progress=False)
+        tables = run_cells(
+            spec, [cell], played + todo, 1, jobs=JOBS, start=played, chunk_size=_chunk_size(todo, JOBS), progress=False
+        )
         wall += time.perf_counter() - started
         cpu += _cpu_seconds() - cpu0
         units += float(tables["matches"][unit].sum()) if unit in tables["matches"] else float("nan")
@@ -315,9 +385,14 @@ def measure_point(spec: GameSpec, point: Point, unit: str, settings: Settings) -
         todo = max(settings.point_min, min(settings.point_max - played, int(left * played / wall)))
         if todo <= 0:
             break
-    return {"matches": played, "wall_s": wall, "matches_per_min": 60 * played / wall,
-            "units_per_s": units / wall, "units_per_match": units / played,
-            "cpu_ms_per_match": 1000 * cpu / played}
+    return {
+        "matches": played,
+        "wall_s": wall,
+        "matches_per_min": 60 * played / wall,
+        "units_per_s": units / wall,
+        "units_per_match": units / played,
+        "cpu_ms_per_match": 1000 * cpu / played,
+    }
 
 
 def run_curves(spec: GameSpec, curves: GameCurves, settings: Settings) -> tuple[dict, list[dict]]:
@@ -325,22 +400,23 @@ def run_curves(spec: GameSpec, curves: GameCurves, settings: Settings) -> tuple[
     figures: dict = {}
     rows: list[dict] = []
     first = curves.points[0]
-    _warm(spec, _cell(spec, first.players, first.overrides, first.key), JOBS)   # the pool, this game
+    _warm(spec, _cell(spec, first.players, first.overrides, first.key), JOBS)  # the pool, this game
     done: dict[tuple, dict] = {}
     for point in curves.points:
         result = done.get(point.config())
         if result is None:
             result = measure_point(spec, point, curves.unit, settings)
             done[point.config()] = result
-            _say(f"{curves.game} {point.key}: {result['matches']} matches, "
-                 f"{result['matches_per_min']:.0f}/min, {result['units_per_s']:.1f} {curves.unit}/s, "
-                 f"{result['cpu_ms_per_match']:.0f} CPU ms/match")
+            _say(
+                f"{curves.game} {point.key}: {result['matches']} matches, "
+                f"{result['matches_per_min']:.0f}/min, {result['units_per_s']:.1f} {curves.unit}/s, "
+                f"{result['cpu_ms_per_match']:.0f} CPU ms/match"
+            )
         g = curves.game
         figures[f"{g}_matches_per_min_{point.key}"] = round(result["matches_per_min"], 1)
         figures[f"{g}_{curves.unit}_per_s_{point.key}"] = round(result["units_per_s"], 1)
         figures[f"{g}_cpu_ms_per_match_{point.key}"] = round(result["cpu_ms_per_match"], 2)
-        rows.append({"game": g, "axis": point.axis, "key": point.key, "x": point.x, "tick": point.tick,
-                     **result})
+        rows.append({"game": g, "axis": point.axis, "key": point.key, "x": point.x, "tick": point.tick, **result})
     return figures, rows
 
 
@@ -350,7 +426,7 @@ def run_memory(spec: GameSpec, curves: GameCurves, settings: Settings) -> dict:
     figures: dict = {}
     for key, presets in curves.memory_lineups:
         cell = _cell(spec, load_lineup(spec, presets), curves.base_overrides, key)
-        play_one(spec, cell, 0, 5)                     # imports, numba cache: not traced
+        play_one(spec, cell, 0, 5)  # imports, numba cache: not traced
         peaks = []
         tracemalloc.start()
         try:
@@ -434,8 +510,17 @@ def _scale_cell(spec: GameSpec) -> Cell:
     return Cell("bench", "-".join(lineup.players), rules, load_lineup(spec, lineup.players, rules))
 
 
-def _stored_run(spec: GameSpec, cell: Cell, matches: int, folder: Path, *, jobs: int, backend: str = "loky",
-                start: int = 0, keep: bool = False) -> tuple[float, float, int, Path]:
+def _stored_run(
+    spec: GameSpec,
+    cell: Cell,
+    matches: int,
+    folder: Path,
+    *,
+    jobs: int,
+    backend: str = "loky",
+    start: int = 0,
+    keep: bool = False,
+) -> tuple[float, float, int, Path]:
     """(wall s, CPU s of this process tree, chunks, results directory) of one run of matches
     ``start .. start + matches - 1`` into a fresh results directory under ``folder``, as
     `tablesim run --out DIR` plays it: the workers write their chunks themselves, chunks are sized
@@ -443,8 +528,19 @@ def _stored_run(spec: GameSpec, cell: Cell, matches: int, folder: Path, *, jobs:
     path = Path(tempfile.mkdtemp(prefix="run-", dir=folder)) / "out"
     store = ResultStore(path)
     cpu0, started = _cpu_seconds(), time.perf_counter()
-    run_cells(spec, [cell], start + matches, 1, jobs=jobs, backend=backend, start=start, store=store,
-              chunk_size=AUTO, progress=False, read_back=False)
+    run_cells(
+        spec,
+        [cell],
+        start + matches,
+        1,
+        jobs=jobs,
+        backend=backend,
+        start=start,
+        store=store,
+        chunk_size=AUTO,
+        progress=False,
+        read_back=False,
+    )
     wall = time.perf_counter() - started
     cpu = _cpu_seconds() - cpu0
     chunks = len(list((path / "matches").glob("*.parquet")))
@@ -453,8 +549,9 @@ def _stored_run(spec: GameSpec, cell: Cell, matches: int, folder: Path, *, jobs:
     return wall, cpu, chunks, path
 
 
-def _scan_point(spec: GameSpec, cell: Cell, jobs: int, backend: str, folder: Path, settings: Settings,
-                rate_guess: float | None) -> dict:
+def _scan_point(
+    spec: GameSpec, cell: Cell, jobs: int, backend: str, folder: Path, settings: Settings, rate_guess: float | None
+) -> dict:
     """One point of a scaling curve: warm the pool or cluster with this game, then play about
     ``scale_seconds`` of matches (a first run sized from ``rate_guess`` matches/s, or from the
     warm-up; up to two more while the point has lasted under 80 % of it)."""
@@ -473,8 +570,15 @@ def _scan_point(spec: GameSpec, cell: Cell, jobs: int, backend: str, folder: Pat
         if not settings.pilot or runs == 3 or left < 0.2 * settings.scale_seconds:
             break
         todo = max(jobs, min(settings.scale_max, int(left * played / wall)))
-    return {"matches": played, "wall_s": wall, "matches_per_s": played / wall, "cpu_ms_per_match": 1000 * cpu / played,
-            "chunks": chunks, "runs": runs, "load_average": load}
+    return {
+        "matches": played,
+        "wall_s": wall,
+        "matches_per_s": played / wall,
+        "cpu_ms_per_match": 1000 * cpu / played,
+        "chunks": chunks,
+        "runs": runs,
+        "load_average": load,
+    }
 
 
 def _bench_parent():
@@ -492,21 +596,26 @@ def run_parent_share(games: Sequence[str], settings: Settings) -> dict:
     figures: dict = {"scaling_parent_jobs": JOBS, "scaling_parent_scale": settings.parent_scale}
     for game in games:
         row = parent.measure(game, JOBS, settings.parent_scale)
-        _say(f"scaling: {game} parent {row['parent_play_cpu_ms_per_match']} CPU ms/match during play, "
-             f"worker {row['worker_cpu_ms_per_match']} ms: share {row['parent_share_during_play_pct']} %")
+        _say(
+            f"scaling: {game} parent {row['parent_play_cpu_ms_per_match']} CPU ms/match during play, "
+            f"worker {row['worker_cpu_ms_per_match']} ms: share {row['parent_share_during_play_pct']} %"
+        )
         share = row["parent_share_during_play_pct"] / 100
-        ceiling = row["projected_ceiling_workers"]   # inf when the parent's CPU did not grow (a tiny run)
-        figures.update({
-            f"scaling_{game}_parent_matches": row["matches"],
-            f"scaling_{game}_worker_cpu_ms_per_match": row["worker_cpu_ms_per_match"],
-            f"scaling_{game}_parent_play_cpu_ms_per_match": row["parent_play_cpu_ms_per_match"],
-            f"scaling_{game}_parent_share_pct": row["parent_share_during_play_pct"],
-            f"scaling_{game}_projected_ceiling_workers": ceiling if math.isfinite(ceiling) else None,
-            # on TARGET_WORKERS cores shared with the parent: every match also costs the parent's share
-            f"scaling_{game}_parent_bound_speedup_{TARGET_WORKERS}":
-                round(min(TARGET_WORKERS / (1 + max(share, 0.0)), ceiling), 1),
-            f"scaling_{game}_parent_end_of_run_cpu_ms_per_match": row["parent_end_of_run_cpu_ms_per_match"],
-        })
+        ceiling = row["projected_ceiling_workers"]  # inf when the parent's CPU did not grow (a tiny run)
+        figures.update(
+            {
+                f"scaling_{game}_parent_matches": row["matches"],
+                f"scaling_{game}_worker_cpu_ms_per_match": row["worker_cpu_ms_per_match"],
+                f"scaling_{game}_parent_play_cpu_ms_per_match": row["parent_play_cpu_ms_per_match"],
+                f"scaling_{game}_parent_share_pct": row["parent_share_during_play_pct"],
+                f"scaling_{game}_projected_ceiling_workers": ceiling if math.isfinite(ceiling) else None,
+                # on TARGET_WORKERS cores shared with the parent: every match also costs the parent's share
+                f"scaling_{game}_parent_bound_speedup_{TARGET_WORKERS}": round(
+                    min(TARGET_WORKERS / (1 + max(share, 0.0)), ceiling), 1
+                ),
+                f"scaling_{game}_parent_end_of_run_cpu_ms_per_match": row["parent_end_of_run_cpu_ms_per_match"],
+            }
+        )
     return figures
 
 
@@ -527,10 +636,11 @@ def run_dask_pairs(spec: GameSpec, cell: Cell, settings: Settings, folder: Path,
     for repeat in range(settings.repeats):
         spent = time.perf_counter() - started
         if repeat >= settings.min_repeats and spent + spent / repeat > settings.dask_budget_s:
-            _say(f"scaling: {repeat} loky/Dask pairs took {spent:.0f} s: no more (budget "
-                 f"{settings.dask_budget_s:.0f} s)")
+            _say(
+                f"scaling: {repeat} loky/Dask pairs took {spent:.0f} s: no more (budget {settings.dask_budget_s:.0f} s)"
+            )
             break
-        for backend in (("loky", "dask") if repeat % 2 == 0 else ("dask", "loky")):
+        for backend in ("loky", "dask") if repeat % 2 == 0 else ("dask", "loky"):
             wall, cpu, k, path = _stored_run(spec, cell, n, folder, jobs=JOBS, backend=backend, keep=repeat == 0)
             if repeat == 0:
                 kept[backend] = path
@@ -584,8 +694,11 @@ def run_scaling(settings: Settings, specs: dict[str, GameSpec]) -> dict:
     cores = cpu_count()
     workers = scaling_workers(cores)
     cells = {game: _scale_cell(spec) for game, spec in specs.items() if game in SCALE_LINEUPS}
-    figures: dict = {"scaling_cores": cores, "scaling_workers": ",".join(map(str, workers)),
-                     "scaling_games": ",".join(cells)}
+    figures: dict = {
+        "scaling_cores": cores,
+        "scaling_workers": ",".join(map(str, workers)),
+        "scaling_games": ",".join(cells),
+    }
     rate1: dict[str, float] = {}
     pairs_game = DASK_GAME if DASK_GAME in cells else None
     with tempfile.TemporaryDirectory(prefix="tablesim-scaling-") as tmp:
@@ -594,7 +707,7 @@ def run_scaling(settings: Settings, specs: dict[str, GameSpec]) -> dict:
         # every game (the baseline of the speed-ups, and the guess that sizes later points) first
         for jobs in workers:
             for backend in ("loky", "dask"):
-                with (dask_client(workers=jobs) if backend == "dask" else contextlib.nullcontext()) as client:
+                with dask_client(workers=jobs) if backend == "dask" else contextlib.nullcontext() as client:
                     if client is not None:
                         client.wait_for_workers(jobs, timeout=120)
                     for game, cell in cells.items():
@@ -604,27 +717,33 @@ def run_scaling(settings: Settings, specs: dict[str, GameSpec]) -> dict:
                             rate1[game] = point["matches_per_s"]
                         speedup = point["matches_per_s"] / rate1[game]
                         key = f"scaling_{game}_{backend}_{jobs}w"
-                        figures.update({
-                            f"{key}_matches": point["matches"],
-                            f"{key}_wall_s": round(point["wall_s"], 2),
-                            f"{key}_matches_per_s": round(point["matches_per_s"], 2),
-                            f"{key}_speedup": round(speedup, 3),
-                            f"{key}_efficiency": round(speedup / jobs, 3),
-                            f"{key}_cpu_ms_per_match": round(point["cpu_ms_per_match"], 2),
-                            f"{key}_chunks": point["chunks"],
-                            f"{key}_load_average": point["load_average"],
-                        })
-                        _say(f"scaling: {game} {backend} {jobs} workers: {point['matches']} matches in "
-                             f"{point['wall_s']:.1f} s, {point['matches_per_s']:.1f}/s, speed-up {speedup:.2f} "
-                             f"(load average {point['load_average']})")
+                        figures.update(
+                            {
+                                f"{key}_matches": point["matches"],
+                                f"{key}_wall_s": round(point["wall_s"], 2),
+                                f"{key}_matches_per_s": round(point["matches_per_s"], 2),
+                                f"{key}_speedup": round(speedup, 3),
+                                f"{key}_efficiency": round(speedup / jobs, 3),
+                                f"{key}_cpu_ms_per_match": round(point["cpu_ms_per_match"], 2),
+                                f"{key}_chunks": point["chunks"],
+                                f"{key}_load_average": point["load_average"],
+                            }
+                        )
+                        _say(
+                            f"scaling: {game} {backend} {jobs} workers: {point['matches']} matches in "
+                            f"{point['wall_s']:.1f} s, {point['matches_per_s']:.1f}/s, speed-up {speedup:.2f} "
+                            f"(load average {point['load_average']})"
+                        )
                     if backend == "dask" and jobs == JOBS and pairs_game:
-                        figures.update(run_dask_pairs(specs[pairs_game], cells[pairs_game], settings, folder,
-                                                      rate1[pairs_game]))
-        if pairs_game and JOBS not in workers:   # one core: the comparison still runs on 2 workers
+                        figures.update(
+                            run_dask_pairs(specs[pairs_game], cells[pairs_game], settings, folder, rate1[pairs_game])
+                        )
+        if pairs_game and JOBS not in workers:  # one core: the comparison still runs on 2 workers
             with dask_client(workers=JOBS) as client:
                 client.wait_for_workers(JOBS, timeout=120)
-                figures.update(run_dask_pairs(specs[pairs_game], cells[pairs_game], settings, folder,
-                                              rate1[pairs_game]))
+                figures.update(
+                    run_dask_pairs(specs[pairs_game], cells[pairs_game], settings, folder, rate1[pairs_game])
+                )
     figures.update(run_parent_share(list(cells), settings))
     return figures
 
@@ -641,8 +760,7 @@ def save_plot(rows: list[dict], curves: dict[str, GameCurves], path: Path) -> Pa
     fig, axes = plt.subplots(len(games), 3, figsize=(13, 3.4 * len(games)), squeeze=False)
     for i, g in enumerate(games):
         c = curves[g]
-        titles = {"players": "players (same preset in every seat)", "work": c.work_title,
-                  "planning": c.planning_title}
+        titles = {"players": "players (same preset in every seat)", "work": c.work_title, "planning": c.planning_title}
         for j, axis in enumerate(axes_names):
             ax = axes[i][j]
             pts = sorted((r for r in rows if r["game"] == g and r["axis"] == axis), key=lambda r: r["x"])
@@ -662,8 +780,10 @@ def save_plot(rows: list[dict], curves: dict[str, GameCurves], path: Path) -> Pa
             twin.tick_params(axis="y", colors="C1")
             if j == 2:
                 twin.set_ylabel(f"{c.unit} / s", color="C1")
-    fig.suptitle("tablesim: cost of each game as its work grows (2 loky workers): "
-                 "matches / min (solid, left), work units / s (dashed, right)")
+    fig.suptitle(
+        "tablesim: cost of each game as its work grows (2 loky workers): "
+        "matches / min (solid, left), work units / s (dashed, right)"
+    )
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
@@ -672,8 +792,14 @@ def save_plot(rows: list[dict], curves: dict[str, GameCurves], path: Path) -> Pa
 
 
 # ------------------------------------------------------------------------------ driver
-def _command(quick: bool, games: Sequence[str], sections: Sequence[str], repeats: int | None,
-             plot: Path | None, point_seconds: float) -> str:
+def _command(
+    quick: bool,
+    games: Sequence[str],
+    sections: Sequence[str],
+    repeats: int | None,
+    plot: Path | None,
+    point_seconds: float,
+) -> str:
     cmd = "PYTHONPATH=. .venv/bin/python benchmarks/bench_scaling.py --format json"
     if quick:
         cmd += " --quick"
@@ -690,9 +816,15 @@ def _command(quick: bool, games: Sequence[str], sections: Sequence[str], repeats
     return cmd
 
 
-def run_benchmarks(seconds: float = 2.0, *, quick: bool = False, games: Sequence[str] | None = None,
-                   sections: Sequence[str] | None = None, repeats: int | None = None,
-                   plot: str | Path | None = DEFAULT_PLOT) -> dict:
+def run_benchmarks(
+    seconds: float = 2.0,
+    *,
+    quick: bool = False,
+    games: Sequence[str] | None = None,
+    sections: Sequence[str] | None = None,
+    repeats: int | None = None,
+    plot: str | Path | None = DEFAULT_PLOT,
+) -> dict:
     """Every figure as a flat dict (the `tablesim bench` entry point).
 
     ``seconds`` is `tablesim bench --seconds` (time per measured case): a cost-curve point lasts
@@ -701,13 +833,25 @@ def run_benchmarks(seconds: float = 2.0, *, quick: bool = False, games: Sequence
     (quick: 2 matches per worker, and 100).
     """
     quick = quick or seconds < QUICK_BELOW_S
-    return measure(quick=quick, games=games, sections=sections, repeats=repeats, plot=plot,
-                   point_seconds=None if quick else 3 * seconds)[0]
+    return measure(
+        quick=quick,
+        games=games,
+        sections=sections,
+        repeats=repeats,
+        plot=plot,
+        point_seconds=None if quick else 3 * seconds,
+    )[0]
 
 
-def measure(*, quick: bool = False, games: Sequence[str] | None = None, sections: Sequence[str] | None = None,
-            repeats: int | None = None, plot: str | Path | None = DEFAULT_PLOT,
-            point_seconds: float | None = None) -> tuple[dict, list[dict]]:
+def measure(
+    *,
+    quick: bool = False,
+    games: Sequence[str] | None = None,
+    sections: Sequence[str] | None = None,
+    repeats: int | None = None,
+    plot: str | Path | None = DEFAULT_PLOT,
+    point_seconds: float | None = None,
+) -> tuple[dict, list[dict]]:
     """(flat figures, one row per cost-curve point)."""
     settings = QUICK if quick else FULL
     if point_seconds is not None and not quick:
@@ -734,7 +878,7 @@ def measure(*, quick: bool = False, games: Sequence[str] | None = None, sections
             skipped.append(game)
             specs.pop(game, None)
             _say(f"skipping {game}: it does not import ({type(exc).__name__}: {exc})")
-    if "scaling" in sections:   # first: the figures with targets (13x at 16 workers, Dask overhead < 10 %)
+    if "scaling" in sections:  # first: the figures with targets (13x at 16 workers, Dask overhead < 10 %)
         figures.update(run_scaling(settings, specs))
     for game, spec in specs.items():
         if "curves" in sections:
@@ -746,14 +890,15 @@ def measure(*, quick: bool = False, games: Sequence[str] | None = None, sections
         if "storage" in sections:
             figures.update(run_storage(spec, curves[game], settings))
     if quick and plot is not None and Path(plot).resolve() == DEFAULT_PLOT:
-        plot = None   # a quick run measures nothing: it leaves the measured plot alone (--plot PATH draws one)
+        plot = None  # a quick run measures nothing: it leaves the measured plot alone (--plot PATH draws one)
     if rows and plot is not None:
         figures["scaling_plot"] = str(save_plot(rows, curves, Path(plot)))
     figures["scaling_skipped_games"] = ",".join(skipped)
     figures["scaling_load_average_end"] = _load_average()
     figures["scaling_wall_s"] = round(time.perf_counter() - started, 1)
-    figures["scaling_command"] = _command(quick, games, sections, repeats,
-                                          Path(plot) if plot is not None else None, settings.point_seconds)
+    figures["scaling_command"] = _command(
+        quick, games, sections, repeats, Path(plot) if plot is not None else None, settings.point_seconds
+    )
     return figures, rows
 
 
@@ -769,12 +914,16 @@ def _scaling_table(f: dict) -> list[str]:
     if not games:
         return lines
     workers = [int(j) for j in f["scaling_workers"].split(",")]
-    lines.append("scaling: matches/s on warm workers, each run into a fresh results directory (default chunk "
-                 "sizing); speed-up over 1 worker in this process (loky 1 = --jobs 1), efficiency = speed-up / workers; "
-                 "busy = CPU s of this process and its workers per wall s (below the workers: other load took cores); "
-                 "load = load average at the point's start")
-    lines.append(f"  {'game':<13} {'backend':<7} {'workers':>7} {'matches':>8} {'wall s':>7} {'matches/s':>10} "
-                 f"{'speed-up':>9} {'efficiency':>10} {'CPU ms/match':>13} {'busy':>5} {'chunks':>7} {'load':>5}")
+    lines.append(
+        "scaling: matches/s on warm workers, each run into a fresh results directory (default chunk "
+        "sizing); speed-up over 1 worker in this process (loky 1 = --jobs 1), efficiency = speed-up / workers; "
+        "busy = CPU s of this process and its workers per wall s (below the workers: other load took cores); "
+        "load = load average at the point's start"
+    )
+    lines.append(
+        f"  {'game':<13} {'backend':<7} {'workers':>7} {'matches':>8} {'wall s':>7} {'matches/s':>10} "
+        f"{'speed-up':>9} {'efficiency':>10} {'CPU ms/match':>13} {'busy':>5} {'chunks':>7} {'load':>5}"
+    )
     for game in games:
         for backend in ("loky", "dask"):
             for jobs in workers:
@@ -782,36 +931,51 @@ def _scaling_table(f: dict) -> list[str]:
                 if f"{k}_matches_per_s" not in f:
                     continue
                 busy = f[f"{k}_cpu_ms_per_match"] * f[f"{k}_matches"] / 1000 / f[f"{k}_wall_s"]
-                lines.append(f"  {game:<13} {backend:<7} {jobs:>7} {f[f'{k}_matches']:>8} {f[f'{k}_wall_s']:>7.1f} "
-                             f"{f[f'{k}_matches_per_s']:>10,.1f} {f[f'{k}_speedup']:>9.2f} "
-                             f"{f[f'{k}_efficiency']:>10.2f} {f[f'{k}_cpu_ms_per_match']:>13.2f} {busy:>5.2f} "
-                             f"{f[f'{k}_chunks']:>7} {f[f'{k}_load_average']:>5}")
+                lines.append(
+                    f"  {game:<13} {backend:<7} {jobs:>7} {f[f'{k}_matches']:>8} {f[f'{k}_wall_s']:>7.1f} "
+                    f"{f[f'{k}_matches_per_s']:>10,.1f} {f[f'{k}_speedup']:>9.2f} "
+                    f"{f[f'{k}_efficiency']:>10.2f} {f[f'{k}_cpu_ms_per_match']:>13.2f} {busy:>5.2f} "
+                    f"{f[f'{k}_chunks']:>7} {f[f'{k}_load_average']:>5}"
+                )
     if any(f"scaling_{g}_parent_share_pct" in f for g in games):
-        lines.append(f"parent's share during play (benchmarks/bench_parent.py --jobs {f['scaling_parent_jobs']} "
-                     f"--scale {f['scaling_parent_scale']:g}; ceiling = worker CPU / parent CPU per match)")
-        lines.append(f"  {'game':<13} {'matches':>14} {'worker ms/match':>16} {'parent ms/match':>16} {'share %':>8} "
-                     f"{'ceiling':>8} {'end of run ms/match':>20}")
+        lines.append(
+            f"parent's share during play (benchmarks/bench_parent.py --jobs {f['scaling_parent_jobs']} "
+            f"--scale {f['scaling_parent_scale']:g}; ceiling = worker CPU / parent CPU per match)"
+        )
+        lines.append(
+            f"  {'game':<13} {'matches':>14} {'worker ms/match':>16} {'parent ms/match':>16} {'share %':>8} "
+            f"{'ceiling':>8} {'end of run ms/match':>20}"
+        )
         for game in games:
             if f"scaling_{game}_parent_share_pct" in f:
-                lines.append(f"  {game:<13} {f[f'scaling_{game}_parent_matches']:>14} "
-                             f"{f[f'scaling_{game}_worker_cpu_ms_per_match']:>16.3f} "
-                             f"{f[f'scaling_{game}_parent_play_cpu_ms_per_match']:>16.4f} "
-                             f"{f[f'scaling_{game}_parent_share_pct']:>8.2f} "
-                             f"{_number(f[f'scaling_{game}_projected_ceiling_workers']):>8} "
-                             f"{f[f'scaling_{game}_parent_end_of_run_cpu_ms_per_match']:>20.4f}")
+                lines.append(
+                    f"  {game:<13} {f[f'scaling_{game}_parent_matches']:>14} "
+                    f"{f[f'scaling_{game}_worker_cpu_ms_per_match']:>16.3f} "
+                    f"{f[f'scaling_{game}_parent_play_cpu_ms_per_match']:>16.4f} "
+                    f"{f[f'scaling_{game}_parent_share_pct']:>8.2f} "
+                    f"{_number(f[f'scaling_{game}_projected_ceiling_workers']):>8} "
+                    f"{f[f'scaling_{game}_parent_end_of_run_cpu_ms_per_match']:>20.4f}"
+                )
     if f["scaling_cores"] < TARGET_WORKERS:
-        bound = "; ".join(f"{g} ceiling {_number(f[f'scaling_{g}_projected_ceiling_workers'])} workers, "
-                          f"parent-bound speed-up at {TARGET_WORKERS} <= "
-                          f"{f[f'scaling_{g}_parent_bound_speedup_{TARGET_WORKERS}']:.1f}x"
-                          for g in games if f"scaling_{g}_projected_ceiling_workers" in f)
-        lines.append(f"target (>= {TARGET_SPEEDUP:g}x at {TARGET_WORKERS} workers): cannot be measured on "
-                     f"{f['scaling_cores']} cores; projected from the parent's share instead: {bound} "
-                     f"(the parent alone: not the tail of a run, memory bandwidth or the disk)")
+        bound = "; ".join(
+            f"{g} ceiling {_number(f[f'scaling_{g}_projected_ceiling_workers'])} workers, "
+            f"parent-bound speed-up at {TARGET_WORKERS} <= "
+            f"{f[f'scaling_{g}_parent_bound_speedup_{TARGET_WORKERS}']:.1f}x"
+            for g in games
+            if f"scaling_{g}_projected_ceiling_workers" in f
+        )
+        lines.append(
+            f"target (>= {TARGET_SPEEDUP:g}x at {TARGET_WORKERS} workers): cannot be measured on "
+            f"{f['scaling_cores']} cores; projected from the parent's share instead: {bound} "
+            f"(the parent alone: not the tail of a run, memory bandwidth or the disk)"
+        )
     else:
         speedups = [f.get(f"scaling_{g}_{b}_{TARGET_WORKERS}w_speedup") for g in games for b in ("loky", "dask")]
         met = all(s is not None and s >= TARGET_SPEEDUP for s in speedups)
-        lines.append(f"target (>= {TARGET_SPEEDUP:g}x at {TARGET_WORKERS} workers, every game and backend): "
-                     f"{'met' if met else 'NOT met'}")
+        lines.append(
+            f"target (>= {TARGET_SPEEDUP:g}x at {TARGET_WORKERS} workers, every game and backend): "
+            f"{'met' if met else 'NOT met'}"
+        )
     return lines
 
 
@@ -821,15 +985,21 @@ def _table(f: dict, rows: Sequence[dict] = ()) -> str:
         pts = [r for r in rows if r["game"] == game]
         if not pts:
             continue
-        unit = next((k.split("_per_s_")[0].split(f"{game}_")[1] for k in f
-                     if k.startswith(f"{game}_") and "_per_s_" in k), "units")
+        unit = next(
+            (k.split("_per_s_")[0].split(f"{game}_")[1] for k in f if k.startswith(f"{game}_") and "_per_s_" in k),
+            "units",
+        )
         lines.append(f"{game}: matches per minute on {JOBS} loky workers")
-        lines.append(f"  {'axis':<9} {'point':<11} {'matches':>8} {'wall s':>7} {'matches/min':>12} "
-                     f"{unit + '/s':>11} {unit + '/match':>13} {'CPU ms/match':>13}")
+        lines.append(
+            f"  {'axis':<9} {'point':<11} {'matches':>8} {'wall s':>7} {'matches/min':>12} "
+            f"{unit + '/s':>11} {unit + '/match':>13} {'CPU ms/match':>13}"
+        )
         for r in pts:
-            lines.append(f"  {r['axis']:<9} {r['key']:<11} {r['matches']:>8} {r['wall_s']:>7.1f} "
-                         f"{r['matches_per_min']:>12,.0f} {r['units_per_s']:>11,.1f} {r['units_per_match']:>13.1f} "
-                         f"{r['cpu_ms_per_match']:>13,.1f}")
+            lines.append(
+                f"  {r['axis']:<9} {r['key']:<11} {r['matches']:>8} {r['wall_s']:>7.1f} "
+                f"{r['matches_per_min']:>12,.0f} {r['units_per_s']:>11,.1f} {r['units_per_match']:>13.1f} "
+                f"{r['cpu_ms_per_match']:>13,.1f}"
+            )
     mem = [(k, v) for k, v in f.items() if "_peak_kib_per_match_" in k]
     if mem:
         lines.append("memory: tracemalloc peak of one match, in-process (largest of the matches traced)")
@@ -837,41 +1007,57 @@ def _table(f: dict, rows: Sequence[dict] = ()) -> str:
     for game in GAMES:
         if f"{game}_bytes_per_match" not in f:
             continue
-        lines.append(f"storage: {game}, {f[f'{game}_store_matches']} matches in "
-                     f"{f[f'{game}_store_chunks']} chunks: {f[f'{game}_bytes_per_match']:,.0f} bytes/match, "
-                     f"{f[f'{game}_bytes_per_row']:,.1f} bytes/row; fixed per chunk "
-                     f"{f[f'{game}_bytes_per_chunk_fixed']:,} bytes")
+        lines.append(
+            f"storage: {game}, {f[f'{game}_store_matches']} matches in "
+            f"{f[f'{game}_store_chunks']} chunks: {f[f'{game}_bytes_per_match']:,.0f} bytes/match, "
+            f"{f[f'{game}_bytes_per_row']:,.1f} bytes/row; fixed per chunk "
+            f"{f[f'{game}_bytes_per_chunk_fixed']:,} bytes"
+        )
         for table in TABLES:
             if f"{game}_{table}_bytes_per_row" in f:
-                lines.append(f"  {table:<8} {f[f'{game}_{table}_rows_per_match']:>8.1f} rows/match "
-                             f"{f[f'{game}_{table}_bytes_per_match']:>10,.0f} bytes/match "
-                             f"{f[f'{game}_{table}_bytes_per_row']:>8.1f} bytes/row")
+                lines.append(
+                    f"  {table:<8} {f[f'{game}_{table}_rows_per_match']:>8.1f} rows/match "
+                    f"{f[f'{game}_{table}_bytes_per_match']:>10,.0f} bytes/match "
+                    f"{f[f'{game}_{table}_bytes_per_row']:>8.1f} bytes/row"
+                )
     lines.extend(_scaling_table(f))
     if "dask_matches" in f:
         n = f["dask_matches"]
         ratio = f[f"dask_overhead_ratio_{n}"]
-        lines.append(f"loky against Dask: Curlastique club vs club, target 500, through results directories "
-                     f"(best of {f['dask_repeats']})")
+        lines.append(
+            f"loky against Dask: Curlastique club vs club, target 500, through results directories "
+            f"(best of {f['dask_repeats']})"
+        )
         lines.append(f"  1 worker (in-process)    {f['scaling_matches_per_min_1_worker']:>10,.0f} matches/min")
-        lines.append(f"  2 loky workers           {f['scaling_matches_per_min_2_workers']:>10,.0f} matches/min"
-                     f"   speed-up {f['scaling_speedup_2_workers']:.2f}")
-        lines.append(f"  2 Dask workers           {f['scaling_matches_per_min_2_dask_workers']:>10,.0f} matches/min"
-                     f"   speed-up {f['scaling_speedup_2_dask_workers']:.2f}")
-        lines.append(f"  {n} matches, {f['loky_chunks']} / {f['dask_chunks']} chunks: loky {f[f'loky_wall_s_{n}']:.2f} s, "
-                     f"Dask {f[f'dask_wall_s_{n}']:.2f} s; overhead {100 * ratio:+.1f} % "
-                     f"(per repeat: {f[f'dask_overhead_ratio_{n}_per_repeat']}; median "
-                     f"{100 * f[f'dask_overhead_median_pair_ratio_{n}']:+.1f} %), "
-                     f"{1000 * f['dask_overhead_per_chunk_s']:+.1f} ms per chunk; CPU overhead "
-                     f"{100 * f[f'dask_cpu_overhead_ratio_{n}']:+.1f} %")
-        lines.append(f"  target (< 10 %, best of each and median pair): "
-                     f"{'met' if f[f'dask_overhead_below_10pct_{n}'] else 'NOT met'}; "
-                     f"same tables from both backends: {f['dask_same_tables']}")
+        lines.append(
+            f"  2 loky workers           {f['scaling_matches_per_min_2_workers']:>10,.0f} matches/min"
+            f"   speed-up {f['scaling_speedup_2_workers']:.2f}"
+        )
+        lines.append(
+            f"  2 Dask workers           {f['scaling_matches_per_min_2_dask_workers']:>10,.0f} matches/min"
+            f"   speed-up {f['scaling_speedup_2_dask_workers']:.2f}"
+        )
+        lines.append(
+            f"  {n} matches, {f['loky_chunks']} / {f['dask_chunks']} chunks: loky {f[f'loky_wall_s_{n}']:.2f} s, "
+            f"Dask {f[f'dask_wall_s_{n}']:.2f} s; overhead {100 * ratio:+.1f} % "
+            f"(per repeat: {f[f'dask_overhead_ratio_{n}_per_repeat']}; median "
+            f"{100 * f[f'dask_overhead_median_pair_ratio_{n}']:+.1f} %), "
+            f"{1000 * f['dask_overhead_per_chunk_s']:+.1f} ms per chunk; CPU overhead "
+            f"{100 * f[f'dask_cpu_overhead_ratio_{n}']:+.1f} %"
+        )
+        lines.append(
+            f"  target (< 10 %, best of each and median pair): "
+            f"{'met' if f[f'dask_overhead_below_10pct_{n}'] else 'NOT met'}; "
+            f"same tables from both backends: {f['dask_same_tables']}"
+        )
     if f.get("scaling_skipped_games"):
         lines.append(f"skipped (does not import): {f['scaling_skipped_games']}")
     if f.get("scaling_plot"):
         lines.append(f"plot: {f['scaling_plot']}")
-    lines.append(f"{f['scaling_cpu_count']} CPUs, load average {f['scaling_load_average_start']} at the start, "
-                 f"{f['scaling_load_average_end']} at the end; {f['scaling_wall_s']:.0f} s in all")
+    lines.append(
+        f"{f['scaling_cpu_count']} CPUs, load average {f['scaling_load_average_start']} at the start, "
+        f"{f['scaling_load_average_end']} at the end; {f['scaling_wall_s']:.0f} s in all"
+    )
     lines.append(f"command: {f['scaling_command']}")
     return "\n".join(lines)
 
@@ -882,15 +1068,27 @@ def main(argv=None) -> None:
     parser.add_argument("--quick", action="store_true", help="tiny numbers: checks the script, measures nothing")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games (default: all)")
     parser.add_argument("--sections", default=",".join(SECTIONS), help="comma-separated sections (default: all)")
-    parser.add_argument("--repeats", type=int, default=None, help="timed loky/Dask pairs (default 5, fewer past 150 s; quick 1)")
-    parser.add_argument("--point-seconds", type=float, default=FULL.point_seconds,
-                        help=f"wall time of a cost-curve point (default {FULL.point_seconds:g})")
+    parser.add_argument(
+        "--repeats", type=int, default=None, help="timed loky/Dask pairs (default 5, fewer past 150 s; quick 1)"
+    )
+    parser.add_argument(
+        "--point-seconds",
+        type=float,
+        default=FULL.point_seconds,
+        help=f"wall time of a cost-curve point (default {FULL.point_seconds:g})",
+    )
     parser.add_argument("--plot", default=str(DEFAULT_PLOT), help="where the cost-curve plot goes")
     args = parser.parse_args(argv)
     split = lambda s: tuple(x.strip() for x in s.split(",") if x.strip())  # noqa: E731
     try:
-        figures, rows = measure(quick=args.quick, games=split(args.games), sections=split(args.sections),
-                                repeats=args.repeats, plot=args.plot, point_seconds=args.point_seconds)
+        figures, rows = measure(
+            quick=args.quick,
+            games=split(args.games),
+            sections=split(args.sections),
+            repeats=args.repeats,
+            plot=args.plot,
+            point_seconds=args.point_seconds,
+        )
     except ValueError as exc:
         parser.error(str(exc))
     print(json.dumps(figures, indent=2) if args.format == "json" else _table(figures, rows))

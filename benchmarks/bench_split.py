@@ -38,8 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     cli.add_argument("--seconds", type=float, default=2.0)
     cli.add_argument("--format", choices=("text", "json"), default="text")
     args = cli.parse_args(argv)
-    return print_figures(run_benchmarks(args.seconds), args.format,
-                         f"benchmarks/bench_split.py --seconds {args.seconds}")
+    return print_figures(
+        run_benchmarks(args.seconds), args.format, f"benchmarks/bench_split.py --seconds {args.seconds}"
+    )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,19 @@ from analysis.worth import observed_comparison, restricted_wins, worth_spread, w
 from sim.cli import main as tablesim
 from sim.core.game import get_game
 
-CARDS = ("aspiration", "laitue_bleue", "turbo_petard", "ressort", "kangouroute_aigue", "rouler_bouler",
-         "coup_de_folie", "choc", "tir", "renfort_de_coquille", "retour_de_baton")
+CARDS = (
+    "aspiration",
+    "laitue_bleue",
+    "turbo_petard",
+    "ressort",
+    "kangouroute_aigue",
+    "rouler_bouler",
+    "coup_de_folie",
+    "choc",
+    "tir",
+    "renfort_de_coquille",
+    "retour_de_baton",
+)
 LINEUP = "tactician,tactician,tactician,tactician"
 
 
@@ -69,11 +80,18 @@ def compare(folder: Path) -> tuple[pd.DataFrame, dict]:
     table["rank_observed"] = table["card_win_rate"].rank(ascending=False)
     table["rank_worth"] = table["worth"].rank(ascending=False)
     table["flips"] = table["label"].isin(compared["flips"])
-    summary = {"spearman": compared["rho"], "spearman_p": compared["p"], "spread": spread["spread"],
-               "spread_low": spread["low"], "spread_high": spread["high"],
-               "best": table.loc[spread["best"], "label"], "worst": table.loc[spread["worst"], "label"],
-               "flips": compared["flips"], "pairs": int(table["pairs"].max()),
-               "ko_rate": float(spec.summary(select_lineup(results.tables, base))["ko_rate"])}
+    summary = {
+        "spearman": compared["rho"],
+        "spearman_p": compared["p"],
+        "spread": spread["spread"],
+        "spread_low": spread["low"],
+        "spread_high": spread["high"],
+        "best": table.loc[spread["best"], "label"],
+        "worst": table.loc[spread["worst"], "label"],
+        "flips": compared["flips"],
+        "pairs": int(table["pairs"].max()),
+        "ko_rate": float(spec.summary(select_lineup(results.tables, base))["ko_rate"]),
+    }
     return table, summary
 
 
@@ -82,8 +100,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=400, help="matches per line-up (default 400)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=21)
-    parser.add_argument("--deck", action="append", default=[],
-                        help="11 comma-separated action-card counts (repeatable); the printed deck is always played")
+    parser.add_argument(
+        "--deck",
+        action="append",
+        default=[],
+        help="11 comma-separated action-card counts (repeatable); the printed deck is always played",
+    )
     parser.add_argument("--out", default=None, help="keep the matches under DIR/<deck> (a rerun resumes)")
     args = parser.parse_args()
     root = Path(args.out) if args.out else Path("results/card-worth")
@@ -92,26 +114,51 @@ def main() -> None:
         folder = root / (deck.replace(",", "-") or "printed")
         started = time.perf_counter()
         with contextlib.redirect_stdout(io.StringIO()):
-            code = tablesim(["worth", "gasterospeed", "--players", LINEUP, "--matches", str(args.matches),
-                             "--jobs", str(args.jobs), "--seed", str(args.seed), "--out", str(folder),
-                             "--no-progress", *deck_overrides(deck)])
+            code = tablesim(
+                [
+                    "worth",
+                    "gasterospeed",
+                    "--players",
+                    LINEUP,
+                    "--matches",
+                    str(args.matches),
+                    "--jobs",
+                    str(args.jobs),
+                    "--seed",
+                    str(args.seed),
+                    "--out",
+                    str(folder),
+                    "--no-progress",
+                    *deck_overrides(deck),
+                ]
+            )
         if code:
             raise SystemExit(code)
         table, summary = compare(folder)
         minutes = (time.perf_counter() - started) / 60
-        print(f"\nDeck {deck or 'as printed'} ({summary['pairs']} matches per line-up, seed {args.seed}, "
-              f"{minutes:.1f} min on this machine)")
+        print(
+            f"\nDeck {deck or 'as printed'} ({summary['pairs']} matches per line-up, seed {args.seed}, "
+            f"{minutes:.1f} min on this machine)"
+        )
         shown = table.sort_values("rank_worth")
-        print(f"  {'card':<20} {'card_win_rate':>13} {'rank':>4}   {'worth [adjusted CI], points':<28} {'rank':>4}  flips")
+        print(
+            f"  {'card':<20} {'card_win_rate':>13} {'rank':>4}   {'worth [adjusted CI], points':<28} {'rank':>4}  flips"
+        )
         for card, r in shown.iterrows():
             worth = f"{100 * r['worth']:+.1f} [{100 * r['adj_low']:+.1f}, {100 * r['adj_high']:+.1f}]"
-            print(f"  {r['label']:<20} {r['card_win_rate']:13.3f} {r['rank_observed']:4.0f}   {worth:<28} "
-                  f"{r['rank_worth']:4.0f}  {'yes' if r['flips'] else ''}")
-        print(f"  Spearman rank correlation {summary['spearman']:.2f} (p = {summary['spearman_p']:.2g}); "
-              f"cards on opposite sides of the median: {', '.join(summary['flips']) or 'none'}")
-        print(f"  worth spread (best {summary['best']} − worst {summary['worst']}): {100 * summary['spread']:.1f} "
-              f"points [{100 * summary['spread_low']:.1f}, {100 * summary['spread_high']:.1f}] "
-              "(simultaneous 95 %, paired over every pair of cards, Bonferroni over the pairs)")
+            print(
+                f"  {r['label']:<20} {r['card_win_rate']:13.3f} {r['rank_observed']:4.0f}   {worth:<28} "
+                f"{r['rank_worth']:4.0f}  {'yes' if r['flips'] else ''}"
+            )
+        print(
+            f"  Spearman rank correlation {summary['spearman']:.2f} (p = {summary['spearman_p']:.2g}); "
+            f"cards on opposite sides of the median: {', '.join(summary['flips']) or 'none'}"
+        )
+        print(
+            f"  worth spread (best {summary['best']} − worst {summary['worst']}): {100 * summary['spread']:.1f} "
+            f"points [{100 * summary['spread_low']:.1f}, {100 * summary['spread_high']:.1f}] "
+            "(simultaneous 95 %, paired over every pair of cards, Bonferroni over the pairs)"
+        )
         print(f"  KO rate of the unrestricted table: {summary['ko_rate']:.4f}")
 
 

@@ -87,8 +87,11 @@ def run_benchmarks(matches: int = 20, seed: int = 1) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     args = parser(__doc__.splitlines()[0], matches=20).parse_args(argv)
-    return print_figures(run_benchmarks(args.matches, args.seed), args.format,
-                         f"benchmarks/carrom_decisions.py --matches {args.matches} --seed {args.seed}")
+    return print_figures(
+        run_benchmarks(args.matches, args.seed),
+        args.format,
+        f"benchmarks/carrom_decisions.py --matches {args.matches} --seed {args.seed}",
+    )
 
 
 if __name__ == "__main__":

@@ -37,8 +37,10 @@ def main(argv=None) -> int:
     for name, g in table.groupby("profile", sort=False):
         s = g["strokes"].to_numpy(float)
         lo, hi = stats.t.interval(0.95, len(s) - 1, loc=s.mean(), scale=stats.sem(s)) if len(s) > 1 else (s[0], s[0])
-        print(f"{name:<12} {len(s):>6} {s.mean():>10.1f}  [{lo:6.1f}, {hi:6.1f}]   "
-              f"{g['cleared'].mean():>7.0%} {g['striker_pocketed'].mean():>10.1f}")
+        print(
+            f"{name:<12} {len(s):>6} {s.mean():>10.1f}  [{lo:6.1f}, {hi:6.1f}]   "
+            f"{g['cleared'].mean():>7.0%} {g['striker_pocketed'].mean():>10.1f}"
+        )
     return 0
 
 

@@ -25,8 +25,9 @@ def main(argv=None) -> int:
     parser.add_argument("--samples", type=int, default=500, help="noisy executions of each break (>= 2)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--top", type=int, default=10, help="breaks printed")
-    parser.add_argument("--set", action="append", default=[], dest="overrides", metavar="KEY=VALUE",
-                        help="rule overrides")
+    parser.add_argument(
+        "--set", action="append", default=[], dest="overrides", metavar="KEY=VALUE", help="rule overrides"
+    )
     args = parser.parse_args(argv)
     if args.samples < 2:
         parser.error(f"--samples: got {args.samples}; allowed: at least 2")
@@ -39,8 +40,10 @@ def main(argv=None) -> int:
             print(f"rehearse: error: {line}", file=sys.stderr)
         return 2
     table = rehearse(player.profile, rules, args.samples, args.seed)
-    print(f"{player.name}: {len(table)} breaks × {args.samples} executions (common draws, seed {args.seed}); "
-          f"value in the planner's coins, difference to the best with its paired 95 % interval")
+    print(
+        f"{player.name}: {len(table)} breaks × {args.samples} executions (common draws, seed {args.seed}); "
+        f"value in the planner's coins, difference to the best with its paired 95 % interval"
+    )
     print(table.head(args.top).to_string(index=False, float_format=lambda v: f"{v:.3f}"))
     tied = int((table["diff_high"] >= 0).sum()) - 1
     print(f"breaks not told apart from the best: {tied}\n\n{profile_lines(table)}")

@@ -27,8 +27,9 @@ from sim.core.seeding import MatchSeeds
 __all__ = ["HeadToHead", "head_to_head", "board_line", "speed", "main"]
 
 
-def head_to_head(a: str, b: str, games: int, seed: int = 1, jobs: int = 1,
-                 overrides: tuple[str, ...] = ()) -> HeadToHead:
+def head_to_head(
+    a: str, b: str, games: int, seed: int = 1, jobs: int = 1, overrides: tuple[str, ...] = ()
+) -> HeadToHead:
     """Play ``games`` 2-player games of ``a`` vs ``b``, seats rotated, through the one
     head-to-head measurement of :mod:`sim.core.headtohead` (seed-clustered interval)."""
     return core_head_to_head("carrom", a, b, games, seed, jobs, overrides)
@@ -37,8 +38,10 @@ def head_to_head(a: str, b: str, games: int, seed: int = 1, jobs: int = 1,
 def board_line(h: HeadToHead) -> str:
     """Carrom's figures of a head-to-head run: draws, stuck boards, board-capped games."""
     m = h.tables["matches"]
-    return (f"draws {int(m['draw'].sum())}, stuck boards {int(m['stuck_boards'].sum())}/{int(m['rounds'].sum())}, "
-            f"board-capped games {int(m['capped_games'].sum())}")
+    return (
+        f"draws {int(m['draw'].sum())}, stuck boards {int(m['stuck_boards'].sum())}/{int(m['rounds'].sum())}, "
+        f"board-capped games {int(m['capped_games'].sum())}"
+    )
 
 
 def speed(games: int, overrides: tuple[str, ...] = (), lineup=("club", "club"), seed: int = 3) -> dict:
@@ -55,10 +58,16 @@ def speed(games: int, overrides: tuple[str, ...] = (), lineup=("club", "club"), 
         strokes += log.matches["strokes"]
         boards += log.matches["rounds"]
     elapsed = time.perf_counter() - started
-    return {"games": games, "seconds": elapsed, "games_per_s": games / elapsed,
-            "strokes_per_s": strokes / elapsed, "strokes_per_game": strokes / games,
-            "boards_per_game": boards / games, "load_before": load_before,
-            "load_after": os.getloadavg()[0]}
+    return {
+        "games": games,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "strokes_per_s": strokes / elapsed,
+        "strokes_per_game": strokes / games,
+        "boards_per_game": boards / games,
+        "load_before": load_before,
+        "load_after": os.getloadavg()[0],
+    }
 
 
 def main(argv=None) -> int:
@@ -73,11 +82,13 @@ def main(argv=None) -> int:
     overrides = tuple(args.overrides)
     if args.speed:
         r = speed(args.speed, overrides)
-        print(f"club vs club, one core, {r['games']} games in {r['seconds']:.1f} s: "
-              f"{r['games_per_s']:.2f} games/s ({60 * r['games_per_s']:.0f}/min), "
-              f"{r['strokes_per_s']:.0f} strokes/s, {r['strokes_per_game']:.0f} strokes and "
-              f"{r['boards_per_game']:.1f} boards a game; load average {r['load_before']:.1f} -> "
-              f"{r['load_after']:.1f} (2 cores)")
+        print(
+            f"club vs club, one core, {r['games']} games in {r['seconds']:.1f} s: "
+            f"{r['games_per_s']:.2f} games/s ({60 * r['games_per_s']:.0f}/min), "
+            f"{r['strokes_per_s']:.0f} strokes/s, {r['strokes_per_game']:.0f} strokes and "
+            f"{r['boards_per_game']:.1f} boards a game; load average {r['load_before']:.1f} -> "
+            f"{r['load_after']:.1f} (2 cores)"
+        )
         return 0
     for pair in args.pairs.split(","):
         a, b = pair.split("-")

@@ -24,8 +24,9 @@ from sim.curlastique.metrics import points_per_throw, seat_points
 __all__ = ["HeadToHead", "head_to_head", "points_per_throw", "points_per_throw_ci", "one_core_speed", "main"]
 
 
-def head_to_head(a: str, b: str, games: int, seed: int = 1, jobs: int = 1,
-                 overrides: tuple[str, ...] = ()) -> HeadToHead:
+def head_to_head(
+    a: str, b: str, games: int, seed: int = 1, jobs: int = 1, overrides: tuple[str, ...] = ()
+) -> HeadToHead:
     """Play ``games`` 2-player games of ``a`` vs ``b`` (even ``games``: both seatings per seed),
     through the one head-to-head measurement of :mod:`sim.core.headtohead`."""
     return core_head_to_head("curlastique", a, b, games, seed, jobs, overrides)
@@ -54,9 +55,13 @@ def one_core_speed(games: int) -> dict:
     for i in range(games):
         throws += spec.play_match(rules, players, MatchSeeds(0, i)).matches["throws"]
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"games": games, "games_per_s_wall": round(games / wall, 1),
-            "games_per_cpu_s": round(games / cpu, 1), "throws_per_game": round(throws / games, 1),
-            "ms_cpu_per_throw": round(1000 * cpu / throws, 3)}
+    return {
+        "games": games,
+        "games_per_s_wall": round(games / wall, 1),
+        "games_per_cpu_s": round(games / cpu, 1),
+        "throws_per_game": round(throws / games, 1),
+        "ms_cpu_per_throw": round(1000 * cpu / throws, 3),
+    }
 
 
 def main(argv=None) -> int:
@@ -64,12 +69,21 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=2000, help="games per pairing (even)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--pairs", default="expert:novice,club:casual",
-                        help="comma-separated A:B pairings whose win rate of A is reported")
-    parser.add_argument("--reference", default=None,
-                        help="also play every preset against this one and report points per throw")
-    parser.add_argument("--speed", type=int, default=0, metavar="N",
-                        help="also time N club vs club games in a plain loop on this one core")
+    parser.add_argument(
+        "--pairs",
+        default="expert:novice,club:casual",
+        help="comma-separated A:B pairings whose win rate of A is reported",
+    )
+    parser.add_argument(
+        "--reference", default=None, help="also play every preset against this one and report points per throw"
+    )
+    parser.add_argument(
+        "--speed",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also time N club vs club games in a plain loop on this one core",
+    )
     args = parser.parse_args(argv)
     report: dict = {}
     if args.speed:
@@ -79,18 +93,25 @@ def main(argv=None) -> int:
         start = time.perf_counter()
         h = head_to_head(a, b, args.games, args.seed, args.jobs)
         report[f"{a} beats {b}"] = {
-            "games": h.games, "wins": h.a_wins, "rate": round(h.a_rate, 4),
-            "wilson95_seed_clustered": [round(h.ci_low, 4), round(h.ci_high, 4)], "unfinished": h.unfinished,
+            "games": h.games,
+            "wins": h.a_wins,
+            "rate": round(h.a_rate, 4),
+            "wilson95_seed_clustered": [round(h.ci_low, 4), round(h.ci_high, 4)],
+            "unfinished": h.unfinished,
             "points_per_throw": {k: round(float(v), 2) for k, v in points_per_throw(h.tables).items()},
-            "seconds": round(time.perf_counter() - start, 1)}
+            "seconds": round(time.perf_counter() - start, 1),
+        }
         print(json.dumps({pair: report[f"{a} beats {b}"]}), file=sys.stderr, flush=True)
     if args.reference:
         ppt = {}
         for profile in ("novice", "casual", "club", "expert"):
             h = head_to_head(profile, args.reference, args.games, args.seed, args.jobs)
             value, low, high = points_per_throw_ci(h.tables, profile)  # self-play: both seats
-            ppt[profile] = {"points_per_throw": round(value, 2), "ci95": [round(low, 2), round(high, 2)],
-                            "win_rate": round(h.a_rate, 4) if profile != args.reference else None}
+            ppt[profile] = {
+                "points_per_throw": round(value, 2),
+                "ci95": [round(low, 2), round(high, 2)],
+                "win_rate": round(h.a_rate, 4) if profile != args.reference else None,
+            }
             print(json.dumps({profile: ppt[profile]}), file=sys.stderr, flush=True)
         report[f"points_per_throw_vs_{args.reference}"] = ppt
     print(json.dumps(report, indent=2))

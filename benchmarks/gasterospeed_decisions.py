@@ -29,8 +29,18 @@ from benchmarks.bench_match_cpu import CASES  # noqa: E402
 from benchmarks.split_output import parser, print_figures  # noqa: E402
 
 #: the decision methods of a Gastérospeed policy (sim.gasterospeed.rules.view.Policy)
-DECISIONS = ("place", "commit", "speed_card", "speed_move", "action_card", "move_choice", "target", "react",
-             "draw_piles", "discard")
+DECISIONS = (
+    "place",
+    "commit",
+    "speed_card",
+    "speed_move",
+    "action_card",
+    "move_choice",
+    "target",
+    "react",
+    "draw_piles",
+    "discard",
+)
 
 
 #: the compiled calls of sim.gasterospeed.players.tactician_phases (a speed phase: decisions and moves)
@@ -60,6 +70,7 @@ def _timed(classes: set[type], acc: dict[str, list[float]]):
                 entry = acc.setdefault(name, [0.0, 0])
                 entry[0] += time.process_time() - started
                 entry[1] += 1
+
         return timed
 
     for cls in classes:
@@ -123,9 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     cli = parser(__doc__.splitlines()[0], matches=10)
     cli.add_argument("--players", default="tactician", help="the profile of all four seats")
     args = cli.parse_args(argv)
-    return print_figures(run_benchmarks(args.matches, args.seed, args.players), args.format,
-                         f"benchmarks/gasterospeed_decisions.py --matches {args.matches} --seed {args.seed} "
-                         f"--players {args.players}")
+    return print_figures(
+        run_benchmarks(args.matches, args.seed, args.players),
+        args.format,
+        f"benchmarks/gasterospeed_decisions.py --matches {args.matches} --seed {args.seed} --players {args.players}",
+    )
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -59,8 +59,16 @@ def needed(folder: Path) -> list[dict]:
     for (variant, lineup), seats in fairness.groupby(["variant", "lineup"], sort=False):
         worst = float(seats["design_effect"].max())
         before = lineup_matches_needed(len(seats), 0.02, 0.05 / family, 0.8, float(f"{max(worst, 1.0):.2g}"))
-        rows.append({"variant": variant, "lineup": lineup, "deff": worst, "before": before,
-                     "after": int(seats["matches_needed"].iloc[0]), "verdict": seats["verdict"].iloc[0]})
+        rows.append(
+            {
+                "variant": variant,
+                "lineup": lineup,
+                "deff": worst,
+                "before": before,
+                "after": int(seats["matches_needed"].iloc[0]),
+                "verdict": seats["verdict"].iloc[0],
+            }
+        )
     return rows
 
 
@@ -93,16 +101,21 @@ def balance_example(jobs: int, look_every: int) -> None:
         started = time.perf_counter()
         assert tablesim(["balance", str(file), "--jobs", str(jobs), "--out", str(anytime), "--no-progress"]) == 0
         again = time.perf_counter() - started
-        print(f"\ncurlastique balance example: search and staged validation {searched / 60:.1f} min; "
-              f"validation again with look_every = {look_every}: {again / 60:.1f} min")
+        print(
+            f"\ncurlastique balance example: search and staged validation {searched / 60:.1f} min; "
+            f"validation again with look_every = {look_every}: {again / 60:.1f} min"
+        )
         for name, folder in (("staged", staged), (f"anytime, every {look_every}", anytime)):
             looks = json.loads((folder / "looks.json").read_text())["looks"]
             validation = json.loads((folder / "validation.json").read_text())
             first = validation["candidates"][0]
-            verdicts = ", ".join(f"{t['target']} {t.get('verdict', 'met' if t['met'] else 'not met')}"
-                                 for t in first["targets"])
-            print(f"  {name}: {len(looks)} ledger look(s), claim {bool(looks[-1].get('meets_all_targets'))}, "
-                  f"{first['matches']:,} fresh matches per line-up ({verdicts})")
+            verdicts = ", ".join(
+                f"{t['target']} {t.get('verdict', 'met' if t['met'] else 'not met')}" for t in first["targets"]
+            )
+            print(
+                f"  {name}: {len(looks)} ledger look(s), claim {bool(looks[-1].get('meets_all_targets'))}, "
+                f"{first['matches']:,} fresh matches per line-up ({verdicts})"
+            )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -110,8 +123,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--games", default=",".join(GAMES))
-    parser.add_argument("--cap", default=",".join(f"{g}={c}" for g, c in CAPS.items()),
-                        help="most matches per cell under the stopping rule, GAME=N,...")
+    parser.add_argument(
+        "--cap",
+        default=",".join(f"{g}={c}" for g, c in CAPS.items()),
+        help="most matches per cell under the stopping rule, GAME=N,...",
+    )
     parser.add_argument("--balance", action="store_true", help="the Curlastique balance example instead")
     parser.add_argument("--look-every", type=int, default=200, help="with --balance: matches between looks")
     args = parser.parse_args(argv)
@@ -126,11 +142,15 @@ def main(argv: list[str] | None = None) -> None:
             run_experiment(load_experiment(demo_file(game)), ResultStore(demo), jobs=args.jobs, progress=False)
             print(f"\n{game}: demo as shipped ({(time.perf_counter() - started) / 60:.1f} min)")
             for row in needed(demo):
-                print(f"  {row['variant']} / {row['lineup']}: {row['verdict']}; deff {row['deff']:.2f}; matches "
-                      f"needed for a fair verdict (±2 pts): before {row['before']:,}, after {row['after']:,}")
+                print(
+                    f"  {row['variant']} / {row['lineup']}: {row['verdict']}; deff {row['deff']:.2f}; matches "
+                    f"needed for a fair verdict (±2 pts): before {row['before']:,}, after {row['after']:,}"
+                )
             stops, minutes = stopped(game, Path(tmp) / f"{game}-stop", args.jobs, caps[game])
-            print(f"{game}: [stopping] fairness ±2 pts, effect on seat 0 (or within ±2 pts), "
-                  f"cap {caps[game]:,} ({minutes:.1f} min)")
+            print(
+                f"{game}: [stopping] fairness ±2 pts, effect on seat 0 (or within ±2 pts), "
+                f"cap {caps[game]:,} ({minutes:.1f} min)"
+            )
             for record in stops:
                 print(f"  {record['variant']} / {record['lineup']}: {record['matches']:,} matches; {record['reason']}")
 

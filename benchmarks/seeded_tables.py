@@ -58,8 +58,10 @@ def fingerprint(key: str) -> dict[str, dict]:
     out = {}
     for name, table in sorted(_tables(key).items()):
         rows = _row_hashes(table.reset_index(drop=True))
-        per_match = {int(m): hashlib.sha256(g["hash"].to_numpy().tobytes()).hexdigest()[:16]
-                     for m, g in rows.groupby("match", sort=True)}
+        per_match = {
+            int(m): hashlib.sha256(g["hash"].to_numpy().tobytes()).hexdigest()[:16]
+            for m, g in rows.groupby("match", sort=True)
+        }
         whole = hashlib.sha256(rows["hash"].to_numpy().tobytes()).hexdigest()
         out[name] = {"digest": whole, "rows": len(table), "columns": sorted(table.columns), "matches": per_match}
     return out

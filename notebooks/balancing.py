@@ -104,10 +104,16 @@ from analysis.balance.search import load_balance
 balance = load_balance(balance_file)
 for p in balance.space.parameters:
     grid = p.grid()
-    print(f"parameter {p.key}: {p.kind}, {p.length} values in [{p.low:g}, {p.high:g}] step {p.step:g} "
-          f"({len(grid)} levels each), order {p.order!r}")
-targets = pd.DataFrame([{"target": t.label, "band low": t.band[0], "band high": t.band[1], "pull": t.pull}
-                        for t in balance.settings.targets])
+    print(
+        f"parameter {p.key}: {p.kind}, {p.length} values in [{p.low:g}, {p.high:g}] step {p.step:g} "
+        f"({len(grid)} levels each), order {p.order!r}"
+    )
+targets = pd.DataFrame(
+    [
+        {"target": t.label, "band low": t.band[0], "band high": t.band[1], "pull": t.pull}
+        for t in balance.settings.targets
+    ]
+)
 targets
 
 # %% [markdown]
@@ -120,9 +126,11 @@ from analysis.balance.targets import band_loss, objective
 
 for seat0, median in [(0.25, 5), (0.235, 5), (0.26, 7), (0.29, 5), (0.25, 8.5), (0.20, 3)]:
     values = [seat0, median]
-    print(f"seat 0 wins {seat0:.3f}, median {median} rounds -> loss "
-          f"{band_loss(list(balance.settings.targets), values):.2f}, search objective "
-          f"{objective(list(balance.settings.targets), values):.3f}")
+    print(
+        f"seat 0 wins {seat0:.3f}, median {median} rounds -> loss "
+        f"{band_loss(list(balance.settings.targets), values):.2f}, search objective "
+        f"{objective(list(balance.settings.targets), values):.3f}"
+    )
 
 # %% [markdown]
 # **The pull.** A zero loss anywhere in the band would let the search settle on a point
@@ -150,8 +158,10 @@ for target, value in zip(balance.settings.targets, values):
     print(f"{target.label:<28} {value:.3f}   band [{target.band[0]:g}, {target.band[1]:g}]")
 wins = int(tables["players"].query("seat == 0")["won"].sum())
 low, high = wilson_interval(wins, 40)
-print(f"seat 0: {wins}/40 wins, 95 % Wilson CI [{float(low):.2f}, {float(high):.2f}]; "
-      f"loss {band_loss(list(balance.settings.targets), values):.2f}")
+print(
+    f"seat 0: {wins}/40 wins, 95 % Wilson CI [{float(low):.2f}, {float(high):.2f}]; "
+    f"loss {band_loss(list(balance.settings.targets), values):.2f}"
+)
 
 # %% [markdown]
 # The targets constrain seat 0 only. A glance at every seat (simultaneous 95 % CIs)
@@ -183,8 +193,7 @@ tiny_file.write_text(tomli_w.dumps(tiny))
 tiny_out = WORK / "tiny-search"
 started = time.perf_counter()
 run_balance(load_balance(tiny_file), tiny_out, jobs=1, progress=False)
-print(f"tiny search in {time.perf_counter() - started:.1f} s; files:",
-      sorted(p.name for p in tiny_out.iterdir()))
+print(f"tiny search in {time.perf_counter() - started:.1f} s; files:", sorted(p.name for p in tiny_out.iterdir()))
 
 
 # %% [markdown]
@@ -193,6 +202,7 @@ print(f"tiny search in {time.perf_counter() - started:.1f} s; files:",
 # replays), `balance.json` (the summary) and `best_rules.toml` (a complete rules file,
 # ready for `--rules`). The helpers below read such a folder; they serve the tiny run
 # now and the stored full run next.
+
 
 # %%
 def read_search(folder: Path) -> dict:
@@ -204,15 +214,25 @@ def read_search(folder: Path) -> dict:
         out["trials"] = pd.read_csv(folder / "trials.csv")
     rows = [json.loads(p.read_text()) for p in sorted(folder.glob("trials/*.json"))]
     if len(rows) > len(out["trials"]):  # a search still running: one JSON per finished trial
-        out["trials"] = pd.DataFrame([{"number": r["number"], "state": r["state"], "loss": r["loss"],
-                                       **{f"param:{k}": json.dumps(v) for k, v in r["point"].items()},
-                                       **{f"value:{k}": v for k, v in r["values"].items()}} for r in rows])
+        out["trials"] = pd.DataFrame(
+            [
+                {
+                    "number": r["number"],
+                    "state": r["state"],
+                    "loss": r["loss"],
+                    **{f"param:{k}": json.dumps(v) for k, v in r["point"].items()},
+                    **{f"value:{k}": v for k, v in r["values"].items()},
+                }
+                for r in rows
+            ]
+        )
     if (folder / "validation.json").exists():
         validation = json.loads((folder / "validation.json").read_text())
         out["candidates"] = validation["candidates"]
         if validation.get("baseline"):  # the rules before the search, on the same fresh seeds
-            out["candidates"] = [{**validation["baseline"], "trial": "baseline", "point": "baseline",
-                                  "in_sample_loss": np.nan}] + out["candidates"]
+            out["candidates"] = [
+                {**validation["baseline"], "trial": "baseline", "point": "baseline", "in_sample_loss": np.nan}
+            ] + out["candidates"]
     if (folder / "balance.json").exists():
         out["summary"] = json.loads((folder / "balance.json").read_text())
     if (folder / "best_rules.toml").exists():
@@ -226,11 +246,15 @@ def convergence(trials: pd.DataFrame, title: str) -> Figure:
     ax = figure.add_subplot()
     loss = pd.to_numeric(trials["loss"], errors="coerce")
     complete = trials["state"] == "complete"
-    ax.scatter(trials.loc[complete, "number"], loss[complete], color="#0072B2", s=25,
-               label="trial (in-sample loss)")
+    ax.scatter(trials.loc[complete, "number"], loss[complete], color="#0072B2", s=25, label="trial (in-sample loss)")
     if (~complete).any():
-        ax.scatter(trials.loc[~complete, "number"], loss[~complete], color="#D55E00", marker="x",
-                   label="pruned (loss of the blocks played)")
+        ax.scatter(
+            trials.loc[~complete, "number"],
+            loss[~complete],
+            color="#D55E00",
+            marker="x",
+            label="pruned (loss of the blocks played)",
+        )
     best = loss.where(complete).cummin()
     ax.step(trials["number"], best, where="post", color="black", label="best so far")
     ax.set_yscale("symlog", linthresh=0.1)
@@ -266,13 +290,23 @@ def validation_table(candidates: list) -> pd.DataFrame:
     for c in candidates:
         for check in c["targets"]:
             point = c["point"] if isinstance(c["point"], str) else json.dumps(c["point"])
-            rows.append({"trial": c["trial"], "point": point,
-                         "in-sample loss": c["in_sample_loss"], "fresh loss": c["fresh_loss"],
-                         "matches": c["matches"], "target": check["target"],
-                         "band": f"[{check['band'][0]:g}, {check['band'][1]:g}]",
-                         "value": check["value"], "CI": level(check), "ci_low": check["ci_low"],
-                         "ci_high": check["ci_high"],
-                         "TOST p": check.get("p_tost", np.nan), "verdict": verdict(check)})
+            rows.append(
+                {
+                    "trial": c["trial"],
+                    "point": point,
+                    "in-sample loss": c["in_sample_loss"],
+                    "fresh loss": c["fresh_loss"],
+                    "matches": c["matches"],
+                    "target": check["target"],
+                    "band": f"[{check['band'][0]:g}, {check['band'][1]:g}]",
+                    "value": check["value"],
+                    "CI": level(check),
+                    "ci_low": check["ci_low"],
+                    "ci_high": check["ci_high"],
+                    "TOST p": check.get("p_tost", np.nan),
+                    "verdict": verdict(check),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -281,14 +315,20 @@ def conclusion(search: dict) -> str:
     if summary is None or summary.get("best") is None:
         return "No validated candidate (the search has not finished)."
     best = summary["best"]
-    lines = [f"Best candidate: trial {best['trial']}, {json.dumps(best['point'])}, replayed on "
-             f"{best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']})."]
+    lines = [
+        f"Best candidate: trial {best['trial']}, {json.dumps(best['point'])}, replayed on "
+        f"{best['matches']:,} matches of fresh seeds (root seed {best['fresh_seed']})."
+    ]
     for check in best["targets"]:
-        lines.append(f"  {check['target']}: {check['value']:.3g}, {level(check)} [{check['ci_low']:.3g}, "
-                     f"{check['ci_high']:.3g}], band [{check['band'][0]:g}, {check['band'][1]:g}] -> "
-                     f"{verdict(check)}")
+        lines.append(
+            f"  {check['target']}: {check['value']:.3g}, {level(check)} [{check['ci_low']:.3g}, "
+            f"{check['ci_high']:.3g}], band [{check['band'][0]:g}, {check['band'][1]:g}] -> "
+            f"{verdict(check)}"
+        )
     met = summary["meets_all_targets"]
-    lines.append("Every target met on fresh seeds: " + ("YES." if met else "NO — the targets were not shown to be met."))
+    lines.append(
+        "Every target met on fresh seeds: " + ("YES." if met else "NO — the targets were not shown to be met.")
+    )
     return "\n".join(lines)
 
 
@@ -327,17 +367,22 @@ def tost_power(n: int, true_rate: float, low: float = LOW, high: float = HIGH, a
     z = norm.ppf(1 - alpha)
     return max(0.0, norm.cdf((high - true_rate) / se - z) - norm.cdf((low - true_rate) / se + z))
 
+
 at_all = matches_for_equivalence(0.25, HALF, alpha=0.05, power=1e-9)
 likely = matches_for_equivalence(0.25, HALF, alpha=0.05, power=0.8)
 planned = balance.settings.search.validate_matches
 print(f"smallest n whose 90 % CI can fit in the band (true rate exactly 25 %): {at_all:,}")
 print(f"n for an 80 % chance to show equivalence when the true rate is 25 %: {likely:,}")
-print(f"validation matches in the example file: {planned:,}; chance to show equivalence if the "
-      f"true rate is 25 %: {tost_power(planned, 0.25):.0%}, if it is 21 %: {tost_power(planned, 0.21):.0%}, "
-      f"if it is 19 %: {tost_power(planned, 0.19):.0%} (per line-up)")
+print(
+    f"validation matches in the example file: {planned:,}; chance to show equivalence if the "
+    f"true rate is 25 %: {tost_power(planned, 0.25):.0%}, if it is 21 %: {tost_power(planned, 0.21):.0%}, "
+    f"if it is 19 %: {tost_power(planned, 0.19):.0%} (per line-up)"
+)
 if planned < at_all:
-    print(f"=> with {planned:,} validation matches the seat-0 target cannot be shown to be met, "
-          f"whatever the candidate: its verdict can at best be 'undecided'.")
+    print(
+        f"=> with {planned:,} validation matches the seat-0 target cannot be shown to be met, "
+        f"whatever the candidate: its verdict can at best be 'undecided'."
+    )
 
 # %% [markdown]
 # ## 4. The stored full search
@@ -349,9 +394,11 @@ if planned < at_all:
 # %%
 full = read_search(STORED_BALANCE) if STORED_BALANCE.is_dir() else None
 if full is None or full["trials"].empty:
-    print(f"No stored search in {STORED_BALANCE}.\nTo produce it (about three minutes on 2 cores), "
-          f"from the repository:\n  tablesim balance sim/curlastique/examples/curlastique_balance.toml "
-          f"--out reports/examples/curlastique_balance --jobs 2")
+    print(
+        f"No stored search in {STORED_BALANCE}.\nTo produce it (about three minutes on 2 cores), "
+        f"from the repository:\n  tablesim balance sim/curlastique/examples/curlastique_balance.toml "
+        f"--out reports/examples/curlastique_balance --jobs 2"
+    )
 else:
     manifest = full["manifest"]
     print("command:", manifest.get("command", "?"), "| status:", manifest.get("status", "?"))
@@ -409,13 +456,16 @@ if full is not None and full["best_rules"]:
     spec = get_game("curlastique")
     best_rules = load_rules(spec, STORED_BALANCE / "best_rules.toml")
     club4 = load_lineup(spec, ["club"] * 4, best_rules)
-    check = run_cells(spec, [Cell("best", "club-4p", best_rules, club4)], matches=160,
-                      root_seed=2026, jobs=1, progress=False)
+    check = run_cells(
+        spec, [Cell("best", "club-4p", best_rules, club4)], matches=160, root_seed=2026, jobs=1, progress=False
+    )
     by_seat = seat_win_rates(check["players"])[["seat", "games", "wins", "win_rate", "ci_low", "ci_high"]]
     display(by_seat)
     last = by_seat.iloc[-1]
-    print(f"seat 0 wins {by_seat.iloc[0]['win_rate']:.0%}, the last seat {last['win_rate']:.0%} "
-          f"[{last['ci_low']:.0%}, {last['ci_high']:.0%}]")
+    print(
+        f"seat 0 wins {by_seat.iloc[0]['win_rate']:.0%}, the last seat {last['win_rate']:.0%} "
+        f"[{last['ci_low']:.0%}, {last['ci_high']:.0%}]"
+    )
 else:
     print("No stored best rules.")
 
@@ -449,9 +499,11 @@ else:
 
 # %%
 if not (STORED_SENSITIVITY / "sensitivity.json").exists():
-    print(f"No stored sensitivity analysis in {STORED_SENSITIVITY}.\nTo produce it, from the "
-          f"repository:\n  tablesim sensitivity sim/curlastique/examples/curlastique_sensitivity.toml "
-          f"--out reports/examples/curlastique_sensitivity --jobs 2")
+    print(
+        f"No stored sensitivity analysis in {STORED_SENSITIVITY}.\nTo produce it, from the "
+        f"repository:\n  tablesim sensitivity sim/curlastique/examples/curlastique_sensitivity.toml "
+        f"--out reports/examples/curlastique_sensitivity --jobs 2"
+    )
 else:
     from analysis.balance.sensitivity import readable_tables
 

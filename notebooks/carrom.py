@@ -63,14 +63,21 @@ from sim.core import get_game, load_rules
 spec = get_game("carrom")
 rules = load_rules(spec)
 b = rules.board
-pd.Series({
-    "playing surface side (m)": b.side, "pocket diameter (m)": b.pocket_diameter,
-    "base line from the cushion (m)": b.baseline_offset,
-    "coin diameter (m)": rules.coins.diameter, "coin mass (kg)": rules.coins.mass,
-    "striker diameter (m)": rules.striker.diameter, "striker mass (kg)": rules.striker.mass,
-    "hardest flick (m/s)": rules.striker.max_speed, "sliding friction μ": rules.physics.friction,
-    "target (points)": rules.game.target_points, "boards at most": rules.game.max_boards,
-}).to_frame("value")
+pd.Series(
+    {
+        "playing surface side (m)": b.side,
+        "pocket diameter (m)": b.pocket_diameter,
+        "base line from the cushion (m)": b.baseline_offset,
+        "coin diameter (m)": rules.coins.diameter,
+        "coin mass (kg)": rules.coins.mass,
+        "striker diameter (m)": rules.striker.diameter,
+        "striker mass (kg)": rules.striker.mass,
+        "hardest flick (m/s)": rules.striker.max_speed,
+        "sliding friction μ": rules.physics.friction,
+        "target (points)": rules.game.target_points,
+        "boards at most": rules.game.max_boards,
+    }
+).to_frame("value")
 
 # %% [markdown]
 # `ruleset = "family"` or `"icf"` sets every switch of `[rules]` left at `"auto"`;
@@ -83,8 +90,9 @@ from sim.carrom.rules.schema import SWITCHES
 
 icf_rules = load_rules(spec, overrides=["ruleset=icf"])
 family, icf = dataclasses.asdict(rules.switches), dataclasses.asdict(icf_rules.switches)
-switches = pd.DataFrame({"family": family, "icf": icf,
-                         "meaning": {name: doc for name, (_, _, doc) in SWITCHES.items()}})
+switches = pd.DataFrame(
+    {"family": family, "icf": icf, "meaning": {name: doc for name, (_, _, doc) in SWITCHES.items()}}
+)
 with pd.option_context("display.max_colwidth", 90):
     display(switches)
 
@@ -130,7 +138,7 @@ from sim.core import ResultStore
 from sim.core.experiment import load_experiment, run_experiment
 
 experiment_file = WORK / "rulesets.toml"
-experiment_file.write_text('''
+experiment_file.write_text("""
 game = "carrom"
 matches = 30              # per variant: 15 seeds x 2 seatings
 seed = 5
@@ -146,13 +154,12 @@ set = { "ruleset" = "icf" }
 [[lineups]]
 name = "club-vs-casual"
 players = ["club", "casual"]
-''')
+""")
 experiment = load_experiment(experiment_file)
 results_dir = WORK / "rulesets-results"
 started = time.perf_counter()
 run_experiment(experiment, ResultStore(results_dir), jobs=1, progress=False)
-print(f"{len(experiment.cells)} cells x {experiment.settings.matches} matches "
-      f"in {time.perf_counter() - started:.1f} s")
+print(f"{len(experiment.cells)} cells x {experiment.settings.matches} matches in {time.perf_counter() - started:.1f} s")
 
 # %% [markdown]
 # Paired effects (ICF − family, match *i* against match *i*) with 95 % CIs and
@@ -187,9 +194,20 @@ for sentence in summary_sentences(analysis):
 
 # %%
 gm = analysis.game_metrics
-keys = ["boards_per_game", "strokes_per_board", "points_per_board", "queen_pocketed_rate",
-        "queen_covered_rate", "queen_returned_rate", "fouls_per_board", "break_advantage",
-        "break_advantage_ci_low", "break_advantage_ci_high", "stuck_board_rate", "draw_rate"]
+keys = [
+    "boards_per_game",
+    "strokes_per_board",
+    "points_per_board",
+    "queen_pocketed_rate",
+    "queen_covered_rate",
+    "queen_returned_rate",
+    "fouls_per_board",
+    "break_advantage",
+    "break_advantage_ci_low",
+    "break_advantage_ci_high",
+    "stuck_board_rate",
+    "draw_rate",
+]
 gm.loc[[k for k in keys if k in gm.index]]
 
 # %% [markdown]
@@ -207,9 +225,11 @@ per_match = load_results(results_dir).tables["matches"]
 per_match = per_match.assign(strokes_per_board=per_match["strokes"] / per_match["rounds"])
 wide = per_match.pivot(index=["match", "seed"], columns="variant", values="strokes_per_board").reset_index()
 effect = paired_mean_effect(wide["icf"], wide["baseline"], clusters=wide["seed"], n_resamples=2000, rng=0)
-print(f"strokes per board: family {effect['base_mean']:.1f}, ICF {effect['variant_mean']:.1f}; "
-      f"ICF - family = {effect['effect']:+.1f} strokes [{effect['ci_low']:+.1f}, {effect['ci_high']:+.1f}] "
-      f"(95 % CI, {effect['test']}; p = {effect['p']:.2g}, {effect['n']} pairs)")
+print(
+    f"strokes per board: family {effect['base_mean']:.1f}, ICF {effect['variant_mean']:.1f}; "
+    f"ICF - family = {effect['effect']:+.1f} strokes [{effect['ci_low']:+.1f}, {effect['ci_high']:+.1f}] "
+    f"(95 % CI, {effect['test']}; p = {effect['p']:.2g}, {effect['n']} pairs)"
+)
 assert effect["test"].startswith("paired t")  # the method the text names
 assert (effect["ci_low"] > 0 or effect["ci_high"] < 0) == (effect["p"] < 0.05)  # one test behind both
 
@@ -221,6 +241,8 @@ assert (effect["ci_low"] > 0 or effect["ci_high"] < 0) == (effect["p"] < 0.05)  
 # %%
 tables = load_results(results_dir).tables
 strokes = tables["events"]
+
+
 def per_100(column):
     """Strokes of each kind per 100 strokes, by variant."""
     return pd.crosstab(strokes["variant"], strokes[column]).div(strokes.groupby("variant").size(), axis=0) * 100
@@ -258,10 +280,11 @@ started = time.perf_counter()
 practice = practice_table(rules, players, boards=10, seed=0, max_strokes=300)
 print(f"{len(practice)} practice boards in {time.perf_counter() - started:.1f} s")
 
+
 def t_interval(strokes):
     low, high = stats.t.interval(0.95, len(strokes) - 1, loc=strokes.mean(), scale=stats.sem(strokes))
-    return pd.Series({"boards": len(strokes), "mean strokes": strokes.mean(),
-                      "ci_low": low, "ci_high": high})
+    return pd.Series({"boards": len(strokes), "mean strokes": strokes.mean(), "ci_low": low, "ci_high": high})
+
 
 table = practice.groupby("profile", sort=False)["strokes"].apply(t_interval).unstack()
 table["cleared"] = practice.groupby("profile", sort=False)["cleared"].mean()
@@ -271,12 +294,22 @@ table
 # %%
 figure = Figure(figsize=(7, 3.6), layout="constrained")
 ax = figure.add_subplot()
-ax.errorbar(range(len(table)), table["mean strokes"],
-            yerr=[table["mean strokes"] - table["ci_low"], table["ci_high"] - table["mean strokes"]],
-            fmt="o", capsize=5, color="#0072B2", label="mean, 95 % t CI")
+ax.errorbar(
+    range(len(table)),
+    table["mean strokes"],
+    yerr=[table["mean strokes"] - table["ci_low"], table["ci_high"] - table["mean strokes"]],
+    fmt="o",
+    capsize=5,
+    color="#0072B2",
+    label="mean, 95 % t CI",
+)
 for i, name in enumerate(table.index):
-    ax.scatter(np.full(10, i) + np.linspace(-0.12, 0.12, 10),
-               practice.loc[practice["profile"] == name, "strokes"], s=10, color="0.6")
+    ax.scatter(
+        np.full(10, i) + np.linspace(-0.12, 0.12, 10),
+        practice.loc[practice["profile"] == name, "strokes"],
+        s=10,
+        color="0.6",
+    )
 ax.set_xticks(range(len(table)), table.index)
 ax.set_ylabel("strokes to clear the board")
 ax.set_title("Solo practice: 10 boards per preset (grey: each board)")

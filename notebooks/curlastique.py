@@ -62,21 +62,27 @@ from sim.core import get_game, load_rules, to_dict
 spec = get_game("curlastique")
 rules = load_rules(spec)
 g = rules.game
-print(f"{g.pucks_per_player} pucks each, first to {g.target_score} points "
-      f"(cap: {g.max_rounds} rounds), teams: {g.teams}")
-pd.DataFrame({"ring": ["bullseye", "2nd", "3rd", "outer"], "points": rules.zones.values,
-              "outer radius (m)": rules.zones.radii})
+print(
+    f"{g.pucks_per_player} pucks each, first to {g.target_score} points (cap: {g.max_rounds} rounds), teams: {g.teams}"
+)
+pd.DataFrame(
+    {"ring": ["bullseye", "2nd", "3rd", "outer"], "points": rules.zones.values, "outer radius (m)": rules.zones.radii}
+)
 
 # %%
-pd.Series({
-    "board width (m)": rules.board.width, "board length (m)": rules.board.length,
-    "target centre from the near rim (m)": rules.zones.centre_y,
-    "elastic from the near rim (m)": rules.board.elastic_y,
-    "puck diameter (m)": rules.puck.diameter, "puck mass (kg)": rules.puck.mass,
-    "sliding friction μ": rules.physics.friction,
-    "puck–puck restitution": rules.physics.restitution,
-    "fastest launch (m/s)": rules.max_speed,
-}).to_frame("value")
+pd.Series(
+    {
+        "board width (m)": rules.board.width,
+        "board length (m)": rules.board.length,
+        "target centre from the near rim (m)": rules.zones.centre_y,
+        "elastic from the near rim (m)": rules.board.elastic_y,
+        "puck diameter (m)": rules.puck.diameter,
+        "puck mass (kg)": rules.puck.mass,
+        "sliding friction μ": rules.physics.friction,
+        "puck–puck restitution": rules.physics.restitution,
+        "fastest launch (m/s)": rules.max_speed,
+    }
+).to_frame("value")
 
 # %%
 from sim.curlastique.show.plot import draw_board
@@ -111,7 +117,7 @@ display(Image(filename=str(WORK / "draw.png"), width=300))
 
 # %%
 state = WORK / "takeout.toml"
-state.write_text('''
+state.write_text("""
 thrower = 0          # seat of the thrown puck
 
 [[pucks]]            # the opponent's puck on the bullseye
@@ -123,7 +129,7 @@ y = 0.75
 owner = 1
 x = 0.05
 y = 0.62
-''')
+""")
 takeout = spec.shot(rules, x=0.0, angle_deg=0.0, speed=1.8, state=str(state))
 print(takeout.text())
 takeout.plot(WORK / "takeout.png")
@@ -172,11 +178,16 @@ for name in ["expert", "club", "casual", "novice"]:
     stop, alive = final[:, -1], on[:, -1]
     clouds[name] = stop[alive]
     points = score.points(stop, alive)
-    rows.append({"preset": name, "mean points per throw": points.mean(),
-                 "bullseye share": (points == rules.zones.values[0]).mean(),
-                 "out share": 1 - alive.mean(),
-                 "SD across (mm)": 1000 * stop[alive, 0].std(),
-                 "SD along (mm)": 1000 * stop[alive, 1].std()})
+    rows.append(
+        {
+            "preset": name,
+            "mean points per throw": points.mean(),
+            "bullseye share": (points == rules.zones.values[0]).mean(),
+            "out share": 1 - alive.mean(),
+            "SD across (mm)": 1000 * stop[alive, 0].std(),
+            "SD along (mm)": 1000 * stop[alive, 1].std(),
+        }
+    )
 pd.DataFrame(rows).set_index("preset")
 
 # %%
@@ -203,8 +214,7 @@ from analysis.skill import skill_share
 from analysis.winrates import profile_win_rates
 from sim.core import Cell, load_lineup, run_cells
 
-duel = Cell("baseline", "expert-vs-novice", rules, load_lineup(spec, ["expert", "novice"], rules),
-            rotate_seats=True)
+duel = Cell("baseline", "expert-vs-novice", rules, load_lineup(spec, ["expert", "novice"], rules), rotate_seats=True)
 started = time.perf_counter()
 duel_tables = run_cells(spec, [duel], matches=40, root_seed=3, jobs=1, progress=False)
 print(f"40 matches in {time.perf_counter() - started:.1f} s")
@@ -221,8 +231,9 @@ profile_win_rates(duel_tables["players"])[["profile", "games", "wins", "win_rate
 share = skill_share(duel_tables["players"])
 display(share[["profile", "win_rate", "share", "share_low", "share_high"]])
 metrics = spec.summary(duel_tables)
-pd.Series({key: value for key, value in metrics.items()
-           if key.startswith(("points_per_throw", "shot_share", "out_rate"))}).to_frame("value")
+pd.Series(
+    {key: value for key, value in metrics.items() if key.startswith(("points_per_throw", "shot_share", "out_rate"))}
+).to_frame("value")
 
 # %% [markdown]
 # ## 4. An experiment: bullseye-150 against the baseline
@@ -240,7 +251,7 @@ from sim.core import ResultStore
 from sim.core.experiment import load_experiment, run_experiment
 
 experiment_file = WORK / "bullseye.toml"
-experiment_file.write_text('''
+experiment_file.write_text("""
 game = "curlastique"
 matches = 64              # per variant and line-up
 seed = 7
@@ -256,13 +267,12 @@ set = { "zones.values" = [150, 80, 40, 20] }
 [[lineups]]
 name = "club-4p"
 players = ["club", "club", "club", "club"]
-''')
+""")
 experiment = load_experiment(experiment_file)
 results_dir = WORK / "bullseye-results"
 started = time.perf_counter()
 run_experiment(experiment, ResultStore(results_dir), jobs=1, progress=False)
-print(f"{len(experiment.cells)} cells x {experiment.settings.matches} matches "
-      f"in {time.perf_counter() - started:.1f} s")
+print(f"{len(experiment.cells)} cells x {experiment.settings.matches} matches in {time.perf_counter() - started:.1f} s")
 
 # %% [markdown]
 # `analyse` pairs match *i* of the variant with match *i* of the baseline (same seeds,
@@ -280,8 +290,7 @@ analysis.effects[["label", "unit", "base", "value", "effect", "ci_low", "ci_high
 # %%
 from analysis import plots
 
-display(plots.seat_win_rates_plot(analysis.seat_rates, "club-4p", ["baseline", "bullseye-150"],
-                                  band=0.02))
+display(plots.seat_win_rates_plot(analysis.seat_rates, "club-4p", ["baseline", "bullseye-150"], band=0.02))
 display(plots.effects_plot(analysis.effects, "club-4p", kind="continuous"))
 
 # %% [markdown]
@@ -327,11 +336,13 @@ for variant in ["baseline", "bullseye-150"]:
 # %%
 events = tables["events"]
 distance = np.hypot(events["final_x"], events["final_y"] - rules.zones.centre_y)
-ring = pd.cut(distance, [0, *rules.zones.radii, np.inf],
-              labels=["bullseye", "2nd", "3rd", "outer", "beyond"]).astype(str)
+ring = pd.cut(distance, [0, *rules.zones.radii, np.inf], labels=["bullseye", "2nd", "3rd", "outer", "beyond"]).astype(
+    str
+)
 landed = events.assign(ring=np.where(events["out"].astype(bool), "out", ring))
 pd.crosstab(landed["variant"], landed["ring"], normalize="index")[
-    ["bullseye", "2nd", "3rd", "outer", "beyond", "out"]].round(3)
+    ["bullseye", "2nd", "3rd", "outer", "beyond", "out"]
+].round(3)
 
 # %% [markdown]
 # ## Takeaway

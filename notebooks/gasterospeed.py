@@ -64,6 +64,7 @@ from sim.core import get_game, load_rules
 spec = get_game("gasterospeed")
 rules = load_rules(spec)
 
+
 def effect_text(effect) -> str:
     if effect.op == "move":
         how = "rolled direction" if effect.roll else f"dirs {list(effect.directions)}"
@@ -76,13 +77,23 @@ def effect_text(effect) -> str:
         text = effect.op
     return text + (" if behind" if effect.condition == "behind" else "")
 
-deck = pd.DataFrame([{
-    "id": cid, "name": card.name, "kind": card.kind, "count": card.count,
-    "numbers": f"{card.first}-{card.first + card.count - 1}" if card.kind == "speed" else "",
-    "squares": card.squares if card.kind == "speed" else None,
-    "order": card.order if card.kind == "action" else None,
-    "effects": "; ".join(effect_text(e) for e in card.effects) or (card.counter if card.kind == "reaction" else ""),
-} for cid, card in rules.deck.items()]).set_index("id")
+
+deck = pd.DataFrame(
+    [
+        {
+            "id": cid,
+            "name": card.name,
+            "kind": card.kind,
+            "count": card.count,
+            "numbers": f"{card.first}-{card.first + card.count - 1}" if card.kind == "speed" else "",
+            "squares": card.squares if card.kind == "speed" else None,
+            "order": card.order if card.kind == "action" else None,
+            "effects": "; ".join(effect_text(e) for e in card.effects)
+            or (card.counter if card.kind == "reaction" else ""),
+        }
+        for cid, card in rules.deck.items()
+    ]
+).set_index("id")
 print(f"{deck['count'].sum()} cards:", deck.groupby("kind")["count"].sum().to_dict())
 with pd.option_context("display.max_colwidth", 70):
     display(deck)
@@ -99,12 +110,22 @@ with pd.option_context("display.max_colwidth", 70):
 from sim.gasterospeed.rules.circuit import INF, compile_circuit
 
 circuits = {name: compile_circuit(rules.circuits[name], name) for name in rules.championship.circuits}
-pd.DataFrame([{
-    "circuit": name, "title": c.title, "map (cols x rows)": f"{c.width} x {c.height}",
-    "start slots": len(c.slots), "steps start -> finish": c.start_distance,
-    "shot hits": f"{len(c.shot_hits)}/{c.die}", "P(hit)": len(c.shot_hits) / c.die,
-    "reserve shells": c.reserve_shells, "obstacle damage": c.obstacle_damage,
-} for name, c in circuits.items()]).set_index("circuit")
+pd.DataFrame(
+    [
+        {
+            "circuit": name,
+            "title": c.title,
+            "map (cols x rows)": f"{c.width} x {c.height}",
+            "start slots": len(c.slots),
+            "steps start -> finish": c.start_distance,
+            "shot hits": f"{len(c.shot_hits)}/{c.die}",
+            "P(hit)": len(c.shot_hits) / c.die,
+            "reserve shells": c.reserve_shells,
+            "obstacle damage": c.obstacle_damage,
+        }
+        for name, c in circuits.items()
+    ]
+).set_index("circuit")
 
 # %%
 left, right = circuits["stargot"].rows, circuits["virage_du_potager"].rows
@@ -150,7 +171,7 @@ turn3 = next((i for i, line in enumerate(story) if line.startswith("=== Turn 3 "
 finish = next((i for i, line in enumerate(story) if line.startswith("Race over")), len(story) - 8)
 print("\n".join(story[:turn3]))
 print(f"[... {finish - 1 - turn3} lines ...]")
-print("\n".join(story[finish - 1:]))
+print("\n".join(story[finish - 1 :]))
 
 # %% [markdown]
 # The same race in the tables of `play_match` (its `rounds` table, round 1): same
@@ -160,7 +181,8 @@ print("\n".join(story[finish - 1:]))
 log = spec.play_match(rules, players, seeds)
 race1 = pd.DataFrame(log.rounds).query("round == 1")
 race1.assign(profile=[players[s].name for s in race1["seat"]])[
-    ["seat", "profile", "circuit", "arrival", "points", "shells_left", "ko", "turns", "capped"]]
+    ["seat", "profile", "circuit", "arrival", "points", "shells_left", "ko", "turns", "capped"]
+]
 
 # %% [markdown]
 # ## 4. Tactician vs greedy vs random
@@ -178,8 +200,7 @@ from sim.core import Cell, run_cells
 cell = Cell("baseline", "tactician-greedy-random", rules, players, rotate_seats=True)
 started = time.perf_counter()
 trio = run_cells(spec, [cell], matches=60, root_seed=11, jobs=1, progress=False)
-print(f"60 championships ({60 * len(rules.championship.circuits)} races) in "
-      f"{time.perf_counter() - started:.1f} s")
+print(f"60 championships ({60 * len(rules.championship.circuits)} races) in {time.perf_counter() - started:.1f} s")
 profile_win_rates(trio["players"])[["profile", "games", "wins", "win_rate", "ci_low", "ci_high"]]
 
 # %% [markdown]
@@ -200,12 +221,15 @@ matrix[[c for c in matrix.columns if c not in ("variant", "lineup")]]
 
 # %%
 races = trio["rounds"].merge(trio["players"][["match", "seat", "profile"]], on=["match", "seat"])
-display(races.pivot_table(index="circuit", columns="profile", values="points", aggfunc="mean",
-                          sort=False).round(2))
+display(races.pivot_table(index="circuit", columns="profile", values="points", aggfunc="mean", sort=False).round(2))
 metrics = spec.summary(trio)
-pd.Series({k: v for k, v in metrics.items()
-           if k in ("race_turns", "turn_capped_rate", "ko_rate", "championship_tie_rate")
-           or k.startswith("race_win_rate")}).to_frame("value")
+pd.Series(
+    {
+        k: v
+        for k, v in metrics.items()
+        if k in ("race_turns", "turn_capped_rate", "ko_rate", "championship_tie_rate") or k.startswith("race_win_rate")
+    }
+).to_frame("value")
 
 # %% [markdown]
 # ## 5. A deck variant: 10 Tir cards instead of 5
@@ -222,7 +246,7 @@ from sim.core import ResultStore
 from sim.core.experiment import load_experiment, run_experiment
 
 experiment_file = WORK / "tir.toml"
-experiment_file.write_text('''
+experiment_file.write_text("""
 game = "gasterospeed"
 matches = 48              # championships per variant
 seed = 21
@@ -235,13 +259,15 @@ set = { "deck.tir.count" = 10 }
 [[lineups]]
 name = "tacticians-4p"
 players = ["tactician", "tactician", "tactician", "tactician"]
-''')
+""")
 experiment = load_experiment(experiment_file)
 results_dir = WORK / "tir-results"
 started = time.perf_counter()
 run_experiment(experiment, ResultStore(results_dir), jobs=1, progress=False)
-print(f"{len(experiment.cells)} cells x {experiment.settings.matches} championships "
-      f"in {time.perf_counter() - started:.1f} s")
+print(
+    f"{len(experiment.cells)} cells x {experiment.settings.matches} championships "
+    f"in {time.perf_counter() - started:.1f} s"
+)
 
 # %% [markdown]
 # **The KO-rate effect.** The KO rate of a championship is its KO snails over its
@@ -256,15 +282,21 @@ from analysis.effects import paired_mean_effect
 from analysis.results import load_results
 
 tables = load_results(results_dir).tables
-per_match = (tables["rounds"].groupby(["variant", "match"])
-             .agg(ko=("snails_ko", "sum"), snail_races=("seat", "size")).reset_index())
+per_match = (
+    tables["rounds"]
+    .groupby(["variant", "match"])
+    .agg(ko=("snails_ko", "sum"), snail_races=("seat", "size"))
+    .reset_index()
+)
 per_match["ko_rate"] = per_match["ko"] / per_match["snail_races"]
 per_match = per_match.merge(tables["matches"][["variant", "match", "seed"]], on=["variant", "match"])
 wide = per_match.pivot(index=["match", "seed"], columns="variant", values="ko_rate").reset_index()
 ko = paired_mean_effect(wide["tir-10"], wide["baseline"], clusters=wide["seed"], n_resamples=2000, rng=0)
 print(f"KO rate per snail-race: baseline {ko['base_mean']:.3f}, tir-10 {ko['variant_mean']:.3f}")
-print(f"effect (tir-10 - baseline): {ko['effect']:+.3f} [{ko['ci_low']:+.3f}, {ko['ci_high']:+.3f}] "
-      f"(95 % CI; {ko['test']}; p = {ko['p']:.2g}; {ko['n']} paired championships)")
+print(
+    f"effect (tir-10 - baseline): {ko['effect']:+.3f} [{ko['ci_low']:+.3f}, {ko['ci_high']:+.3f}] "
+    f"(95 % CI; {ko['test']}; p = {ko['p']:.2g}; {ko['n']} paired championships)"
+)
 assert ko["test"].startswith("paired t")  # the method the text names
 assert (ko["ci_low"] > 0 or ko["ci_high"] < 0) == (ko["p"] < 0.05)
 
@@ -278,8 +310,13 @@ from analysis.analyse import analyse
 
 analysis = analyse(load_results(results_dir), n_resamples=500, seed=0)
 gm = analysis.game_metrics
-gm.loc[[k for k in gm.index if k.startswith(("ko_rate", "card_play_rate.tir", "card_win_rate.tir",
-                                             "race_turns", "turn_capped"))]]
+gm.loc[
+    [
+        k
+        for k in gm.index
+        if k.startswith(("ko_rate", "card_play_rate.tir", "card_win_rate.tir", "race_turns", "turn_capped"))
+    ]
+]
 
 # %%
 circuits_order = list(rules.championship.circuits)
@@ -288,8 +325,13 @@ figure = Figure(figsize=(8, 3.8), layout="constrained")
 ax = figure.add_subplot()
 x = np.arange(len(circuits_order))
 for i, column in enumerate(rates.columns):
-    ax.bar(x + (i - 0.5) * 0.38, 100 * rates[column].to_numpy(), 0.38, label=column.split(" / ")[0],
-           color=["#0072B2", "#D55E00"][i])
+    ax.bar(
+        x + (i - 0.5) * 0.38,
+        100 * rates[column].to_numpy(),
+        0.38,
+        label=column.split(" / ")[0],
+        color=["#0072B2", "#D55E00"][i],
+    )
 ax.set_xticks(x, [c.replace("_", " ") for c in circuits_order], rotation=20)
 ax.set_ylabel("KO snails (% of snail-races)")
 ax.set_title("KO rate by circuit, 4 tacticians")

@@ -66,8 +66,7 @@ for name in game_names():
 # notebook's Python so that it uses the same installation.
 
 # %%
-print(subprocess.run([sys.executable, "-m", "sim.cli", "games"], capture_output=True,
-                     text=True, check=True).stdout)
+print(subprocess.run([sys.executable, "-m", "sim.cli", "games"], capture_output=True, text=True, check=True).stdout)
 
 # %% [markdown]
 # **Rules are data.** Every number a designer may want to change is a key of the game's
@@ -102,8 +101,7 @@ print("pucks per player  :", rules.game.pucks_per_player)
 # %%
 from sim.core import ConfigError
 
-bullseye = load_rules(spec, overrides=["zones.values=[150, 80, 40, 20]",
-                                       ("game.target_score", 500)])
+bullseye = load_rules(spec, overrides=["zones.values=[150, 80, 40, 20]", ("game.target_score", 500)])
 print("overridden zone values:", bullseye.zones.values)
 
 try:
@@ -145,8 +143,7 @@ import time
 
 from sim.core import Cell, run_cells
 
-cell = Cell(variant="baseline", lineup="club-vs-casual", rules=rules, players=players,
-            rotate_seats=True)
+cell = Cell(variant="baseline", lineup="club-vs-casual", rules=rules, players=players, rotate_seats=True)
 started = time.perf_counter()
 tables = run_cells(spec, [cell], matches=100, root_seed=7, jobs=1, progress=False)
 print(f"played 100 matches in {time.perf_counter() - started:.1f} s")
@@ -163,16 +160,27 @@ assert again["players"].reset_index(drop=True).equals(first10)  # two workers: t
 
 # %%
 twins = load_lineup(spec, ["club", "club"], rules)
-same = run_cells(spec, [Cell("baseline", "club-vs-club", rules, twins, rotate_seats=True)],
-                 matches=40, root_seed=7, jobs=1, progress=False)
+same = run_cells(
+    spec,
+    [Cell("baseline", "club-vs-club", rules, twins, rotate_seats=True)],
+    matches=40,
+    root_seed=7,
+    jobs=1,
+    progress=False,
+)
 match_throws = same["events"].groupby("match")["executed_x"].agg(tuple)  # every throw of a match, in order
 seeds = same["matches"].set_index("match")["seed"]
 throws_differ = match_throws.groupby(seeds.reindex(match_throws.index)).nunique() == 2
-scores = same["players"].assign(rotation=same["players"]["match"] % 2).pivot_table(
-    index=["seed", "seat"], columns="rotation", values="score")
+scores = (
+    same["players"]
+    .assign(rotation=same["players"]["match"] % 2)
+    .pivot_table(index=["seed", "seat"], columns="rotation", values="score")
+)
 scores_differ = (scores[0] != scores[1]).groupby(level="seed").any()
-print(f"seeds whose two seatings throw differently: {throws_differ.mean():.0%}; "
-      f"end on different scores: {scores_differ.mean():.0%} of {len(throws_differ)}")
+print(
+    f"seeds whose two seatings throw differently: {throws_differ.mean():.0%}; "
+    f"end on different scores: {scores_differ.mean():.0%} of {len(throws_differ)}"
+)
 assert throws_differ.all()  # never the very same match
 
 # %% [markdown]
@@ -209,8 +217,7 @@ events[["match", "round", "seat", "family", "executed_speed", "final_x", "final_
 
 # %%
 throws = events.merge(tables["players"][["match", "seat", "profile"]], on=["match", "seat"])
-throws.groupby("profile").agg(throws=("zone", "size"), mean_zone_points=("zone", "mean"),
-                              out_rate=("out", "mean"))
+throws.groupby("profile").agg(throws=("zone", "size"), mean_zone_points=("zone", "mean"), out_rate=("out", "mean"))
 
 # %% [markdown]
 # ## 4. Win rates with confidence intervals
@@ -249,7 +256,7 @@ by_seat[["lineup", "seat", "games", "wins", "win_rate", "ci_low", "ci_high", "de
 
 # %%
 experiment_file = WORK / "bullseye.toml"
-experiment_file.write_text('''
+experiment_file.write_text("""
 game = "curlastique"
 matches = 100             # per variant and line-up
 seed = 7
@@ -265,7 +272,7 @@ set = { "zones.values" = [150, 80, 40, 20] }
 [[lineups]]
 name = "club-vs-casual"
 players = ["club", "casual"]
-''')
+""")
 print(experiment_file.read_text())
 
 # %% [markdown]
@@ -317,8 +324,7 @@ analysis = analyse(results, n_resamples=500, seed=0)
 effects = analysis.effects
 tested = effects[effects["test"] != "identical outcomes"]
 assert (((tested["ci_low"] > 0) | (tested["ci_high"] < 0)) == (tested["p"] < 0.05)).all()
-effects[["variant", "label", "unit", "base", "value", "effect", "ci_low", "ci_high", "p",
-         "p_adjusted"]]
+effects[["variant", "label", "unit", "base", "value", "effect", "ci_low", "ci_high", "p", "p_adjusted"]]
 
 # %% [markdown]
 # The same, as the report's plain sentences (`summary_sentences`): estimates with CIs,

@@ -53,8 +53,11 @@ def _restore_ctrl_c(when: str) -> None:
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if handler is not signal.default_int_handler:
         signal.signal(signal.SIGINT, signal.default_int_handler)
-    warnings.warn(f"SIGINT found {'blocked' if blocked else 'unblocked'} with handler {handler!r} {when}; "
-                  "restored", RuntimeWarning, stacklevel=1)
+    warnings.warn(
+        f"SIGINT found {'blocked' if blocked else 'unblocked'} with handler {handler!r} {when}; restored",
+        RuntimeWarning,
+        stacklevel=1,
+    )
 
 
 @pytest.fixture(autouse=True)

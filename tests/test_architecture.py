@@ -53,7 +53,7 @@ def _imports(name: str, path: Path) -> set[str]:
             base = node.module or ""
             if node.level:
                 anchor = package.split(".")
-                anchor = anchor[:len(anchor) - node.level + 1]
+                anchor = anchor[: len(anchor) - node.level + 1]
                 base = ".".join([*anchor, base] if base else anchor)
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
@@ -137,15 +137,19 @@ def test_floors_only_import_downwards():
 #: conformance hints sit at the game's top.
 ROLES = ("rules", "players", "show")
 #: role → the roles and top-level modules of the same game it must not import
-FORBIDDEN = {"rules": ("players", "show", "match", "conformance"), "players": ("show", "match", "conformance"),
-             "show": ("conformance",)}
+FORBIDDEN = {
+    "rules": ("players", "show", "match", "conformance"),
+    "players": ("show", "match", "conformance"),
+    "show": ("conformance",),
+}
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)
 def test_every_game_is_laid_out_by_role(game):
     package = ROOT / "sim" / game
-    assert all((package / role / "__init__.py").is_file() for role in ROLES), \
+    assert all((package / role / "__init__.py").is_file() for role in ROLES), (
         f"sim/{game} lacks one of the role packages {ROLES}"
+    )
     for role in ROLES:
         for module in (package / role).rglob("*.py"):
             assert module.stem != "__init__" or module.parent.name in (role, "kernels"), module
@@ -196,8 +200,11 @@ def test_core_analysis_and_cli_name_no_game():
     pattern = re.compile(r"\b(" + "|".join(GAME_NAMES) + r")\b", re.IGNORECASE)
     found = []
     for module, path in MODULES.items():
-        if not (module.startswith(("sim.core", "sim.testing", "analysis")) or module in COMPOSITION_ROOT
-                or module.startswith("sim.cli")):
+        if not (
+            module.startswith(("sim.core", "sim.testing", "analysis"))
+            or module in COMPOSITION_ROOT
+            or module.startswith("sim.cli")
+        ):
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         docs = _documentation(tree)

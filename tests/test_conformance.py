@@ -49,8 +49,27 @@ def test_the_command_line_stores_the_same_tables_for_any_jobs_and_chunk_size(gam
     tables = []
     for jobs, chunk in (("1", "100"), ("2", "1")):
         out = tmp_path / f"j{jobs}"
-        code = main(["run", game, "--matches", "4", "--players", _lineup(game), "--seed", "4", *quick,
-                     "--jobs", jobs, "--chunk-size", chunk, "--out", str(out), "--format", "json"])
+        code = main(
+            [
+                "run",
+                game,
+                "--matches",
+                "4",
+                "--players",
+                _lineup(game),
+                "--seed",
+                "4",
+                *quick,
+                "--jobs",
+                jobs,
+                "--chunk-size",
+                chunk,
+                "--out",
+                str(out),
+                "--format",
+                "json",
+            ]
+        )
         assert code == 0, capsys.readouterr().err
         assert json.loads(capsys.readouterr().out)["matches"] == 4
         tables.append(load_tables(out))
@@ -95,10 +114,16 @@ def _rounds_from_0(rules, players, seeds):
 
 
 MALFORMED = {
-    "hole": (_hole_in_round_2, r"^rounds: match \d+ round 2 has no row for seat 1, but round \d+ has every seat; "
-                               r"only a match's last rounds may leave out seats that did not play them"),
+    "hole": (
+        _hole_in_round_2,
+        r"^rounds: match \d+ round 2 has no row for seat 1, but round \d+ has every seat; "
+        r"only a match's last rounds may leave out seats that did not play them",
+    ),
     "twice": (_round_1_twice, r"^rounds: match 0 round 1: seat 0 has two rows$"),
-    "from 0": (_rounds_from_0, r"^rounds: match 0 has round 0 but no round 1; allowed: rounds 1, 2, \.\.\. without a gap$"),
+    "from 0": (
+        _rounds_from_0,
+        r"^rounds: match 0 has round 0 but no round 1; allowed: rounds 1, 2, \.\.\. without a gap$",
+    ),
 }
 
 

@@ -85,22 +85,36 @@ def test_every_page_is_reachable_from_the_readme():
     assert not unreached, unreached
 
 
-@pytest.mark.skipif(shutil.which("mkdocs", path=str(Path(sys.executable).parent)) is None,
-                    reason="mkdocs is a dev extra (make test installs it)")
+@pytest.mark.skipif(
+    shutil.which("mkdocs", path=str(Path(sys.executable).parent)) is None,
+    reason="mkdocs is a dev extra (make test installs it)",
+)
 def test_the_documentation_site_builds_with_warnings_as_errors(tmp_path):
     mkdocs = shutil.which("mkdocs", path=str(Path(sys.executable).parent))
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run([mkdocs, "build", "--strict", "--site-dir", str(tmp_path / "site")], cwd=ROOT,
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [mkdocs, "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "site" / "api" / "runner" / "index.html").exists()
 
 
 #: A citation of a document that is not in the repository (the project's working notes).
-OUTSIDE = re.compile(r"\.\./shared|\bshared/(seeds|research|games)\b|\bDESIGN\.md\b|\bSTYLE\.md\b|"
-                     r"\bresearch/\w+\.md\b|(?<![\w/])(stats|physics)\.md\s*§")
-CODE = sorted(p for folder in ("sim", "analysis", "benchmarks", "notebooks") for p in (ROOT / folder).rglob("*")
-              if p.suffix in (".py", ".toml", ".j2", ".ipynb", ".md") and "__pycache__" not in p.parts)
+OUTSIDE = re.compile(
+    r"\.\./shared|\bshared/(seeds|research|games)\b|\bDESIGN\.md\b|\bSTYLE\.md\b|"
+    r"\bresearch/\w+\.md\b|(?<![\w/])(stats|physics)\.md\s*§"
+)
+CODE = sorted(
+    p
+    for folder in ("sim", "analysis", "benchmarks", "notebooks")
+    for p in (ROOT / folder).rglob("*")
+    if p.suffix in (".py", ".toml", ".j2", ".ipynb", ".md") and "__pycache__" not in p.parts
+)
 
 
 @pytest.mark.parametrize("path", CODE, ids=_relative)

@@ -70,10 +70,14 @@ def test_notebook_runs(name: str):
     path = NOTEBOOKS / name
     notebook = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
-        notebook, timeout=CELL_TIMEOUT, kernel_name=KERNEL,
+        notebook,
+        timeout=CELL_TIMEOUT,
+        kernel_name=KERNEL,
         kernel_manager_class=_kernel_manager_class(),
         resources={"metadata": {"path": str(path.parent)}},  # the kernel's working directory
-        allow_errors=False, interrupt_on_timeout=False)
+        allow_errors=False,
+        interrupt_on_timeout=False,
+    )
     try:
         client.execute()
     except nbclient.exceptions.CellExecutionError as exc:  # the cell's source and traceback
@@ -93,13 +97,17 @@ def _cells(path: Path) -> list[tuple[str, str]]:
 def test_notebook_is_paired_and_stripped(name: str):
     """Every notebook has its percent-format script, both hold the same cells, no outputs."""
     notebook = nbformat.read(NOTEBOOKS / name, as_version=4)
-    stored = [i for i, cell in enumerate(notebook.cells)
-              if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None)]
+    stored = [
+        i
+        for i, cell in enumerate(notebook.cells)
+        if cell.cell_type == "code" and (cell.outputs or cell.execution_count is not None)
+    ]
     assert not stored, f"{name}: cells {stored} hold outputs; clear them (Jupyter: Clear All Outputs)"
     script = NOTEBOOKS / name.replace(".ipynb", ".py")
     assert script.is_file(), f"{name} has no paired script {script.name}"
     assert _cells(script) == _cells(NOTEBOOKS / name), (
-        f"{name} and {script.name} differ; run `jupytext --sync notebooks/{script.name}`")
+        f"{name} and {script.name} differ; run `jupytext --sync notebooks/{script.name}`"
+    )
 
 
 def test_every_script_has_its_notebook():

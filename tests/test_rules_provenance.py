@@ -39,7 +39,7 @@ def _comment(line: str) -> str:
         if char == '"':
             in_string = not in_string
         elif char == "#" and not in_string:
-            return line[index + 1:].strip()
+            return line[index + 1 :].strip()
     return ""
 
 
@@ -84,8 +84,11 @@ GAMES = installed_game_names()
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_key_says_seed_or_default(game):
-    missing = [key for key, comment in key_provenances(_rules_text(game)).items()
-               if "seed:" not in comment and "default" not in comment]
+    missing = [
+        key
+        for key, comment in key_provenances(_rules_text(game)).items()
+        if "seed:" not in comment and "default" not in comment
+    ]
     assert not missing, f"{game}: keys without 'seed: «…»' or 'default:': {missing}"
 
 
@@ -95,13 +98,12 @@ def test_every_seed_comment_quotes_the_sheet(game):
     «quote», each fragment (split at «…») 3 words or more; where the sheets are at hand
     (``TABLESIM_SEEDS``), each fragment is in the game's sheet word for word."""
     seed_file = SEEDS / f"{game}_rules_fr.txt" if SEEDS is not None else None
-    sheet = (normalise(seed_file.read_text(encoding="utf-8"))
-             if seed_file is not None and seed_file.is_file() else None)
+    sheet = normalise(seed_file.read_text(encoding="utf-8")) if seed_file is not None and seed_file.is_file() else None
     problems = []
     for key, comment in key_provenances(_rules_text(game)).items():
         if "seed:" not in comment:
             continue
-        quotes = QUOTE.findall(comment[comment.index("seed:"):])
+        quotes = QUOTE.findall(comment[comment.index("seed:") :])
         if not quotes:
             problems.append(f"{key}: 'seed:' without a «quote» of the rule sheet")
             continue
@@ -119,8 +121,10 @@ def test_the_seed_sheets_are_checked_here():
     """Where the publishers' sheets are at hand (``TABLESIM_SEEDS``), every sheet there is a
     shipped game's, so the quotes above are really compared with their sheet."""
     if SEEDS is None:
-        pytest.skip("the publishers' rule sheets are not shipped (set TABLESIM_SEEDS to a folder "
-                    "of <game>_rules_fr.txt to compare every quote with them); quotes checked for form")
+        pytest.skip(
+            "the publishers' rule sheets are not shipped (set TABLESIM_SEEDS to a folder "
+            "of <game>_rules_fr.txt to compare every quote with them); quotes checked for form"
+        )
     assert SEEDS.is_dir(), f"TABLESIM_SEEDS={SEEDS} is not a folder"
     shipped = {p.name.removesuffix("_rules_fr.txt") for p in SEEDS.glob("*_rules_fr.txt")}
     assert shipped and shipped <= set(GAMES)
@@ -131,7 +135,7 @@ def test_rules_print_the_departures_section_and_cite_only_shipped_files(game, ca
     assert main(["rules", game]) == 0
     text = capsys.readouterr().out
     assert DEPARTURES in text, f"{game}: `tablesim rules {game}` shows no departures section"
-    section = text[text.index(DEPARTURES):].split("\n\n", 1)[0]
+    section = text[text.index(DEPARTURES) :].split("\n\n", 1)[0]
     assert re.search(r"^#\s+- ", section, re.MULTILINE), f"{game}: the departures section lists nothing"
     cited = re.findall(r"\b(?:seeds|research|games)/[\w./-]+", text)
     assert not cited, f"{game}: the rules cite files a user does not have: {cited}"

@@ -60,8 +60,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["problem_of", "sobol_indices", "morris_indices", "noise_summary",
-           "reconcile", "replicated", "NO_EFFECT", "EFFECT", "INTERACTION", "NOISE_TARGET"]
+__all__ = [
+    "problem_of",
+    "sobol_indices",
+    "morris_indices",
+    "noise_summary",
+    "reconcile",
+    "replicated",
+    "NO_EFFECT",
+    "EFFECT",
+    "INTERACTION",
+    "NOISE_TARGET",
+]
 
 NO_EFFECT = "no effect the run can see"
 EFFECT = "effect"
@@ -78,8 +88,11 @@ def problem_of(space: Sequence[tuple[str, float, float]] | dict) -> dict:
     """A SALib problem from ``[(name, low, high), ...]`` (or a SALib problem, returned as is)."""
     if isinstance(space, dict):
         return space
-    return {"num_vars": len(space), "names": [str(n) for n, _, _ in space],
-            "bounds": [[float(lo), float(hi)] for _, lo, hi in space]}
+    return {
+        "num_vars": len(space),
+        "names": [str(n) for n, _, _ in space],
+        "bounds": [[float(lo), float(hi)] for _, lo, hi in space],
+    }
 
 
 def replicated(Y: np.ndarray) -> np.ndarray:
@@ -142,8 +155,11 @@ def sobol_terms(fA: np.ndarray, fB: np.ndarray, fAB: np.ndarray) -> SobolTerms:
     centre = np.concatenate([fA, fB]).mean()
     first = _product(fB[None] - centre, fAB - fA[None])
     total = _half_square(fA[None] - fAB)
-    return SobolTerms(variance=_half_square(fA - fB), numerators=np.concatenate([first, total]),
-                      noise=(_point_noise(fA) + _point_noise(fB)) / 2)
+    return SobolTerms(
+        variance=_half_square(fA - fB),
+        numerators=np.concatenate([first, total]),
+        noise=(_point_noise(fA) + _point_noise(fB)) / 2,
+    )
 
 
 def _sobol_intervals(terms: SobolTerms, confidence: float):
@@ -160,16 +176,16 @@ def _sobol_intervals(terms: SobolTerms, confidence: float):
     n = v.size
     a_mean, v_mean = a.mean(axis=-1), v.mean()
     centred_a, centred_v = a - a_mean[:, None], v - v_mean
-    s_aa = (centred_a ** 2).sum(axis=-1) / (n - 1) / n
-    s_vv = (centred_v ** 2).sum() / (n - 1) / n
+    s_aa = (centred_a**2).sum(axis=-1) / (n - 1) / n
+    s_vv = (centred_v**2).sum() / (n - 1) / n
     s_av = (centred_a * centred_v).sum(axis=-1) / (n - 1) / n
     varies = (s_aa > 0) | (a_mean != 0)
     c = norm.ppf(1 - (1 - confidence) / 2 / max(1, int(varies.sum())))
     estimate = a_mean / v_mean
-    quad_a = v_mean ** 2 - c ** 2 * s_vv
-    quad_b = a_mean * v_mean - c ** 2 * s_av
-    quad_c = a_mean ** 2 - c ** 2 * s_aa
-    root = np.sqrt(np.maximum(quad_b ** 2 - quad_a * quad_c, 0.0))
+    quad_a = v_mean**2 - c**2 * s_vv
+    quad_b = a_mean * v_mean - c**2 * s_av
+    quad_c = a_mean**2 - c**2 * s_aa
+    root = np.sqrt(np.maximum(quad_b**2 - quad_a * quad_c, 0.0))
     bounded = quad_a > 0
     low = np.where(bounded, (quad_b - root) / np.where(bounded, quad_a, 1), -np.inf)
     high = np.where(bounded, (quad_b + root) / np.where(bounded, quad_a, 1), np.inf)
@@ -235,18 +251,24 @@ def _noise_share(terms: SobolTerms, resamples: int, rng: np.random.Generator) ->
         boot_share = boot_noise / (np.maximum(boot_variance, 0) + boot_noise)
         share = noise / (max(variance, 0.0) + noise) if noise > 0 else 0.0
     finite = boot_share[np.isfinite(boot_share)]
-    low, high = (np.quantile(finite, [0.025, 0.975]) if finite.size else (share, share))
+    low, high = np.quantile(finite, [0.025, 0.975]) if finite.size else (share, share)
     v_low, v_high = np.quantile(boot_variance, [0.025, 0.975])
-    return NoiseShare(float(share), float(low), float(high), float(noise), float(variance),
-                      float(v_low), float(v_high))
+    return NoiseShare(float(share), float(low), float(high), float(noise), float(variance), float(v_low), float(v_high))
 
 
-def sobol_indices(func: Callable[[np.ndarray], np.ndarray], space: Sequence[tuple[str, float, float]] | dict,
-                  n: int, seed: int,
-                  confidence: float = 0.95, labels: Sequence[str] | None = None,
-                  reference: str | None = None, resamples: int = SOBOL_RESAMPLES,
-                  X: np.ndarray | None = None, Y: np.ndarray | None = None,
-                  noise: dict[str, NoiseShare] | None = None) -> pd.DataFrame:
+def sobol_indices(
+    func: Callable[[np.ndarray], np.ndarray],
+    space: Sequence[tuple[str, float, float]] | dict,
+    n: int,
+    seed: int,
+    confidence: float = 0.95,
+    labels: Sequence[str] | None = None,
+    reference: str | None = None,
+    resamples: int = SOBOL_RESAMPLES,
+    X: np.ndarray | None = None,
+    Y: np.ndarray | None = None,
+    noise: dict[str, NoiseShare] | None = None,
+) -> pd.DataFrame:
     """First-order and total Sobol indices of the mean response of ``func``, with simultaneous CIs.
 
     Args:
@@ -291,11 +313,22 @@ def sobol_indices(func: Callable[[np.ndarray], np.ndarray], space: Sequence[tupl
                 noise[label] = _noise_share(terms, resamples, rng)
         for i, name in enumerate(names):
             j = dims + i
-            rows.append({"output": label, "parameter": name,
-                         "S1": float(estimate[i]), "S1_low": float(low[i]), "S1_high": float(high[i]),
-                         "ST": float(estimate[j]), "ST_low": float(low[j]), "ST_high": float(high[j]),
-                         "S1_effect": bool(low[i] > 0), "ST_effect": bool(low[j] > 0),
-                         "verdict": _verdict(low[i], low[j]), "dummy": name == reference})
+            rows.append(
+                {
+                    "output": label,
+                    "parameter": name,
+                    "S1": float(estimate[i]),
+                    "S1_low": float(low[i]),
+                    "S1_high": float(high[i]),
+                    "ST": float(estimate[j]),
+                    "ST_low": float(low[j]),
+                    "ST_high": float(high[j]),
+                    "S1_effect": bool(low[i] > 0),
+                    "ST_effect": bool(low[j] > 0),
+                    "verdict": _verdict(low[i], low[j]),
+                    "dummy": name == reference,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -340,7 +373,7 @@ def _sign_flip_p(effects: np.ndarray, resamples: int, rng: np.random.Generator) 
         means = values.mean(axis=-1)
         spread = values.var(axis=-1, ddof=1).sum(axis=-1) / replicates
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(spread > 0, (means ** 2).sum(axis=-1) / spread, np.inf)
+            return np.where(spread > 0, (means**2).sum(axis=-1) / spread, np.inf)
 
     observed = statistic(effects)
     signs = rng.choice([-1.0, 1.0], size=(resamples, trajectories, replicates))
@@ -348,11 +381,19 @@ def _sign_flip_p(effects: np.ndarray, resamples: int, rng: np.random.Generator) 
     return float((1 + np.sum(flipped >= observed)) / (resamples + 1))
 
 
-def morris_indices(func: Callable[[np.ndarray], np.ndarray], space: Sequence[tuple[str, float, float]] | dict,
-                   trajectories: int, levels: int,
-                   seed: int, confidence: float = 0.95, labels: Sequence[str] | None = None,
-                   reference: str | None = None, X: np.ndarray | None = None,
-                   Y: np.ndarray | None = None, resamples: int = MORRIS_RESAMPLES) -> pd.DataFrame:
+def morris_indices(
+    func: Callable[[np.ndarray], np.ndarray],
+    space: Sequence[tuple[str, float, float]] | dict,
+    trajectories: int,
+    levels: int,
+    seed: int,
+    confidence: float = 0.95,
+    labels: Sequence[str] | None = None,
+    reference: str | None = None,
+    X: np.ndarray | None = None,
+    Y: np.ndarray | None = None,
+    resamples: int = MORRIS_RESAMPLES,
+) -> pd.DataFrame:
     """Morris elementary effects of the mean response of ``func``, each tested against the noise.
 
     Args: as :func:`sobol_indices`; ``trajectories`` and ``levels`` are SALib's Morris sample
@@ -382,12 +423,19 @@ def morris_indices(func: Callable[[np.ndarray], np.ndarray], space: Sequence[tup
             picks = rng.integers(0, len(squares), (resamples, len(squares)))
             low, high = np.quantile(squares[picks].mean(axis=1), [0.025, 0.975])
             p_value = _sign_flip_p(ee.effects, resamples, rng)
-            rows.append({"output": label, "parameter": names[ee.parameter],
-                         "ee_rms": float(np.sqrt(max(squares.mean(), 0.0))),
-                         "ee_rms_low": float(np.sqrt(max(low, 0.0))), "ee_rms_high": float(np.sqrt(max(high, 0.0))),
-                         "mu": float(ee.effects.mean()), "p_value": p_value,
-                         "verdict": EFFECT if p_value < threshold else NO_EFFECT,
-                         "dummy": names[ee.parameter] == reference})
+            rows.append(
+                {
+                    "output": label,
+                    "parameter": names[ee.parameter],
+                    "ee_rms": float(np.sqrt(max(squares.mean(), 0.0))),
+                    "ee_rms_low": float(np.sqrt(max(low, 0.0))),
+                    "ee_rms_high": float(np.sqrt(max(high, 0.0))),
+                    "mu": float(ee.effects.mean()),
+                    "p_value": p_value,
+                    "verdict": EFFECT if p_value < threshold else NO_EFFECT,
+                    "dummy": names[ee.parameter] == reference,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -396,13 +444,22 @@ def noise_summary(noise: dict[str, NoiseShare], matches: int) -> list[dict]:
     rows = []
     for output, share in noise.items():
         needed, floor = share.matches_needed(matches)
-        rows.append({"output": output, "noise_share": share.share, "noise_share_low": share.share_low,
-                     "noise_share_high": share.share_high, "point_variance": share.point_variance,
-                     "response_variance": share.response_variance,
-                     "response_variance_low": share.response_variance_low,
-                     "response_variance_high": share.response_variance_high,
-                     "response_shown": bool(share.response_variance_low > 0),
-                     "matches_per_point": matches, "matches_needed": needed, "matches_needed_is_floor": floor})
+        rows.append(
+            {
+                "output": output,
+                "noise_share": share.share,
+                "noise_share_low": share.share_low,
+                "noise_share_high": share.share_high,
+                "point_variance": share.point_variance,
+                "response_variance": share.response_variance,
+                "response_variance_low": share.response_variance_low,
+                "response_variance_high": share.response_variance_high,
+                "response_shown": bool(share.response_variance_low > 0),
+                "matches_per_point": matches,
+                "matches_needed": needed,
+                "matches_needed_is_floor": floor,
+            }
+        )
     return rows
 
 
@@ -414,6 +471,7 @@ def reconcile(morris: pd.DataFrame, sobol: pd.DataFrame, samples: int, trajector
     contradiction: the sentence says which.
     """
     from analysis.narrative import pval
+
     sentences = []
     sobol_rows = sobol.set_index(["output", "parameter"]) if len(sobol) else None
     for row in morris.itertuples(index=False):
@@ -421,9 +479,11 @@ def reconcile(morris: pd.DataFrame, sobol: pd.DataFrame, samples: int, trajector
         morris_effect = row.verdict == EFFECT
         if sobol_rows is None or key not in sobol_rows.index:
             if morris_effect and sobol_rows is not None:
-                sentences.append(f"{row.parameter} on {row.output}: an effect by Morris ({pval(row.p_value)}); "
-                                 "not in the Sobol stage (Morris ranked it below the parameters kept), so "
-                                 "Sobol says nothing of it.")
+                sentences.append(
+                    f"{row.parameter} on {row.output}: an effect by Morris ({pval(row.p_value)}); "
+                    "not in the Sobol stage (Morris ranked it below the parameters kept), so "
+                    "Sobol says nothing of it."
+                )
             continue
         sobol_row = sobol_rows.loc[key]
         sobol_effect = sobol_row["verdict"] != NO_EFFECT
@@ -435,11 +495,13 @@ def reconcile(morris: pd.DataFrame, sobol: pd.DataFrame, samples: int, trajector
                 f"{row.parameter} on {row.output}: an effect by Morris ({pval(row.p_value)}), not shown by "
                 f"Sobol ({interval} includes 0). Not a contradiction: both test the same null at the same "
                 f"level; Sobol's {samples} base samples give intervals wider than this effect. More samples "
-                "or more matches per point would narrow them.")
+                "or more matches per point would narrow them."
+            )
         else:
             sentences.append(
                 f"{row.parameter} on {row.output}: an effect by Sobol ({interval} excludes 0), not shown by "
                 f"Morris ({pval(row.p_value)}). Not a contradiction: both test the same null at the same "
                 f"level; Morris's {trajectories} trajectories see the parameter at few points. "
-                "The Sobol verdict rests on more points.")
+                "The Sobol verdict rests on more points."
+            )
     return sentences

@@ -65,8 +65,7 @@ class Ledger:
                 return look
         return None
 
-    def alpha_for(self, validation_round: int, matches: int,
-                  order: list[str] | None = None) -> tuple[int, float, bool]:
+    def alpha_for(self, validation_round: int, matches: int, order: list[str] | None = None) -> tuple[int, float, bool]:
         """(look number, α it spends, whether it may claim) of the look with these settings.
 
         A recorded look keeps its number and α; a new one is the next number, with α/K while
@@ -103,11 +102,24 @@ def _legacy_look(validation: dict[str, Any], seed: int, offset: int) -> dict[str
         return None
     first = candidates[0]
     fresh = int(first.get("fresh_seed", seed + offset))
-    return {"look": 1, "validation_round": max(0, (fresh - seed) // offset - 1), "fresh_seed": fresh,
-            "matches": int(first.get("matches", 0)), "alpha": LEGACY_ALPHA, "confidence": 1 - 2 * LEGACY_ALPHA,
-            "claimable": True, "legacy": True,
-            "candidates": [{"trial": c.get("trial"), "meets_all": bool(c.get("meets_all")),
-                            "in_sequence": bool(c.get("in_sequence", True))} for c in candidates]}
+    return {
+        "look": 1,
+        "validation_round": max(0, (fresh - seed) // offset - 1),
+        "fresh_seed": fresh,
+        "matches": int(first.get("matches", 0)),
+        "alpha": LEGACY_ALPHA,
+        "confidence": 1 - 2 * LEGACY_ALPHA,
+        "claimable": True,
+        "legacy": True,
+        "candidates": [
+            {
+                "trial": c.get("trial"),
+                "meets_all": bool(c.get("meets_all")),
+                "in_sequence": bool(c.get("in_sequence", True)),
+            }
+            for c in candidates
+        ],
+    }
 
 
 def load_ledger(out: str | Path, alpha: float, planned: int, seed: int, offset: int) -> Ledger:
@@ -120,11 +132,14 @@ def load_ledger(out: str | Path, alpha: float, planned: int, seed: int, offset: 
     path = out / LOOKS_FILE
     if path.exists():
         data = json.loads(path.read_text(encoding="utf-8"))
-        ledger = Ledger(path, float(data["alpha"]), int(data["planned"]), list(data["looks"]),
-                        list(data.get("notes", [])))
+        ledger = Ledger(
+            path, float(data["alpha"]), int(data["planned"]), list(data["looks"]), list(data.get("notes", []))
+        )
         if (ledger.alpha, ledger.planned) != (alpha, planned):
-            note = (f"search.alpha = {alpha:g} and search.looks = {planned} differ from the plan of the first "
-                    f"look (α = {ledger.alpha:g} over {ledger.planned} looks), which this directory keeps.")
+            note = (
+                f"search.alpha = {alpha:g} and search.looks = {planned} differ from the plan of the first "
+                f"look (α = {ledger.alpha:g} over {ledger.planned} looks), which this directory keeps."
+            )
             if note not in ledger.notes:
                 ledger.notes.append(note)
         return ledger
@@ -134,7 +149,9 @@ def load_ledger(out: str | Path, alpha: float, planned: int, seed: int, offset: 
         legacy = _legacy_look(json.loads(validation.read_text(encoding="utf-8")), seed, offset)
         if legacy is not None:
             ledger.looks.append(legacy)
-            ledger.notes.append("This directory was validated before looks were recorded: its stored "
-                                "validation counts as look 1 at α = 0.05; earlier unrecorded looks, if "
-                                "any, are not counted.")
+            ledger.notes.append(
+                "This directory was validated before looks were recorded: its stored "
+                "validation counts as look 1 at α = 0.05; earlier unrecorded looks, if "
+                "any, are not counted."
+            )
     return ledger

@@ -34,9 +34,15 @@ class NTBEA:
         pairs: also keep 2-tuple statistics.
     """
 
-    def __init__(self, dimensions: Sequence[tuple[str, Sequence[Any]]], rng: np.random.Generator,
-                 neighbours: int = 50, mutation_rate: float | None = None, exploration: float = 1.0,
-                 pairs: bool = True):
+    def __init__(
+        self,
+        dimensions: Sequence[tuple[str, Sequence[Any]]],
+        rng: np.random.Generator,
+        neighbours: int = 50,
+        mutation_rate: float | None = None,
+        exploration: float = 1.0,
+        pairs: bool = True,
+    ):
         self.names = [name for name, _ in dimensions]
         self.values = [list(values) for _, values in dimensions]
         self.rng = rng

@@ -66,8 +66,9 @@ def load_problem(path: str | Path, settings_type: type, data: dict | None = None
         raise ConfigError([f"{path}: game: {exc.args[0]}"]) from None
     base = settings.baseline
     try:
-        baseline = load_rules(spec, path.parent / base.rules if base.rules else None,
-                              list(base.set.items()), override_label="")
+        baseline = load_rules(
+            spec, path.parent / base.rules if base.rules else None, list(base.set.items()), override_label=""
+        )
     except ConfigError as exc:
         raise ConfigError([f"{path}: baseline: {line}" for line in exc.problems]) from None
     problem = Problem(path, spec, settings, SearchSpace(settings.parameters, to_dict(baseline)))

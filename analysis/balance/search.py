@@ -114,8 +114,16 @@ from .targets import Target, band_loss, measure_all, objective, select_lineup
 from .validation import FRESH_SEED_OFFSET, atomic_json, trial_intervals, validate, whole_rotations
 from .worth import lineups_played, plan_problems, restricted_cells, worth_metrics
 
-__all__ = ["BalanceFile", "Balance", "load_balance", "run_balance", "trial_settings", "evaluate",
-           "FRESH_SEED_OFFSET", "ALL_LINEUPS"]
+__all__ = [
+    "BalanceFile",
+    "Balance",
+    "load_balance",
+    "run_balance",
+    "trial_settings",
+    "evaluate",
+    "FRESH_SEED_OFFSET",
+    "ALL_LINEUPS",
+]
 
 #: ``lineup = "*"`` in a target: required on every line-up of the file.
 ALL_LINEUPS = "*"
@@ -130,24 +138,43 @@ class SearchSettings:
     prune: bool = True  # false: no pruner, whatever `pruner` says
     p_threshold: float = param(0.1, min=0.0, max=1.0, doc="Wilcoxon pruner p-value threshold")
     first_rung: int = param(0, min=0, doc="halving: matches of a trial's first rung (0: matches / reduction²)")
-    reduction: int = param(3, min=2, doc="halving: a trial goes on to the next rung only if among the best "
-                           "1/reduction of the trials there so far")
+    reduction: int = param(
+        3,
+        min=2,
+        doc="halving: a trial goes on to the next rung only if among the best 1/reduction of the trials there so far",
+    )
     validate_top: int = param(3, min=1, doc="candidates re-run on fresh seeds")
     validate_matches: int = param(2000, min=1, doc="matches per candidate on fresh seeds (the largest stage)")
-    validation_stages: int = param(1, min=1, max=8, doc="nested validation sizes validate_matches·2^(s−S), "
-                                   "each a look, played only while undecided")
-    look_every: int = param(0, min=0, doc="matches between two looks of an anytime-valid validation (confidence "
-                            "sequences, stopping once every target is shown met or one missed); 0: the staged "
-                            "validation")
+    validation_stages: int = param(
+        1,
+        min=1,
+        max=8,
+        doc="nested validation sizes validate_matches·2^(s−S), each a look, played only while undecided",
+    )
+    look_every: int = param(
+        0,
+        min=0,
+        doc="matches between two looks of an anytime-valid validation (confidence "
+        "sequences, stopping once every target is shown met or one missed); 0: the staged "
+        "validation",
+    )
     power: float = param(0.8, min=0.5, max=0.99, doc="TOST power the first stage played is predicted to have")
     bootstrap: int = param(400, min=50, doc="bootstrap resamples (of matches) for CIs of non-rate metrics")
     validate_baseline: bool = True  # also measure the baseline rules on the fresh seeds (before / after)
-    validation_round: int = param(0, min=0, doc="n > 0: validate on the n-th other fresh seed set, "
-                                  "independent of earlier validations (a confirmatory re-run)")
-    alpha: float = param(0.05, min=0.0001, max=0.25, doc="false-claim rate of the results directory, over "
-                         "all its validation looks")
-    looks: int = param(3, min=1, doc="validation looks planned: each spends alpha / looks (Bonferroni); "
-                       "a look past the plan claims nothing")
+    validation_round: int = param(
+        0,
+        min=0,
+        doc="n > 0: validate on the n-th other fresh seed set, "
+        "independent of earlier validations (a confirmatory re-run)",
+    )
+    alpha: float = param(
+        0.05, min=0.0001, max=0.25, doc="false-claim rate of the results directory, over all its validation looks"
+    )
+    looks: int = param(
+        3,
+        min=1,
+        doc="validation looks planned: each spends alpha / looks (Bonferroni); a look past the plan claims nothing",
+    )
     neighbours: int = param(50, min=1, doc="NTBEA: mutations scored per step")
 
 
@@ -181,10 +208,18 @@ class BalanceFile:
         names = {lineup.name for lineup in self.lineups}
         for index, target in enumerate(self.targets):
             if target.lineup and target.lineup != ALL_LINEUPS and target.lineup not in names:
-                yield f"targets[{index}].lineup", f"unknown line-up {target.lineup!r}; allowed: {', '.join(sorted(names))}"
+                yield (
+                    f"targets[{index}].lineup",
+                    f"unknown line-up {target.lineup!r}; allowed: {', '.join(sorted(names))}",
+                )
         if self.surface.parameter and self.surface.parameter not in {p.name for p in self.parameters}:
-            yield "surface.parameter", (f"unknown parameter {self.surface.parameter!r}; allowed: "
-                                        + ", ".join(p.name for p in self.parameters))
+            yield (
+                "surface.parameter",
+                (
+                    f"unknown parameter {self.surface.parameter!r}; allowed: "
+                    + ", ".join(p.name for p in self.parameters)
+                ),
+            )
         if self.surface.lineup and self.surface.lineup not in names:
             yield "surface.lineup", f"unknown line-up {self.surface.lineup!r}; allowed: {', '.join(sorted(names))}"
         if self.search.blocks > self.matches:
@@ -194,9 +229,14 @@ class BalanceFile:
 
             blocked = unsupported_targets(self.targets)
             if blocked:
-                yield "search.look_every", (f"{blocked[0]} has no anytime-valid test (its values have no known "
-                                            f"bounds); allowed with look_every: targets on {', '.join(SEQUENTIAL_METRICS)}"
-                                            "; or set look_every = 0 for the staged validation")
+                yield (
+                    "search.look_every",
+                    (
+                        f"{blocked[0]} has no anytime-valid test (its values have no known "
+                        f"bounds); allowed with look_every: targets on {', '.join(SEQUENTIAL_METRICS)}"
+                        "; or set look_every = 0 for the staged validation"
+                    ),
+                )
             elif self.search.look_every > self.search.validate_matches:
                 yield "search.look_every", f"must be <= validate_matches ({self.search.validate_matches})"
 
@@ -206,8 +246,19 @@ class BalanceFile:
 #: nothing else may change (it shapes trials).
 #: (``alpha`` and ``looks`` are listed so that directories from before they existed resume; the
 #: look ledger keeps the plan of a directory's first look, see :mod:`analysis.balance.looks`.)
-EXTENDABLE = ("trials", "validate_top", "validate_matches", "bootstrap", "validate_baseline", "validation_round",
-              "alpha", "looks", "validation_stages", "power", "look_every")
+EXTENDABLE = (
+    "trials",
+    "validate_top",
+    "validate_matches",
+    "bootstrap",
+    "validate_baseline",
+    "validation_round",
+    "alpha",
+    "looks",
+    "validation_stages",
+    "power",
+    "look_every",
+)
 
 
 def trial_settings(settings: dict[str, Any]) -> dict[str, Any]:
@@ -237,14 +288,17 @@ def load_balance(path: str | Path) -> Balance:
         if target.metric.startswith("length_"):
             target = replace(target, column=target.column or declared)
             if target.column not in allowed:
-                problems.append(f"{path}: targets[{k}].column: got {target.column!r}; allowed: "
-                                f"{', '.join(allowed)} (the game's length columns)")
+                problems.append(
+                    f"{path}: targets[{k}].column: got {target.column!r}; allowed: "
+                    f"{', '.join(allowed)} (the game's length columns)"
+                )
         if target.lineup == ALL_LINEUPS:
             targets += [replace(target, lineup=lineup.name) for lineup in settings.lineups]
         else:
             targets.append(target)
-    problems += plan_problems(balance.spec, balance.baseline_rules(), [balance.placed(t) for t in targets],
-                              balance.lineups, str(path))
+    problems += plan_problems(
+        balance.spec, balance.baseline_rules(), [balance.placed(t) for t in targets], balance.lineups, str(path)
+    )
     if problems:
         raise ConfigError(problems)
     balance.settings = replace(settings, targets=tuple(targets))
@@ -255,12 +309,15 @@ def load_balance(path: str | Path) -> Balance:
 # evaluating points
 # ------------------------------------------------------------------------------------------
 
+
 def _cells(balance: Balance, point: dict[str, Any] | None, variant: str) -> list[Cell]:
     """The cells a point plays: every line-up, then the restricted line-ups of worth targets."""
     rules = balance.rules(point) if point is not None else balance.baseline_rules()
     rotate = balance.settings.rotate_seats
-    return [*(Cell(variant, name, rules, players, rotate) for name, players in balance.lineups.items()),
-            *restricted_cells(balance.spec, _placed(balance), balance.lineups, rules, variant, rotate)]
+    return [
+        *(Cell(variant, name, rules, players, rotate) for name, players in balance.lineups.items()),
+        *restricted_cells(balance.spec, _placed(balance), balance.lineups, rules, variant, rotate),
+    ]
 
 
 def _placed(balance: Balance) -> list[Target]:
@@ -289,15 +346,27 @@ def _edges(balance: Balance, matches: int, blocks: int, halving: bool) -> list[i
     """Cumulative match counts at which a trial is checked (the last is ``matches``)."""
     search = balance.settings.search
     if halving:
-        first = search.first_rung or max(1, matches // search.reduction ** 2)
-        return [whole_rotations(balance, size) if size < matches else matches
-                for size in rungs(matches, first, search.reduction)]
+        first = search.first_rung or max(1, matches // search.reduction**2)
+        return [
+            whole_rotations(balance, size) if size < matches else matches
+            for size in rungs(matches, first, search.reduction)
+        ]
     return [int(v) for v in np.linspace(0, matches, blocks + 1).astype(int)[1:]]
 
 
-def evaluate(balance: Balance, point: dict[str, Any] | None, *, root_seed: int, matches: int, jobs: int = 1,
-             backend: str = "loky", blocks: int = 1, on_block=None, halving: bool = False,
-             store=None) -> tuple[dict[str, pd.DataFrame], list[float]]:
+def evaluate(
+    balance: Balance,
+    point: dict[str, Any] | None,
+    *,
+    root_seed: int,
+    matches: int,
+    jobs: int = 1,
+    backend: str = "loky",
+    blocks: int = 1,
+    on_block=None,
+    halving: bool = False,
+    store=None,
+) -> tuple[dict[str, pd.DataFrame], list[float]]:
     """Play ``matches`` matches of every line-up under the point's rules, in seed blocks or rungs.
 
     ``point = None`` plays the baseline rules. ``on_block(block, loss)`` is called after each
@@ -314,8 +383,18 @@ def evaluate(balance: Balance, point: dict[str, Any] | None, *, root_seed: int, 
     parts: list[dict[str, pd.DataFrame]] = []
     first = 0
     for block, last in enumerate(edges):
-        tables = run_cells(balance.spec, cells, int(last), root_seed, jobs=jobs, backend=backend, store=store,
-                           chunk_size=balance.settings.chunk_size, progress=False, start=int(first))
+        tables = run_cells(
+            balance.spec,
+            cells,
+            int(last),
+            root_seed,
+            jobs=jobs,
+            backend=backend,
+            store=store,
+            chunk_size=balance.settings.chunk_size,
+            progress=False,
+            start=int(first),
+        )
         parts.append(tables)
         first = last
         if on_block is not None and checked:
@@ -333,16 +412,27 @@ def _assemble(parts: list[dict[str, pd.DataFrame]]) -> dict[str, pd.DataFrame]:
     return assemble({name: [p[name] for p in parts] for name in parts[0]})
 
 
-def _play_fresh(balance: Balance, point, *, root_seed: int, start: int, matches: int, jobs: int,
-                backend: str) -> dict[str, pd.DataFrame]:
+def _play_fresh(
+    balance: Balance, point, *, root_seed: int, start: int, matches: int, jobs: int, backend: str
+) -> dict[str, pd.DataFrame]:
     """The tables of a point's fresh-seed matches ``start .. matches - 1`` (the validation's)."""
-    return run_cells(balance.spec, _cells(balance, point, "fresh"), matches, root_seed, jobs=jobs, backend=backend,
-                     chunk_size=balance.settings.chunk_size, progress=False, start=start)
+    return run_cells(
+        balance.spec,
+        _cells(balance, point, "fresh"),
+        matches,
+        root_seed,
+        jobs=jobs,
+        backend=backend,
+        chunk_size=balance.settings.chunk_size,
+        progress=False,
+        start=start,
+    )
 
 
 # ------------------------------------------------------------------------------------------
 # the search
 # ------------------------------------------------------------------------------------------
+
 
 def _trial_files(out: str | Path) -> list[Path]:
     """The stored trials' files, in trial order."""
@@ -389,8 +479,15 @@ def _distributions(space: SearchSpace) -> dict[str, Any]:
     return out
 
 
-def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: str = "loky",
-                progress: bool | None = None, manifest: dict | None = None) -> dict[str, Any]:
+def run_balance(
+    balance: Balance,
+    out: str | Path,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    progress: bool | None = None,
+    manifest: dict | None = None,
+) -> dict[str, Any]:
     """Run (or resume) the search, validate the best candidates, write the results.
 
     Writes ``trials/NNNN.json``, ``trials.csv``, ``validation.json`` (and the fresh-seed tables
@@ -399,8 +496,13 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
     """
     out = Path(out)
     settings, search = balance.settings, balance.settings.search
-    manifest = {**(manifest or {}), "kind": "balance", "game": balance.spec.name, "seed": settings.seed,
-                "balance": to_dict(settings)}
+    manifest = {
+        **(manifest or {}),
+        "kind": "balance",
+        "game": balance.spec.name,
+        "seed": settings.seed,
+        "balance": to_dict(settings),
+    }
     atomic_json(out / "manifest.json", {**manifest, "status": "running"})
     stored = _stored_trials(out)
     bar = progress_bar(search.trials, "trial", "balance", progress, initial=min(len(stored), search.trials))
@@ -415,8 +517,15 @@ def run_balance(balance: Balance, out: str | Path, *, jobs: int = 1, backend: st
     trials = _stored_trials(out)
     _trials_csv(out, trials)
     surface, extra = _surface(balance, out, trials)
-    summary = validate(balance, out, trials, jobs=jobs, backend=backend, extra=extra,
-                       play=lambda point, **kw: _play_fresh(balance, point, **kw))
+    summary = validate(
+        balance,
+        out,
+        trials,
+        jobs=jobs,
+        backend=backend,
+        extra=extra,
+        play=lambda point, **kw: _play_fresh(balance, point, **kw),
+    )
     summary["surface"] = surface
     summary["matches_played"] = _matches_played(balance, trials, summary)
     atomic_json(out / "balance.json", summary)
@@ -451,26 +560,49 @@ class _Trials:
                 return not self.promote(block, loss)
             return bool(should_stop and should_stop(block, loss))
 
-        tables, values = evaluate(balance, point, root_seed=balance.settings.seed, matches=balance.settings.matches,
-                                  jobs=self.jobs, backend=self.backend, blocks=search.blocks if self.wilcoxon else 1,
-                                  on_block=on_block if (self.halving or self.wilcoxon) else None,
-                                  halving=self.halving)
+        tables, values = evaluate(
+            balance,
+            point,
+            root_seed=balance.settings.seed,
+            matches=balance.settings.matches,
+            jobs=self.jobs,
+            backend=self.backend,
+            blocks=search.blocks if self.wilcoxon else 1,
+            on_block=on_block if (self.halving or self.wilcoxon) else None,
+            halving=self.halving,
+        )
         checks = len(_edges(balance, balance.settings.matches, search.blocks, self.halving))
         pruned = (self.halving or self.wilcoxon) and len(losses) < checks
         played = int(tables["matches"]["match"].nunique()) if len(tables["matches"]) else 0
         intervals = {} if pruned else trial_intervals(balance, tables, search.bootstrap, balance.settings.seed)
         return values, losses, pruned, _game_metrics(balance, tables), {"intervals": intervals, "matches": played}
 
-    def record(self, number: int, point: dict, params: dict, values: list[float] | None, state: str,
-               block_losses: list[float], metrics: dict | None = None, extra: dict | None = None) -> dict:
+    def record(
+        self,
+        number: int,
+        point: dict,
+        params: dict,
+        values: list[float] | None,
+        state: str,
+        block_losses: list[float],
+        metrics: dict | None = None,
+        extra: dict | None = None,
+    ) -> dict:
         targets = self.targets
         loss = band_loss(targets, values) if values is not None else float("inf")
         score = objective(targets, values) if values is not None else float("inf")
-        trial = {"number": number, "point": point, "params": params, "state": state,
-                 "values": dict(zip([t.label for t in targets], values or [])),
-                 "loss": loss if math.isfinite(loss) else None,
-                 "objective": score if math.isfinite(score) else None, "block_losses": block_losses,
-                 "metrics": metrics or {}, **(extra or {})}
+        trial = {
+            "number": number,
+            "point": point,
+            "params": params,
+            "state": state,
+            "values": dict(zip([t.label for t in targets], values or [])),
+            "loss": loss if math.isfinite(loss) else None,
+            "objective": score if math.isfinite(score) else None,
+            "block_losses": block_losses,
+            "metrics": metrics or {},
+            **(extra or {}),
+        }
         atomic_json(self.out / "trials" / f"{number:04d}.json", trial)
         self.history.append(trial)
         self.bar.update(1)
@@ -478,10 +610,20 @@ class _Trials:
 
 
 def _trials_csv(out: Path, trials: list[dict]) -> None:
-    frame = pd.DataFrame([{"number": t["number"], "state": t["state"], "loss": t["loss"],
-                           "objective": t.get("objective", t["loss"]), "matches": t.get("matches"),
-                           **{f"param:{k}": json.dumps(v) if isinstance(v, list) else v for k, v in t["point"].items()},
-                           **{f"value:{k}": v for k, v in t["values"].items()}} for t in trials])
+    frame = pd.DataFrame(
+        [
+            {
+                "number": t["number"],
+                "state": t["state"],
+                "loss": t["loss"],
+                "objective": t.get("objective", t["loss"]),
+                "matches": t.get("matches"),
+                **{f"param:{k}": json.dumps(v) if isinstance(v, list) else v for k, v in t["point"].items()},
+                **{f"value:{k}": v for k, v in t["values"].items()},
+            }
+            for t in trials
+        ]
+    )
     frame.to_csv(out / "trials.csv", index=False)
 
 
@@ -490,8 +632,9 @@ def _surface(balance: Balance, out: Path, trials: list[dict]) -> tuple[dict | No
     settings = balance.settings
     if not settings.surface.prefix:
         return None, []
-    surface = spread_floor(trials, balance.space, settings.surface,
-                           settings.surface.lineup or settings.lineups[0].name, seed=settings.seed)
+    surface = spread_floor(
+        trials, balance.space, settings.surface, settings.surface.lineup or settings.lineups[0].name, seed=settings.seed
+    )
     atomic_json(out / "surface.json", surface)
     if not settings.surface.validate or surface.get("point") is None:
         return surface, []
@@ -511,8 +654,9 @@ def _matches_played(balance: Balance, trials: list[dict], summary: dict) -> dict
     baseline) and the line-ups (smaller stages are its first matches).
     """
     lineups = lineups_played(balance)
-    search = sum(int(t.get("matches") or (balance.settings.matches if t["state"] == "complete" else 0)) * lineups
-                 for t in trials)
+    search = sum(
+        int(t.get("matches") or (balance.settings.matches if t["state"] == "complete" else 0)) * lineups for t in trials
+    )
     stages = summary.get("stages") or [{}]
     points = summary.get("candidates_validated", 0) + bool(summary.get("baseline"))
     fresh = int(stages[-1].get("matches", 0)) * points * lineups
@@ -557,8 +701,11 @@ def _study(balance: Balance, search: SearchSettings, stored: list[dict]):
         with warnings.catch_warnings():  # WilcoxonPruner is flagged experimental since optuna 3.6
             warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
             wilcoxon = search.prune and search.pruner == "wilcoxon" and search.blocks > 1
-            pruner = (optuna.pruners.WilcoxonPruner(p_threshold=search.p_threshold) if wilcoxon
-                      else optuna.pruners.NopPruner())
+            pruner = (
+                optuna.pruners.WilcoxonPruner(p_threshold=search.p_threshold)
+                if wilcoxon
+                else optuna.pruners.NopPruner()
+            )
         return optuna.create_study(direction="minimize", sampler=_sampler(balance.settings), pruner=pruner)
 
     study = create()
@@ -566,15 +713,22 @@ def _study(balance: Balance, search: SearchSettings, stored: list[dict]):
         return study
     from sim.core.store import warn
 
-    warn(f"the sampler no longer proposes the stored trials (optuna {optuna.__version__}): the search "
-         "goes on from them, but its next trials differ from an uninterrupted search's")
+    warn(
+        f"the sampler no longer proposes the stored trials (optuna {optuna.__version__}): the search "
+        "goes on from them, but its next trials differ from an uninterrupted search's"
+    )
     study, distributions = create(), _distributions(balance.space)
     for trial in stored:
         state = _trial_state(optuna, trial)
-        study.add_trial(optuna.trial.create_trial(
-            params=trial["params"], distributions=distributions, state=state,
-            value=_stored_objective(trial) if state == optuna.trial.TrialState.COMPLETE else None,
-            intermediate_values=dict(enumerate(trial["block_losses"]))))
+        study.add_trial(
+            optuna.trial.create_trial(
+                params=trial["params"],
+                distributions=distributions,
+                state=state,
+                value=_stored_objective(trial) if state == optuna.trial.TrialState.COMPLETE else None,
+                intermediate_values=dict(enumerate(trial["block_losses"])),
+            )
+        )
     return study
 
 

@@ -87,8 +87,12 @@ class SensitivityFile:
     game: str = ""
     seed: int = param(0, min=0)
     matches: int = param(40, min=1, doc="matches per point and line-up")
-    replicates: int = param(0, min=0, doc="blocks of seeds per point, the noise measured from their spread "
-                                          "(0: the most, up to 10, that split the matches into equal blocks)")
+    replicates: int = param(
+        0,
+        min=0,
+        doc="blocks of seeds per point, the noise measured from their spread "
+        "(0: the most, up to 10, that split the matches into equal blocks)",
+    )
     rotate_seats: bool = False
     chunk_size: int = param(DEFAULT_CHUNK_SIZE, min=1)
     baseline: RulesChange = RulesChange()
@@ -109,7 +113,10 @@ class SensitivityFile:
             yield "parameters", "expected at least one [[parameters]] table"
         for index, p in enumerate(self.parameters):
             if p.kind not in ("int", "float"):
-                yield f"parameters[{index}].kind", f"got {p.kind!r}; allowed: 'int', 'float' (use key[i] for list elements)"
+                yield (
+                    f"parameters[{index}].kind",
+                    f"got {p.kind!r}; allowed: 'int', 'float' (use key[i] for list elements)",
+                )
         if not self.outputs:
             yield "outputs", "expected at least one [[outputs]] table"
         n = self.sobol.samples
@@ -118,11 +125,21 @@ class SensitivityFile:
         if self.replicates and self.replicates < 2:
             yield "replicates", f"got {self.replicates}; allowed: 0 (chosen for you) or at least 2"
         elif self.replicates and self.matches % self.block_unit():
-            yield "matches", (f"got {self.matches}; allowed: a multiple of {self.block_unit()} (replicates = "
-                              f"{self.replicates} equal blocks{self._seat_note()})")
+            yield (
+                "matches",
+                (
+                    f"got {self.matches}; allowed: a multiple of {self.block_unit()} (replicates = "
+                    f"{self.replicates} equal blocks{self._seat_note()})"
+                ),
+            )
         elif not self.replicates and (self.matches % self._seats() or self.replicate_count() < 2):
-            yield "matches", (f"got {self.matches}; allowed: at least two equal blocks of whole seeds, e.g. "
-                              f"{2 * self._seats()} (the noise is measured from the blocks' spread)")
+            yield (
+                "matches",
+                (
+                    f"got {self.matches}; allowed: at least two equal blocks of whole seeds, e.g. "
+                    f"{2 * self._seats()} (the noise is measured from the blocks' spread)"
+                ),
+            )
 
     def _seats(self) -> int:
         """Matches per seed: the seats of the largest line-up under rotation, else 1."""
@@ -175,32 +192,56 @@ def _replicate_values(tables: dict[str, pd.DataFrame], outputs: list[Target], se
     return values
 
 
-def _evaluate(problem: Problem, X: np.ndarray, folder: Path, jobs: int, backend: str, progress,
-              seed_offsets: np.ndarray | None = None) -> np.ndarray:
+def _evaluate(
+    problem: Problem,
+    X: np.ndarray,
+    folder: Path,
+    jobs: int,
+    backend: str,
+    progress,
+    seed_offsets: np.ndarray | None = None,
+) -> np.ndarray:
     """Y (points × outputs × replicates): each row of X is a variant of one stored run."""
     spec, settings = problem.spec, problem.settings
     cells = []
     for row, values in enumerate(X):
-        point = {p.name: int(round(value)) if p.kind == "int" else float(value)
-                 for value, p in zip(values, settings.parameters)}
+        point = {
+            p.name: int(round(value)) if p.kind == "int" else float(value)
+            for value, p in zip(values, settings.parameters)
+        }
         rules = problem.rules(point)
         offset = int(seed_offsets[row]) if seed_offsets is not None else 0
-        cells += [Cell(f"p{row:05d}", lineup, rules, players, settings.rotate_seats, offset)
-                  for lineup, players in problem.lineups.items()]
+        cells += [
+            Cell(f"p{row:05d}", lineup, rules, players, settings.rotate_seats, offset)
+            for lineup, players in problem.lineups.items()
+        ]
     store = ResultStore(folder)
-    store.write_manifest({"kind": "sensitivity-points", "game": spec.name, "seed": settings.seed,
-                          "points": len(X), "status": "running"})
-    tables = run_cells(spec, cells, settings.matches, settings.seed, jobs=jobs, backend=backend,
-                       chunk_size=settings.chunk_size, store=store, progress=progress)
+    store.write_manifest(
+        {"kind": "sensitivity-points", "game": spec.name, "seed": settings.seed, "points": len(X), "status": "running"}
+    )
+    tables = run_cells(
+        spec,
+        cells,
+        settings.matches,
+        settings.seed,
+        jobs=jobs,
+        backend=backend,
+        chunk_size=settings.chunk_size,
+        store=store,
+        progress=progress,
+    )
     first = settings.lineups[0].name
     outputs = [_output(o, first) for o in settings.outputs]
     Y = np.zeros((len(X), len(outputs), settings.replicate_count()))
-    by_variant = {name: {t: f[f["variant"] == name] for t, f in tables.items() if len(f)}
-                  for name in tables["matches"]["variant"].unique()}
+    by_variant = {
+        name: {t: f[f["variant"] == name] for t, f in tables.items() if len(f)}
+        for name in tables["matches"]["variant"].unique()
+    }
     for row in range(len(X)):
         Y[row] = _replicate_values(by_variant[f"p{row:05d}"], outputs, settings, spec.summary)
-    store.write_manifest({"kind": "sensitivity-points", "game": spec.name, "seed": settings.seed,
-                          "points": len(X), "status": "complete"})
+    store.write_manifest(
+        {"kind": "sensitivity-points", "game": spec.name, "seed": settings.seed, "points": len(X), "status": "complete"}
+    )
     return Y
 
 
@@ -224,8 +265,9 @@ class SensitivityResult:
     reconciliation: list[str] = field(default_factory=list)
 
 
-def analyse_function(func, settings, parameters: list[Parameter], labels: list[str],
-                     dummy: str | None = DUMMY) -> SensitivityResult:
+def analyse_function(
+    func, settings, parameters: list[Parameter], labels: list[str], dummy: str | None = DUMMY
+) -> SensitivityResult:
     """Morris on every parameter, then Sobol on the top ``settings.sobol.top`` (+ the dummy).
 
     What ``tablesim sensitivity`` does, for any function: ``func(X, stage)`` maps sample points
@@ -238,15 +280,26 @@ def analyse_function(func, settings, parameters: list[Parameter], labels: list[s
     names = [p.name for p in parameters]
     bounds = [[p.low, p.high] for p in parameters]
     problem = {"num_vars": len(names), "names": names, "bounds": bounds}
-    morris = morris_indices(lambda X: func(X, "morris"), problem, settings.morris.trajectories,
-                            settings.morris.levels, settings.seed, labels=labels, reference=dummy)
+    morris = morris_indices(
+        lambda X: func(X, "morris"),
+        problem,
+        settings.morris.trajectories,
+        settings.morris.levels,
+        settings.seed,
+        labels=labels,
+        reference=dummy,
+    )
     morris_points = settings.morris.trajectories * (len(names) + 1)
     if not settings.sobol.enabled:
         return SensitivityResult(morris, pd.DataFrame(), morris_points, 0)
     # keep the parameters ranked highest by their elementary effects (scaled per output), plus the dummy
     scaled = morris.assign(rank=morris.groupby("output")["ee_rms"].transform(lambda s: s / (s.max() or 1)))
-    ranking = (scaled[scaled["parameter"] != dummy].groupby("parameter")["rank"].max()
-               .sort_values(ascending=False, kind="stable"))
+    ranking = (
+        scaled[scaled["parameter"] != dummy]
+        .groupby("parameter")["rank"]
+        .max()
+        .sort_values(ascending=False, kind="stable")
+    )
     keep = list(ranking.index[: settings.sobol.top]) + ([dummy] if dummy in names else [])
     keep_idx = [names.index(n) for n in keep]
     sub_problem = {"num_vars": len(keep), "names": keep, "bounds": [bounds[i] for i in keep_idx]}
@@ -257,14 +310,22 @@ def analyse_function(func, settings, parameters: list[Parameter], labels: list[s
         return func(full, "sobol")
 
     noise: dict[str, NoiseShare] = {}
-    sobol = sobol_indices(sobol_func, sub_problem, settings.sobol.samples, settings.seed, labels=labels,
-                          reference=dummy, noise=noise)
-    return SensitivityResult(morris, sobol, morris_points, settings.sobol.samples * (len(keep) + 2), noise,
-                             reconcile(morris, sobol, settings.sobol.samples, settings.morris.trajectories))
+    sobol = sobol_indices(
+        sobol_func, sub_problem, settings.sobol.samples, settings.seed, labels=labels, reference=dummy, noise=noise
+    )
+    return SensitivityResult(
+        morris,
+        sobol,
+        morris_points,
+        settings.sobol.samples * (len(keep) + 2),
+        noise,
+        reconcile(morris, sobol, settings.sobol.samples, settings.morris.trajectories),
+    )
 
 
-def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky",
-                    progress: bool | None = None) -> dict[str, Any]:
+def run_sensitivity(
+    path: str | Path, out: str | Path, *, jobs: int = 1, backend: str = "loky", progress: bool | None = None
+) -> dict[str, Any]:
     """Morris on every parameter (+ dummy), then Sobol on the top ones (+ dummy).
 
     Writes ``morris.csv``, ``sobol.csv``, ``noise.csv``, ``sensitivity.json`` (with the
@@ -274,9 +335,20 @@ def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend
     path, spec, settings = problem.path, problem.spec, problem.settings
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "manifest.json").write_text(json.dumps({"kind": "sensitivity", "game": spec.name, "seed": settings.seed,
-                                                   "sensitivity_file": str(path), "settings": to_dict(settings)},
-                                                  indent=2, default=str), encoding="utf-8")
+    (out / "manifest.json").write_text(
+        json.dumps(
+            {
+                "kind": "sensitivity",
+                "game": spec.name,
+                "seed": settings.seed,
+                "sensitivity_file": str(path),
+                "settings": to_dict(settings),
+            },
+            indent=2,
+            default=str,
+        ),
+        encoding="utf-8",
+    )
     params = list(settings.parameters)
     if settings.dummy:
         params.append(Parameter(key=DUMMY, kind="float", low=0.0, high=1.0))
@@ -288,20 +360,27 @@ def run_sensitivity(path: str | Path, out: str | Path, *, jobs: int = 1, backend
         if settings.dummy:  # the dummy picks another set of seed blocks: it changes only the seeds
             offsets = np.round(X[:, -1] * DUMMY_SEED_BLOCKS).astype(int) * settings.matches
         # the rule parameters are the first columns (the dummy, if any, is the last)
-        return _evaluate(problem, X[:, :len(settings.parameters)], out / stage, jobs, backend, progress, offsets)
+        return _evaluate(problem, X[:, : len(settings.parameters)], out / stage, jobs, backend, progress, offsets)
 
     result = analyse_function(evaluate, settings, params, labels, DUMMY if settings.dummy else None)
     result.morris.to_csv(out / "morris.csv", index=False)
     noise = noise_summary(result.noise, settings.matches)
     summary: dict[str, Any] = {
-        "game": spec.name, "outputs": labels, "parameters": [p.name for p in params],
-        "morris_points": int(result.morris_points), "matches_per_point": settings.matches,
-        "replicates": settings.replicate_count(), "settings": to_dict(settings),
-        "intervals": {"sobol": "simultaneous 95 % over each output's indices (Fieller intervals of ratios of "
-                               "means over the base rows, Bonferroni); indices of the mean response, noise removed",
-                      "morris": "ee_rms: 95 % percentile bootstrap over trajectories; verdict: sign-flip test "
-                                "at 5 % / D per output (Bonferroni over the D parameters)",
-                      "noise_share": "95 % percentile bootstrap over the Sobol base rows"}}
+        "game": spec.name,
+        "outputs": labels,
+        "parameters": [p.name for p in params],
+        "morris_points": int(result.morris_points),
+        "matches_per_point": settings.matches,
+        "replicates": settings.replicate_count(),
+        "settings": to_dict(settings),
+        "intervals": {
+            "sobol": "simultaneous 95 % over each output's indices (Fieller intervals of ratios of "
+            "means over the base rows, Bonferroni); indices of the mean response, noise removed",
+            "morris": "ee_rms: 95 % percentile bootstrap over trajectories; verdict: sign-flip test "
+            "at 5 % / D per output (Bonferroni over the D parameters)",
+            "noise_share": "95 % percentile bootstrap over the Sobol base rows",
+        },
+    }
     if len(result.sobol):
         result.sobol.to_csv(out / "sobol.csv", index=False)
         pd.DataFrame(noise).to_csv(out / "noise.csv", index=False)
@@ -353,25 +432,31 @@ def findings(summary: dict[str, Any]) -> dict[str, list[str]]:
         dummy = judged[judged["dummy"]]
         if len(dummy):
             called = dummy["verdict"].iloc[0] != "no effect the run can see"
-            lines.append("The dummy, which changes only the seeds, is called an effect: a false alarm that "
-                         "happens in at most 5 % of runs; read the verdicts with care." if called else
-                         "The dummy, which changes only the seeds, is rightly called no effect.")
+            lines.append(
+                "The dummy, which changes only the seeds, is called an effect: a false alarm that "
+                "happens in at most 5 % of runs; read the verdicts with care."
+                if called
+                else "The dummy, which changes only the seeds, is rightly called no effect."
+            )
         out[output] = lines
     out["agreement"] = list(summary.get("reconciliation", []))
     return out
 
 
 def _noise_sentence(row: dict[str, Any]) -> str:
-    share = (f"Monte Carlo noise is {_percent(row['noise_share'])} [{_percent(row['noise_share_low'])}, "
-             f"{_percent(row['noise_share_high'])}] (95 % CI) of a single point's variance at "
-             f"{row['matches_per_point']:,} matches per point")
+    share = (
+        f"Monte Carlo noise is {_percent(row['noise_share'])} [{_percent(row['noise_share_low'])}, "
+        f"{_percent(row['noise_share_high'])}] (95 % CI) of a single point's variance at "
+        f"{row['matches_per_point']:,} matches per point"
+    )
     needed, floor = row["matches_needed"], row["matches_needed_is_floor"]
     if not row["response_shown"]:
-        tail = ("; the parameters together are not shown to move the mean at all: the run is too small to "
-                "tell")
+        tail = "; the parameters together are not shown to move the mean at all: the run is too small to tell"
         if needed:
-            tail += (f" (even if they explained as much variance as the run allows, bringing the noise to "
-                     f"a fifth would take at least {needed:,} matches per point)")
+            tail += (
+                f" (even if they explained as much variance as the run allows, bringing the noise to "
+                f"a fifth would take at least {needed:,} matches per point)"
+            )
         return share + tail + "."
     if row["noise_share"] > 0.2 and needed:
         return share + f"; about {needed:,}{' or more' if floor else ''} matches per point would bring it to a fifth."
@@ -390,14 +475,17 @@ def plot_sensitivity(morris: pd.DataFrame, sobol: pd.DataFrame, path: Path) -> N
     if len(sobol):
         panels.append((sobol, "ST", "Sobol total index ST (simultaneous 95 % CI)"))
     height = 1.2 + 0.35 * morris["parameter"].nunique()
-    fig, axes = plt.subplots(len(outputs), len(panels), figsize=(6.5 * len(panels), height * len(outputs)),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        len(outputs), len(panels), figsize=(6.5 * len(panels), height * len(outputs)), squeeze=False
+    )
     for row, output in enumerate(outputs):
         for col, (frame, value, title) in enumerate(panels):
             ax = axes[row][col]
             group = frame[frame["output"] == output].iloc[::-1]
-            colours = ["#999999" if dummy else "#1f77b4" if verdict != "no effect the run can see" else "#aec7e8"
-                       for dummy, verdict in zip(group["dummy"], group["verdict"])]
+            colours = [
+                "#999999" if dummy else "#1f77b4" if verdict != "no effect the run can see" else "#aec7e8"
+                for dummy, verdict in zip(group["dummy"], group["verdict"])
+            ]
             positions = np.arange(len(group))
             ax.barh(positions, np.nan_to_num(group[value].to_numpy(float)), color=colours)
             ax.hlines(positions, group[f"{value}_low"], group[f"{value}_high"], color="black", linewidth=1.2)
@@ -405,8 +493,14 @@ def plot_sensitivity(morris: pd.DataFrame, sobol: pd.DataFrame, path: Path) -> N
             if value == "ST":
                 ax.set_xlim(0, 1.02)
                 if group[value].isna().all():
-                    ax.text(0.5, len(group) - 0.6, "no estimate: the noise is all the variance the run sees",
-                            ha="center", fontsize=9, color="#555555")
+                    ax.text(
+                        0.5,
+                        len(group) - 0.6,
+                        "no estimate: the noise is all the variance the run sees",
+                        ha="center",
+                        fontsize=9,
+                        color="#555555",
+                    )
             ax.set_title(f"{title}\n{output}", fontsize=10)
             ax.tick_params(labelsize=9)
     fig.tight_layout()
@@ -435,27 +529,38 @@ def readable_tables(summary: dict[str, Any]) -> dict[str, pd.DataFrame]:
     sobol = pd.DataFrame(summary["sobol"])
     for output in summary["outputs"]:
         rows = morris[morris["output"] == output].sort_values("ee_rms", ascending=False, kind="stable")
-        tables[f"Morris, {output}"] = pd.DataFrame({
-            "parameter": rows["parameter"],
-            "RMS effect [95 % CI]": [_range(r.ee_rms, r.ee_rms_low, r.ee_rms_high) for r in rows.itertuples()],
-            "mean effect": [number(r.mu) for r in rows.itertuples()],
-            "sign-flip test": [pval(r.p_value) for r in rows.itertuples()],
-            "verdict": rows["verdict"]})
+        tables[f"Morris, {output}"] = pd.DataFrame(
+            {
+                "parameter": rows["parameter"],
+                "RMS effect [95 % CI]": [_range(r.ee_rms, r.ee_rms_low, r.ee_rms_high) for r in rows.itertuples()],
+                "mean effect": [number(r.mu) for r in rows.itertuples()],
+                "sign-flip test": [pval(r.p_value) for r in rows.itertuples()],
+                "verdict": rows["verdict"],
+            }
+        )
         if len(sobol):
             rows = sobol[sobol["output"] == output].sort_values("ST", ascending=False, kind="stable")
-            tables[f"Sobol, {output}"] = pd.DataFrame({
-                "parameter": rows["parameter"],
-                "S1 [simultaneous 95 % CI]": [_share(r.S1, r.S1_low, r.S1_high) for r in rows.itertuples()],
-                "ST [simultaneous 95 % CI]": [_share(r.ST, r.ST_low, r.ST_high) for r in rows.itertuples()],
-                "verdict": rows["verdict"]})
+            tables[f"Sobol, {output}"] = pd.DataFrame(
+                {
+                    "parameter": rows["parameter"],
+                    "S1 [simultaneous 95 % CI]": [_share(r.S1, r.S1_low, r.S1_high) for r in rows.itertuples()],
+                    "ST [simultaneous 95 % CI]": [_share(r.ST, r.ST_low, r.ST_high) for r in rows.itertuples()],
+                    "verdict": rows["verdict"],
+                }
+            )
     if summary.get("noise"):
-        tables["Monte Carlo noise"] = pd.DataFrame({
-            "output": [row["output"] for row in summary["noise"]],
-            "noise share of a point's variance [95 % CI]": [
-                f"{100 * row['noise_share']:.0f} % [{100 * row['noise_share_low']:.0f}, "
-                f"{100 * row['noise_share_high']:.0f}]" for row in summary["noise"]],
-            "matches per point": [f"{row['matches_per_point']:,}" for row in summary["noise"]],
-            "matches per point for a noise share of 20 %": [_needed_cell(row) for row in summary["noise"]]})
+        tables["Monte Carlo noise"] = pd.DataFrame(
+            {
+                "output": [row["output"] for row in summary["noise"]],
+                "noise share of a point's variance [95 % CI]": [
+                    f"{100 * row['noise_share']:.0f} % [{100 * row['noise_share_low']:.0f}, "
+                    f"{100 * row['noise_share_high']:.0f}]"
+                    for row in summary["noise"]
+                ],
+                "matches per point": [f"{row['matches_per_point']:,}" for row in summary["noise"]],
+                "matches per point for a noise share of 20 %": [_needed_cell(row) for row in summary["noise"]],
+            }
+        )
     return tables
 
 
@@ -469,18 +574,23 @@ def _needed_cell(row: dict[str, Any]) -> str:
 
 def text_report(summary: dict[str, Any]) -> str:
     """What ``tablesim sensitivity`` prints: the findings in words, then the rounded tables."""
-    lines = [textwrap.fill(
-        f"Sensitivity of {', '.join(summary['outputs'])}: Morris on {summary['morris_points']:,} points"
-        + (f", Sobol on {summary['sobol_points']:,} points" if summary.get("sobol_points") else "")
-        + f", {summary['matches_per_point']:,} matches per point in {summary['replicates']} blocks of seeds.",
-        width=100)]
+    lines = [
+        textwrap.fill(
+            f"Sensitivity of {', '.join(summary['outputs'])}: Morris on {summary['morris_points']:,} points"
+            + (f", Sobol on {summary['sobol_points']:,} points" if summary.get("sobol_points") else "")
+            + f", {summary['matches_per_point']:,} matches per point in {summary['replicates']} blocks of seeds.",
+            width=100,
+        )
+    ]
     for output, sentences in summary["findings"].items():
         if not sentences:
             continue
         lines.append("")
         lines.append("Where the two methods differ:" if output == "agreement" else f"{output}:")
-        lines += [textwrap.fill(sentence, width=100, initial_indent="  - ", subsequent_indent="    ")
-                  for sentence in sentences]
+        lines += [
+            textwrap.fill(sentence, width=100, initial_indent="  - ", subsequent_indent="    ")
+            for sentence in sentences
+        ]
     for title, table in readable_tables(summary).items():
         lines += ["", f"{title}:", table.to_string(index=False)]
     return "\n".join(lines)

@@ -99,8 +99,13 @@ class TargetMonitor:
         low, high = self.target.band
 
         def condition(threshold: float, at_least: bool, strict: bool = False) -> Condition:
-            return Condition(threshold, at_least, BettingSequence(self.alpha, horizon=self.horizon),
-                             BettingSequence(self.missed_alpha, horizon=self.horizon), strict)
+            return Condition(
+                threshold,
+                at_least,
+                BettingSequence(self.alpha, horizon=self.horizon),
+                BettingSequence(self.missed_alpha, horizon=self.horizon),
+                strict,
+            )
 
         if self.target.metric in QUANTILES:
             q = self.target.quantile
@@ -127,8 +132,11 @@ class TargetMonitor:
             return [share, share]
         players = selected["players"]
         players = players[players["match"] >= self.seen]
-        rows = players[players["seat"] == target.seat] if target.metric == "seat_win_rate" \
+        rows = (
+            players[players["seat"] == target.seat]
+            if target.metric == "seat_win_rate"
             else players[players["profile"] == target.profile]
+        )
         share = rows.groupby("seed", sort=True)["won"].mean().to_numpy(float)
         return [share, share]
 
@@ -156,8 +164,15 @@ class TargetMonitor:
         low, high = target.band
         selected = select_lineup(tables, target.lineup)
         matches = selected["matches"][selected["matches"]["match"] < self.seen]
-        sequences = [{"threshold": c.threshold, "at_least": c.at_least, "low": c.met_cs.interval().low,
-                      "high": c.met_cs.interval().high} for c in self.conditions]
+        sequences = [
+            {
+                "threshold": c.threshold,
+                "at_least": c.at_least,
+                "low": c.met_cs.interval().low,
+                "high": c.met_cs.interval().high,
+            }
+            for c in self.conditions
+        ]
         if target.metric in QUANTILES:
             value = float(np.quantile(matches[length_column(target)].astype(float), target.quantile))
             # what the CSs show of Q: at least `low` / at most `high` once shown; a side not shown
@@ -169,9 +184,20 @@ class TargetMonitor:
             cs = self.conditions[0].met_cs.interval()
             value, ci_low, ci_high = cs.mean, cs.low, cs.high
         verdict = self.verdict()
-        return {"target": target.label, "band": [low, high], "value": value, "ci_low": ci_low, "ci_high": ci_high,
-                "n": int(len(matches)), "clusters": int(self.conditions[0].met_cs.n), "met": verdict == "met",
-                "verdict": verdict, "alpha": self.alpha, "method": "confidence sequence", "sequences": sequences}
+        return {
+            "target": target.label,
+            "band": [low, high],
+            "value": value,
+            "ci_low": ci_low,
+            "ci_high": ci_high,
+            "n": int(len(matches)),
+            "clusters": int(self.conditions[0].met_cs.n),
+            "met": verdict == "met",
+            "verdict": verdict,
+            "alpha": self.alpha,
+            "method": "confidence sequence",
+            "sequences": sequences,
+        }
 
 
 def monitors(targets, alpha: float, horizon: int | None = None) -> list[TargetMonitor]:
@@ -181,4 +207,3 @@ def monitors(targets, alpha: float, horizon: int | None = None) -> list[TargetMo
     """
     count = 2 * len(targets)  # two conditions per target
     return [TargetMonitor(t, alpha, alpha / count, horizon) for t in targets]
-

@@ -26,8 +26,14 @@ _ELEMENT = re.compile(r"^(?P<key>[\w.]+)\[(?P<index>\d+)\]$")
 #: ("innermost first").
 _EACH = re.compile(r"\beach (?P<noun>[A-Za-z][\w-]*)")
 _FIRST = re.compile(r"\b(?P<end>\w+most) first\b")
-_OPPOSITE_END = {"innermost": "outermost", "outermost": "innermost", "leftmost": "rightmost",
-                 "rightmost": "leftmost", "topmost": "bottommost", "bottommost": "topmost"}
+_OPPOSITE_END = {
+    "innermost": "outermost",
+    "outermost": "innermost",
+    "leftmost": "rightmost",
+    "rightmost": "leftmost",
+    "topmost": "bottommost",
+    "bottommost": "topmost",
+}
 
 
 @dataclass(frozen=True)
@@ -78,7 +84,10 @@ class Parameter:
             if not self.keys:
                 yield "keys", "expected the rule keys of the counts"
             elif self.total and not (self.low * len(self.keys) <= self.total <= self.high * len(self.keys)):
-                yield "total", f"{self.total} cannot be reached with {len(self.keys)} counts in [{self.low}, {self.high}]"
+                yield (
+                    "total",
+                    f"{self.total} cannot be reached with {len(self.keys)} counts in [{self.low}, {self.high}]",
+                )
 
     # the discrete grid of one dimension (NTBEA, Morris levels) ------------------------------
     def grid(self) -> list[Any]:
@@ -159,8 +168,7 @@ class SearchSpace:
                 point[p.name] = trial.suggest_categorical(p.name, list(p.choices))
             elif p.kind in ("int_list", "counts"):
                 names = self.element_names(p)
-                point[p.name] = [trial.suggest_int(n, int(p.low), int(p.high), step=max(1, int(p.step)))
-                                 for n in names]
+                point[p.name] = [trial.suggest_int(n, int(p.low), int(p.high), step=max(1, int(p.step))) for n in names]
         return self.normalise(point)
 
     def element_names(self, p: Parameter) -> list[str]:
@@ -216,9 +224,8 @@ def _lookup(data: dict, dotted: str) -> Any:
     return node
 
 
-
-
 # names for people --------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class ElementName:
@@ -295,8 +302,10 @@ class PointNames:
             named = labels and labels[0].named
             return {p.name: f"{_ELEMENT.match(p.key)['key']}: {labels[0].text}" if named else p.name}
         prefix = f"{p.key}: " if p.kind == "int_list" else ""
-        return {key: prefix + label.text if label.named else label.text
-                for key, label in zip(self.space.element_names(p), self.elements(p))}
+        return {
+            key: prefix + label.text if label.named else label.text
+            for key, label in zip(self.space.element_names(p), self.elements(p))
+        }
 
     def _count(self, key: str) -> ElementName:
         parent = key.rsplit(".", 1)[0]
@@ -316,8 +325,9 @@ class PointNames:
         ends = {0: first["end"]} if first else {}
         if first and first["end"] in _OPPOSITE_END and length > 1:
             ends[length - 1] = _OPPOSITE_END[first["end"]]
-        return [ElementName(f"{noun['noun']} {i + 1}" + (f" ({ends[i]})" if i in ends else ""), True)
-                for i in range(length)]
+        return [
+            ElementName(f"{noun['noun']} {i + 1}" + (f" ({ends[i]})" if i in ends else ""), True) for i in range(length)
+        ]
 
 
 def _rule_doc(rules_type: type | None, dotted: str) -> str:
@@ -331,8 +341,11 @@ def _rule_doc(rules_type: type | None, dotted: str) -> str:
         if found is None:
             return ""
         doc = found.metadata.get("doc", "")
-        default = found.default if found.default is not dataclasses.MISSING else (
-            found.default_factory() if found.default_factory is not dataclasses.MISSING else None)
+        default = (
+            found.default
+            if found.default is not dataclasses.MISSING
+            else (found.default_factory() if found.default_factory is not dataclasses.MISSING else None)
+        )
         node = type(default) if dataclasses.is_dataclass(default) else None
     return doc
 

@@ -72,7 +72,7 @@ def fit_surface(X: np.ndarray, Y: np.ndarray, weights: np.ndarray | None = None)
         residual = Y[rows, k] - design[rows] @ beta
         mean = float(np.average(Y[rows, k], weights=w[rows]))
         total = float((w[rows] * (Y[rows, k] - mean) ** 2).sum())
-        r2[k] = 1 - float((w[rows] * residual ** 2).sum()) / total if total > 0 else np.nan
+        r2[k] = 1 - float((w[rows] * residual**2).sum()) / total if total > 0 else np.nan
     return coefficients, r2
 
 
@@ -102,16 +102,23 @@ def _min_spread(coefficients: np.ndarray, p: Parameter, dims: int) -> tuple[floa
     rows, rhs = [], []
     for a, *b in coefficients:
         b = np.asarray(b)
-        rows.append(np.concatenate([b, [-1.0, 0.0]]))   # a + b·x <= high
+        rows.append(np.concatenate([b, [-1.0, 0.0]]))  # a + b·x <= high
         rhs.append(-a)
-        rows.append(np.concatenate([-b, [0.0, 1.0]]))   # a + b·x >= low
+        rows.append(np.concatenate([-b, [0.0, 1.0]]))  # a + b·x >= low
         rhs.append(a)
     for row, value in zip(a_ub, b_ub):
         rows.append(np.concatenate([row, [0.0, 0.0]]))
         rhs.append(value)
     eq = None if a_eq is None else np.column_stack([a_eq, np.zeros((len(a_eq), 2))])
-    result = linprog(cost, A_ub=np.array(rows), b_ub=np.array(rhs), A_eq=eq, b_eq=b_eq,
-                     bounds=bounds + [(None, None), (None, None)], method="highs")
+    result = linprog(
+        cost,
+        A_ub=np.array(rows),
+        b_ub=np.array(rhs),
+        A_eq=eq,
+        b_eq=b_eq,
+        bounds=bounds + [(None, None), (None, None)],
+        method="highs",
+    )
     if not result.success:
         return float("nan"), np.full(dims, np.nan)
     return float(result.fun), result.x[:dims]
@@ -148,7 +155,7 @@ def _integer_point(p: Parameter, x: np.ndarray, coefficients: np.ndarray) -> lis
                 moves += [(i, None)]
         best, best_value = None, current
         for i, j in moves:
-            for sign in ((1,) if j is not None else (1, -1)):
+            for sign in (1,) if j is not None else (1, -1):
                 trial = list(point)
                 trial[i] -= step * sign
                 if j is not None:
@@ -165,8 +172,15 @@ def _integer_point(p: Parameter, x: np.ndarray, coefficients: np.ndarray) -> lis
         point, current = best, best_value
 
 
-def _floor_interval(floor: float, data: tuple[np.ndarray, np.ndarray, np.ndarray], p: Parameter, dims: int,
-                    bootstrap: int, seed: int, confidence: float) -> tuple[float, float, float, int]:
+def _floor_interval(
+    floor: float,
+    data: tuple[np.ndarray, np.ndarray, np.ndarray],
+    p: Parameter,
+    dims: int,
+    bootstrap: int,
+    seed: int,
+    confidence: float,
+) -> tuple[float, float, float, int]:
     """The floor's basic bootstrap interval over trials (refit, re-solve), its one-sided 95 %
     lower bound and the number of usable resamples; ``data`` is (X, Y, weights) of the fit.
 
@@ -188,16 +202,25 @@ def _floor_interval(floor: float, data: tuple[np.ndarray, np.ndarray, np.ndarray
     return float(2 * floor - q_high), float(2 * floor - q_low), float(2 * floor - np.quantile(draws, 0.95)), len(draws)
 
 
-def spread_floor(trials: list[dict], space: SearchSpace, settings: SurfaceSettings, lineup: str,
-                 seed: int = 0, confidence: float = 0.90) -> dict[str, Any]:
+def spread_floor(
+    trials: list[dict],
+    space: SearchSpace,
+    settings: SurfaceSettings,
+    lineup: str,
+    seed: int = 0,
+    confidence: float = 0.90,
+) -> dict[str, Any]:
     """Fit the family of metrics over the trials and bound its smallest spread in the space.
 
     ``trials`` are stored trials (``point`` and ``metrics[lineup]``); returns a JSON-ready dict
     (see the module docstring) with the fits, the floor, its CI and bootstrap lower bound, the
     model's best integer point and the verdict against ``settings.bound``.
     """
-    p = next((q for q in space.parameters if q.name == settings.parameter), space.parameters[0]) \
-        if settings.parameter else space.parameters[0]
+    p = (
+        next((q for q in space.parameters if q.name == settings.parameter), space.parameters[0])
+        if settings.parameter
+        else space.parameters[0]
+    )
     if p.kind in ("int_list", "counts"):
         names = space.element_names(p)
     elif p.kind in ("int", "float"):
@@ -206,34 +229,73 @@ def spread_floor(trials: list[dict], space: SearchSpace, settings: SurfaceSettin
         raise ValueError(f"surface.parameter: {p.name} is a {p.kind}; allowed: int, float, int_list, counts")
     usable = [t for t in trials if t.get("metrics", {}).get(lineup)]
     metrics = sorted({k for t in usable for k in t["metrics"][lineup] if k.startswith(settings.prefix)})
-    out: dict[str, Any] = {"parameter": p.name, "dimensions": names, "prefix": settings.prefix, "lineup": lineup,
-                           "trials": len(usable), "metrics": metrics, "bound": settings.bound}
+    out: dict[str, Any] = {
+        "parameter": p.name,
+        "dimensions": names,
+        "prefix": settings.prefix,
+        "lineup": lineup,
+        "trials": len(usable),
+        "metrics": metrics,
+        "bound": settings.bound,
+    }
     if len(usable) <= len(names) + 1 or len(metrics) < 2:
-        out["problem"] = (f"{len(usable)} trials with stored metrics and {len(metrics)} metrics named "
-                          f"{settings.prefix!r}*: too few to fit {len(names)} dimensions")
+        out["problem"] = (
+            f"{len(usable)} trials with stored metrics and {len(metrics)} metrics named "
+            f"{settings.prefix!r}*: too few to fit {len(names)} dimensions"
+        )
         return out
-    X = np.array([[float(v) for v in (t["point"][p.name] if p.kind in ("int_list", "counts")
-                                      else [t["point"][p.name]])] for t in usable])
+    X = np.array(
+        [
+            [float(v) for v in (t["point"][p.name] if p.kind in ("int_list", "counts") else [t["point"][p.name]])]
+            for t in usable
+        ]
+    )
     Y = np.array([[t["metrics"][lineup].get(m, np.nan) for m in metrics] for t in usable], dtype=float)
     weights = np.array([float(t.get("matches") or 1) for t in usable])  # stored trials without it: equal
     coefficients, r2 = fit_surface(X, Y, weights)
     design = np.column_stack([np.ones(len(X)), X])
-    residual_sd = [float(np.sqrt(np.nansum(weights * (Y[:, k] - design @ coefficients[k]) ** 2)
-                                 / np.sum(weights[~np.isnan(Y[:, k])]) )) for k in range(len(metrics))]
+    residual_sd = [
+        float(
+            np.sqrt(
+                np.nansum(weights * (Y[:, k] - design @ coefficients[k]) ** 2) / np.sum(weights[~np.isnan(Y[:, k])])
+            )
+        )
+        for k in range(len(metrics))
+    ]
     floor, argmin = _min_spread(coefficients, p, len(names))
-    low, high, lower_95, draws = _floor_interval(floor, (X, Y, weights), p, len(names), settings.bootstrap, seed,
-                                                 confidence)
+    low, high, lower_95, draws = _floor_interval(
+        floor, (X, Y, weights), p, len(names), settings.bootstrap, seed, confidence
+    )
     point = _integer_point(p, argmin, coefficients) if np.isfinite(argmin).all() else None
     predicted = _predicted_spread(coefficients, point) if point is not None else None
     verdict = "no bound given"
     if not math.isnan(settings.bound):
-        verdict = ("no point of the space can meet the bound (the floor's 95 % lower bound is above it)"
-                   if lower_95 > settings.bound else
-                   "the model's best point may meet the bound (validate it)" if high < settings.bound else
-                   "undecided: the floor's CI contains the bound")
-    out.update(fits=[{"metric": m, "intercept": float(c[0]), "coefficients": dict(zip(names, map(float, c[1:]))),
-                      "r2": float(r), "residual_sd": sd} for m, c, r, sd in zip(metrics, coefficients, r2, residual_sd)],
-               floor=floor, floor_ci=[float(low), float(high)], floor_lower_95=lower_95, confidence=confidence,
-               bootstrap=draws, argmin=[float(v) for v in argmin], point=point, predicted_at_point=predicted,
-               verdict=verdict)
+        verdict = (
+            "no point of the space can meet the bound (the floor's 95 % lower bound is above it)"
+            if lower_95 > settings.bound
+            else "the model's best point may meet the bound (validate it)"
+            if high < settings.bound
+            else "undecided: the floor's CI contains the bound"
+        )
+    out.update(
+        fits=[
+            {
+                "metric": m,
+                "intercept": float(c[0]),
+                "coefficients": dict(zip(names, map(float, c[1:]))),
+                "r2": float(r),
+                "residual_sd": sd,
+            }
+            for m, c, r, sd in zip(metrics, coefficients, r2, residual_sd)
+        ],
+        floor=floor,
+        floor_ci=[float(low), float(high)],
+        floor_lower_95=lower_95,
+        confidence=confidence,
+        bootstrap=draws,
+        argmin=[float(v) for v in argmin],
+        point=point,
+        predicted_at_point=predicted,
+        verdict=verdict,
+    )
     return out

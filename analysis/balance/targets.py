@@ -37,35 +37,65 @@ from sim.core.estimators import cluster_counts, cluster_index, clustered_wilson,
 
 from .worth import WORTH_METRICS, lineup_worth_table, measure_worth
 
-__all__ = ["Target", "MatchResampler", "game_parts_of", "measure", "measure_all", "band_loss", "centre_distance", "objective",
-           "check_target", "check_tables", "select_lineup", "RATES"]
+__all__ = [
+    "Target",
+    "MatchResampler",
+    "game_parts_of",
+    "measure",
+    "measure_all",
+    "band_loss",
+    "centre_distance",
+    "objective",
+    "check_target",
+    "check_tables",
+    "select_lineup",
+    "RATES",
+]
 
 
 @dataclass(frozen=True)
 class Target:
     """One design target (see the module docstring for the metrics)."""
 
-    metric: Literal["seat_win_rate", "profile_win_rate", "rounds_quantile", "rounds_mean", "length_quantile",
-                    "length_mean", "completion", "game", "worth", "worth_spread"] = "seat_win_rate"
+    metric: Literal[
+        "seat_win_rate",
+        "profile_win_rate",
+        "rounds_quantile",
+        "rounds_mean",
+        "length_quantile",
+        "length_mean",
+        "completion",
+        "game",
+        "worth",
+        "worth_spread",
+    ] = "seat_win_rate"
     lineup: str = param("", doc="the line-up measured (default: the first)")
     seat: int = param(0, min=0)
     profile: str = ""
     quantile: float = param(0.5, min=0.0, max=1.0)
     name: str = param("", doc="the game metric's key (metric = 'game')")
-    column: str = param("", doc="length_mean / length_quantile: the matches table's column (default: the "
-                        "game's own length, set when the file is read)")
-    choice: str = param("", doc="worth: the choice whose worth is targeted (a name `tablesim worth GAME --list` "
-                        "prints)")
-    choices: tuple[str, ...] = param((), doc="worth_spread: the choices compared (default: every one the game "
-                                     "declares)")
-    slot: int = param(0, min=0, doc="worth, worth_spread: the line-up's player who forbids each choice (0: the "
-                      "first)")
+    column: str = param(
+        "",
+        doc="length_mean / length_quantile: the matches table's column (default: the "
+        "game's own length, set when the file is read)",
+    )
+    choice: str = param(
+        "", doc="worth: the choice whose worth is targeted (a name `tablesim worth GAME --list` prints)"
+    )
+    choices: tuple[str, ...] = param(
+        (), doc="worth_spread: the choices compared (default: every one the game declares)"
+    )
+    slot: int = param(0, min=0, doc="worth, worth_spread: the line-up's player who forbids each choice (0: the first)")
     target: float = param(float("nan"), doc="centre of the band")
     tolerance: float = param(0.0, min=0.0, doc="half-width of the band")
     low: float = param(float("nan"), doc="band low (instead of target ± tolerance)")
     high: float = param(float("nan"), doc="band high")
-    pull: float = param(0.0, min=0.0, doc="weight of the distance to the band's centre in the search "
-                        "objective (0: any point inside the band is as good)")
+    pull: float = param(
+        0.0,
+        min=0.0,
+        doc="weight of the distance to the band's centre in the search "
+        "objective (0: any point inside the band is as good)",
+    )
 
     def problems(self):
         has_centre = not np.isnan(self.target)
@@ -91,11 +121,16 @@ class Target:
 
     @property
     def label(self) -> str:
-        detail = {"seat_win_rate": f"seat {self.seat}", "profile_win_rate": self.profile,
-                  "rounds_quantile": f"q{self.quantile:g}", "game": self.name,
-                  "length_quantile": f"{self.column} q{self.quantile:g}", "length_mean": self.column,
-                  "worth": self.choice, "worth_spread": ",".join(self.choices),
-                  }.get(self.metric, "")
+        detail = {
+            "seat_win_rate": f"seat {self.seat}",
+            "profile_win_rate": self.profile,
+            "rounds_quantile": f"q{self.quantile:g}",
+            "game": self.name,
+            "length_quantile": f"{self.column} q{self.quantile:g}",
+            "length_mean": self.column,
+            "worth": self.choice,
+            "worth_spread": ",".join(self.choices),
+        }.get(self.metric, "")
         where = f" @{self.lineup}" if self.lineup else ""
         return f"{self.metric}({detail}){where}" if detail else f"{self.metric}{where}"
 
@@ -115,8 +150,11 @@ def select_lineup(tables: Mapping[str, pd.DataFrame], lineup: str) -> dict[str, 
     return {name: frame[frame["lineup"] == lineup] if len(frame) else frame for name, frame in tables.items()}
 
 
-def _value(target: Target, tables: Mapping[str, pd.DataFrame],
-           game_summary: Callable[[Mapping[str, pd.DataFrame]], Mapping[str, float]] | None) -> float:
+def _value(
+    target: Target,
+    tables: Mapping[str, pd.DataFrame],
+    game_summary: Callable[[Mapping[str, pd.DataFrame]], Mapping[str, float]] | None,
+) -> float:
     matches, players = tables["matches"], tables["players"]
     if target.metric == "seat_win_rate":
         return float(players.loc[players["seat"] == target.seat, "won"].mean())
@@ -131,13 +169,18 @@ def _value(target: Target, tables: Mapping[str, pd.DataFrame],
         raise ValueError(f"{target.label}: this game has no summary metrics")
     metrics = game_summary(tables)
     if target.name not in metrics:
-        raise KeyError(f"{target.label}: unknown game metric {target.name!r}; "
-                       f"allowed: {', '.join(sorted(metrics))}")
+        raise KeyError(f"{target.label}: unknown game metric {target.name!r}; allowed: {', '.join(sorted(metrics))}")
     return float(metrics[target.name])
 
 
-def measure(target: Target, tables: Mapping[str, pd.DataFrame], game_summary=None,
-            bootstrap: int = 0, seed: int = 0, confidence: float = 0.90) -> dict[str, Any]:
+def measure(
+    target: Target,
+    tables: Mapping[str, pd.DataFrame],
+    game_summary=None,
+    bootstrap: int = 0,
+    seed: int = 0,
+    confidence: float = 0.90,
+) -> dict[str, Any]:
     """The metric's value on the tables, optionally with a CI (see :func:`measure_all`)."""
     return measure_all([target], tables, game_summary, bootstrap, seed, confidence)[0]
 
@@ -166,20 +209,35 @@ def _rate(target: Target, tables: Mapping[str, pd.DataFrame], confidence: float)
     if target.metric == "completion":
         outcome, clusters = matches["finished"].astype(float).to_numpy(), _clusters(matches)
     else:
-        rows = players[players["seat"] == target.seat] if target.metric == "seat_win_rate" \
+        rows = (
+            players[players["seat"] == target.seat]
+            if target.metric == "seat_win_rate"
             else players[players["profile"] == target.profile]
+        )
         clustered = "seed" in players.columns and "seed" in matches.columns and matches["seed"].duplicated().any()
         outcome = rows["won"].astype(float).to_numpy()
         clusters = rows["seed"].to_numpy() if clustered else np.arange(len(rows))
     k, m = cluster_counts(outcome, clusters)
     value, low, high, deff = clustered_wilson(k, m, confidence)
-    return {"value": value, "n": int(m.sum()), "ci_low": low, "ci_high": high, "design_effect": deff,
-            "clusters": int(m.size)}
+    return {
+        "value": value,
+        "n": int(m.sum()),
+        "ci_low": low,
+        "ci_high": high,
+        "design_effect": deff,
+        "clusters": int(m.size),
+    }
 
 
-def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_summary=None,
-                bootstrap: int = 0, seed: int = 0, confidence: float = 0.90,
-                game_parts: tuple[Callable, Callable] | None = None) -> list[dict[str, Any]]:
+def measure_all(
+    targets: list[Target],
+    tables: Mapping[str, pd.DataFrame],
+    game_summary=None,
+    bootstrap: int = 0,
+    seed: int = 0,
+    confidence: float = 0.90,
+    game_parts: tuple[Callable, Callable] | None = None,
+) -> list[dict[str, Any]]:
     """Each target's value on the tables and, with ``bootstrap`` > 0, its CI.
 
     Matches that share a seed (seat rotation) are one cluster, as in the report:
@@ -227,32 +285,41 @@ def measure_all(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_
             if target.metric in RATES:
                 results[index] = _rate(target, selected, confidence)
                 continue
-            results[index] = {"value": _value(target, selected, summary), "n": n,
-                              "ci_low": float("nan"), "ci_high": float("nan")}
+            results[index] = {
+                "value": _value(target, selected, summary),
+                "n": n,
+                "ci_low": float("nan"),
+                "ci_high": float("nan"),
+            }
             if bootstrap and target.metric in MEANS:
                 low, high = _studentized_mean_ci(target, selected, bootstrap, seed, confidence)
                 results[index].update(ci_low=low, ci_high=high)
             elif bootstrap:
                 resampled.append(index)
         if resampled:
-            draws = _bootstrap_draws([targets[i] for i in resampled], selected, game_summary, game_parts,
-                                     bootstrap, seed)
+            draws = _bootstrap_draws(
+                [targets[i] for i in resampled], selected, game_summary, game_parts, bootstrap, seed
+            )
             alpha = 1 - confidence
             for column, index in enumerate(resampled):
-                results[index].update(ci_low=float(np.quantile(draws[:, column], alpha / 2)),
-                                      ci_high=float(np.quantile(draws[:, column], 1 - alpha / 2)))
+                results[index].update(
+                    ci_low=float(np.quantile(draws[:, column], alpha / 2)),
+                    ci_high=float(np.quantile(draws[:, column], 1 - alpha / 2)),
+                )
     return results  # type: ignore[return-value]
 
 
-def _bootstrap_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_summary, game_parts,
-                     bootstrap: int, seed: int) -> np.ndarray:
+def _bootstrap_draws(
+    targets: list[Target], tables: Mapping[str, pd.DataFrame], game_summary, game_parts, bootstrap: int, seed: int
+) -> np.ndarray:
     """Bootstrap values (resamples × targets): whole seeds drawn, one set of draws for all."""
     clusters = _clusters(tables["matches"])
     index, groups = cluster_index(clusters)
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, groups, (bootstrap, groups))  # the same draws as one call per resample
-    counts = np.bincount((picks + groups * np.arange(bootstrap)[:, None]).ravel(),
-                         minlength=bootstrap * groups).reshape(bootstrap, groups)
+    counts = np.bincount(
+        (picks + groups * np.arange(bootstrap)[:, None]).ravel(), minlength=bootstrap * groups
+    ).reshape(bootstrap, groups)
     weights = counts[:, index]  # resamples × matches: copies of each match in each resample
     draws = np.full((bootstrap, len(targets)), np.nan)
     builtin = [i for i, t in enumerate(targets) if t.metric in LENGTHS]
@@ -273,8 +340,9 @@ def _bootstrap_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], 
     return draws
 
 
-def _studentized_mean_ci(target: Target, tables: Mapping[str, pd.DataFrame], bootstrap: int, seed: int,
-                         confidence: float) -> tuple[float, float]:
+def _studentized_mean_ci(
+    target: Target, tables: Mapping[str, pd.DataFrame], bootstrap: int, seed: int, confidence: float
+) -> tuple[float, float]:
     """Bootstrap-t interval of a mean length over seeds (Davison & Hinkley 1997, §5.2.1).
 
     Whole seeds are drawn, as for every bootstrap here; each resample's mean is studentized by
@@ -295,7 +363,7 @@ def _studentized_mean_ci(target: Target, tables: Mapping[str, pd.DataFrame], boo
     def mean_and_se(copies: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         count = copies @ sizes
         mean = (copies @ totals) / count
-        squares = copies @ totals ** 2 - 2 * mean * (copies @ (totals * sizes)) + mean ** 2 * (copies @ sizes ** 2)
+        squares = copies @ totals**2 - 2 * mean * (copies @ (totals * sizes)) + mean**2 * (copies @ sizes**2)
         return mean, np.sqrt(np.maximum(squares, 0.0) * groups / (groups - 1)) / count
 
     m, se = mean_and_se(np.ones(groups))
@@ -303,8 +371,11 @@ def _studentized_mean_ci(target: Target, tables: Mapping[str, pd.DataFrame], boo
         return float(m), float(m)
     rng = np.random.default_rng(seed)
     picks = rng.integers(0, groups, (bootstrap, groups))
-    copies = np.bincount((picks + groups * np.arange(bootstrap)[:, None]).ravel(),
-                         minlength=bootstrap * groups).reshape(bootstrap, groups).astype(float)
+    copies = (
+        np.bincount((picks + groups * np.arange(bootstrap)[:, None]).ravel(), minlength=bootstrap * groups)
+        .reshape(bootstrap, groups)
+        .astype(float)
+    )
     means, errors = mean_and_se(copies)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = (means - m) / errors
@@ -331,8 +402,9 @@ def _weighted_rounds(target: Target, rounds: np.ndarray, weights: np.ndarray) ->
     return lower + frac * (upper - lower)
 
 
-def _parts_draws(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_parts,
-                 weights: np.ndarray) -> np.ndarray | None:
+def _parts_draws(
+    targets: list[Target], tables: Mapping[str, pd.DataFrame], game_parts, weights: np.ndarray
+) -> np.ndarray | None:
     """Bootstrap draws from per-match parts (None when the game has no parts for these targets).
 
     ``weights`` (resamples × matches) are the copies of each match in each resample — the
@@ -476,9 +548,15 @@ def check_target(target: Target, measured: Mapping[str, Any], alpha: float = 0.0
     return result
 
 
-def check_tables(targets: list[Target], tables: Mapping[str, pd.DataFrame], game_summary=None,
-                 bootstrap: int = 0, seed: int = 0, alpha: float = 0.05,
-                 game_parts: tuple[Callable, Callable] | None = None) -> list[dict[str, Any]]:
+def check_tables(
+    targets: list[Target],
+    tables: Mapping[str, pd.DataFrame],
+    game_summary=None,
+    bootstrap: int = 0,
+    seed: int = 0,
+    alpha: float = 0.05,
+    game_parts: tuple[Callable, Callable] | None = None,
+) -> list[dict[str, Any]]:
     """Every target measured with its (1 − 2α) CI and checked by TOST at ``alpha``.
 
     What balance validation applies to a candidate's fresh-seed tables (one look spends

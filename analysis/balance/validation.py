@@ -49,9 +49,21 @@ from .space import PointNames
 from .targets import band_loss, centre_distance, check_tables, game_parts_of, measure_all
 from .worth import lineups_played
 
-__all__ = ["FRESH_SEED_OFFSET", "candidates", "plan_stages", "validate", "fresh_seed",
-           "whole_rotations", "needed_matches", "trial_intervals", "lineup_verdicts", "atomic_json",
-           "point_names", "target_sentence", "human_number"]
+__all__ = [
+    "FRESH_SEED_OFFSET",
+    "candidates",
+    "plan_stages",
+    "validate",
+    "fresh_seed",
+    "whole_rotations",
+    "needed_matches",
+    "trial_intervals",
+    "lineup_verdicts",
+    "atomic_json",
+    "point_names",
+    "target_sentence",
+    "human_number",
+]
 
 #: Validation replays candidates on root seed + this offset (× 1 + search.validation_round):
 #: seeds no trial has seen.
@@ -138,11 +150,12 @@ def plan_stages(balance, first: dict | None, alpha: float) -> list[int]:
     need = needed_matches(balance, first, alpha)
     if not math.isfinite(need):
         values = first.get("values")  # none: a point that is not a trial (the response surface's)
-        inside = values is None or all(t.band[0] <= values.get(t.label, math.nan) <= t.band[1]
-                                       for t in balance.settings.targets)
+        inside = values is None or all(
+            t.band[0] <= values.get(t.label, math.nan) <= t.band[1] for t in balance.settings.targets
+        )
         need = largest if inside else floor
     size = min(largest, max(floor, 100 * math.ceil(need / 100) if need > 100 else math.ceil(need)))
-    sizes = [min(largest, size * 2 ** k) for k in range(stages - 1)] + [largest]
+    sizes = [min(largest, size * 2**k) for k in range(stages - 1)] + [largest]
     return sorted({whole_rotations(balance, n) for n in sizes})
 
 
@@ -165,8 +178,14 @@ class FreshTables:
         key = "baseline" if point is None else json.dumps(point, sort_keys=True)
         done = self.played.get(key, 0)
         if matches > done:
-            part = self.play(point, root_seed=fresh_seed(self.balance.settings), start=done, matches=matches,
-                             jobs=self.jobs, backend=self.backend)
+            part = self.play(
+                point,
+                root_seed=fresh_seed(self.balance.settings),
+                start=done,
+                matches=matches,
+                jobs=self.jobs,
+                backend=self.backend,
+            )
             self.tables.setdefault(key, []).append(part)
             self.played[key] = matches
         parts = self.tables[key]
@@ -186,18 +205,28 @@ def _check(balance, fresh: FreshTables, point: dict | None, matches: int, alpha:
     placed = [balance.placed(t) for t in balance.settings.targets]
     spec = balance.spec
     parts = game_parts_of(spec)
-    checks = check_tables(placed, tables, spec.summary, bootstrap=search.bootstrap, seed=seed,
-                          alpha=alpha, game_parts=parts)
+    checks = check_tables(
+        placed, tables, spec.summary, bootstrap=search.bootstrap, seed=seed, alpha=alpha, game_parts=parts
+    )
     values = [c["value"] for c in checks]
-    return {"fresh_loss": band_loss(list(balance.settings.targets), values), "matches": matches,
-            "fresh_seed": seed, "alpha": alpha, "targets": checks, "meets_all": all(c["met"] for c in checks),
-            "excluded": any(c["ci_high"] < c["band"][0] or c["ci_low"] > c["band"][1] for c in checks)}
+    return {
+        "fresh_loss": band_loss(list(balance.settings.targets), values),
+        "matches": matches,
+        "fresh_seed": seed,
+        "alpha": alpha,
+        "targets": checks,
+        "meets_all": all(c["met"] for c in checks),
+        "excluded": any(c["ci_high"] < c["band"][0] or c["ci_low"] > c["band"][1] for c in checks),
+    }
 
 
 def _cached(stored: dict | None, matches: int, seed: int, alpha: float) -> bool:
     """Whether a stored validation was made on these seeds, at this size and this α."""
-    return bool(stored) and (stored.get("matches"), stored.get("fresh_seed")) == (matches, seed) \
+    return (
+        bool(stored)
+        and (stored.get("matches"), stored.get("fresh_seed")) == (matches, seed)
         and abs(float(stored.get("alpha", 0.05)) - alpha) < 1e-12
+    )
 
 
 def _previous(out: Path) -> tuple[dict[tuple, dict], dict | None]:
@@ -208,14 +237,26 @@ def _previous(out: Path) -> tuple[dict[tuple, dict], dict | None]:
     previous = json.loads(path.read_text())
     cache = {}
     for check in [*previous.get("checks", []), *previous.get("candidates", [])]:
-        key = (json.dumps(check["point"], sort_keys=True), check.get("matches"), check.get("fresh_seed"),
-               round(float(check.get("alpha", 0.05)), 12))
+        key = (
+            json.dumps(check["point"], sort_keys=True),
+            check.get("matches"),
+            check.get("fresh_seed"),
+            round(float(check.get("alpha", 0.05)), 12),
+        )
         cache.setdefault(key, check)
     return cache, previous.get("baseline")
 
 
-def _play_look(balance, out: Path, ordered: list[dict], matches: int, level: float, cache: dict,
-               checks: list[dict], fresh: FreshTables) -> list[dict]:
+def _play_look(
+    balance,
+    out: Path,
+    ordered: list[dict],
+    matches: int,
+    level: float,
+    cache: dict,
+    checks: list[dict],
+    fresh: FreshTables,
+) -> list[dict]:
     """One look: the candidates in sequence, stopping after the first that misses (unless stored)."""
     seed = fresh_seed(balance.settings)
     validated, open_sequence = [], True
@@ -226,8 +267,12 @@ def _play_look(balance, out: Path, ordered: list[dict], matches: int, level: flo
         elif not open_sequence:
             continue  # could not be claimed: not played
         else:
-            entry = {"trial": trial["number"], "point": trial["point"], "in_sample_loss": trial["loss"],
-                     **_check(balance, fresh, trial["point"], matches, level)}
+            entry = {
+                "trial": trial["number"],
+                "point": trial["point"],
+                "in_sample_loss": trial["loss"],
+                **_check(balance, fresh, trial["point"], matches, level),
+            }
             cache[key] = entry
             checks.append(entry)
             _write(out, {"candidates": validated + [entry], "baseline": None, "checks": checks})
@@ -255,8 +300,9 @@ def _jsonable(value: Any) -> Any:
     raise TypeError(type(value))
 
 
-def validate(balance, out: Path, trials: list[dict], *, jobs: int, backend: str, play,
-             extra: list[dict] = ()) -> dict[str, Any]:
+def validate(
+    balance, out: Path, trials: list[dict], *, jobs: int, backend: str, play, extra: list[dict] = ()
+) -> dict[str, Any]:
     """Replay the candidates on fresh seeds, stage by stage (each stage a look); the summary.
 
     ``play(point, root_seed=, start=, matches=, jobs=, backend=)`` returns the tables of a
@@ -278,28 +324,60 @@ def validate(balance, out: Path, trials: list[dict], *, jobs: int, backend: str,
         look, alpha, claimable = ledger.alpha_for(search.validation_round, matches, order)
         if stages and not claimable:
             break  # no α left for a larger stage: the last one played stands
-        stage = _staged_look(balance, out, ordered, (look, alpha, claimable), matches, sizes, ledger,
-                             (cache, checks, fresh))
+        stage = _staged_look(
+            balance, out, ordered, (look, alpha, claimable), matches, sizes, ledger, (cache, checks, fresh)
+        )
         stages.append(stage)
         if stage["met"] or stage["excluded"] or not claimable:
             break
-    final = stages[-1] if stages else {"look": 0, "matches": 0, "alpha": 0.0, "level": 0.0, "claimable": False,
-                                       "met": False, "excluded": False, "validated": [], "best": None}
+    final = (
+        stages[-1]
+        if stages
+        else {
+            "look": 0,
+            "matches": 0,
+            "alpha": 0.0,
+            "level": 0.0,
+            "claimable": False,
+            "met": False,
+            "excluded": False,
+            "validated": [],
+            "best": None,
+        }
+    )
     baseline = None
     if search.validate_baseline and stages:
         seed, level = fresh_seed(settings), final["level"]
-        baseline = cached_baseline if _cached(cached_baseline, final["matches"], seed, level) \
+        baseline = (
+            cached_baseline
+            if _cached(cached_baseline, final["matches"], seed, level)
             else _check(balance, fresh, None, final["matches"], level)
-    _write(out, {"candidates": final["validated"], "baseline": baseline, "checks": checks,
-                 "stages": [{k: v for k, v in s.items() if k not in ("validated", "best")} for s in stages]})
+        )
+    _write(
+        out,
+        {
+            "candidates": final["validated"],
+            "baseline": baseline,
+            "checks": checks,
+            "stages": [{k: v for k, v in s.items() if k not in ("validated", "best")} for s in stages],
+        },
+    )
     summary = _summary(balance, trials, final, baseline, ledger, stages)
     summary["fresh_matches_this_run"] = fresh.count()
     _best_rules(balance, out, summary, final, ledger)
     return summary
 
 
-def _staged_look(balance, out: Path, ordered: list[dict], granted: tuple[int, float, bool], matches: int,
-                 sizes: list[int], ledger, played: tuple) -> dict:
+def _staged_look(
+    balance,
+    out: Path,
+    ordered: list[dict],
+    granted: tuple[int, float, bool],
+    matches: int,
+    sizes: list[int],
+    ledger,
+    played: tuple,
+) -> dict:
     """One stage of the staged validation: the candidates on ``matches`` fresh seeds at the α the
     ledger ``granted`` (look, α, claimable), recorded in the ledger before and after it plays;
     ``played`` is (the stored checks by point, every check, the fresh tables)."""
@@ -307,10 +385,18 @@ def _staged_look(balance, out: Path, ordered: list[dict], granted: tuple[int, fl
     cache, checks, fresh = played
     order = [json.dumps(c["point"], sort_keys=True) for c in ordered]
     level = alpha if claimable else ledger.alpha / ledger.planned  # a look with no α left is shown only
-    started = {"look": look, "validation_round": balance.settings.search.validation_round,
-               "fresh_seed": fresh_seed(balance.settings), "matches": matches, "alpha": alpha,
-               "confidence": 1 - 2 * level, "claimable": claimable, "order": order,
-               "stage": sizes.index(matches) + 1, "stages": len(sizes)}
+    started = {
+        "look": look,
+        "validation_round": balance.settings.search.validation_round,
+        "fresh_seed": fresh_seed(balance.settings),
+        "matches": matches,
+        "alpha": alpha,
+        "confidence": 1 - 2 * level,
+        "claimable": claimable,
+        "order": order,
+        "stage": sizes.index(matches) + 1,
+        "stages": len(sizes),
+    }
     # The look is recorded (its α spent) before it plays: a run killed after the look's first
     # check is stored in validation.json must find the look in looks.json when rerun, not take
     # the stored checks for a directory from before looks were recorded (one look at α = 0.05).
@@ -319,16 +405,34 @@ def _staged_look(balance, out: Path, ordered: list[dict], granted: tuple[int, fl
     best = _best(balance.settings, validated)
     met = bool(best and best["meets_all"] and best["in_sequence"] and claimable)
     excluded = bool(validated and validated[0].get("excluded"))
-    ledger.record({**started, "finished": True, "meets_all_targets": met,
-                   "claimed_trial": best["trial"] if met else None, "excluded": excluded,
-                   "candidates": [{"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": c["in_sequence"]}
-                                  for c in validated]})
-    return {"look": look, "matches": matches, "alpha": alpha, "level": level, "claimable": claimable,
-            "met": met, "excluded": excluded, "validated": validated, "best": best}
+    ledger.record(
+        {
+            **started,
+            "finished": True,
+            "meets_all_targets": met,
+            "claimed_trial": best["trial"] if met else None,
+            "excluded": excluded,
+            "candidates": [
+                {"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": c["in_sequence"]} for c in validated
+            ],
+        }
+    )
+    return {
+        "look": look,
+        "matches": matches,
+        "alpha": alpha,
+        "level": level,
+        "claimable": claimable,
+        "met": met,
+        "excluded": excluded,
+        "validated": validated,
+        "best": best,
+    }
 
 
-def _sequential_look(balance, out: Path, ordered: list[dict], ledger, order: list[str], checks: list[dict],
-                     fresh: FreshTables) -> dict:
+def _sequential_look(
+    balance, out: Path, ordered: list[dict], ledger, order: list[str], checks: list[dict], fresh: FreshTables
+) -> dict:
     """The first candidate on fresh seeds, a look after every ``search.look_every`` matches
     (:mod:`analysis.balance.sequential`): one ledger look for the whole sequence."""
     from .sequential import monitors
@@ -341,9 +445,19 @@ def _sequential_look(balance, out: Path, ordered: list[dict], ledger, order: lis
     order = [*order, f"look_every={step}"]
     look, alpha, claimable = ledger.alpha_for(search.validation_round, cap, order)
     level = alpha if claimable else ledger.alpha / ledger.planned
-    started = {"look": look, "validation_round": search.validation_round, "fresh_seed": fresh_seed(settings),
-               "matches": cap, "alpha": alpha, "confidence": 1 - level, "claimable": claimable, "order": order,
-               "stage": 1, "stages": 1, "look_every": step}
+    started = {
+        "look": look,
+        "validation_round": search.validation_round,
+        "fresh_seed": fresh_seed(settings),
+        "matches": cap,
+        "alpha": alpha,
+        "confidence": 1 - level,
+        "claimable": claimable,
+        "order": order,
+        "stage": 1,
+        "stages": 1,
+        "look_every": step,
+    }
     ledger.record({**started, "finished": False})
     validated: list[dict] = []
     if ordered:
@@ -360,14 +474,25 @@ def _sequential_look(balance, out: Path, ordered: list[dict], ledger, order: lis
             if "missed" in verdicts or all(v == "met" for v in verdicts):
                 break
         results = [m.result(tables) for m in watched]
-        entry = {"trial": trial["number"], "point": trial["point"], "in_sample_loss": trial["loss"],
-                 "fresh_loss": band_loss(list(settings.targets), [r["value"] for r in results]), "matches": matches,
-                 "fresh_seed": fresh_seed(settings), "alpha": level, "targets": results,
-                 "meets_all": all(r["verdict"] == "met" for r in results),
-                 "excluded": any(r["verdict"] == "missed" for r in results), "looks_inside": looks,
-                 "stopped": "every target met" if all(r["verdict"] == "met" for r in results)
-                 else "a target missed" if any(r["verdict"] == "missed" for r in results)
-                 else "validate_matches reached", "in_sequence": True}
+        entry = {
+            "trial": trial["number"],
+            "point": trial["point"],
+            "in_sample_loss": trial["loss"],
+            "fresh_loss": band_loss(list(settings.targets), [r["value"] for r in results]),
+            "matches": matches,
+            "fresh_seed": fresh_seed(settings),
+            "alpha": level,
+            "targets": results,
+            "meets_all": all(r["verdict"] == "met" for r in results),
+            "excluded": any(r["verdict"] == "missed" for r in results),
+            "looks_inside": looks,
+            "stopped": "every target met"
+            if all(r["verdict"] == "met" for r in results)
+            else "a target missed"
+            if any(r["verdict"] == "missed" for r in results)
+            else "validate_matches reached",
+            "in_sequence": True,
+        }
         checks.append(entry)
         validated.append(entry)
         _write(out, {"candidates": validated, "baseline": None, "checks": checks})
@@ -375,12 +500,28 @@ def _sequential_look(balance, out: Path, ordered: list[dict], ledger, order: lis
     met = bool(best and best["meets_all"] and claimable)
     excluded = bool(validated and validated[0]["excluded"])
     played = validated[0]["matches"] if validated else 0
-    ledger.record({**started, "finished": True, "matches_played": played, "meets_all_targets": met,
-                   "claimed_trial": best["trial"] if met else None, "excluded": excluded,
-                   "candidates": [{"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": True}
-                                  for c in validated]})
-    return {"look": look, "matches": played, "alpha": alpha, "level": level, "claimable": claimable, "met": met,
-            "excluded": excluded, "validated": validated, "best": best}
+    ledger.record(
+        {
+            **started,
+            "finished": True,
+            "matches_played": played,
+            "meets_all_targets": met,
+            "claimed_trial": best["trial"] if met else None,
+            "excluded": excluded,
+            "candidates": [{"trial": c["trial"], "meets_all": c["meets_all"], "in_sequence": True} for c in validated],
+        }
+    )
+    return {
+        "look": look,
+        "matches": played,
+        "alpha": alpha,
+        "level": level,
+        "claimable": claimable,
+        "met": met,
+        "excluded": excluded,
+        "validated": validated,
+        "best": best,
+    }
 
 
 def _best(settings, validated: list[dict]) -> dict | None:
@@ -388,22 +529,49 @@ def _best(settings, validated: list[dict]) -> dict | None:
     targets = list(settings.targets)
     if not validated:
         return None
-    return min(validated, key=lambda c: (not (c["meets_all"] and c["in_sequence"]), c["fresh_loss"],
-                                         centre_distance(targets, [t["value"] for t in c["targets"]])))
+    return min(
+        validated,
+        key=lambda c: (
+            not (c["meets_all"] and c["in_sequence"]),
+            c["fresh_loss"],
+            centre_distance(targets, [t["value"] for t in c["targets"]]),
+        ),
+    )
 
 
 def _summary(balance, trials, final, baseline, ledger, stages) -> dict[str, Any]:
     search = balance.settings.search
-    return {"game": balance.spec.name, "trials": len(trials), "pruned": sum(t["state"] == "pruned" for t in trials),
-            "optimizer": search.optimizer, "fresh_seed": fresh_seed(balance.settings),
-            "best": final["best"], "meets_all_targets": final["met"], "baseline": baseline,
-            "look": final["look"], "alpha_look": final["alpha"], "alpha_total": ledger.alpha,
-            "claimable": final["claimable"], "shown_unmet": final["excluded"], "looks_planned": ledger.planned,
-            "looks": ledger.looks, "look_notes": ledger.notes,
-            "stages": [{"look": s["look"], "matches": s["matches"], "alpha": s["alpha"], "claimable": s["claimable"],
-                        "met": s["met"], "excluded": s["excluded"]} for s in stages],
-            "lineup_verdicts": lineup_verdicts(balance, final["best"]),
-            "candidates_validated": len(final["validated"])}
+    return {
+        "game": balance.spec.name,
+        "trials": len(trials),
+        "pruned": sum(t["state"] == "pruned" for t in trials),
+        "optimizer": search.optimizer,
+        "fresh_seed": fresh_seed(balance.settings),
+        "best": final["best"],
+        "meets_all_targets": final["met"],
+        "baseline": baseline,
+        "look": final["look"],
+        "alpha_look": final["alpha"],
+        "alpha_total": ledger.alpha,
+        "claimable": final["claimable"],
+        "shown_unmet": final["excluded"],
+        "looks_planned": ledger.planned,
+        "looks": ledger.looks,
+        "look_notes": ledger.notes,
+        "stages": [
+            {
+                "look": s["look"],
+                "matches": s["matches"],
+                "alpha": s["alpha"],
+                "claimable": s["claimable"],
+                "met": s["met"],
+                "excluded": s["excluded"],
+            }
+            for s in stages
+        ],
+        "lineup_verdicts": lineup_verdicts(balance, final["best"]),
+        "candidates_validated": len(final["validated"]),
+    }
 
 
 def lineup_verdicts(balance, best: dict | None) -> dict[str, bool]:
@@ -426,8 +594,9 @@ def _best_rules(balance, out: Path, summary: dict, final: dict, ledger) -> None:
         f"# of fresh seeds (root seed {summary['fresh_seed']}), look {final['look']} at "
         f"α = {human_number(final['alpha'])} of {ledger.alpha:g}.\n"
         f"# {point_names(balance).point(best['point'])}\n"
-        f"# {target_sentence(summary)}\n"
-        + to_toml(balance.rules(best["point"])), encoding="utf-8")
+        f"# {target_sentence(summary)}\n" + to_toml(balance.rules(best["point"])),
+        encoding="utf-8",
+    )
 
 
 def point_names(balance) -> PointNames:
@@ -448,26 +617,33 @@ def target_sentence(summary: dict) -> str:
         return "Cannot tell whether the targets are met: no trial completed, so nothing was replayed on fresh seeds."
     checks = best["targets"]
     if summary.get("meets_all_targets"):
-        return (f"Every target was met on fresh seeds: the intervals of all {len(checks)} lie inside their bands."
-                if len(checks) > 1 else "Every target was met on fresh seeds: its interval lies inside its band.")
+        return (
+            f"Every target was met on fresh seeds: the intervals of all {len(checks)} lie inside their bands."
+            if len(checks) > 1
+            else "Every target was met on fresh seeds: its interval lies inside its band."
+        )
     unclaimed = _unclaimed(summary, best)
     if all(c["met"] for c in checks):
-        return (f"Not every target is shown met on fresh seeds: every interval lies inside its band, but "
-                f"{' and '.join(unclaimed) or 'the look made no claim'}, so nothing is claimed.")
+        return (
+            f"Not every target is shown met on fresh seeds: every interval lies inside its band, but "
+            f"{' and '.join(unclaimed) or 'the look made no claim'}, so nothing is claimed."
+        )
     missed = [c["target"] for c in checks if c["ci_high"] < c["band"][0] or c["ci_low"] > c["band"][1]]
     undecided = [c["target"] for c in checks if not c["met"] and c["target"] not in missed]
-    parts = ([f"{join_and(missed)} missed (interval wholly outside the band)"] if missed else []) + \
-            ([f"{join_and(undecided)} not shown met (interval across a band edge)"] if undecided else []) + \
-            [f"{reason}, so nothing is claimed" for reason in unclaimed if reason.startswith("this look")]
+    parts = (
+        ([f"{join_and(missed)} missed (interval wholly outside the band)"] if missed else [])
+        + ([f"{join_and(undecided)} not shown met (interval across a band edge)"] if undecided else [])
+        + [f"{reason}, so nothing is claimed" for reason in unclaimed if reason.startswith("this look")]
+    )
     opening = "Not every target was met on fresh seeds" if missed else "Not every target is shown met on fresh seeds"
     return f"{opening}: {'; '.join(parts)}."
 
 
 def _unclaimed(summary: dict, best: dict) -> list[str]:
     """Why the best candidate's verdict is not a claim, whatever its intervals (none: it is one)."""
-    return (["an earlier candidate of the fixed test sequence missed a target"]
-            if not best.get("in_sequence", True) else []) + \
-           (["this look has no α left"] if not summary.get("claimable", True) else [])
+    return (
+        ["an earlier candidate of the fixed test sequence missed a target"] if not best.get("in_sequence", True) else []
+    ) + (["this look has no α left"] if not summary.get("claimable", True) else [])
 
 
 def human_number(value: Any) -> str:
@@ -494,8 +670,9 @@ def trial_intervals(balance, tables, bootstrap: int, seed: int) -> dict[str, lis
     placed = [balance.placed(t) for t in balance.settings.targets]
     spec = balance.spec
     parts = game_parts_of(spec)
-    measured = measure_all(placed, tables, spec.summary, bootstrap=bootstrap, seed=seed, confidence=0.90,
-                           game_parts=parts)
+    measured = measure_all(
+        placed, tables, spec.summary, bootstrap=bootstrap, seed=seed, confidence=0.90, game_parts=parts
+    )
     return {t.label: [_finite(m["ci_low"]), _finite(m["ci_high"])] for t, m in zip(balance.settings.targets, measured)}
 
 

@@ -30,8 +30,17 @@ import pandas as pd
 from sim.core.config import ConfigError
 from sim.core.restrict import Choice, choices_named, restricted_player, worth_manifest
 
-__all__ = ["WORTH_METRICS", "WITHOUT", "worth_plans", "plan_problems", "restricted_cells", "lineups_played",
-           "lineup_worth_table", "measure_worth", "worth_metrics"]
+__all__ = [
+    "WORTH_METRICS",
+    "WITHOUT",
+    "worth_plans",
+    "plan_problems",
+    "restricted_cells",
+    "lineups_played",
+    "lineup_worth_table",
+    "measure_worth",
+    "worth_metrics",
+]
 
 #: The balance metrics measured by restricted play.
 WORTH_METRICS = ("worth", "worth_spread")
@@ -47,8 +56,9 @@ def worth_plans(targets: Sequence[Any]) -> dict[str, tuple[int, tuple[str, ...] 
     for target in targets:
         if target.metric not in WORTH_METRICS:
             continue
-        names: tuple[str, ...] | None = (target.choice,) if target.metric == "worth" else (tuple(target.choices)
-                                                                                           or None)
+        names: tuple[str, ...] | None = (
+            (target.choice,) if target.metric == "worth" else (tuple(target.choices) or None)
+        )
         slot, known = plans.get(target.lineup, (target.slot, ()))
         merged = None if names is None or known is None else tuple(dict.fromkeys((*known, *names)))
         plans[target.lineup] = (slot, merged)
@@ -64,20 +74,30 @@ def plan_problems(spec, rules, targets: Sequence[Any], lineups: Mapping[str, tup
             continue
         label = f"{where}: targets[{k}]"
         if spec.restrictions is None:
-            problems.append(f"{label}.metric: {spec.name} declares no choices a profile may forbid; "
-                            "worth targets need restrictable choices")
+            problems.append(
+                f"{label}.metric: {spec.name} declares no choices a profile may forbid; "
+                "worth targets need restrictable choices"
+            )
             continue
         players = lineups.get(target.lineup)
         if players is not None and target.slot >= len(players):
-            problems.append(f"{label}.slot: got {target.slot}; line-up {target.lineup!r} has slots 0 to "
-                            f"{len(players) - 1}")
+            problems.append(
+                f"{label}.slot: got {target.slot}; line-up {target.lineup!r} has slots 0 to {len(players) - 1}"
+            )
         if slots.setdefault(target.lineup, target.slot) != target.slot:
-            problems.append(f"{label}.slot: got {target.slot}; every worth target on line-up {target.lineup!r} "
-                            f"restricts the same slot ({slots[target.lineup]})")
+            problems.append(
+                f"{label}.slot: got {target.slot}; every worth target on line-up {target.lineup!r} "
+                f"restricts the same slot ({slots[target.lineup]})"
+            )
         names = (target.choice,) if target.metric == "worth" else target.choices
         try:
-            choices_named(spec.restrictions, rules, list(names), spec.name,
-                          label=f"{label}.{'choice' if target.metric == 'worth' else 'choices'}")
+            choices_named(
+                spec.restrictions,
+                rules,
+                list(names),
+                spec.name,
+                label=f"{label}.{'choice' if target.metric == 'worth' else 'choices'}",
+            )
         except ConfigError as exc:
             problems += exc.problems
     if problems:
@@ -98,8 +118,9 @@ def _choices(spec, rules, names: tuple[str, ...] | None) -> tuple[Choice, ...]:
     return tuple(every) if names is None else tuple(c for c in every if c.name in set(names))
 
 
-def restricted_cells(spec, targets: Sequence[Any], lineups: Mapping[str, tuple], rules, variant: str,
-                     rotate_seats: bool) -> list:
+def restricted_cells(
+    spec, targets: Sequence[Any], lineups: Mapping[str, tuple], rules, variant: str, rotate_seats: bool
+) -> list:
     """The restricted line-ups' cells of a point: one per line-up with a worth target and per
     choice, the slot's player forbidding that choice."""
     from sim.core.runner import Cell
@@ -119,18 +140,20 @@ def lineups_played(balance) -> int:
     what match counts multiply by."""
     targets = [balance.placed(t) for t in balance.settings.targets]
     rules = balance.baseline_rules()
-    return len(balance.lineups) + sum(len(_choices(balance.spec, rules, names))
-                                      for _, names in worth_plans(targets).values())
+    return len(balance.lineups) + sum(
+        len(_choices(balance.spec, rules, names)) for _, names in worth_plans(targets).values()
+    )
 
 
 def _manifest(target, tables: Mapping[str, pd.DataFrame]) -> dict:
     """A ``worth`` manifest for the target's line-up and every restricted line-up in the tables."""
     lineups = pd.unique(tables["matches"]["lineup"]) if len(tables["matches"]) else []
     prefix = f"{target.lineup}{WITHOUT}"
-    played = {str(name): str(name)[len(prefix):] for name in lineups if str(name).startswith(prefix)}
+    played = {str(name): str(name)[len(prefix) :] for name in lineups if str(name).startswith(prefix)}
     choices = {name: Choice(name, "", name) for name in played.values()}
-    manifest = worth_manifest(target.slot, list(choices.values()),
-                              {name: (target.lineup, choices[choice]) for name, choice in played.items()})
+    manifest = worth_manifest(
+        target.slot, list(choices.values()), {name: (target.lineup, choices[choice]) for name, choice in played.items()}
+    )
     manifest["lineups"][target.lineup] = {"lineup": target.lineup, "choice": None}
     return manifest
 
@@ -142,8 +165,9 @@ def lineup_worth_table(target, tables: Mapping[str, pd.DataFrame]) -> pd.DataFra
     return worth_table(tables, _manifest(target, tables))
 
 
-def measure_worth(target, tables: Mapping[str, pd.DataFrame], confidence: float,
-                  table: pd.DataFrame | None = None) -> dict[str, Any]:
+def measure_worth(
+    target, tables: Mapping[str, pd.DataFrame], confidence: float, table: pd.DataFrame | None = None
+) -> dict[str, Any]:
     """A worth target's value (a proportion of matches won) with its interval at ``confidence``
     (for a spread: each side holds at ``(1 − confidence)/2``, see the module docstring).
 
@@ -165,8 +189,14 @@ def measure_worth(target, tables: Mapping[str, pd.DataFrame], confidence: float,
         return {"value": nan, "n": 0, "ci_low": nan, "ci_high": nan}
     wins = restricted_wins(tables, _manifest(target, tables), str(table["variant"].iloc[0]), target.lineup)
     spread = worth_spread(table, wins, 1 - (1 - confidence) / 2)
-    return {"value": spread["spread"], "n": int(table["pairs"].min()),
-            "ci_low": spread["low"], "ci_high": spread["high"], "best": spread["best"], "worst": spread["worst"]}
+    return {
+        "value": spread["spread"],
+        "n": int(table["pairs"].min()),
+        "ci_low": spread["low"],
+        "ci_high": spread["high"],
+        "best": spread["best"],
+        "worst": spread["worst"],
+    }
 
 
 def worth_metrics(targets: Sequence[Any], tables: Mapping[str, pd.DataFrame]) -> dict[str, dict[str, float]]:

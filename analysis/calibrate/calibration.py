@@ -102,9 +102,20 @@ def _counts(rounds: DesignRounds, design: Design, categories: Categories) -> np.
     return out
 
 
-def build_emulators(spec: GameSpec, rules: Any, space, outcome: RoundOutcome, player_counts, *,
-                    points: int = 81, matches: int = 8, seed: int = 0, jobs: int = 1,
-                    progress: bool | None = None, max_bins: int = 10) -> Emulated:
+def build_emulators(
+    spec: GameSpec,
+    rules: Any,
+    space,
+    outcome: RoundOutcome,
+    player_counts,
+    *,
+    points: int = 81,
+    matches: int = 8,
+    seed: int = 0,
+    jobs: int = 1,
+    progress: bool | None = None,
+    max_bins: int = 10,
+) -> Emulated:
     """Play a design for each line-up size and fit one emulator to each."""
     d = len(space.axes)
     designs, played = {}, {}
@@ -129,13 +140,22 @@ def _groups(sheet: Sheet, categories: Categories) -> list[Group]:
         lineup = sheet.lineups[match]
         counts = np.bincount(part["code"], minlength=categories.size)
         others = [players.index(p) for s, p in enumerate(lineup) if s != seat]
-        by_size.setdefault(len(lineup), []).append((players.index(lineup[seat]), others, seat,
-                                                    matches.index(match), counts))
+        by_size.setdefault(len(lineup), []).append(
+            (players.index(lineup[seat]), others, seat, matches.index(match), counts)
+        )
     groups = []
     for n, items in sorted(by_size.items()):
         own, others, seat, cluster, counts = zip(*items)
-        groups.append(Group(n, np.array(own), np.array(others, dtype=int).reshape(len(items), n - 1),
-                            np.array(seat), np.array(cluster), np.array(counts, dtype=float)))
+        groups.append(
+            Group(
+                n,
+                np.array(own),
+                np.array(others, dtype=int).reshape(len(items), n - 1),
+                np.array(seat),
+                np.array(cluster),
+                np.array(counts, dtype=float),
+            )
+        )
     return groups
 
 
@@ -155,10 +175,14 @@ def _check_partial_rounds(emulated: Emulated, sheet: Sheet) -> None:
             continue
         absent = ", ".join(p for p in lineup if p not in set(group["player"]))
         played = len(emulated.designs[n].units) * emulated.designs[n].matches
-        raise ConfigError([f"{sheet.path}: row {int(group['line'].iloc[0])}: column player: match {match} "
-                           f"{sheet.round_word} {number}: no row for {absent} ({emulated.spec.name} left no "
-                           f"player out of a {sheet.round_word} in {played} simulated matches of {n} players: "
-                           f"write a row for every player, or simulate more matches if such endings are rare)"])
+        raise ConfigError(
+            [
+                f"{sheet.path}: row {int(group['line'].iloc[0])}: column player: match {match} "
+                f"{sheet.round_word} {number}: no row for {absent} ({emulated.spec.name} left no "
+                f"player out of a {sheet.round_word} in {played} simulated matches of {n} players: "
+                f"write a row for every player, or simulate more matches if such endings are rare)"
+            ]
+        )
 
 
 def fit_sheet(emulated: Emulated, sheet: Sheet) -> SheetFit:
@@ -170,8 +194,12 @@ def fit_sheet(emulated: Emulated, sheet: Sheet) -> SheetFit:
     (:func:`_check_partial_rounds`)."""
     missing = sorted({len(lineup) for lineup in sheet.lineups.values()} - set(emulated.emulators))
     if missing:
-        raise ConfigError([f"{sheet.path}: matches of {missing[0]} players; the emulators cover "
-                           + ", ".join(str(n) for n in emulated.emulators)])
+        raise ConfigError(
+            [
+                f"{sheet.path}: matches of {missing[0]} players; the emulators cover "
+                + ", ".join(str(n) for n in emulated.emulators)
+            ]
+        )
     _check_partial_rounds(emulated, sheet)
     unknown = [t for t in sheet.tokens if t not in emulated.categories.tokens]
     if unknown:

@@ -80,19 +80,35 @@ class DesignRounds:
         return int((sizes < n_players).sum())
 
 
-def play_design(spec: GameSpec, rules: Any, space, design: Design, outcome: RoundOutcome, *,
-                jobs: int = 1, progress: bool | None = None, store=None) -> DesignRounds:
+def play_design(
+    spec: GameSpec,
+    rules: Any,
+    space,
+    design: Design,
+    outcome: RoundOutcome,
+    *,
+    jobs: int = 1,
+    progress: bool | None = None,
+    store=None,
+) -> DesignRounds:
     """Play every design point (``space`` turns numbers into profiles) and read the outcomes."""
     cells = []
     for j, lineup in enumerate(design.units):
-        players = tuple(Player(f"point{j}-seat{s}", space.profile([a.from_unit(u) for a, u in zip(space.axes, row)]))
-                        for s, row in enumerate(lineup))
-        cells.append(Cell(variant="calibrate", lineup=f"point{j}", rules=rules, players=players,
-                          seed_offset=j * design.matches))
+        players = tuple(
+            Player(f"point{j}-seat{s}", space.profile([a.from_unit(u) for a, u in zip(space.axes, row)]))
+            for s, row in enumerate(lineup)
+        )
+        cells.append(
+            Cell(variant="calibrate", lineup=f"point{j}", rules=rules, players=players, seed_offset=j * design.matches)
+        )
     tables = run_cells(spec, cells, design.matches, design.seed, jobs=jobs, progress=progress, store=store)
     rounds = tables["rounds"]
     if len(rounds):
         outcome.check_columns(rounds, spec.name, "simulated rounds")
-    return DesignRounds(point=rounds["lineup"].str.removeprefix("point").astype(int).to_numpy(),
-                        match=rounds["match"].to_numpy(dtype=int), seat=rounds["seat"].to_numpy(dtype=int),
-                        values=outcome.values(rounds), round=rounds["round"].to_numpy(dtype=int))
+    return DesignRounds(
+        point=rounds["lineup"].str.removeprefix("point").astype(int).to_numpy(),
+        match=rounds["match"].to_numpy(dtype=int),
+        seat=rounds["seat"].to_numpy(dtype=int),
+        values=outcome.values(rounds),
+        round=rounds["round"].to_numpy(dtype=int),
+    )

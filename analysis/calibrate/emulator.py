@@ -101,7 +101,7 @@ class Basis:
         out = np.zeros((size, size))
         at = 0
         for p in parts:
-            out[at:at + len(p), at:at + len(p)] = p
+            out[at : at + len(p), at : at + len(p)] = p
             at += len(p)
         out[at:, at:] = np.eye(extra)
         return out
@@ -115,8 +115,9 @@ class SeatModel:
     beta: np.ndarray
     penalty: float
 
-    def log_prob(self, own: np.ndarray, other: np.ndarray, beta: np.ndarray | None = None,
-                 x: np.ndarray | None = None) -> np.ndarray:
+    def log_prob(
+        self, own: np.ndarray, other: np.ndarray, beta: np.ndarray | None = None, x: np.ndarray | None = None
+    ) -> np.ndarray:
         """log P(category) for rows (R, d): (R, C); ``x``: their features when already built."""
         x = self.basis.matrix(own, other) if x is None else x
         return log_softmax(x @ (self.beta if beta is None else beta).T, axis=1)
@@ -138,8 +139,9 @@ def _hessian(x: np.ndarray, total: np.ndarray, p: np.ndarray, pen: np.ndarray) -
     return hess.reshape(C * F, C * F) + np.kron(np.eye(C), pen)
 
 
-def _fit(x: np.ndarray, counts: np.ndarray, pen: np.ndarray, steps: int = 100,
-         start: np.ndarray | None = None) -> np.ndarray:
+def _fit(
+    x: np.ndarray, counts: np.ndarray, pen: np.ndarray, steps: int = 100, start: np.ndarray | None = None
+) -> np.ndarray:
     """Newton's method with step halving (the objective is convex; the ridge makes it strictly so),
     from ``start`` (a warm start) or zero."""
     C, F = counts.shape[1], x.shape[1]
@@ -181,7 +183,9 @@ def _choose_penalty(x: np.ndarray, counts: np.ndarray, base: np.ndarray) -> floa
     return PENALTIES[int(np.argmax(scores))]
 
 
-def fit_seat_model(basis: Basis, own: np.ndarray, other: np.ndarray, counts: np.ndarray) -> tuple[SeatModel, np.ndarray]:
+def fit_seat_model(
+    basis: Basis, own: np.ndarray, other: np.ndarray, counts: np.ndarray
+) -> tuple[SeatModel, np.ndarray]:
     """Fit one seat's model to counts (M matches, J design points, C) at (J, d) ``own`` / ``other``.
 
     Returns the model and the per-match scores (M·J, C·F) and penalised Hessian (C·F, C·F)
@@ -237,5 +241,5 @@ class Emulator:
         inverse = np.zeros((sum(sizes), sum(sizes)))
         offsets = list(np.cumsum([0, *sizes]))
         for k, h in enumerate(hessians):
-            inverse[offsets[k]:offsets[k + 1], offsets[k]:offsets[k + 1]] = np.linalg.pinv(h)
+            inverse[offsets[k] : offsets[k + 1], offsets[k] : offsets[k + 1]] = np.linalg.pinv(h)
         return cls(n, seats, inverse @ meat @ inverse, int(counts[:, :, 0].sum()), offsets)

@@ -69,8 +69,9 @@ def _maximise(like: Likelihood, start: np.ndarray, fixed: dict[int, float] | Non
         full[free] = x
         return -like(full)
 
-    result = minimize(negative, full[free], method="L-BFGS-B", bounds=[(0.0, 1.0)] * len(free),
-                      options={"maxiter": 500})
+    result = minimize(
+        negative, full[free], method="L-BFGS-B", bounds=[(0.0, 1.0)] * len(free), options={"maxiter": 500}
+    )
     full[free] = result.x
     return full.copy(), -float(result.fun)
 
@@ -93,7 +94,9 @@ def _hessian(f, x: np.ndarray) -> np.ndarray:
     for i in range(k):
         for j in range(i, k):
             e_i, e_j = np.eye(k)[i] * STEP, np.eye(k)[j] * STEP
-            h[i, j] = h[j, i] = (f(x + e_i + e_j) - f(x + e_i - e_j) - f(x - e_i + e_j) + f(x - e_i - e_j)) / (4 * STEP**2)
+            h[i, j] = h[j, i] = (f(x + e_i + e_j) - f(x + e_i - e_j) - f(x - e_i + e_j) + f(x - e_i - e_j)) / (
+                4 * STEP**2
+            )
     return h
 
 
@@ -121,14 +124,18 @@ def _variances(like: Likelihood, theta: np.ndarray) -> dict[str, np.ndarray]:
     sandwich = inv @ meat @ inv
     emulator = np.zeros_like(inv)
     for n, emu in like.emulators.items():
-        m = _jacobian(lambda t: like.beta_gradient(t, n), theta).T      # (k, dim beta)
+        m = _jacobian(lambda t: like.beta_gradient(t, n), theta).T  # (k, dim beta)
         jac = -inv @ m
         emulator += jac @ emu.covariance @ jac.T
     model_var, sand_var = np.diag(inv), np.diag(sandwich)
     total = np.maximum(model_var, sand_var) + np.diag(emulator)
     shape = (like.players, like.d)
-    return {"total": total.reshape(shape), "model": model_var.reshape(shape),
-            "sandwich": sand_var.reshape(shape), "emulator": np.diag(emulator).reshape(shape)}
+    return {
+        "total": total.reshape(shape),
+        "model": model_var.reshape(shape),
+        "sandwich": sand_var.reshape(shape),
+        "emulator": np.diag(emulator).reshape(shape),
+    }
 
 
 class _Better(Exception):
@@ -138,8 +145,9 @@ class _Better(Exception):
         self.theta = theta
 
 
-def _side(like: Likelihood, theta: np.ndarray, best: float, index: int, scale: float, cut: float,
-          side: int) -> tuple[float, list[tuple[float, float]]]:
+def _side(
+    like: Likelihood, theta: np.ndarray, best: float, index: int, scale: float, cut: float, side: int
+) -> tuple[float, list[tuple[float, float]]]:
     """Walk the profile from the estimate towards one edge (warm starts); where its scaled
     deviance ``2 scale (ℓ̂ - ℓ_p(v))`` crosses ``cut``: bracketed on the grid, then solved."""
     estimate = theta[index]

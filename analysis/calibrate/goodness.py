@@ -54,7 +54,7 @@ def _pooled(observed: np.ndarray, expected: np.ndarray) -> tuple[np.ndarray, np.
         k = int(np.argmin(e))
         j = k + 1 if k == 0 or (k < len(e) - 1 and e[k + 1] < e[k - 1]) else k - 1
         lo, hi = sorted((k, j))
-        o[lo:hi + 1], e[lo:hi + 1] = [o[lo] + o[hi]], [e[lo] + e[hi]]
+        o[lo : hi + 1], e[lo : hi + 1] = [o[lo] + o[hi]], [e[lo] + e[hi]]
     return np.array(o), np.array(e)
 
 

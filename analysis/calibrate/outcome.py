@@ -35,13 +35,21 @@ class RoundOutcome:
     def check_columns(self, rounds: pd.DataFrame, game: str, where: str) -> None:
         """Refuse (one line) a sheet the game's rounds table cannot answer."""
         if self.source not in rounds.columns:
-            raise ConfigError([f"{where}: column {self.column}: {game}'s rounds table has no {self.source!r} "
-                               f"column to compare it with (the game may map it: GameSpec.sheet.columns)"])
+            raise ConfigError(
+                [
+                    f"{where}: column {self.column}: {game}'s rounds table has no {self.source!r} "
+                    f"column to compare it with (the game may map it: GameSpec.sheet.columns)"
+                ]
+            )
         for token in self.tokens:
             if token not in rounds.columns or rounds[token].dtype != bool:
-                raise ConfigError([f"{where}: column {self.column}: {token!r} is not an outcome {game} records "
-                                   f"(a boolean column of its rounds table); allowed: numbers"
-                                   + "".join(f", {c}" for c in rounds.columns if rounds[c].dtype == bool)])
+                raise ConfigError(
+                    [
+                        f"{where}: column {self.column}: {token!r} is not an outcome {game} records "
+                        f"(a boolean column of its rounds table); allowed: numbers"
+                        + "".join(f", {c}" for c in rounds.columns if rounds[c].dtype == bool)
+                    ]
+                )
 
     def values(self, rounds: pd.DataFrame) -> list[float | str]:
         """Each rounds row's outcome: the first of its true word columns, else its number."""
@@ -94,14 +102,15 @@ def _merge_small(groups: list[list[tuple[float, int]]], least: float) -> list[li
         if counts[k] >= least:
             break
         if k == 0 or (k < len(groups) - 1 and counts[k + 1] < counts[k - 1]):
-            groups[k:k + 2] = [groups[k] + groups[k + 1]]
+            groups[k : k + 2] = [groups[k] + groups[k + 1]]
         else:
-            groups[k - 1:k + 1] = [groups[k - 1] + groups[k]]
+            groups[k - 1 : k + 1] = [groups[k - 1] + groups[k]]
     return groups
 
 
-def make_categories(simulated: Sequence[float | str], observed: Sequence[float | str],
-                    max_bins: int = 10, min_share: float = 0.02) -> Categories:
+def make_categories(
+    simulated: Sequence[float | str], observed: Sequence[float | str], max_bins: int = 10, min_share: float = 0.02
+) -> Categories:
     """Categories from the simulated outcomes (bins of about equal counts) and the sheet's words."""
     numbers = pd.Series([v for v in simulated if not isinstance(v, str)], dtype=float)
     if numbers.empty:
@@ -118,5 +127,6 @@ def make_categories(simulated: Sequence[float | str], observed: Sequence[float |
         groups[-1].append((float(value), int(count)))
     groups = _merge_small(groups, min_share * total)
     words = sorted({v for v in [*simulated, *observed] if isinstance(v, str)})
-    return Categories(uppers=tuple(g[-1][0] for g in groups), lowers=tuple(g[0][0] for g in groups),
-                      tokens=tuple(words))
+    return Categories(
+        uppers=tuple(g[-1][0] for g in groups), lowers=tuple(g[0][0] for g in groups), tokens=tuple(words)
+    )

@@ -39,8 +39,17 @@ def fit_rows(result: SheetFit) -> list[dict[str, Any]]:
     rows = []
     for player in result.players:
         for axis, value, (low, high) in zip(result.emulated.space.axes, player.values, player.intervals):
-            rows.append({"player": player.name, "key": axis.key, "estimate": float(value), "low_95": float(low),
-                         "high_95": float(high), "unit": axis.unit, "rounds": player.rounds})
+            rows.append(
+                {
+                    "player": player.name,
+                    "key": axis.key,
+                    "estimate": float(value),
+                    "low_95": float(low),
+                    "high_95": float(high),
+                    "unit": axis.unit,
+                    "rounds": player.rounds,
+                }
+            )
     return rows
 
 
@@ -79,20 +88,34 @@ def write_results(result: SheetFit, goodness: Goodness, out: Path, command: str,
     written = [out / "fit.csv", out / "goodness.csv"]
     rows = fit_rows(result)
     _write_csv(written[0], rows)
-    _write_csv(written[1], [{"player": p.name, "category": label, "observed": float(o), "expected": round(float(e), 3)}
-                            for p in goodness.players for label, o, e in zip(goodness.labels, p.observed, p.expected)])
+    _write_csv(
+        written[1],
+        [
+            {"player": p.name, "category": label, "observed": float(o), "expected": round(float(e), 3)}
+            for p in goodness.players
+            for label, o, e in zip(goodness.labels, p.observed, p.expected)
+        ],
+    )
     for player in result.players:
-        spans = ", ".join(f"{a.key} {v:.3g} (95 % {lo:.3g} to {hi:.3g})"
-                          for a, v, (lo, hi) in zip(space.axes, player.values, player.intervals))
+        spans = ", ".join(
+            f"{a.key} {v:.3g} (95 % {lo:.3g} to {hi:.3g})"
+            for a, v, (lo, hi) in zip(space.axes, player.values, player.intervals)
+        )
         comments = [f"calibrated by: {command}", f"{space.description}", f"fit: {spans}"]
         path = out / "profiles" / profile_file_name(player.name)
         path.write_text(space.profile_file(player.name, player.values, comments), encoding="utf-8")
         written.append(path)
     env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(["html", "j2"]))
     html = env.get_template("calibrate.html.j2").render(
-        title=f"{game_title} calibration: {result.sheet.path.name}", command=command, rows=rows,
-        space=space.description, goodness=goodness, figure=_goodness_figure(goodness, result.sheet.value),
-        matches=result.emulated.matches_played, sheet_rounds=len(result.sheet.rows))
+        title=f"{game_title} calibration: {result.sheet.path.name}",
+        command=command,
+        rows=rows,
+        space=space.description,
+        goodness=goodness,
+        figure=_goodness_figure(goodness, result.sheet.value),
+        matches=result.emulated.matches_played,
+        sheet_rounds=len(result.sheet.rows),
+    )
     written.append(out / "calibrate.html")
     written[-1].write_text(html, encoding="utf-8")
     return written

@@ -44,8 +44,16 @@ from sim.core.game import GameSpec
 from sim.core.protocols import LineupProblems, SheetCheck
 from sim.core.sheet import ScoreSheet
 
-__all__ = ["MAX_SHEET_BYTES", "ROUND_COLUMNS", "VALUE_COLUMNS", "Sheet", "read_game_sheet", "read_sheet",
-           "sheet_hooks", "value_problem"]
+__all__ = [
+    "MAX_SHEET_BYTES",
+    "ROUND_COLUMNS",
+    "VALUE_COLUMNS",
+    "Sheet",
+    "read_game_sheet",
+    "read_sheet",
+    "sheet_hooks",
+    "value_problem",
+]
 
 #: The outcome columns a sheet may have (exactly one of them).
 VALUE_COLUMNS = ("points", "position")
@@ -154,25 +162,35 @@ def _columns(path: Path, line: int, header: list[str]) -> tuple[str, str]:
     allowed = ("match", *ROUND_COLUMNS, "player", *VALUE_COLUMNS)
     for name in names:
         if name not in allowed:
-            raise _fail(path, line, name or "(empty)", "unknown column; allowed: match, round (or race), "
-                        "player, and points or position")
+            raise _fail(
+                path,
+                line,
+                name or "(empty)",
+                "unknown column; allowed: match, round (or race), player, and points or position",
+            )
         if names.count(name) > 1:
             raise _fail(path, line, name, "named twice")
     rounds = [n for n in names if n in ROUND_COLUMNS]
     values = [n for n in names if n in VALUE_COLUMNS]
-    for needed, found in (("match", "match" in names), ("round", bool(rounds)), ("player", "player" in names),
-                          ("points or position", bool(values))):
+    for needed, found in (
+        ("match", "match" in names),
+        ("round", bool(rounds)),
+        ("player", "player" in names),
+        ("points or position", bool(values)),
+    ):
         if not found:
-            raise _fail(path, line, needed, "missing; the header is match, round (or race), player, points "
-                        "(or position)")
+            raise _fail(
+                path, line, needed, "missing; the header is match, round (or race), player, points (or position)"
+            )
     if len(rounds) > 1 or len(values) > 1:
         two = rounds if len(rounds) > 1 else values
         raise _fail(path, line, two[1], f"give one of {' or '.join(two)}, not both")
     return rounds[0], values[0]
 
 
-def value_problem(column: str, value: float | str, rules: Any = None, n_players: int = 0,
-                  check: ValueCheck | None = None) -> str | None:
+def value_problem(
+    column: str, value: float | str, rules: Any = None, n_players: int = 0, check: ValueCheck | None = None
+) -> str | None:
     """Why a sheet value cannot be produced, or None.
 
     The generic check: ``points`` are whole numbers >= 0, ``position`` a whole number >= 1 or a
@@ -222,12 +240,16 @@ def _records(path: Path, lines: list[tuple[int, list[str]]], round_col: str, val
     records, problems = [], []
     for line, cells in lines[1:]:
         if len(cells) != len(header):
-            problems.append(_problem(path, line, None, f"{len(cells)} cells; the header has {len(header)} "
-                                     f"({', '.join(header)})"))
+            problems.append(
+                _problem(path, line, None, f"{len(cells)} cells; the header has {len(header)} ({', '.join(header)})")
+            )
             continue
         match, round_text, player, value_text = (cells[index[k]] for k in ("match", round_col, "player", value_col))
-        bad = [_problem(path, line, name, "empty")
-               for name, text in (("match", match), ("player", player), (value_col, value_text)) if not text]
+        bad = [
+            _problem(path, line, name, "empty")
+            for name, text in (("match", match), ("player", player), (value_col, value_text))
+            if not text
+        ]
         if not re.fullmatch(r"\d+", round_text) or int(round_text) < 1:
             bad.append(_problem(path, line, round_col, f"got {round_text!r}; allowed: a whole number >= 1"))
         if value_text:
@@ -237,8 +259,7 @@ def _records(path: Path, lines: list[tuple[int, list[str]]], round_col: str, val
                 bad += exc.problems
         problems += bad
         if not bad:
-            records.append({"match": match, "round": int(round_text), "player": player, "value": value,
-                            "line": line})
+            records.append({"match": match, "round": int(round_text), "player": player, "value": value, "line": line})
     _raise_all(problems)
     if not records:
         raise _fail(path, lines[0][0], None, "a header and no rows; expected one row per match, round and player")
@@ -257,8 +278,12 @@ def _check_rounds(path: Path, rows: pd.DataFrame, round_col: str) -> dict[str, t
             lineups[row.match] += (row.player,)
         key = (row.match, row.round, row.player)
         if key in seen:
-            raise _fail(path, row.line, "player", f"{row.player} has a second row in match {row.match} "
-                        f"{round_col} {row.round} (first: row {seen[key]})")
+            raise _fail(
+                path,
+                row.line,
+                "player",
+                f"{row.player} has a second row in match {row.match} {round_col} {row.round} (first: row {seen[key]})",
+            )
         seen[key] = row.line
     for match, played in rows.groupby("match", sort=False):
         _check_match_rounds(path, match, played, lineups[match], round_col)
@@ -271,26 +296,45 @@ def _check_match_rounds(path: Path, match: str, rows: pd.DataFrame, lineup: tupl
     numbers = sorted(groups)
     for expected, number in enumerate(numbers, start=1):
         if number != expected:
-            raise _fail(path, int(groups[number]["line"].iloc[0]), round_col,
-                        f"match {match} has no {round_col} {expected} before {round_col} {number}; "
-                        f"number a match's {round_col}s 1, 2, ... without a gap")
+            raise _fail(
+                path,
+                int(groups[number]["line"].iloc[0]),
+                round_col,
+                f"match {match} has no {round_col} {expected} before {round_col} {number}; "
+                f"number a match's {round_col}s 1, 2, ... without a gap",
+            )
     missing = {n: [p for p in lineup if p not in set(groups[n]["player"])] for n in numbers}
     if missing[1]:
-        raise _fail(path, int(groups[1]["line"].iloc[0]), "player",
-                    f"match {match} {round_col} 1: no row for {', '.join(missing[1])} (every player of a "
-                    f"match needs a row in its first {round_col}, which seats the players)")
+        raise _fail(
+            path,
+            int(groups[1]["line"].iloc[0]),
+            "player",
+            f"match {match} {round_col} 1: no row for {', '.join(missing[1])} (every player of a "
+            f"match needs a row in its first {round_col}, which seats the players)",
+        )
     full = [n for n in numbers if not missing[n]]
-    for number in numbers[:full[-1]]:
+    for number in numbers[: full[-1]]:
         if missing[number]:
-            raise _fail(path, int(groups[number]["line"].iloc[0]), "player",
-                        f"match {match} {round_col} {number}: no row for {', '.join(missing[number])} "
-                        f"({round_col} {full[-1]} has a row for every player of match {match}: only a "
-                        f"match's last {round_col}s may leave out players who did not play them: a game won "
-                        f"mid-{round_col}, a tie-break)")
+            raise _fail(
+                path,
+                int(groups[number]["line"].iloc[0]),
+                "player",
+                f"match {match} {round_col} {number}: no row for {', '.join(missing[number])} "
+                f"({round_col} {full[-1]} has a row for every player of match {match}: only a "
+                f"match's last {round_col}s may leave out players who did not play them: a game won "
+                f"mid-{round_col}, a tie-break)",
+            )
 
 
-def _check_values(path: Path, rows: pd.DataFrame, value_col: str, round_col: str,
-                  lineups: dict[str, tuple[str, ...]], rules: Any, check: ValueCheck | None) -> None:
+def _check_values(
+    path: Path,
+    rows: pd.DataFrame,
+    value_col: str,
+    round_col: str,
+    lineups: dict[str, tuple[str, ...]],
+    rules: Any,
+    check: ValueCheck | None,
+) -> None:
     problems = []
     for row in rows.itertuples(index=False):
         problem = value_problem(value_col, row.value, rules, len(lineups[row.match]), check)
@@ -305,28 +349,51 @@ def _check_values(path: Path, rows: pd.DataFrame, value_col: str, round_col: str
             if isinstance(value, str):
                 continue
             if value in taken:
-                raise _fail(path, int(line), value_col, f"position {value:g} twice in match {match} "
-                            f"{round_col} {number} (first: row {taken[value]}); positions in a {round_col} differ")
+                raise _fail(
+                    path,
+                    int(line),
+                    value_col,
+                    f"position {value:g} twice in match {match} "
+                    f"{round_col} {number} (first: row {taken[value]}); positions in a {round_col} differ",
+                )
             taken[value] = int(line)
 
 
-def _check_sizes(path: Path, rows: pd.DataFrame, lineups: dict[str, tuple[str, ...]], rules: Any,
-                 player_counts: tuple[int, ...] | None, lineup_problems: LineupProblems | None) -> None:
+def _check_sizes(
+    path: Path,
+    rows: pd.DataFrame,
+    lineups: dict[str, tuple[str, ...]],
+    rules: Any,
+    player_counts: tuple[int, ...] | None,
+    lineup_problems: LineupProblems | None,
+) -> None:
     """Every match has a size the game takes (and its rules allow: ``lineup_problems``)."""
     for match, players in lineups.items():
         first = int(rows.loc[rows["match"] == match, "line"].iloc[0])
         if player_counts is not None and len(players) not in player_counts:
-            raise _fail(path, first, "player", f"match {match} has {len(players)} players; the game takes "
-                        + ", ".join(str(n) for n in player_counts))
+            raise _fail(
+                path,
+                first,
+                "player",
+                f"match {match} has {len(players)} players; the game takes " + ", ".join(str(n) for n in player_counts),
+            )
         problems = lineup_problems(rules, len(players)) if lineup_problems is not None and rules is not None else []
         if problems:
-            raise _fail(path, first, "player", f"match {match} has {len(players)} players: "
-                        f"{problems[0].removeprefix('players: ')}")
+            raise _fail(
+                path,
+                first,
+                "player",
+                f"match {match} has {len(players)} players: {problems[0].removeprefix('players: ')}",
+            )
 
 
-def read_sheet(path: str | Path, rules: Any = None, check: ValueCheck | None = None,
-               player_counts: tuple[int, ...] | None = None,
-               lineup_problems: LineupProblems | None = None) -> Sheet:
+def read_sheet(
+    path: str | Path,
+    rules: Any = None,
+    check: ValueCheck | None = None,
+    player_counts: tuple[int, ...] | None = None,
+    lineup_problems: LineupProblems | None = None,
+) -> Sheet:
     """Read and check a score sheet; :class:`ConfigError` (one line) on the first problem.
 
     Args:

@@ -80,8 +80,13 @@ def parse_path(spec: GameSpec, text: str | None) -> tuple[str, ...]:
     if text is None:
         path = tuple(getattr(spec, "skill_path", ()) or ())
         if len(path) < 2:
-            raise ConfigError([f"--path: {spec.name} declares no skill path yet; name one, e.g. --path "
-                               + ",".join(preset_names(spec)[:3]) + " (presets of one kind, least skilled first)"])
+            raise ConfigError(
+                [
+                    f"--path: {spec.name} declares no skill path yet; name one, e.g. --path "
+                    + ",".join(preset_names(spec)[:3])
+                    + " (presets of one kind, least skilled first)"
+                ]
+            )
     else:
         path = tuple(p.strip() for p in text.split(",") if p.strip())
         unknown = [p for p in path if p not in preset_names(spec)]
@@ -101,7 +106,7 @@ class SkillSpace:
 
     def __post_init__(self):
         walked = dataclasses.replace(self.spec, skill_path=self.path)
-        for index in range(len(self.path) - 1):   # every segment interpolates (same policy): checked now
+        for index in range(len(self.path) - 1):  # every segment interpolates (same policy): checked now
             profile_at_skill(walked, index + 0.5)
         object.__setattr__(self, "_walked", walked)
 
@@ -145,8 +150,12 @@ def parse_fit_keys(spec: GameSpec, text: str, base: str) -> tuple[Axis, ...]:
         found = _FIT.match(item)
         if not found or found.group(1) not in numeric:
             key = found.group(1) if found else item.strip()
-            raise ConfigError([f"--fit: {key!r} is not a numeric profile key; allowed: {', '.join(numeric)} "
-                               "(optionally KEY=LOW:HIGH)"])
+            raise ConfigError(
+                [
+                    f"--fit: {key!r} is not a numeric profile key; allowed: {', '.join(numeric)} "
+                    "(optionally KEY=LOW:HIGH)"
+                ]
+            )
         key, low, high = found.groups()
         doc = docs[key]
         if low is None:
@@ -154,8 +163,12 @@ def parse_fit_keys(spec: GameSpec, text: str, base: str) -> tuple[Axis, ...]:
         low, high = float(low), float(high)
         bounds = (doc.get("min", -math.inf), doc.get("max", math.inf))
         if not (bounds[0] <= low < high <= bounds[1]):
-            raise ConfigError([f"--fit: {key}: range {low:g}:{high:g}; allowed: LOW < HIGH within "
-                               f"{bounds[0]:g} to {bounds[1]:g} {doc.get('unit') or ''}".rstrip()])
+            raise ConfigError(
+                [
+                    f"--fit: {key}: range {low:g}:{high:g}; allowed: LOW < HIGH within "
+                    f"{bounds[0]:g} to {bounds[1]:g} {doc.get('unit') or ''}".rstrip()
+                ]
+            )
         axes.append(Axis(key, low, high, doc.get("unit") or "", doc["type"] in ("int", "an integer")))
     if len({a.key for a in axes}) < len(axes):
         raise ConfigError([f"--fit: {text!r} names a key twice"])
@@ -171,8 +184,9 @@ def _preset_span(spec: GameSpec, key: str, reference: dict[str, Any]) -> tuple[f
             values.append(flat[key])
     low, high = min(values), max(values)
     if low == high:
-        raise ConfigError([f"--fit: {key} is {low:g} in every preset like the base; give its range: "
-                           f"--fit {key}=LOW:HIGH"])
+        raise ConfigError(
+            [f"--fit: {key} is {low:g} in every preset like the base; give its range: --fit {key}=LOW:HIGH"]
+        )
     return low, high
 
 
@@ -186,8 +200,9 @@ class KeySpace:
 
     @property
     def description(self) -> str:
-        return f"profile keys of {self.base}: " + ", ".join(f"{a.key} ({a.low:g} to {a.high:g} {a.unit})".replace(" )", ")")
-                                                          for a in self.axes)
+        return f"profile keys of {self.base}: " + ", ".join(
+            f"{a.key} ({a.low:g} to {a.high:g} {a.unit})".replace(" )", ")") for a in self.axes
+        )
 
     def _values(self, values: Sequence[float]) -> dict[str, Any]:
         out = {}

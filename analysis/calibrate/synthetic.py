@@ -22,9 +22,18 @@ from .outcome import RoundOutcome
 __all__ = ["simulated_sheet"]
 
 
-def simulated_sheet(spec: GameSpec, rules: Any, players: Sequence[Player], names: Sequence[str], rounds: int,
-                    seed: int, outcome: RoundOutcome, round_word: str = "round", jobs: int = 1,
-                    batch: int = 8) -> str:
+def simulated_sheet(
+    spec: GameSpec,
+    rules: Any,
+    players: Sequence[Player],
+    names: Sequence[str],
+    rounds: int,
+    seed: int,
+    outcome: RoundOutcome,
+    round_word: str = "round",
+    jobs: int = 1,
+    batch: int = 8,
+) -> str:
     """The CSV text of a sheet of at least ``rounds`` rounds (whole matches) of ``players``."""
     cell = Cell(variant="sheet", lineup="sheet", rules=rules, players=tuple(players))
     played = 0

@@ -41,30 +41,32 @@ HERE = Path(__file__).parent
 #: a kernel's disk cache is dropped when any module of the game changed (numba checks one file)
 clear_stale_package(HERE, "carrom_kernels.stamp")
 
-GAME = register(GameSpec(
-    name="carrom",
-    title="Carrom",
-    rules_type=CarromRules,
-    default_rules=HERE / "rules.toml",
-    profile_type=CarromProfile,
-    profiles=HERE / "profiles.toml",
-    play_match=play_match,
-    player_counts=(2, 3, 4),
-    lineup_problems=lineup_problems,
-    summary=summary,
-    tally=tally,
-    summary_from_tally=summary_from_tally,
-    tally_columns=TALLY_COLUMNS,
-    shot=shot,
-    plots=plots,
-    replay=replay_match,
-    demo_players=("club", "casual"),
-    conformance=CONFORMANCE,
-    skill_path=("beginner", "casual", "club", "champion"),
-    examples=HERE / "examples",
-    frames=frames,
-    sheet=SHEET,
-    restrictions=RESTRICTIONS,
-))
+GAME = register(
+    GameSpec(
+        name="carrom",
+        title="Carrom",
+        rules_type=CarromRules,
+        default_rules=HERE / "rules.toml",
+        profile_type=CarromProfile,
+        profiles=HERE / "profiles.toml",
+        play_match=play_match,
+        player_counts=(2, 3, 4),
+        lineup_problems=lineup_problems,
+        summary=summary,
+        tally=tally,
+        summary_from_tally=summary_from_tally,
+        tally_columns=TALLY_COLUMNS,
+        shot=shot,
+        plots=plots,
+        replay=replay_match,
+        demo_players=("club", "casual"),
+        conformance=CONFORMANCE,
+        skill_path=("beginner", "casual", "club", "champion"),
+        examples=HERE / "examples",
+        frames=frames,
+        sheet=SHEET,
+        restrictions=RESTRICTIONS,
+    )
+)
 
 __all__ = ["GAME", "CarromRules", "CarromProfile", "play_match"]

@@ -68,11 +68,20 @@ def fingerprint(rules) -> list[Any]:
     """What the rules do, on scripted boards and one physics stroke (no noise): every rule key
     but the drawn-only centre circle changes it (tests/test_conformance.py)."""
     geo = geometry(rules)
-    out: list[Any] = [rules.ruleset, dataclasses.astuple(rules.switches), geo.table.walls.tobytes(),
-                      geo.table.pockets.tobytes(), geo.legal.tobytes(), geo.radii.tobytes(),
-                      geo.masses.tobytes(), geo.striker_y, dataclasses.astuple(geo.physics),
-                      formation(rules)[0].tobytes(), formation(rules)[1].tobytes(),
-                      shot(rules, 0.0, 0.0, 10.0).as_dict()["discs"][-1]["final_y"]]
+    out: list[Any] = [
+        rules.ruleset,
+        dataclasses.astuple(rules.switches),
+        geo.table.walls.tobytes(),
+        geo.table.pockets.tobytes(),
+        geo.legal.tobytes(),
+        geo.radii.tobytes(),
+        geo.masses.tobytes(),
+        geo.striker_y,
+        dataclasses.astuple(geo.physics),
+        formation(rules)[0].tobytes(),
+        formation(rules)[1].tobytes(),
+        shot(rules, 0.0, 0.0, 10.0).as_dict()["discs"][-1]["final_y"],
+    ]
     p2, p3, seeds = scripted_players(2), scripted_players(3), MatchSeeds(0, 0)
     scenarios = [
         (rules, p2, clearing_resolver),
@@ -102,8 +111,9 @@ KEYS = {
     "scoring.queen_points": KeyCase(value=1),
     "three_players.target_points": KeyCase(value=360),
     "game.best_of": KeyCase(value=3),
-    "board.centre_circle_diameter": KeyCase(inert="drawn only: a returned coin goes to the free spot "
-                                                  "nearest the centre (rules.toml)"),
+    "board.centre_circle_diameter": KeyCase(
+        inert="drawn only: a returned coin goes to the free spot nearest the centre (rules.toml)"
+    ),
     **{f"rules.{name}": KeyCase(value=not family) for name, (family, _icf, _doc) in SWITCHES.items()},
 }
 
@@ -131,11 +141,12 @@ PROFILE_KEYS = {
     "value_queen_wasted": KeyCase(value=5.0),
     "value_due": KeyCase(value=10.0),
     "value_last_coin_penalty": KeyCase(value=100.0, given=("ruleset=icf", *_LONG), matches=3),
-    "value_last_coin_returned": KeyCase(value=100.0, given=("last_coin.before_queen=end_turn", *_LONG),
-                                        matches=3),
+    "value_last_coin_returned": KeyCase(value=100.0, given=("last_coin.before_queen=end_turn", *_LONG), matches=3),
     "position_good_enough": KeyCase(value=0.0),
-    **{f"rehearsed_break_{name}": KeyCase(value=value, players=_CLUB, profile_given=(("break_plan", "rehearsed"),))
-       for name, value in (("offset_m", 0.12), ("aim", 3.0), ("speed", 2.0))},
+    **{
+        f"rehearsed_break_{name}": KeyCase(value=value, players=_CLUB, profile_given=(("break_plan", "rehearsed"),))
+        for name, value in (("offset_m", 0.12), ("aim", 3.0), ("speed", 2.0))
+    },
     "random_max_angle_deg": KeyCase(value=10.0, players=_RANDOM),
     "random_min_speed": KeyCase(value=2.0, players=_RANDOM),
     "random_max_speed_share": KeyCase(value=0.2, players=_RANDOM),
@@ -148,5 +159,12 @@ CHOICES = {
     "break.off_centre": KeyCase(profile_given=(("break_offsets_m", (0.04, 0.0)),)),
 }
 
-CONFORMANCE = Conformance(lineup=("casual",), quick=("game.target_points=9", "game.max_boards=2"), matches=2,
-                          keys=KEYS, profile_keys=PROFILE_KEYS, fingerprint=fingerprint, choices=CHOICES)
+CONFORMANCE = Conformance(
+    lineup=("casual",),
+    quick=("game.target_points=9", "game.max_boards=2"),
+    matches=2,
+    keys=KEYS,
+    profile_keys=PROFILE_KEYS,
+    fingerprint=fingerprint,
+    choices=CHOICES,
+)

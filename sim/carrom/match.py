@@ -62,8 +62,7 @@ __all__ = ["Resolver", "play_match", "plan_view", "physics_resolver"]
 Resolver = Callable[[BoardState, int, float, float, float], StrokeOutcome]
 
 
-def physics_resolver(state: BoardState, seat: int, x: float, angle_deg: float,
-                     speed: float) -> StrokeOutcome:
+def physics_resolver(state: BoardState, seat: int, x: float, angle_deg: float, speed: float) -> StrokeOutcome:
     """Play the stroke with the physics engine (board coordinates)."""
     geo = state.geo
     start = geo.to_board(state.n_seats, seat, (x, geo.striker_y))
@@ -82,19 +81,31 @@ def plan_view(state: BoardState, seat: int) -> PlanView:
         queen_value = t.queen_points / 10.0
     else:
         value = _ONES
-        queen_value = float(rules.scoring.queen_points) if state.scores[side] < \
-            rules.scoring.queen_bonus_below else 0.5
+        queen_value = float(rules.scoring.queen_points) if state.scores[side] < rules.scoring.queen_bonus_below else 0.5
     prior = state.queen_prior(seat)
     return PlanView(
-        geo=geo, pos=state.pos, on=state.on.copy(),
-        rot=geo.rotation(state.n_seats, seat), next_rot=geo.rotation(state.n_seats, nxt),
-        own=state.own_mask(seat), opp=state.opp_mask(seat), coin_value=value, next_targets=state.own_mask(nxt),
-        queen_on=bool(state.on[0]), queen_allowed=state.queen_allowed(seat),
-        queen_prior=bool(prior), queen_pending=state.queen_state == "pending" and state.queen_seat == seat,
-        queen_settled=state.queen_state == "covered", queen_value=queen_value,
-        own_left=state.coins_left(side), opp_left=0 if state.three else state.coins_left(1 - side),
-        is_break=state.break_pending, three=state.three, own_down=state.own_down(seat),
-        next_queen_allowed=state.queen_allowed(nxt))
+        geo=geo,
+        pos=state.pos,
+        on=state.on.copy(),
+        rot=geo.rotation(state.n_seats, seat),
+        next_rot=geo.rotation(state.n_seats, nxt),
+        own=state.own_mask(seat),
+        opp=state.opp_mask(seat),
+        coin_value=value,
+        next_targets=state.own_mask(nxt),
+        queen_on=bool(state.on[0]),
+        queen_allowed=state.queen_allowed(seat),
+        queen_prior=bool(prior),
+        queen_pending=state.queen_state == "pending" and state.queen_seat == seat,
+        queen_settled=state.queen_state == "covered",
+        queen_value=queen_value,
+        own_left=state.coins_left(side),
+        opp_left=0 if state.three else state.coins_left(1 - side),
+        is_break=state.break_pending,
+        three=state.three,
+        own_down=state.own_down(seat),
+        next_queen_allowed=state.queen_allowed(nxt),
+    )
 
 
 #: Every coin worth one (two and four players), read-only.
@@ -106,40 +117,56 @@ _ONES.setflags(write=False)
 _COUNT_KEYS = tuple(f"{c}_{p}" for c in COLOUR_NAMES for p in POCKET_NAMES)
 
 
-def _event_row(state: BoardState, rep: StrokeReport, turn: Turn[Stroke, StrokeOutcome], start_board,
-               board_stroke: int) -> dict:
+def _event_row(
+    state: BoardState, rep: StrokeReport, turn: Turn[Stroke, StrokeOutcome], start_board, board_stroke: int
+) -> dict:
     geo = state.geo
     stroke, executed = turn.intent, turn.executed
     row = {
-        "board_stroke": board_stroke, "seat": rep.seat, "side": rep.side,
-        "is_break": rep.is_break, "kind": stroke.kind, "target": int(stroke.target),
+        "board_stroke": board_stroke,
+        "seat": rep.seat,
+        "side": rep.side,
+        "is_break": rep.is_break,
+        "kind": stroke.kind,
+        "target": int(stroke.target),
         "aimed_pocket": POCKET_NAMES[stroke.pocket] if stroke.pocket >= 0 else "",
         "planned_value": float(stroke.value),
-        "intended_x": float(stroke.x), "intended_angle_deg": float(stroke.angle_deg),
+        "intended_x": float(stroke.x),
+        "intended_angle_deg": float(stroke.angle_deg),
         "intended_speed": float(stroke.speed),
-        "executed_x": float(executed.x), "executed_angle_deg": float(executed.angle_deg),
+        "executed_x": float(executed.x),
+        "executed_angle_deg": float(executed.angle_deg),
         "executed_speed": float(executed.speed),
-        "striker_x": float(start_board[0]), "striker_y": float(start_board[1]),
+        "striker_x": float(start_board[0]),
+        "striker_y": float(start_board[1]),
         "placed_x": float(turn.placed),
-        "whites": rep.whites, "blacks": rep.blacks, "queen": rep.queen,
+        "whites": rep.whites,
+        "blacks": rep.blacks,
+        "queen": rep.queen,
     }
     counts = dict.fromkeys(_COUNT_KEYS, 0)
     for _, colour, pocket in rep.pocketed:
         if pocket >= 0:
             counts[_COUNT_KEYS[colour * len(POCKET_NAMES) + geo.local_pocket(state.n_seats, rep.seat, pocket)]] += 1
     row.update(counts)
-    row.update({
-        "striker_pocketed": bool(rep.striker_pocketed), "queen_event": rep.queen_event,
-        "dues": int(rep.dues), "due_coins": int(rep.due_coins), "returned": int(rep.returned),
-        "foul": rep.foul, "continues": bool(rep.continues), "board_over": bool(rep.board_over),
-        "coins_on_board": state.coins_on_board(),
-    })
+    row.update(
+        {
+            "striker_pocketed": bool(rep.striker_pocketed),
+            "queen_event": rep.queen_event,
+            "dues": int(rep.dues),
+            "due_coins": int(rep.due_coins),
+            "returned": int(rep.returned),
+            "foul": rep.foul,
+            "continues": bool(rep.continues),
+            "board_over": bool(rep.board_over),
+            "coins_on_board": state.coins_on_board(),
+        }
+    )
     return row
 
 
 class _Match:
-    def __init__(self, rules: CarromRules, players: Sequence[Player], seeds: MatchSeeds,
-                 resolver: Resolver | None):
+    def __init__(self, rules: CarromRules, players: Sequence[Player], seeds: MatchSeeds, resolver: Resolver | None):
         self.rules = rules
         self.players = players
         self.n = len(players)
@@ -171,8 +198,9 @@ class _Match:
         def resolve(shot: ShotParams) -> StrokeOutcome:
             return self.resolver(state, seat, shot.x, shot.angle_deg, shot.speed)
 
-        return play_turn(self.policies[seat], view, self.rngs[seat], view.place, resolve,
-                         lambda: StrokeOutcome(touched=False))
+        return play_turn(
+            self.policies[seat], view, self.rngs[seat], view.place, resolve, lambda: StrokeOutcome(touched=False)
+        )
 
     @property
     def target(self) -> int:
@@ -191,8 +219,14 @@ class _Match:
             before = state.strokes
             rep = state.apply(turn.outcome)
             row = _event_row(state, rep, turn, start, before + 1)
-            row.update({"index": len(self.events), "game": game, "round": self.board_no,
-                        "team": self.side_of[seat] if self.n == 4 else -1})
+            row.update(
+                {
+                    "index": len(self.events),
+                    "game": game,
+                    "round": self.board_no,
+                    "team": self.side_of[seat] if self.n == 4 else -1,
+                }
+            )
             self.events.append(row)
             self.strokes[seat] += 1
             self.pocketed[seat] += rep.whites + rep.blacks + rep.queen
@@ -219,18 +253,29 @@ class _Match:
             covered_by = state.queen_seat if state.queen_state == "covered" else -1
             for seat in range(self.n):
                 side = self.side_of[seat]
-                self.rounds.append({
-                    "game": game, "round": self.board_no, "seat": seat,
-                    "team": side if self.n == 4 else -1, "side": side,
-                    "points": int(state.points[side]), "cumulative": int(scores[side]),
-                    "coins_left": state.coins_left(side),
-                    "colour": "any" if self.n == 3 else COLOUR_NAMES[state.colour_of_side(side)],
-                    "queen_covered_by": int(covered_by), "breaker": int(breaker),
-                    "board_winner": int(winner_seat), "won_board": bool(state.winner_side == side),
-                    "end": state.end, "strokes": int(state.strokes),
-                    "queen_pocketed": int(state.queen_pocketed), "queen_returned": int(state.queen_returned),
-                    "fouls": int(state.fouls), "last_coins_early": int(state.last_coins_early),
-                })
+                self.rounds.append(
+                    {
+                        "game": game,
+                        "round": self.board_no,
+                        "seat": seat,
+                        "team": side if self.n == 4 else -1,
+                        "side": side,
+                        "points": int(state.points[side]),
+                        "cumulative": int(scores[side]),
+                        "coins_left": state.coins_left(side),
+                        "colour": "any" if self.n == 3 else COLOUR_NAMES[state.colour_of_side(side)],
+                        "queen_covered_by": int(covered_by),
+                        "breaker": int(breaker),
+                        "board_winner": int(winner_seat),
+                        "won_board": bool(state.winner_side == side),
+                        "end": state.end,
+                        "strokes": int(state.strokes),
+                        "queen_pocketed": int(state.queen_pocketed),
+                        "queen_returned": int(state.queen_returned),
+                        "fouls": int(state.fouls),
+                        "last_coins_early": int(state.last_coins_early),
+                    }
+                )
             self.breaker = (self.breaker + 1) % self.n
             best = max(scores)
             leaders = [s for s in range(self.n_sides) if scores[s] == best]
@@ -284,27 +329,42 @@ class _Match:
         for s, player in enumerate(self.players):
             side = self.side_of[s]
             rank = 1 + len({self.side_of[t] for t in range(self.n) if key[t] > key[s]})
-            players.append({
-                "seat": s, "profile": player.name, "team": side if teams else -1,
-                "score": int(points[side]), "rank": int(rank),
-                "won": bool(winner_side >= 0 and side == winner_side),
-                "games_won": int(wins[side]), "strokes": int(self.strokes[s]),
-                "coins_pocketed": int(self.pocketed[s]), "fouls": int(self.fouls[s]),
-            })
+            players.append(
+                {
+                    "seat": s,
+                    "profile": player.name,
+                    "team": side if teams else -1,
+                    "score": int(points[side]),
+                    "rank": int(rank),
+                    "won": bool(winner_side >= 0 and side == winner_side),
+                    "games_won": int(wins[side]),
+                    "strokes": int(self.strokes[s]),
+                    "coins_pocketed": int(self.pocketed[s]),
+                    "fouls": int(self.fouls[s]),
+                }
+            )
         matches = {
-            "winner": int(winner), "winning_team": int(winner_side) if teams and winner_side >= 0 else -1,
-            "rounds": int(self.board_no), "finished": bool(finished),
-            "draw": bool(winner_side < 0), "games": int(games), "drawn_games": int(drawn),
-            "strokes": int(sum(self.strokes)), "stuck_boards": int(self.stuck),
-            "capped_games": int(capped_games), "extra_boards": int(extra_boards),
-            "queens_pocketed": int(self.queens[0]), "queens_covered": int(self.queens[1]),
+            "winner": int(winner),
+            "winning_team": int(winner_side) if teams and winner_side >= 0 else -1,
+            "rounds": int(self.board_no),
+            "finished": bool(finished),
+            "draw": bool(winner_side < 0),
+            "games": int(games),
+            "drawn_games": int(drawn),
+            "strokes": int(sum(self.strokes)),
+            "stuck_boards": int(self.stuck),
+            "capped_games": int(capped_games),
+            "extra_boards": int(extra_boards),
+            "queens_pocketed": int(self.queens[0]),
+            "queens_covered": int(self.queens[1]),
             "fouls": int(sum(self.fouls)),
         }
         return MatchLog(matches=matches, players=players, rounds=self.rounds, events=self.events)
 
 
-def play_match(rules: CarromRules, players: Sequence[Player], seeds: MatchSeeds,
-               resolver: Resolver | None = None) -> MatchLog:
+def play_match(
+    rules: CarromRules, players: Sequence[Player], seeds: MatchSeeds, resolver: Resolver | None = None
+) -> MatchLog:
     """Play one match; pure: the same (rules, players, seeds, resolver) give the same log.
 
     Args:
@@ -315,4 +375,3 @@ def play_match(rules: CarromRules, players: Sequence[Player], seeds: MatchSeeds,
         resolver: how a stroke plays out (default: the physics engine).
     """
     return _Match(rules, players, seeds, resolver).play()
-

@@ -32,11 +32,16 @@ def _boards(rounds: pd.DataFrame) -> pd.DataFrame:
     """One row per board: strokes, winner, breaker, queen, fouls, end, total points."""
     key = _board_key(rounds)
     first = rounds.groupby(key, sort=False).agg(
-        strokes=("strokes", "first"), board_winner=("board_winner", "first"),
-        breaker=("breaker", "first"), queen_covered_by=("queen_covered_by", "first"),
-        queen_pocketed=("queen_pocketed", "first"), queen_returned=("queen_returned", "first"),
-        fouls=("fouls", "first"), end=("end", "first"),
-        **({"last_coins_early": ("last_coins_early", "first")} if "last_coins_early" in rounds else {}))
+        strokes=("strokes", "first"),
+        board_winner=("board_winner", "first"),
+        breaker=("breaker", "first"),
+        queen_covered_by=("queen_covered_by", "first"),
+        queen_pocketed=("queen_pocketed", "first"),
+        queen_returned=("queen_returned", "first"),
+        fouls=("fouls", "first"),
+        end=("end", "first"),
+        **({"last_coins_early": ("last_coins_early", "first")} if "last_coins_early" in rounds else {}),
+    )
     # each side's points appear once per seat: count each side once
     sides = rounds.drop_duplicates(key + ["side"])
     first["points"] = sides.groupby(key, sort=False)["points"].sum()
@@ -48,14 +53,15 @@ def _boards(rounds: pd.DataFrame) -> pd.DataFrame:
         first["breaker_side"] = side_of.reindex(pd.MultiIndex.from_frame(bk)).to_numpy()
         wk = first[key].copy()
         wk["seat"] = first["board_winner"].clip(lower=0)
-        first["winner_side"] = np.where(first["board_winner"] >= 0,
-                                        side_of.reindex(pd.MultiIndex.from_frame(wk)).to_numpy(), -1)
+        first["winner_side"] = np.where(
+            first["board_winner"] >= 0, side_of.reindex(pd.MultiIndex.from_frame(wk)).to_numpy(), -1
+        )
     return first
 
 
 #: The columns :func:`tally` reads beside the keys: every column of ``rounds``, none of ``events``.
-TALLY_COLUMNS = {"matches": ("games", "draw", "capped_games", "extra_boards", "finished"), "players": (),
-                 "events": ()}
+TALLY_COLUMNS = {"matches": ("games", "draw", "capped_games", "extra_boards", "finished"), "players": (), "events": ()}
+
 
 def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
     """Flat metrics of a carrom run: :func:`summary_from_tally` of :func:`tally`.
@@ -83,7 +89,8 @@ def tally(tables: Mapping[str, pd.DataFrame]) -> Tally:
     out: Tally = {
         "boards": float(len(boards)),
         "games": float(matches["games"].sum()) if "games" in matches else float(len(matches)),
-        "strokes": float(boards["strokes"].sum()), "max.strokes": float(boards["strokes"].max()),
+        "strokes": float(boards["strokes"].sum()),
+        "max.strokes": float(boards["strokes"].max()),
         **counts_of(boards["strokes"], "strokes_count"),
         "points": float(boards["points"].sum()),
         "queen_pocketed": float((boards["queen_pocketed"] > 0).sum()),
@@ -93,8 +100,10 @@ def tally(tables: Mapping[str, pd.DataFrame]) -> Tally:
         "decided": float(len(decided)),
         "breaker_won": float((decided["winner_side"] == decided["breaker_side"]).sum()),
         "stuck": float((boards["end"] == "stuck").sum()),
-        "matches": float(len(matches)), "draws": float(matches["draw"].sum()),
-        "capped_games": float(matches["capped_games"].sum()), "extra_boards": float(matches["extra_boards"].sum()),
+        "matches": float(len(matches)),
+        "draws": float(matches["draw"].sum()),
+        "capped_games": float(matches["capped_games"].sum()),
+        "extra_boards": float(matches["extra_boards"].sum()),
         "unfinished": float((~matches["finished"].astype(bool)).sum()),
         **{("ended", end): float((boards["end"] == end).sum()) for end in ("last_coin", "opponent_last_coin")},
     }
@@ -119,8 +128,7 @@ def summary_from_tally(counts: Mapping) -> dict[str, float]:
         late, other = counts["late_boards"], n_boards - counts["late_boards"]
         out["last_coin_board_rate"] = late / n_boards
         out["strokes_per_board_last_coin"] = counts["late_strokes"] / late if late else float("nan")
-        out["strokes_per_board_other"] = (counts["strokes"] - counts["late_strokes"]) / other if other \
-            else float("nan")
+        out["strokes_per_board_other"] = (counts["strokes"] - counts["late_strokes"]) / other if other else float("nan")
     out["points_per_board"] = counts["points"] / n_boards
     out["queen_pocketed_rate"] = counts["queen_pocketed"] / n_boards
     out["queen_covered_rate"] = counts["queen_covered"] / n_boards
@@ -152,13 +160,14 @@ def plots(tables: Mapping[str, pd.DataFrame]) -> list:
     figures = []
     events = tables.get("events")
     if events is not None and len(events):
-        counts = np.array([[events.get(f"{c}_{p}", pd.Series(dtype=int)).sum() for p in POCKET_NAMES]
-                           for c in COLOUR_NAMES], dtype=float)
+        counts = np.array(
+            [[events.get(f"{c}_{p}", pd.Series(dtype=int)).sum() for p in POCKET_NAMES] for c in COLOUR_NAMES],
+            dtype=float,
+        )
         fig, ax = plt.subplots(figsize=(7, 4))
         width = 0.27
         xs = np.arange(len(POCKET_NAMES))
-        for k, (name, colour) in enumerate(zip(COLOUR_NAMES, ("#d8c9a3", "#333333", "#c0392b"),
-                                               strict=True)):
+        for k, (name, colour) in enumerate(zip(COLOUR_NAMES, ("#d8c9a3", "#333333", "#c0392b"), strict=True)):
             ax.bar(xs + (k - 1) * width, counts[k], width, label=name, color=colour, edgecolor="black")
         ax.set_xticks(xs, [p.replace("_", " ") for p in POCKET_NAMES])
         ax.set_ylabel("coins pocketed")

@@ -52,8 +52,7 @@ def _practice_turn(rules: CarromRules, policy, view: PlanView, rng: np.random.Ge
     return play_turn(policy, view, rng, place, resolve, lambda: None)
 
 
-def solo_practice(rules: CarromRules, player: Player, seeds: MatchSeeds,
-                  max_strokes: int = 300) -> PracticeResult:
+def solo_practice(rules: CarromRules, player: Player, seeds: MatchSeeds, max_strokes: int = 300) -> PracticeResult:
     """One practice board: ``player`` plays every stroke from seat 0's side until the board is
     clear. All draws come from ``seeds.seat(0)``."""
     geo = geometry(rules)
@@ -66,12 +65,27 @@ def solo_practice(rules: CarromRules, player: Player, seeds: MatchSeeds,
     strokes = sank = 0
     first = True
     while on.any() and strokes < max_strokes:
-        view = PlanView(geo=geo, pos=pos, on=on.copy(), rot=rot, next_rot=rot,
-                        own=everything & (np.arange(N_COINS) != 0), opp=np.zeros(N_COINS, bool),
-                        coin_value=np.ones(N_COINS), next_targets=everything,
-                        queen_on=bool(on[0]), queen_allowed=True, queen_prior=True,
-                        queen_pending=False, queen_settled=False, queen_value=1.0,
-                        own_left=int(on.sum()), opp_left=0, is_break=first, solo=True)
+        view = PlanView(
+            geo=geo,
+            pos=pos,
+            on=on.copy(),
+            rot=rot,
+            next_rot=rot,
+            own=everything & (np.arange(N_COINS) != 0),
+            opp=np.zeros(N_COINS, bool),
+            coin_value=np.ones(N_COINS),
+            next_targets=everything,
+            queen_on=bool(on[0]),
+            queen_allowed=True,
+            queen_prior=True,
+            queen_pending=False,
+            queen_settled=False,
+            queen_value=1.0,
+            own_left=int(on.sum()),
+            opp_left=0,
+            is_break=first,
+            solo=True,
+        )
         turn = _practice_turn(rules, policy, view, rng)
         strokes += 1
         out = turn.outcome
@@ -85,8 +99,7 @@ def solo_practice(rules: CarromRules, player: Player, seeds: MatchSeeds,
     return PracticeResult(strokes, not on.any(), int(on.sum()), sank)
 
 
-def practice_table(rules: CarromRules, players: list[Player], boards: int, seed: int = 0,
-                   max_strokes: int = 300):
+def practice_table(rules: CarromRules, players: list[Player], boards: int, seed: int = 0, max_strokes: int = 300):
     """A DataFrame with one row per profile × practice board (board i uses the same seeds for
     every profile: common random numbers)."""
     import pandas as pd
@@ -95,7 +108,14 @@ def practice_table(rules: CarromRules, players: list[Player], boards: int, seed:
     for player in players:
         for i in range(boards):
             r = solo_practice(rules, player, MatchSeeds(seed, i), max_strokes)
-            rows.append({"profile": player.name, "board": i, "strokes": r.strokes,
-                         "cleared": r.cleared, "coins_left": r.coins_left,
-                         "striker_pocketed": r.striker_pocketed})
+            rows.append(
+                {
+                    "profile": player.name,
+                    "board": i,
+                    "strokes": r.strokes,
+                    "cleared": r.cleared,
+                    "coins_left": r.coins_left,
+                    "striker_pocketed": r.striker_pocketed,
+                }
+            )
     return pd.DataFrame(rows)

@@ -67,13 +67,21 @@ def rehearse(profile: CarromProfile, rules: CarromRules, samples: int = 500, see
     # paired differences to the best: the project's t interval (singleton clusters: a paired t)
     paired = [cluster_t(row) for row in values - values[best]]
     table = pd.DataFrame(grid, columns=["offset_m", "aim", "speed"]).assign(
-        x_m=cands.x, angle_deg=cands.angle, speed_mps=cands.speed, value=mean, diff=[t.mean for t in paired],
-        diff_low=[t.low for t in paired], diff_high=[t.high for t in paired])
+        x_m=cands.x,
+        angle_deg=cands.angle,
+        speed_mps=cands.speed,
+        value=mean,
+        diff=[t.mean for t in paired],
+        diff_low=[t.low for t in paired],
+        diff_high=[t.high for t in paired],
+    )
     return table.sort_values("value", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def profile_lines(table: pd.DataFrame) -> str:
     """The profile keys that make a player play the table's best break."""
     best = table.iloc[0]
-    return (f"break_plan = \"rehearsed\"\nrehearsed_break_offset_m = {best['offset_m']:g}\n"
-            f"rehearsed_break_aim = {best['aim']:g}\nrehearsed_break_speed = {best['speed']:g}")
+    return (
+        f'break_plan = "rehearsed"\nrehearsed_break_offset_m = {best["offset_m"]:g}\n'
+        f"rehearsed_break_aim = {best['aim']:g}\nrehearsed_break_speed = {best['speed']:g}"
+    )

@@ -43,8 +43,19 @@ import pandas as pd
 
 from sim.core.restrict import FORBID_KEY, USED_COLUMNS, Choice, Restrictions
 
-__all__ = ["CHOICES", "BREAK_CHOICES", "RESTRICTIONS", "choices", "stroke_choices", "break_choices", "pot_routes",
-           "allowed_breaks", "break_problem", "break_aim_points", "used"]
+__all__ = [
+    "CHOICES",
+    "BREAK_CHOICES",
+    "RESTRICTIONS",
+    "choices",
+    "stroke_choices",
+    "break_choices",
+    "pot_routes",
+    "allowed_breaks",
+    "break_problem",
+    "break_aim_points",
+    "used",
+]
 
 #: The choices, in the order reports list them.
 CHOICES = (
@@ -138,8 +149,9 @@ def break_problem(profile) -> str | None:
     forbid = set(getattr(profile, FORBID_KEY, ()) or ()) & BREAK_CHOICES
     if not forbid or profile.policy != "planner":
         return None
-    if profile.break_plan == "rehearsed" and \
-            not forbid & set(break_choices(profile.rehearsed_break_offset_m, profile.rehearsed_break_aim)):
+    if profile.break_plan == "rehearsed" and not forbid & set(
+        break_choices(profile.rehearsed_break_offset_m, profile.rehearsed_break_aim)
+    ):
         return None
     offsets, aims = allowed_breaks(forbid, profile.break_offsets_m, profile.break_aims)
     if offsets and aims:
@@ -147,8 +159,10 @@ def break_problem(profile) -> str | None:
     names = ", ".join(sorted(forbid, key=[c.name for c in CHOICES].index))
     rehearsed = " nor the rehearsed break" if profile.break_plan == "rehearsed" else ""
     grid = f"break_offsets_m {list(profile.break_offsets_m)} × break_aims {list(profile.break_aims)}"
-    return (f"forbidding {names} leaves no break of the grid ({grid}){rehearsed}; the break must be played: "
-            "allow one of its variants")
+    return (
+        f"forbidding {names} leaves no break of the grid ({grid}){rehearsed}; the break must be played: "
+        "allow one of its variants"
+    )
 
 
 def break_aim_points(events: pd.DataFrame) -> np.ndarray:
@@ -183,12 +197,19 @@ def used(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         if breaks.any():
             aims = break_aim_points(events[breaks])
             aims[np.abs(aims) <= AIM_TOLERANCE_M] = 0.0
-            for i, x, aim in zip(np.flatnonzero(breaks).tolist(), events["intended_x"].to_numpy()[breaks].tolist(),
-                                 aims.tolist(), strict=True):
+            for i, x, aim in zip(
+                np.flatnonzero(breaks).tolist(),
+                events["intended_x"].to_numpy()[breaks].tolist(),
+                aims.tolist(),
+                strict=True,
+            ):
                 at[i] = (x, aim) if aim == aim else None  # NaN: no striker placed, nothing read back
         rows = events[[*key, "kind", "target"]].itertuples(index=False, name=None)
-        made = [(*row[:4], name) for row, spot in zip(rows, at, strict=True)
-                for name in stroke_choices(row[4], int(row[5]), spot)]
+        made = [
+            (*row[:4], name)
+            for row, spot in zip(rows, at, strict=True)
+            for name in stroke_choices(row[4], int(row[5]), spot)
+        ]
         counts = pd.DataFrame(made, columns=[*key, "choice"]).value_counts().rename("uses").reset_index()
         grid = grid.merge(counts, on=[*key, "choice"], how="left")
     else:

@@ -56,8 +56,12 @@ def _duel_points(rules: CarromRules) -> frozenset[int]:
 def _three_points(rules: CarromRules) -> frozenset[int]:
     t = rules.three_players
     whites, blacks = _coins(rules)
-    return frozenset(w * t.white_points + b * t.black_points + q * t.queen_points
-                     for w in range(whites + 1) for b in range(blacks + 1) for q in (0, 1))
+    return frozenset(
+        w * t.white_points + b * t.black_points + q * t.queen_points
+        for w in range(whites + 1)
+        for b in range(blacks + 1)
+        for q in (0, 1)
+    )
 
 
 def board_points(rules: CarromRules, n_players: int) -> frozenset[int]:
@@ -95,14 +99,21 @@ def _spans(values: frozenset[int]) -> str:
 def _why(rules: CarromRules, n_players: int) -> str:
     if n_players == 3:
         t = rules.three_players
-        return (f"the coins one pocketed, {t.white_points} a white and {t.black_points} a black, + "
-                f"{t.queen_points} for the queen it covered (three_players.*)")
+        return (
+            f"the coins one pocketed, {t.white_points} a white and {t.black_points} a black, + "
+            f"{t.queen_points} for the queen it covered (three_players.*)"
+        )
     s = rules.scoring
     bonus = f" + {s.queen_points} for the queen (scoring.queen_points)," if s.queen_bonus_below > 0 else ""
-    penalty = (f"; or a last-coin penalty, {s.last_coin_penalty} or {s.last_coin_penalty_late}"
-               if rules.switches.last_coin_before_queen_penalty else "")
-    return (f"the board winner's: the loser's coins left, 0 to {max(_coins(rules))},{bonus} at most "
-            f"{s.max_board_points} (scoring.max_board_points){penalty}; the loser's 0")
+    penalty = (
+        f"; or a last-coin penalty, {s.last_coin_penalty} or {s.last_coin_penalty_late}"
+        if rules.switches.last_coin_before_queen_penalty
+        else ""
+    )
+    return (
+        f"the board winner's: the loser's coins left, 0 to {max(_coins(rules))},{bonus} at most "
+        f"{s.max_board_points} (scoring.max_board_points){penalty}; the loser's 0"
+    )
 
 
 def check_sheet_value(rules: CarromRules, column: str, value: float | str, n_players: int) -> str | None:
@@ -115,7 +126,9 @@ def check_sheet_value(rules: CarromRules, column: str, value: float | str, n_pla
         got 13; allowed: 0 to 12 (the board winner's: the loser's coins left, 0 to 9, + 3 for the queen (scoring.queen_points), at most 12 (scoring.max_board_points); the loser's 0)
     """
     if column != "points":
-        return f"got a {column} column; allowed: points (a Carrom sheet is match,round,player,points; a round is a board)"
+        return (
+            f"got a {column} column; allowed: points (a Carrom sheet is match,round,player,points; a round is a board)"
+        )
     allowed = board_points(rules, n_players)
     if not isinstance(value, str) and float(value).is_integer() and int(value) in allowed:
         return None

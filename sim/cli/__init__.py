@@ -64,12 +64,32 @@ examples (in this order, from an empty folder):
 """
 
 #: The command groups, in the order ``tablesim --help`` lists them.
-GROUPS = (info, play, worth, matrix, exploit, reports, replay, export, compact, search, check, calibrate, examples, demo, bench)
+GROUPS = (
+    info,
+    play,
+    worth,
+    matrix,
+    exploit,
+    reports,
+    replay,
+    export,
+    compact,
+    search,
+    check,
+    calibrate,
+    examples,
+    demo,
+    bench,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = Parser(prog="tablesim", description="Monte Carlo analysis and balancing for tabletop games.",
-                    epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = Parser(
+        prog="tablesim",
+        description="Monte Carlo analysis and balancing for tabletop games.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"tablesim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for group in GROUPS:
@@ -95,8 +115,10 @@ def _os_error_line(exc: OSError, out: str | None = None) -> str:
     what = exc.strerror or str(exc)
     if exc.errno == errno.ENOSPC or "No space left on device" in str(exc):
         place = f" while writing {out}" if out else (f" while writing {where}" if where else "")
-        return (f"the disk is full (No space left on device){place}; the matches finished so far are kept: "
-                "free some space and rerun the same command to resume")
+        return (
+            f"the disk is full (No space left on device){place}; the matches finished so far are kept: "
+            "free some space and rerun the same command to resume"
+        )
     return f"{where}: {what}" if where else what
 
 
@@ -153,4 +175,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
-

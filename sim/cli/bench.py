@@ -15,8 +15,13 @@ from .common import UsageError
 
 __all__ = ["run_all", "benchmarks_dir"]
 
-GROUPS = {"physics": "bench_physics.py", "games": "bench_games.py", "cpu": "bench_match_cpu.py",
-          "split": "bench_split.py", "scaling": "bench_scaling.py"}
+GROUPS = {
+    "physics": "bench_physics.py",
+    "games": "bench_games.py",
+    "cpu": "bench_match_cpu.py",
+    "split": "bench_split.py",
+    "scaling": "bench_scaling.py",
+}
 #: groups that need a package of the development extras (``make bench`` installs them)
 NEEDS = {"physics": "pymunk"}
 
@@ -24,8 +29,9 @@ NEEDS = {"physics": "pymunk"}
 def benchmarks_dir() -> Path:
     folder = Path(__file__).resolve().parents[2] / "benchmarks"
     if not folder.is_dir():
-        raise FileNotFoundError("benchmarks/ not found: run `tablesim bench` from a clone "
-                                "installed with `pip install -e .`")
+        raise FileNotFoundError(
+            "benchmarks/ not found: run `tablesim bench` from a clone installed with `pip install -e .`"
+        )
     return folder
 
 
@@ -45,8 +51,10 @@ def run_all(seconds: float = 2.0, only: str | None = None) -> dict:
     needs = [g for g in groups if g in NEEDS and importlib.util.find_spec(NEEDS[g]) is None]
     if needs:
         others = ", ".join(g for g in GROUPS if g not in NEEDS)
-        raise UsageError(f"the {needs[0]} group compares with {NEEDS[needs[0]]}, a development extra that is not "
-                         f"installed: run `make bench` (it installs the extras), or choose --only {others}")
+        raise UsageError(
+            f"the {needs[0]} group compares with {NEEDS[needs[0]]}, a development extra that is not "
+            f"installed: run `make bench` (it installs the extras), or choose --only {others}"
+        )
     figures: dict = {}
     for group in groups:
         module = _load(benchmarks_dir() / GROUPS[group])
@@ -73,6 +81,10 @@ def add_parsers(sub) -> None:
     p = sub.add_parser("bench", help="print the performance figures of benchmarks/")
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measured case")
-    p.add_argument("--only", default=None, help="comma-separated groups: physics, games, cpu (CPU ms per match, engine share), "
-                   "split (where a Carrom match and a Gastérospeed championship spend it), scaling")
+    p.add_argument(
+        "--only",
+        default=None,
+        help="comma-separated groups: physics, games, cpu (CPU ms per match, engine share), "
+        "split (where a Carrom match and a Gastérospeed championship spend it), scaling",
+    )
     p.set_defaults(func=cmd_bench)

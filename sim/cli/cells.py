@@ -33,13 +33,18 @@ def add_cells_options(parser: argparse.ArgumentParser) -> None:
     add_rules_options(parser)
     parser.add_argument("--seed", type=int, default=0, help="root seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
-    parser.add_argument("--chunk-size", type=int, default=0,
-                        help="matches per task (default 0: sized by time, about 1 s of play each)")
+    parser.add_argument(
+        "--chunk-size", type=int, default=0, help="matches per task (default 0: sized by time, about 1 s of play each)"
+    )
     add_backend_options(parser)
     parser.add_argument("--out", default=None, help="results directory (tables + manifest; `tablesim report DIR`)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="progress bar on stderr (default: when stderr is a terminal)")
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
 
 
 def rules_or_problems(spec, args: argparse.Namespace, problems: list[str]) -> Any:
@@ -52,8 +57,15 @@ def rules_or_problems(spec, args: argparse.Namespace, problems: list[str]) -> An
         return None
 
 
-def play_cells(verb: str, spec, cells: Sequence[Any], matches: int, args: argparse.Namespace,
-               manifest: dict[str, Any], said: str = "") -> tuple[dict | None, float, int]:
+def play_cells(
+    verb: str,
+    spec,
+    cells: Sequence[Any],
+    matches: int,
+    args: argparse.Namespace,
+    manifest: dict[str, Any],
+    said: str = "",
+) -> tuple[dict | None, float, int]:
     """Play ``matches`` of every cell (``args``: ``out``, ``jobs``, ``seed``, ``chunk_size``,
     ``backend``, ``progress``), into ``args.out`` when given.
 
@@ -73,8 +85,17 @@ def play_cells(verb: str, spec, cells: Sequence[Any], matches: int, args: argpar
             store.write_manifest({**manifest, "status": "running"})
         try:
             with ctrl_c_as_interrupt(), cluster(args):
-                tables = run_cells(spec, cells, matches, args.seed, jobs=args.jobs, chunk_size=args.chunk_size,
-                                   backend=args.backend, store=store, progress=args.progress)
+                tables = run_cells(
+                    spec,
+                    cells,
+                    matches,
+                    args.seed,
+                    jobs=args.jobs,
+                    chunk_size=args.chunk_size,
+                    backend=args.backend,
+                    store=store,
+                    progress=args.progress,
+                )
         except KeyboardInterrupt:
             if store is not None:
                 store.write_manifest({**manifest, "status": "interrupted"})

@@ -23,10 +23,12 @@ from .common import (
 )
 
 #: The exit statuses of ``tablesim check``, for its --help.
-EXIT_STATUS = ("exit status: 0 every target shown met; 1 a target shown missed, or the same seed gave\n"
-               "  different tables; 2 bad usage (nothing written); 3 cannot tell with the matches\n"
-               "  allowed (a target neither shown met nor missed); 4 a worker process died (what it\n"
-               "  finished is not judged: rerun); 130 interrupted")
+EXIT_STATUS = (
+    "exit status: 0 every target shown met; 1 a target shown missed, or the same seed gave\n"
+    "  different tables; 2 bad usage (nothing written); 3 cannot tell with the matches\n"
+    "  allowed (a target neither shown met nor missed); 4 a worker process died (what it\n"
+    "  finished is not judged: rerun); 130 interrupted"
+)
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -35,7 +37,11 @@ def _check_outputs(args: argparse.Namespace) -> None:
         check_out_file("--markdown", args.markdown, (".md", ".markdown"))
     if args.json is not None:
         check_out_file("--json", args.json, (".json",))
-    if args.markdown is not None and args.json is not None and Path(args.markdown).resolve() == Path(args.json).resolve():
+    if (
+        args.markdown is not None
+        and args.json is not None
+        and Path(args.markdown).resolve() == Path(args.json).resolve()
+    ):
         raise UsageError(f"--json {args.json}: the same file as --markdown; allowed: two different files")
 
 
@@ -75,23 +81,44 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def add_parsers(sub) -> None:
     """Add ``tablesim check`` to the parser."""
-    p = sub.add_parser("check", help="verify design targets (exit 0 met, 1 missed, 3 cannot tell): for CI",
-                       epilog="example: tablesim examples --copy examples && tablesim check "
-                              "examples/curlastique_check.toml --jobs 2 --markdown check.md\n" + EXIT_STATUS,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "check",
+        help="verify design targets (exit 0 met, 1 missed, 3 cannot tell): for CI",
+        epilog="example: tablesim examples --copy examples && tablesim check "
+        "examples/curlastique_check.toml --jobs 2 --markdown check.md\n" + EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("file", help="the check TOML file (targets as in a balance file, line-ups, rules, matches)")
     p.add_argument("--seed", type=int, default=None, help="root seed instead of the file's `seed`")
-    p.add_argument("--matches", type=int, default=None,
-                   help="the most matches per line-up and rules instead of the file's `matches`")
-    p.add_argument("--set", metavar="KEY=VALUE", action="append", default=[], dest="overrides",
-                   help="override one rule of the baseline, and so of every variant (dotted key of "
-                        "`tablesim rules GAME`, TOML value); repeatable")
+    p.add_argument(
+        "--matches",
+        type=int,
+        default=None,
+        help="the most matches per line-up and rules instead of the file's `matches`",
+    )
+    p.add_argument(
+        "--set",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        dest="overrides",
+        help="override one rule of the baseline, and so of every variant (dotted key of "
+        "`tablesim rules GAME`, TOML value); repeatable",
+    )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (-1: every core)")
     add_backend_options(p)
-    p.add_argument("--markdown", metavar="FILE", default=None,
-                   help="also write the summary as Markdown (e.g. for $GITHUB_STEP_SUMMARY)")
+    p.add_argument(
+        "--markdown",
+        metavar="FILE",
+        default=None,
+        help="also write the summary as Markdown (e.g. for $GITHUB_STEP_SUMMARY)",
+    )
     p.add_argument("--json", metavar="FILE", default=None, help="also write the summary as JSON")
     p.add_argument("--format", choices=("text", "json"), default="text", help="stdout: text (default) or json")
-    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                   help="progress bar on stderr (default: when stderr is a terminal)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
     p.set_defaults(func=cmd_check)

@@ -18,7 +18,15 @@ from ..core.config import ConfigError
 from ..core.game import GameSpec, get_game
 from ..core.manifest import package_versions
 
-__all__ = ["EXIT_USAGE", "EXIT_INCOMPLETE", "EXIT_FAILED", "EXIT_INTERRUPTED", "UsageError", "Parser", "package_versions"]
+__all__ = [
+    "EXIT_USAGE",
+    "EXIT_INCOMPLETE",
+    "EXIT_FAILED",
+    "EXIT_INTERRUPTED",
+    "UsageError",
+    "Parser",
+    "package_versions",
+]
 
 EXIT_USAGE = 2
 #: ``report`` and ``export`` wrote their output, labelled incomplete: planned matches are missing.
@@ -110,11 +118,11 @@ def check_out_file(flag: str, out: str | Path, suffixes: tuple[str, ...]) -> Non
     path = check_path_text(flag, str(out))
     try:
         if path.is_dir():
-            raise UsageError(f"{flag} {out}: is a directory; expected a file name ending in "
-                             + " or ".join(suffixes))
+            raise UsageError(f"{flag} {out}: is a directory; expected a file name ending in " + " or ".join(suffixes))
         if path.suffix.lower() not in suffixes:
-            raise UsageError(f"{flag} {out}: unknown extension {path.suffix or '(none)'!r}; allowed: "
-                             + ", ".join(suffixes))
+            raise UsageError(
+                f"{flag} {out}: unknown extension {path.suffix or '(none)'!r}; allowed: " + ", ".join(suffixes)
+            )
         if path.exists() and not path.is_file():
             raise UsageError(f"{flag} {out}: exists and is not a regular file")
         if path.exists() and not os.access(path, os.W_OK):
@@ -142,17 +150,29 @@ def check_toml_file(flag: str, path: str | None) -> None:
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", metavar="FILE", help="a rules TOML file overriding the defaults")
-    parser.add_argument("--set", metavar="KEY=VALUE", action="append", default=[], dest="overrides",
-                        help="override one rule (dotted key of `tablesim rules GAME`, TOML value); repeatable")
+    parser.add_argument(
+        "--set",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        dest="overrides",
+        help="override one rule (dotted key of `tablesim rules GAME`, TOML value); repeatable",
+    )
 
 
 def add_backend_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--backend", default="loky",
-                        help="loky (default: local processes), dask (a dask.distributed cluster), "
-                             "threading, sequential")
-    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                        help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask; "
-                             "without it a LocalCluster of --jobs workers is started)")
+    parser.add_argument(
+        "--backend",
+        default="loky",
+        help="loky (default: local processes), dask (a dask.distributed cluster), threading, sequential",
+    )
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="dask scheduler address, e.g. tcp://10.0.0.5:8786 (with --backend dask; "
+        "without it a LocalCluster of --jobs workers is started)",
+    )
 
 
 def find_game(name: str) -> GameSpec:
@@ -197,8 +217,13 @@ def cluster(args: argparse.Namespace):
 RUN_KEYS = ("kind", "game", "seed", "cells")
 
 
-def prepare_out(out: str | Path | None, manifest: dict[str, Any], keys: tuple[str, ...] = RUN_KEYS,
-                 compared: dict[str, tuple[Callable[[Any], Any], str]] | None = None, flag: str = "--out"):
+def prepare_out(
+    out: str | Path | None,
+    manifest: dict[str, Any],
+    keys: tuple[str, ...] = RUN_KEYS,
+    compared: dict[str, tuple[Callable[[Any], Any], str]] | None = None,
+    flag: str = "--out",
+):
     """Check ``--out`` before anything is written; return a ResultStore or None.
 
     A directory holding a run may be reused (resumed) only if its manifest agrees on ``keys``;
@@ -219,8 +244,9 @@ def prepare_out(out: str | Path | None, manifest: dict[str, Any], keys: tuple[st
 
 
 @contextlib.contextmanager
-def writing(store, command: str, manifest: dict[str, Any], keys: tuple[str, ...] = RUN_KEYS,
-             compared: dict | None = None) -> Iterator[None]:
+def writing(
+    store, command: str, manifest: dict[str, Any], keys: tuple[str, ...] = RUN_KEYS, compared: dict | None = None
+) -> Iterator[None]:
     """Hold ``store``'s lock (None: nothing to hold); the manifest is checked again under it."""
     if store is None:
         yield
@@ -232,11 +258,13 @@ def writing(store, command: str, manifest: dict[str, Any], keys: tuple[str, ...]
 
 def interrupted(verb: str, store, what: str = "matches") -> int:
     if store is None:
-        print(f"tablesim {verb}: interrupted; nothing stored (use --out DIR to keep finished "
-              "chunks)", file=sys.stderr)
+        print(f"tablesim {verb}: interrupted; nothing stored (use --out DIR to keep finished chunks)", file=sys.stderr)
     else:
-        print(f"tablesim {verb}: interrupted; {store.stored_count()} {what} are stored in "
-              f"{store.path}; rerun the same command to resume", file=sys.stderr)
+        print(
+            f"tablesim {verb}: interrupted; {store.stored_count()} {what} are stored in "
+            f"{store.path}; rerun the same command to resume",
+            file=sys.stderr,
+        )
     return EXIT_INTERRUPTED
 
 
@@ -249,8 +277,10 @@ def incomplete_status(verb: str, folder: Path, completeness, allow: bool) -> int
     """
     if completeness.complete:
         return 0
-    line = (f"{folder} is incomplete: {completeness.cells_text()}; the {verb} is labelled incomplete; "
-            f"{completeness.replay_text()}")
+    line = (
+        f"{folder} is incomplete: {completeness.cells_text()}; the {verb} is labelled incomplete; "
+        f"{completeness.replay_text()}"
+    )
     if allow:
         print(f"tablesim {verb}: note: {line}", file=sys.stderr)
         return 0
@@ -259,12 +289,16 @@ def incomplete_status(verb: str, folder: Path, completeness, allow: bool) -> int
 
 
 #: The help of ``--allow-incomplete`` (``report`` and ``export``).
-ALLOW_INCOMPLETE_HELP = ("exit 0 even when the results directory lacks planned matches (a damaged chunk set "
-                         "aside, a run stopped early); the output is labelled incomplete either way")
+ALLOW_INCOMPLETE_HELP = (
+    "exit 0 even when the results directory lacks planned matches (a damaged chunk set "
+    "aside, a run stopped early); the output is labelled incomplete either way"
+)
 #: The exit statuses of ``report`` and ``export``, for their --help.
-WRITER_EXIT_STATUS = ("exit status: 0 written; 2 bad usage (nothing written);\n"
-                      "  3 written from a results directory that lacks planned matches, labelled\n"
-                      "  incomplete (0 with --allow-incomplete)")
+WRITER_EXIT_STATUS = (
+    "exit status: 0 written; 2 bad usage (nothing written);\n"
+    "  3 written from a results directory that lacks planned matches, labelled\n"
+    "  incomplete (0 with --allow-incomplete)"
+)
 
 
 def say_resumed(verb: str, store, cells, matches: int) -> None:
@@ -274,9 +308,11 @@ def say_resumed(verb: str, store, cells, matches: int) -> None:
     if store is None or not store.exists():
         return
     ranges = store.stored_ranges()
-    stored = sum(max(0, min(last, matches - 1) - first + 1)
-                 for cell in cells for first, last in ranges.get(cell_key(cell.variant, cell.lineup), ()))
+    stored = sum(
+        max(0, min(last, matches - 1) - first + 1)
+        for cell in cells
+        for first, last in ranges.get(cell_key(cell.variant, cell.lineup), ())
+    )
     total = matches * len(cells)
     if stored:
-        print(f"tablesim {verb}: resumed: {stored} of {total} matches already stored in {store.path}",
-              file=sys.stderr)
+        print(f"tablesim {verb}: resumed: {stored} of {total} matches already stored in {store.path}", file=sys.stderr)

@@ -40,12 +40,16 @@ def cmd_compact(args: argparse.Namespace) -> int:
 
 def add_parsers(sub) -> None:
     """Add ``tablesim compact`` to the parser."""
-    p = sub.add_parser("compact", help="merge a results directory's parts into few large files (same tables)",
-                       epilog="example: tablesim compact results/run1\n"
-                              "A run or experiment that finishes compacts its directory itself; this command "
-                              "does it for a directory written otherwise, or after an interrupted run.",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "compact",
+        help="merge a results directory's parts into few large files (same tables)",
+        epilog="example: tablesim compact results/run1\n"
+        "A run or experiment that finishes compacts its directory itself; this command "
+        "does it for a directory written otherwise, or after an interrupted run.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("dir", help="a results directory (of run or experiment)")
-    p.add_argument("--max-matches", type=int, default=50_000,
-                   help="the most matches in one merged part (default 50000)")
+    p.add_argument(
+        "--max-matches", type=int, default=50_000, help="the most matches in one merged part (default 50000)"
+    )
     p.set_defaults(func=cmd_compact)

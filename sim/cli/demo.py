@@ -22,8 +22,7 @@ from .examples import demo_file
 __all__ = ["run_demo"]
 
 
-def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] | None = None,
-             command: str = "tablesim demo") -> int:
+def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] | None = None, command: str = "tablesim demo") -> int:
     """Play every installed game's demo (or those of ``games``) and write their reports."""
     from analysis.analyse import analyse
     from analysis.narrative import summary_sentences
@@ -45,8 +44,11 @@ def run_demo(out: Path, jobs: int = 2, games: tuple[str, ...] | None = None,
     for path, experiment, store, manifest in planned:
         folder = store.path
         # the game's header goes where its sentences go (stdout), so a saved output keeps them together
-        print(f"== {experiment.spec.title}: {path.name} ({len(experiment.cells)} cells x "
-              f"{experiment.settings.matches} matches)", flush=True)
+        print(
+            f"== {experiment.spec.title}: {path.name} ({len(experiment.cells)} cells x "
+            f"{experiment.settings.matches} matches)",
+            flush=True,
+        )
         started = time.perf_counter()
         with store.lock(manifest["command"]):
             store.check_compatible(manifest, ("kind", "game", "seed", "cells"))

@@ -27,8 +27,11 @@ def example_files(spec: GameSpec) -> list[Path]:
     """The example files of a game, sorted by name."""
     if spec.examples is not None:
         folder = Path(spec.examples)
-        return sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith((".", "_"))) \
-            if folder.is_dir() else []
+        return (
+            sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith((".", "_")))
+            if folder.is_dir()
+            else []
+        )
     return sorted(LEGACY_FOLDER.glob(f"{spec.name}_*.toml")) if LEGACY_FOLDER.is_dir() else []
 
 
@@ -66,15 +69,20 @@ def cmd_examples(args: argparse.Namespace) -> int:
         return 0
     check_out_dir("--copy", args.copy)
     target = Path(args.copy)
-    clashes = [target / p.name for _, p in found
-               if (target / p.name).exists() and not filecmp.cmp(p, target / p.name, shallow=False)]
+    clashes = [
+        target / p.name
+        for _, p in found
+        if (target / p.name).exists() and not filecmp.cmp(p, target / p.name, shallow=False)
+    ]
     names = [p.name for _, p in found]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise UsageError(f"--copy: two games ship a file named {twice[0]}; copy them one game at a time")
     if clashes:
-        raise UsageError(f"--copy {args.copy}: {clashes[0]} exists and differs; nothing copied "
-                         "(move it away or choose another folder)")
+        raise UsageError(
+            f"--copy {args.copy}: {clashes[0]} exists and differs; nothing copied "
+            "(move it away or choose another folder)"
+        )
     target.mkdir(parents=True, exist_ok=True)
     for spec, path in found:
         shutil.copyfile(path, target / path.name)
@@ -85,7 +93,10 @@ def cmd_examples(args: argparse.Namespace) -> int:
 
 def add_parsers(sub) -> None:
     """Add ``tablesim examples`` to the parser."""
-    p = sub.add_parser("examples", help="list (or copy) every installed game's example files",
-                       epilog="example: tablesim examples --copy examples")
+    p = sub.add_parser(
+        "examples",
+        help="list (or copy) every installed game's example files",
+        epilog="example: tablesim examples --copy examples",
+    )
     p.add_argument("--copy", default=None, metavar="DIR", help="copy them all into DIR")
     p.set_defaults(func=cmd_examples)

@@ -48,19 +48,22 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def add_parsers(sub) -> None:
     """Add ``tablesim export`` to the parser."""
-    p = sub.add_parser("export", help="the tables and the report's headline figures as CSV files or an xlsx workbook",
-                       description="The tables and the report's headline figures as CSV files or an xlsx "
-                                   "workbook. A directory that lacks planned matches is exported from the "
-                                   "matches it holds; its summary starts with one 'results incomplete' row per "
-                                   "short cell.",
-                       epilog="example: tablesim examples --copy examples && "
-                              "tablesim experiment examples/curlastique_demo.toml && "
-                              "tablesim export results/curlastique_demo --format xlsx --out demo.xlsx\n"
-                              + WRITER_EXIT_STATUS,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "export",
+        help="the tables and the report's headline figures as CSV files or an xlsx workbook",
+        description="The tables and the report's headline figures as CSV files or an xlsx "
+        "workbook. A directory that lacks planned matches is exported from the "
+        "matches it holds; its summary starts with one 'results incomplete' row per "
+        "short cell.",
+        epilog="example: tablesim examples --copy examples && "
+        "tablesim experiment examples/curlastique_demo.toml && "
+        "tablesim export results/curlastique_demo --format xlsx --out demo.xlsx\n" + WRITER_EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("dir", help="a results directory (run or experiment)")
     p.add_argument("--format", choices=("csv", "xlsx"), default="csv")
-    p.add_argument("--out", default=None, help="csv: a folder (default DIR/export); xlsx: a file "
-                                               "(default DIR/results.xlsx)")
+    p.add_argument(
+        "--out", default=None, help="csv: a folder (default DIR/export); xlsx: a file (default DIR/results.xlsx)"
+    )
     p.add_argument("--allow-incomplete", action="store_true", help=ALLOW_INCOMPLETE_HELP)
     p.set_defaults(func=cmd_export)

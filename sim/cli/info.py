@@ -49,7 +49,7 @@ def _toml_value(value) -> str:
 
 
 def _short(text: str, width: int = 16) -> str:
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _bounds(doc: dict) -> str:
@@ -59,8 +59,11 @@ def _bounds(doc: dict) -> str:
     strict = ">" if doc.get("min_exclusive") else ">="
     if low is not None and high is not None and not doc.get("min_exclusive"):
         return f"{low:g} to {high:g}"
-    return " and ".join(part for part in ((f"{strict} {low:g}" if low is not None else ""),
-                                         (f"<= {high:g}" if high is not None else "")) if part)
+    return " and ".join(
+        part
+        for part in ((f"{strict} {low:g}" if low is not None else ""), (f"<= {high:g}" if high is not None else ""))
+        if part
+    )
 
 
 def profiles_text(spec, base: str) -> str:
@@ -72,17 +75,23 @@ def profiles_text(spec, base: str) -> str:
     tables = presets(spec)
     docs = field_docs(spec.profile_type)
     chosen = flatten(to_dict(load_profile(spec, base).profile))
-    lines = [f"# {spec.title} player profile: save as my_player.toml, change what you want, and use it as",
-             f"# --players my_player.toml,... (keys not set come from `base`). Presets: {', '.join(tables)}.",
-             "", f'{"name = " + chr(34) + "my-player" + chr(34):<22}# shown in the tables (default: the file\'s name)',
-             f'{"base = " + chr(34) + base + chr(34):<22}# the preset the other keys start from', ""]
+    lines = [
+        f"# {spec.title} player profile: save as my_player.toml, change what you want, and use it as",
+        f"# --players my_player.toml,... (keys not set come from `base`). Presets: {', '.join(tables)}.",
+        "",
+        f"{'name = ' + chr(34) + 'my-player' + chr(34):<22}# shown in the tables (default: the file's name)",
+        f"{'base = ' + chr(34) + base + chr(34):<22}# the preset the other keys start from",
+        "",
+    ]
     width = min(40, max(len(f"{k} = {_toml_value(chosen[k])}") for k in docs) + 2)
     for key, doc in docs.items():
         text = f"{key} = {_toml_value(chosen[key])}"
         unit = f"{doc['unit']}; " if doc.get("unit") else ""
         meaning = doc.get("doc") or ""
-        lines.append(f"{text:<{width - 1}} # {unit}{_bounds(doc)}; default {_toml_value(doc['default'])}"
-                     + (f": {meaning}" if meaning else ""))
+        lines.append(
+            f"{text:<{width - 1}} # {unit}{_bounds(doc)}; default {_toml_value(doc['default'])}"
+            + (f": {meaning}" if meaning else "")
+        )
     lines += ["", "# The presets (each column a preset; keys a preset does not set take the default):"]
     values = {name: flatten(to_dict(load_profile(spec, name).profile)) for name in tables}
     head = max(len(k) for k in docs)
@@ -105,9 +114,17 @@ def cmd_profiles(args: argparse.Namespace) -> int:
         raise UsageError(f"--preset {base!r}: unknown preset; allowed: {', '.join(names)}")
     if args.format == "json":
         docs = {k: {kk: vv for kk, vv in v.items()} for k, v in field_docs(spec.profile_type).items()}
-        print(json.dumps({"game": spec.name, "keys": docs,
-                          "presets": {n: flatten(to_dict(load_profile(spec, n).profile)) for n in names}},
-                         indent=2, default=str))
+        print(
+            json.dumps(
+                {
+                    "game": spec.name,
+                    "keys": docs,
+                    "presets": {n: flatten(to_dict(load_profile(spec, n).profile)) for n in names},
+                },
+                indent=2,
+                default=str,
+            )
+        )
     else:
         sys.stdout.write(profiles_text(spec, base))
     return 0
@@ -135,22 +152,34 @@ def add_parsers(sub) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_games)
 
-    p = sub.add_parser("rules", help="print a game's rules as TOML (the file to copy and edit)",
-                       epilog="example: tablesim rules curlastique > my_rules.toml")
+    p = sub.add_parser(
+        "rules",
+        help="print a game's rules as TOML (the file to copy and edit)",
+        epilog="example: tablesim rules curlastique > my_rules.toml",
+    )
     p.add_argument("game")
     add_rules_options(p)
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("profiles", help="a game's player presets and every profile key (unit, bounds, meaning)",
-                       epilog="example: tablesim profiles curlastique --preset club > my_player.toml")
+    p = sub.add_parser(
+        "profiles",
+        help="a game's player presets and every profile key (unit, bounds, meaning)",
+        epilog="example: tablesim profiles curlastique --preset club > my_player.toml",
+    )
     p.add_argument("game")
-    p.add_argument("--preset", default=None, help="the preset the printed profile starts from "
-                                                   "(default: the game's first demo profile)")
+    p.add_argument(
+        "--preset",
+        default=None,
+        help="the preset the printed profile starts from (default: the game's first demo profile)",
+    )
     p.add_argument("--format", choices=("text", "json"), default="text")
     p.set_defaults(func=cmd_profiles)
 
-    p = sub.add_parser("new-game", help="write a package skeleton for a new game (passes the conformance suite)",
-                       epilog="example: tablesim new-game dice-duel my-dice-duel/")
+    p = sub.add_parser(
+        "new-game",
+        help="write a package skeleton for a new game (passes the conformance suite)",
+        epilog="example: tablesim new-game dice-duel my-dice-duel/",
+    )
     p.add_argument("name", help="the game's name: lower-case letters, digits and hyphens")
     p.add_argument("dir", help="a new (or empty) directory for the package")
     p.set_defaults(func=cmd_new_game)

@@ -64,8 +64,10 @@ def _cell_from_manifest(spec: GameSpec, entry: dict[str, Any]):
     from ..core.runner import Cell
 
     rules = build(spec.rules_type, entry["rules"], default_source="manifest.json")
-    players = tuple(Player(str(p["name"]), build(spec.profile_type, p["profile"], default_source="manifest.json"))
-                    for p in entry["players"])
+    players = tuple(
+        Player(str(p["name"]), build(spec.profile_type, p["profile"], default_source="manifest.json"))
+        for p in entry["players"]
+    )
     return Cell(str(entry["variant"]), str(entry["lineup"]), rules, players, bool(entry.get("rotate_seats")))
 
 
@@ -83,25 +85,29 @@ def _stored_scores(folder: Path, variant: str, lineup: str, match: int) -> tuple
     return None
 
 
-def stored_match(folder: str | Path, match: int, variant: str | None = None,
-                 lineup: str | None = None) -> StoredMatch:
+def stored_match(folder: str | Path, match: int, variant: str | None = None, lineup: str | None = None) -> StoredMatch:
     """Match ``match`` of results directory ``folder`` with what is needed to replay it."""
     from ..core.store import ResultStore
 
     folder = Path(folder)
     manifest = ResultStore(folder).read_manifest()
     if manifest.get("kind") not in ("run", "experiment", "worth", "matrix"):
-        raise UsageError(f"{folder}: a {manifest.get('kind')} directory; replay reads run, experiment, worth and matrix results")
+        raise UsageError(
+            f"{folder}: a {manifest.get('kind')} directory; replay reads run, experiment, worth and matrix results"
+        )
     spec = find_game(str(manifest["game"]))
     cells = [c for c in manifest.get("cells", []) if isinstance(c, dict)]
     variant = _choose("--variant", variant, list(dict.fromkeys(str(c["variant"]) for c in cells)), "baseline")
-    lineup = _choose("--lineup", lineup, list(dict.fromkeys(str(c["lineup"]) for c in cells
-                                                            if str(c["variant"]) == variant)))
+    lineup = _choose(
+        "--lineup", lineup, list(dict.fromkeys(str(c["lineup"]) for c in cells if str(c["variant"]) == variant))
+    )
     entry = next(c for c in cells if str(c["variant"]) == variant and str(c["lineup"]) == lineup)
     scores = _stored_scores(folder, variant, lineup, match)
     if scores is None:
-        raise UsageError(f"--match {match}: not stored in {folder} for variant {variant!r}, line-up "
-                         f"{lineup!r} (matches per cell: {manifest.get('matches', '?')})")
+        raise UsageError(
+            f"--match {match}: not stored in {folder} for variant {variant!r}, line-up "
+            f"{lineup!r} (matches per cell: {manifest.get('matches', '?')})"
+        )
     return StoredMatch(spec, _cell_from_manifest(spec, entry), match, int(manifest.get("seed", 0)), scores)
 
 
@@ -126,8 +132,11 @@ def _write_html(spec: GameSpec, path: str, rules, seated, seeds, expected) -> in
     frames = spec.frames(rules, seated, seeds)
     final = tuple(float(v) for v in frames.get("final_scores", ()))
     if expected is not None and final != tuple(expected):
-        print(f"tablesim: error: the game's frames end on {_scores_line(final)}, the match on "
-              f"{_scores_line(expected)}: the frames hook does not replay the match", file=sys.stderr)
+        print(
+            f"tablesim: error: the game's frames end on {_scores_line(final)}, the match on "
+            f"{_scores_line(expected)}: the frames hook does not replay the match",
+            file=sys.stderr,
+        )
         return EXIT_MISMATCH
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     write_replay_page(frames, path)
@@ -137,8 +146,10 @@ def _write_html(spec: GameSpec, path: str, rules, seated, seeds, expected) -> in
 
 def _from_results(args: argparse.Namespace) -> int:
     if args.rules is not None or args.overrides or args.players or args.seed is not None:
-        raise UsageError("--rules, --set, --players and --seed: not with a results directory (its "
-                         "manifest fixes them); use --variant and --lineup to choose a cell")
+        raise UsageError(
+            "--rules, --set, --players and --seed: not with a results directory (its "
+            "manifest fixes them); use --variant and --lineup to choose a cell"
+        )
     if args.match is None:
         raise UsageError("--match: required with a results directory (the tables' match number)")
     stored = stored_match(args.source, args.match, args.variant, args.lineup)
@@ -146,15 +157,21 @@ def _from_results(args: argparse.Namespace) -> int:
     spec, cell = stored.spec, stored.cell
     replayed = tuple(float(row["score"]) for row in sorted(log.players, key=lambda r: r["seat"]))
     seed_index, rotation = cell.seed_and_rotation(stored.match)
-    print(f"{spec.title}: match {stored.match} of {args.source} (variant {cell.variant}, line-up "
-          f"{cell.lineup}; root seed {stored.root_seed}, seed index {seed_index}, rotation {rotation}: "
-          + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(seated)) + ")")
+    print(
+        f"{spec.title}: match {stored.match} of {args.source} (variant {cell.variant}, line-up "
+        f"{cell.lineup}; root seed {stored.root_seed}, seed index {seed_index}, rotation {rotation}: "
+        + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(seated))
+        + ")"
+    )
     if spec.replay is not None and args.html is None:
         print(_told(spec, cell.rules, seated, seeds, args))
     if replayed != stored.scores:
-        print(f"tablesim: error: match {stored.match} does not replay: stored final scores "
-              f"{_scores_line(stored.scores)}, replayed {_scores_line(replayed)} (the game's code or "
-              "a dependency changed since the run; see the manifest's versions)", file=sys.stderr)
+        print(
+            f"tablesim: error: match {stored.match} does not replay: stored final scores "
+            f"{_scores_line(stored.scores)}, replayed {_scores_line(replayed)} (the game's code or "
+            "a dependency changed since the run; see the manifest's versions)",
+            file=sys.stderr,
+        )
         return EXIT_MISMATCH
     print(f"replayed final scores equal the stored ones: {_scores_line(replayed)}")
     if args.html is not None:
@@ -194,8 +211,10 @@ def _told(spec: GameSpec, rules, players, seeds, args: argparse.Namespace) -> st
 
     accepts = inspect.signature(spec.replay).parameters
     options = {}
-    for flag, name, value, given in (("--part", "part", args.part, args.part is not None),
-                                     ("--all-turns", "fold", not args.all_turns, args.all_turns)):
+    for flag, name, value, given in (
+        ("--part", "part", args.part, args.part is not None),
+        ("--all-turns", "fold", not args.all_turns, args.all_turns),
+    ):
         if not given:
             continue
         if name not in accepts:
@@ -221,35 +240,55 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 raise UsageError(f"--html: {spec.name} has no frames hook (no animated replay)")
         return _from_results(args)
     if Path(args.source).exists() or "/" in args.source:
-        raise UsageError(f"{args.source}: not a tablesim results directory (no manifest.json) and not a game; "
-                         f"games: {', '.join(game_names())}")
+        raise UsageError(
+            f"{args.source}: not a tablesim results directory (no manifest.json) and not a game; "
+            f"games: {', '.join(game_names())}"
+        )
     return _from_game(args)
 
 
 def add_parsers(sub) -> None:
     """Add ``tablesim replay`` to the parser."""
     p = sub.add_parser(
-        "replay", help="tell one match turn by turn (a fresh one, or a stored one of a results directory)",
+        "replay",
+        help="tell one match turn by turn (a fresh one, or a stored one of a results directory)",
         epilog="examples (in this order, from an empty folder):\n  tablesim replay gasterospeed --seed 3\n"
-               "  tablesim replay gasterospeed --seed 3 --part 2\n"
-               "  tablesim examples --copy examples\n"
-               "  tablesim experiment examples/curlastique_demo.toml --jobs 2\n"
-               "  tablesim replay results/curlastique_demo --match 17 --variant bullseye-150\n"
-               "(--html FILE.html: for the games with a frames hook)",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        "  tablesim replay gasterospeed --seed 3 --part 2\n"
+        "  tablesim examples --copy examples\n"
+        "  tablesim experiment examples/curlastique_demo.toml --jobs 2\n"
+        "  tablesim replay results/curlastique_demo --match 17 --variant bullseye-150\n"
+        "(--html FILE.html: for the games with a frames hook)",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("source", metavar="GAME|DIR", help="a game, or a results directory (run or experiment)")
     p.add_argument("--seed", type=int, default=None, help="root seed (GAME only; default 0)")
-    p.add_argument("--match", type=int, default=None,
-                   help="GAME: match index under that seed (default 0); DIR: the tables' match number")
+    p.add_argument(
+        "--match",
+        type=int,
+        default=None,
+        help="GAME: match index under that seed (default 0); DIR: the tables' match number",
+    )
     p.add_argument("--variant", default=None, help="DIR: the variant (default baseline)")
     p.add_argument("--lineup", default=None, help="DIR: the line-up (default: the only one)")
     p.add_argument("--players", default=None, help="GAME: comma-separated profiles (default: the demo line-up)")
-    p.add_argument("--part", type=int, default=None, metavar="N",
-                   help="the part of the match to tell, for games played in parts (a race of a "
-                        "Gastérospeed championship; default 1)")
-    p.add_argument("--all-turns", action="store_true",
-                   help="tell every turn (by default a run of turns where one snail is left alone is folded)")
-    p.add_argument("--html", default=None, metavar="FILE.html",
-                   help="write a self-contained animated page (play, pause, step, scores)")
+    p.add_argument(
+        "--part",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the part of the match to tell, for games played in parts (a race of a "
+        "Gastérospeed championship; default 1)",
+    )
+    p.add_argument(
+        "--all-turns",
+        action="store_true",
+        help="tell every turn (by default a run of turns where one snail is left alone is folded)",
+    )
+    p.add_argument(
+        "--html",
+        default=None,
+        metavar="FILE.html",
+        help="write a self-contained animated page (play, pause, step, scores)",
+    )
     add_rules_options(p)
     p.set_defaults(func=cmd_replay)

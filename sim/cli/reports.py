@@ -60,8 +60,10 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_shot(args: argparse.Namespace) -> int:
     spec = find_game(args.game)
     if spec.shot is None:
-        raise UsageError(f"game: {spec.name} is not a dexterity game; `shot` takes one of: "
-                         + ", ".join(n for n in game_names() if get_game(n).shot is not None))
+        raise UsageError(
+            f"game: {spec.name} is not a dexterity game; `shot` takes one of: "
+            + ", ".join(n for n in game_names() if get_game(n).shot is not None)
+        )
     if args.plot is not None:
         check_out_file("--plot", args.plot, (".png", ".svg", ".pdf"))
     check_toml_file("--state", args.state)
@@ -81,23 +83,28 @@ def cmd_shot(args: argparse.Namespace) -> int:
 
 def add_parsers(sub) -> None:
     """Add this module's commands to the ``tablesim`` parser."""
-    p = sub.add_parser("report", help="a self-contained HTML design report of a results directory",
-                       description="A self-contained HTML design report of a results directory. A directory "
-                                   "that lacks planned matches is reported from the matches it holds, under a "
-                                   "banner naming the short cells and the command that replays them.",
-                       epilog="example: tablesim examples --copy examples && "
-                              "tablesim experiment examples/curlastique_demo.toml && "
-                              "tablesim report results/curlastique_demo --out curlastique_demo.html\n"
-                              + WRITER_EXIT_STATUS,
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "report",
+        help="a self-contained HTML design report of a results directory",
+        description="A self-contained HTML design report of a results directory. A directory "
+        "that lacks planned matches is reported from the matches it holds, under a "
+        "banner naming the short cells and the command that replays them.",
+        epilog="example: tablesim examples --copy examples && "
+        "tablesim experiment examples/curlastique_demo.toml && "
+        "tablesim report results/curlastique_demo --out curlastique_demo.html\n" + WRITER_EXIT_STATUS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("dir")
     p.add_argument("--out", default=None, metavar="FILE.html", help="default: DIR/report.html")
     p.add_argument("--markdown", default=None, metavar="FILE.md", help="also write a Markdown export")
     p.add_argument("--allow-incomplete", action="store_true", help=ALLOW_INCOMPLETE_HELP)
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("shot", help="play and draw one shot of a dexterity game",
-                       epilog="example: tablesim shot curlastique --x 0.0 --angle 0 --speed 1.38 --plot shot.png")
+    p = sub.add_parser(
+        "shot",
+        help="play and draw one shot of a dexterity game",
+        epilog="example: tablesim shot curlastique --x 0.0 --angle 0 --speed 1.38 --plot shot.png",
+    )
     p.add_argument("game")
     p.add_argument("--x", type=float, default=None, help="lateral start position (m)")
     p.add_argument("--angle", type=float, default=0.0, help="aim angle from straight ahead (degrees)")
@@ -107,4 +114,3 @@ def add_parsers(sub) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text")
     add_rules_options(p)
     p.set_defaults(func=cmd_shot)
-

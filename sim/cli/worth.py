@@ -27,8 +27,10 @@ DEFAULT_MATCHES = 400
 def _check_declares_choices(spec) -> None:
     """One line naming the games that do, for a game without restrictable choices."""
     if spec.restrictions is None:
-        raise UsageError(f"game: {spec.name} declares no choices a profile may forbid; `worth` takes one of: "
-                         + ", ".join(n for n in game_names() if find_game(n).restrictions is not None))
+        raise UsageError(
+            f"game: {spec.name} declares no choices a profile may forbid; `worth` takes one of: "
+            + ", ".join(n for n in game_names() if find_game(n).restrictions is not None)
+        )
 
 
 def _list_choices(spec, args) -> int:
@@ -82,17 +84,38 @@ def cmd_worth(args: argparse.Namespace) -> int:
     cells = [Cell("baseline", name, rules, seated, rotate_seats=seats > 1) for name, _, seated in expanded]
     worth = worth_manifest(args.slot, choices, {name: (lineup, choice) for name, choice, _ in expanded})
     manifest = {
-        "kind": "worth", "game": spec.name, "seed": args.seed, "matches": matches,
-        "rotate_seats": seats > 1, "chunk_size": args.chunk_size,
-        "cells": [{"variant": c.variant, "lineup": c.lineup, "rules": to_dict(rules),
-                   "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in c.players],
-                   "rotate_seats": c.rotate_seats} for c in cells],
-        "worth": worth, "command": command_line(args), "versions": package_versions(),
+        "kind": "worth",
+        "game": spec.name,
+        "seed": args.seed,
+        "matches": matches,
+        "rotate_seats": seats > 1,
+        "chunk_size": args.chunk_size,
+        "cells": [
+            {
+                "variant": c.variant,
+                "lineup": c.lineup,
+                "rules": to_dict(rules),
+                "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in c.players],
+                "rotate_seats": c.rotate_seats,
+            }
+            for c in cells
+        ],
+        "worth": worth,
+        "command": command_line(args),
+        "versions": package_versions(),
     }
-    said = [f"tablesim worth: --matches {args.matches} rounded up to {matches}: every seed is played under "
-            f"all {seats} rotations of the line-up"] if matches != args.matches else []
-    said.append(f"tablesim worth: {len(choices)} choices + the unrestricted line-up, {matches:,} matches each "
-                f"({len(cells) * matches:,} in all)")
+    said = (
+        [
+            f"tablesim worth: --matches {args.matches} rounded up to {matches}: every seed is played under "
+            f"all {seats} rotations of the line-up"
+        ]
+        if matches != args.matches
+        else []
+    )
+    said.append(
+        f"tablesim worth: {len(choices)} choices + the unrestricted line-up, {matches:,} matches each "
+        f"({len(cells) * matches:,} in all)"
+    )
     tables, elapsed, status = play_cells("worth", spec, cells, matches, args, manifest, "\n".join(said))
     if tables is None:
         return status
@@ -116,22 +139,30 @@ def _print_worth(spec, tables, worth: dict, fmt: str, elapsed: float, who: str) 
         return
     title = f"{spec.title}: what each choice is worth to {who} (slot {worth['slot']})"
     print(f"{title}\n{'=' * len(title)}")
-    print(f"{int(table['pairs'].max()) if len(table) else 0:,} paired matches per choice, seats rotated, common seeds; "
-          f"{elapsed:.1f} s")
+    print(
+        f"{int(table['pairs'].max()) if len(table) else 0:,} paired matches per choice, seats rotated, common seeds; "
+        f"{elapsed:.1f} s"
+    )
     print("worth = its win rate allowed − forbidden, points; CI consistent with the Holm-adjusted p\n")
     width = max([len(str(x)) for x in table["label"]] + [6])
-    print(f"  {'choice':<{width}}  {'worth':>6}  {'adjusted CI':<16}  {'adj. p':>7}  {'detect':>6}  "
-          f"{'made in':>8}  {'per match':>9}")
+    print(
+        f"  {'choice':<{width}}  {'worth':>6}  {'adjusted CI':<16}  {'adj. p':>7}  {'detect':>6}  "
+        f"{'made in':>8}  {'per match':>9}"
+    )
     for r in table.to_dict("records"):
         ci = f"[{points(r['adj_low'])}, {points(r['adj_high'])}]"
         made = "—" if r["used_share"] != r["used_share"] else pct(r["used_share"])
         per = "—" if r["uses_per_match"] != r["uses_per_match"] else f"{r['uses_per_match']:.2f}"
-        print(f"  {str(r['label']):<{width}}  {points(r['worth']):>6}  {ci:<16}  {r['p_adjusted']:7.2g}  "
-              f"{points(r['detectable'], False):>6}  {made:>8}  {per:>9}")
+        print(
+            f"  {str(r['label']):<{width}}  {points(r['worth']):>6}  {ci:<16}  {r['p_adjusted']:7.2g}  "
+            f"{points(r['detectable'], False):>6}  {made:>8}  {per:>9}"
+        )
     compared = observed_comparison(table) if spec.restrictions.observed is not None else {}
     if compared:
-        print(f"\nthe observational ranking (won when made) against the worth: Spearman ρ = {compared['rho']:.2f}; "
-              f"on opposite sides of the median: {', '.join(compared['flips']) or 'none'}")
+        print(
+            f"\nthe observational ranking (won when made) against the worth: Spearman ρ = {compared['rho']:.2f}; "
+            f"on opposite sides of the median: {', '.join(compared['flips']) or 'none'}"
+        )
     print()
     for sentence in worth_sentences(table):
         print(f"- {sentence}")
@@ -139,20 +170,27 @@ def _print_worth(spec, tables, worth: dict, fmt: str, elapsed: float, who: str) 
 
 def add_parsers(sub) -> None:
     """Add ``worth`` to the ``tablesim`` parser."""
-    p = sub.add_parser("worth", help="what each card, zone or shot is worth: restricted play on common seeds",
-                       description="Play the line-up as given and, for each restrictable choice, the same line-up "
-                                   "with one player forbidding it, on the same seeds with the seats rotated; "
-                                   "print each choice's worth (win rate allowed − forbidden) with its interval.",
-                       epilog="example: tablesim worth gasterospeed --players tactician,tactician,tactician,tactician "
-                              "--matches 200 --jobs 2",
-                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = sub.add_parser(
+        "worth",
+        help="what each card, zone or shot is worth: restricted play on common seeds",
+        description="Play the line-up as given and, for each restrictable choice, the same line-up "
+        "with one player forbidding it, on the same seeds with the seats rotated; "
+        "print each choice's worth (win rate allowed − forbidden) with its interval.",
+        epilog="example: tablesim worth gasterospeed --players tactician,tactician,tactician,tactician "
+        "--matches 200 --jobs 2",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("game", help=f"an installed game: {', '.join(game_names())} (tablesim games)")
-    p.add_argument("--players", default=None,
-                   help="comma-separated profiles by seat (presets or profile .toml files)")
-    p.add_argument("--matches", type=int, default=DEFAULT_MATCHES,
-                   help=f"matches per line-up: the unrestricted one and each restricted one (default {DEFAULT_MATCHES})")
-    p.add_argument("--choices", default=None,
-                   help="comma-separated choices to measure (default: every one; --list shows them)")
+    p.add_argument("--players", default=None, help="comma-separated profiles by seat (presets or profile .toml files)")
+    p.add_argument(
+        "--matches",
+        type=int,
+        default=DEFAULT_MATCHES,
+        help=f"matches per line-up: the unrestricted one and each restricted one (default {DEFAULT_MATCHES})",
+    )
+    p.add_argument(
+        "--choices", default=None, help="comma-separated choices to measure (default: every one; --list shows them)"
+    )
     p.add_argument("--slot", type=int, default=0, help="the line-up slot whose player is restricted (default 0)")
     p.add_argument("--list", action="store_true", help="list the game's restrictable choices and stop")
     p.add_argument("--lineup", default=None, help="a name for the line-up in the tables")

@@ -39,10 +39,14 @@ def dask_client(scheduler: str | None = None, workers: int = 2) -> Iterator[obje
     # (every 100 ms) and the system monitor (every 500 ms) in this process, which shares the
     # cores with the workers (0.70–0.76 → 0.61–0.64 CPU s of this process per 2,000-match
     # scaling run). Applies to the LocalCluster; a remote cluster keeps its own configuration.
-    with dask.config.set({"distributed.worker.profile.enabled": False,
-                          "distributed.admin.tick.interval": "500ms",
-                          "distributed.worker.memory.monitor-interval": "1s",
-                          "distributed.admin.system-monitor.interval": "5s"}):
+    with dask.config.set(
+        {
+            "distributed.worker.profile.enabled": False,
+            "distributed.admin.tick.interval": "500ms",
+            "distributed.worker.memory.monitor-interval": "1s",
+            "distributed.admin.system-monitor.interval": "5s",
+        }
+    ):
         with _client(scheduler, workers) as client:
             yield client
 
@@ -56,8 +60,10 @@ def _client(scheduler: str | None, workers: int) -> Iterator[object]:
             yield client
         return
     n_workers = (os.cpu_count() or 1) if workers == -1 else workers
-    with LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
+    with (
+        LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        Client(cluster) as client,
+    ):
         yield client
 
 

@@ -25,8 +25,18 @@ import pandas as pd
 
 from .store import DAMAGED, cell_key, contiguous_runs, gaps, parse_part_name
 
-__all__ = ["MatchRange", "CellShortfall", "Completeness", "assess", "completeness_of", "stored_ranges_of",
-           "missing_ranges", "planned_matches", "stopped_matches", "replay_command"]
+__all__ = [
+    "MatchRange",
+    "CellShortfall",
+    "Completeness",
+    "assess",
+    "completeness_of",
+    "stored_ranges_of",
+    "missing_ranges",
+    "planned_matches",
+    "stopped_matches",
+    "replay_command",
+]
 
 #: Cells named one by one in :meth:`Completeness.cells_text`; the rest are counted.
 SHOWN_CELLS = 3
@@ -74,8 +84,7 @@ class CellShortfall:
         more = len(self.missing) - SHOWN_RANGES
         if more > 0:
             shown += f" and {more} more range{'s' if more > 1 else ''}"
-        return (f"{self.variant} / {self.lineup} holds {self.stored:,} of {self.planned:,} matches "
-                f"({shown} missing)")
+        return f"{self.variant} / {self.lineup} holds {self.stored:,} of {self.planned:,} matches ({shown} missing)"
 
 
 @dataclass(frozen=True)
@@ -130,27 +139,37 @@ class Completeness:
         recorded = self.status or "unknown"
         if self.complete:
             return recorded
-        return (f"incomplete: {self.stored:,} of {self.planned_total:,} planned matches stored "
-                f"(the manifest's status: {recorded})")
+        return (
+            f"incomplete: {self.stored:,} of {self.planned_total:,} planned matches stored "
+            f"(the manifest's status: {recorded})"
+        )
 
     def sentence(self) -> str:
         """One sentence saying the results are incomplete and what follows (complete: "")."""
         if self.complete:
             return ""
-        cause = (f" {self.set_aside} damaged part{'s were' if self.set_aside > 1 else ' was'} set aside "
-                 f"under {DAMAGED}/." if self.set_aside else "")
-        return (f"These results are incomplete: {self.cells_text()}. Every figure is computed from the "
-                f"{self.stored:,} of {self.planned_total:,} planned matches that are stored.{cause} "
-                f"To complete them, {self.replay_text()} (it resumes and plays only the missing matches).")
+        cause = (
+            f" {self.set_aside} damaged part{'s were' if self.set_aside > 1 else ' was'} set aside under {DAMAGED}/."
+            if self.set_aside
+            else ""
+        )
+        return (
+            f"These results are incomplete: {self.cells_text()}. Every figure is computed from the "
+            f"{self.stored:,} of {self.planned_total:,} planned matches that are stored.{cause} "
+            f"To complete them, {self.replay_text()} (it resumes and plays only the missing matches)."
+        )
 
 
 def stored_ranges_of(matches: pd.DataFrame) -> dict[tuple[str, str], list[MatchRange]]:
     """(variant, line-up) → the contiguous ranges of match indices a ``matches`` table holds."""
     if matches.empty:
         return {}
-    return {(str(variant), str(lineup)): [MatchRange(*run) for run in
-                                          contiguous_runs(sorted(set(rows["match"].astype("int64"))))]
-            for (variant, lineup), rows in matches.groupby(["variant", "lineup"], sort=False)}
+    return {
+        (str(variant), str(lineup)): [
+            MatchRange(*run) for run in contiguous_runs(sorted(set(rows["match"].astype("int64"))))
+        ]
+        for (variant, lineup), rows in matches.groupby(["variant", "lineup"], sort=False)
+    }
 
 
 def missing_ranges(stored: Iterable[MatchRange], planned: int) -> tuple[MatchRange, ...]:
@@ -186,13 +205,17 @@ def stopped_matches(manifest: Mapping[str, Any]) -> dict[tuple[str, str], int]:
 
 def _planned_cells(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Any]) -> list[tuple[str, str]]:
     """(variant, line-up) of every planned cell: the manifest's, else those stored."""
-    cells = [(str(c.get("variant")), str(c.get("lineup"))) for c in manifest.get("cells") or []
-             if isinstance(c, Mapping) and "variant" in c and "lineup" in c]
+    cells = [
+        (str(c.get("variant")), str(c.get("lineup")))
+        for c in manifest.get("cells") or []
+        if isinstance(c, Mapping) and "variant" in c and "lineup" in c
+    ]
     return list(dict.fromkeys(cells)) if cells else list(stored)
 
 
-def _set_aside_missing(damaged: Iterable[str], cells: Sequence[tuple[str, str]],
-                       missing: Mapping[tuple[str, str], tuple[MatchRange, ...]]) -> int:
+def _set_aside_missing(
+    damaged: Iterable[str], cells: Sequence[tuple[str, str]], missing: Mapping[tuple[str, str], tuple[MatchRange, ...]]
+) -> int:
     """Damaged part names (``DIR/damaged/matches/``) of which some match is still missing."""
     by_key = {cell_key(*cell): cell for cell in cells}
     count = 0
@@ -228,8 +251,12 @@ def replay_command(manifest: Mapping[str, Any], folder: str | Path | None = None
     return command
 
 
-def assess(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Sequence[MatchRange]],
-           damaged: Iterable[str] = (), folder: str | Path | None = None) -> Completeness:
+def assess(
+    manifest: Mapping[str, Any],
+    stored: Mapping[tuple[str, str], Sequence[MatchRange]],
+    damaged: Iterable[str] = (),
+    folder: str | Path | None = None,
+) -> Completeness:
     """Compare what is stored with what the manifest planned.
 
     Args:
@@ -252,10 +279,16 @@ def assess(manifest: Mapping[str, Any], stored: Mapping[tuple[str, str], Sequenc
         if absent:
             missing[cell] = absent
             shortfalls.append(CellShortfall(cell[0], cell[1], held, plan, absent))
-    return Completeness(status=str(manifest.get("status") or ""), planned=planned, cells=len(cells),
-                        planned_total=planned_total, stored=total, shortfalls=tuple(shortfalls),
-                        set_aside=_set_aside_missing(damaged, cells, missing),
-                        command=replay_command(manifest, folder))
+    return Completeness(
+        status=str(manifest.get("status") or ""),
+        planned=planned,
+        cells=len(cells),
+        planned_total=planned_total,
+        stored=total,
+        shortfalls=tuple(shortfalls),
+        set_aside=_set_aside_missing(damaged, cells, missing),
+        command=replay_command(manifest, folder),
+    )
 
 
 def completeness_of(path: str | Path, manifest: Mapping[str, Any], matches: pd.DataFrame) -> Completeness:

@@ -96,8 +96,7 @@ def param(
         unit: unit shown in messages and docs (e.g. "m", "m/s", "points").
         doc: one line of documentation.
     """
-    meta = {"min": min, "max": max, "min_exclusive": min_exclusive, "length": length,
-            "unit": unit, "doc": doc}
+    meta = {"min": min, "max": max, "min_exclusive": min_exclusive, "length": length, "unit": unit, "doc": doc}
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -204,8 +203,9 @@ def _merge(base: dict, extra: Mapping, sources: dict[str, str], source: str, pre
                 sources[sub] = source
 
 
-def apply_overrides(data: dict, overrides: Iterable[str | tuple[str, Any]],
-                    sources: dict[str, str] | None = None, label: str = "--set") -> dict:
+def apply_overrides(
+    data: dict, overrides: Iterable[str | tuple[str, Any]], sources: dict[str, str] | None = None, label: str = "--set"
+) -> dict:
     """Set dotted keys in a nested dict (in place) from ``KEY=VALUE`` strings or pairs.
 
     ``label`` is the source named in error messages for these keys ("" for none).
@@ -220,7 +220,7 @@ def apply_overrides(data: dict, overrides: Iterable[str | tuple[str, Any]],
             if not isinstance(child, dict):
                 child = {}
                 node[part] = child
-                sources[".".join(parts[:depth + 1])] = label  # a table the user introduced
+                sources[".".join(parts[: depth + 1])] = label  # a table the user introduced
             node = child
         node[parts[-1]] = value
         sources[key] = label
@@ -250,6 +250,7 @@ def _user_source(key: str, sources: Mapping[str, str]) -> str | None:
 # Building dataclasses with type and bound checks
 # --------------------------------------------------------------------------------------------
 
+
 def _describe(value: Any) -> str:
     return f"{value!r} ({type(value).__name__})"
 
@@ -264,7 +265,8 @@ def _type_name(tp: Any) -> str:
     if dataclasses.is_dataclass(tp):
         return "a table"
     return {int: "an integer", float: "a number", bool: "true or false", str: "a string"}.get(
-        tp, getattr(tp, "__name__", str(tp)))
+        tp, getattr(tp, "__name__", str(tp))
+    )
 
 
 class _Found:
@@ -323,14 +325,12 @@ def _convert(key: str, tp: Any, value: Any, meta: Mapping, found: _Found, base: 
         if meta.get("length") is not None and len(value) != meta["length"]:
             found.add(key, f"expected {meta['length']} values, got {len(value)}")
         before = len(found.items)
-        items = tuple(_convert(f"{key}[{index}]", item_tp, item, meta, found)
-                      for index, item in enumerate(value))
+        items = tuple(_convert(f"{key}[{index}]", item_tp, item, meta, found) for index, item in enumerate(value))
         refused = found.items[before:]
         if len(refused) > 1:  # one line for the list, naming the values refused
             del found.items[before:]
-            where = ", ".join(k[len(key):] for k, _, _ in refused)
-            found.add(key, f"{len(refused)} of {len(value)} values refused ({where}); "
-                           f"first: {refused[0][1]}")
+            where = ", ".join(k[len(key) :] for k, _, _ in refused)
+            found.add(key, f"{len(refused)} of {len(value)} values refused ({where}); first: {refused[0][1]}")
         return items
     if tp is bool:
         if not isinstance(value, bool):
@@ -423,15 +423,20 @@ def _build(cls: type, data: Mapping, prefix: str, found: _Found, base: Any = Non
     except (TypeError, ValueError) as exc:  # a __post_init__ that refuses the values
         found.add(prefix.rstrip(".") or cls.__name__, str(exc), cross=True)
         return None
-    for sub_key, message in (instance.problems() if hasattr(instance, "problems") else ()):
+    for sub_key, message in instance.problems() if hasattr(instance, "problems") else ():
         found.add(prefix + sub_key, message, cross=True)
     if len(found.items) == start and hasattr(instance, "notes"):
         found.notes += [(prefix + sub_key, message) for sub_key, message in instance.notes()]
     return instance
 
 
-def build(cls: type, data: Mapping, sources: Mapping[str, str] | None = None,
-          default_source: str = "defaults", baseline: Mapping | None = None) -> Any:
+def build(
+    cls: type,
+    data: Mapping,
+    sources: Mapping[str, str] | None = None,
+    default_source: str = "defaults",
+    baseline: Mapping | None = None,
+) -> Any:
     """Build dataclass ``cls`` from a nested dict, or raise :class:`ConfigError`.
 
     Each problem line is prefixed with the source of its key (a file name or ``--set``); keys
@@ -452,8 +457,14 @@ def _line(source: str, key: str, message: str) -> str:
     return f"{source}: {key}: {message}" if source else f"{key}: {message}"
 
 
-def _problem_lines(cls: type, data: Mapping, items: list[tuple[str, str, bool]], sources: Mapping[str, str],
-                   default_source: str, baseline: Mapping | None) -> list[str]:
+def _problem_lines(
+    cls: type,
+    data: Mapping,
+    items: list[tuple[str, str, bool]],
+    sources: Mapping[str, str],
+    default_source: str,
+    baseline: Mapping | None,
+) -> list[str]:
     """One line per problem; a cross-field problem on a key the user did not set is traced."""
     lines: list[str] = []
     reported: list[str] = []
@@ -471,8 +482,9 @@ def _problem_lines(cls: type, data: Mapping, items: list[tuple[str, str, bool]],
         if any(_related(c, r) for c in culprits for r in reported):
             continue  # the key the user set already has its own line
         if culprits:
-            lines.append(_line(sources[culprits[0]], ", ".join(culprits),
-                               f"makes {key} (unchanged) invalid: {message}"))
+            lines.append(
+                _line(sources[culprits[0]], ", ".join(culprits), f"makes {key} (unchanged) invalid: {message}")
+            )
             reported += culprits
         else:
             lines.append(_line(default_source, key, message))
@@ -485,6 +497,7 @@ def _related(a: str, b: str) -> bool:
 
 def _culprits(cls: type, data: Mapping, baseline: Mapping | None, user_keys: list[str], key: str) -> list[str]:
     """The user keys whose return to the defaults makes the cross-field problem on ``key`` go."""
+
     def clears(keys: list[str]) -> bool:
         trial = _Found()
         _build(cls, _reverted(data, baseline, keys), "", trial, baseline)
@@ -518,7 +531,8 @@ def _reverted(data: Mapping, baseline: Mapping | None, keys: list[str]) -> dict:
 
 # Notes ---------------------------------------------------------------------------------------
 _NOTES: contextvars.ContextVar[Callable[[str], None] | None] = contextvars.ContextVar(
-    "tablesim_config_notes", default=None)
+    "tablesim_config_notes", default=None
+)
 
 
 @contextlib.contextmanager
@@ -550,9 +564,13 @@ def _emit_notes(notes: list[tuple[str, str]], sources: Mapping[str, str], defaul
         handler(_line(_source_of(key.split("[", 1)[0], sources, default_source), key, message))
 
 
-def load_config(cls: type, defaults: str | Path | Mapping | None = None,
-                user_file: str | Path | None = None,
-                overrides: Iterable[str | tuple[str, Any]] = (), override_label: str = "--set") -> Any:
+def load_config(
+    cls: type,
+    defaults: str | Path | Mapping | None = None,
+    user_file: str | Path | None = None,
+    overrides: Iterable[str | tuple[str, Any]] = (),
+    override_label: str = "--set",
+) -> Any:
     """Defaults (a TOML path or dict) ← user TOML file ← ``--set`` overrides → a ``cls``."""
     sources: dict[str, str] = {}
     if defaults is None:
@@ -576,6 +594,7 @@ def _deep_copy(data: Mapping) -> dict:
 # --------------------------------------------------------------------------------------------
 # Writing back
 # --------------------------------------------------------------------------------------------
+
 
 def to_dict(instance: Any) -> Any:
     """A dataclass tree as plain nested dicts and lists (TOML- and JSON-ready)."""
@@ -631,7 +650,7 @@ def _value_end(text: str, start: int) -> int:
                 quote = ""
                 continue
         elif text.startswith(('"""', "'''"), i):
-            quote = text[i:i + 3]
+            quote = text[i : i + 3]
             i += 3
             continue
         elif char in "\"'":
@@ -773,12 +792,12 @@ def commented_toml(text: str, values: Any, defaults: Any, resolved: Mapping[str,
         changed = value is not _MISSING and default is not _MISSING and value != default
         note = _comment_for(key, default, value, resolved, changed) if value is not _MISSING else ""
         if not changed and not note:
-            out.extend(lines[index:stop + 1])
+            out.extend(lines[index : stop + 1])
         else:
             value_text = _inline(value) if changed else body[start:end].rstrip()
-            comment = body[end:offsets[stop + 1]].strip()
+            comment = body[end : offsets[stop + 1]].strip()
             start_text = f"{key_match[1]}{key_match[2]}{key_match[3]}{value_text}"
-            column = end - offsets[index] if stop == index and body[end:end + 1] == "#" else 0
+            column = end - offsets[index] if stop == index and body[end : end + 1] == "#" else 0
             pad = max(2, column - len(start_text))
             suffix = f"# {note}" + (f"; {comment.lstrip('#').strip()}" if comment else "")
             out.append(f"{start_text}{' ' * pad}{suffix}\n")
@@ -791,19 +810,24 @@ def commented_toml(text: str, values: Any, defaults: Any, resolved: Mapping[str,
     return "# (the comments of the default file could not be kept for these values)\n" + to_toml(values)
 
 
-def _add_missing(out: list[str], new: Mapping[str, Any], seen: set[str], last_line_of: dict[str, int],
-                 old: Mapping[str, Any]) -> None:
+def _add_missing(
+    out: list[str], new: Mapping[str, Any], seen: set[str], last_line_of: dict[str, int], old: Mapping[str, Any]
+) -> None:
     """Insert the keys of ``new`` the file does not list, at the end of their table."""
     inserts: dict[int, list[str]] = {}
     for key, value in new.items():
-        if key in seen or value is None or any(key.startswith(s + ".") for s in seen) \
-                or (key in old and old[key] == value):
+        if (
+            key in seen
+            or value is None
+            or any(key.startswith(s + ".") for s in seen)
+            or (key in old and old[key] == value)
+        ):
             continue
         tables = [t for t in last_line_of if t and key.startswith(t + ".")]
         table = max(tables, key=len) if tables else ""
-        rest = key[len(table) + 1:] if table else key
+        rest = key[len(table) + 1 :] if table else key
         note = "added" if key not in old else "changed; not in the default file"
         line = f"{'.'.join(_bare(p) for p in rest.split('.'))} = {_inline(value)}  # {note}\n"
         inserts.setdefault(last_line_of.get(table, -1), []).append(line)
     for position in sorted(inserts, reverse=True):
-        out[position + 1:position + 1] = inserts[position]
+        out[position + 1 : position + 1] = inserts[position]

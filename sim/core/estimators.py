@@ -40,10 +40,25 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, stats
 
-__all__ = ["z_value", "wilson_interval", "exact_interval", "exact_tails", "design_effect", "design_effects",
-           "estimable", "small_sample_factor",
-           "cluster_index", "cluster_counts", "cluster_sums", "clustered_wilson", "bootstrap_counts",
-           "ClusterT", "cluster_t", "paired_rate_difference", "paired_rate_interval"]
+__all__ = [
+    "z_value",
+    "wilson_interval",
+    "exact_interval",
+    "exact_tails",
+    "design_effect",
+    "design_effects",
+    "estimable",
+    "small_sample_factor",
+    "cluster_index",
+    "cluster_counts",
+    "cluster_sums",
+    "clustered_wilson",
+    "bootstrap_counts",
+    "ClusterT",
+    "cluster_t",
+    "paired_rate_difference",
+    "paired_rate_interval",
+]
 
 
 def z_value(confidence: float) -> float:
@@ -135,8 +150,7 @@ def cluster_sums(values, clusters=None) -> tuple[np.ndarray, np.ndarray]:
     if clusters is None:
         return values, np.ones_like(values)
     index, groups = cluster_index(np.asarray(clusters)[keep])
-    return (np.bincount(index, weights=values, minlength=groups),
-            np.bincount(index, minlength=groups).astype(float))
+    return (np.bincount(index, weights=values, minlength=groups), np.bincount(index, minlength=groups).astype(float))
 
 
 def cluster_counts(outcome, clusters=None) -> tuple[np.ndarray, np.ndarray]:
@@ -209,8 +223,9 @@ def small_sample_factor(groups, tail, estimated=True) -> np.ndarray:
     return np.where(use, ratio**2, 1.0)
 
 
-def clustered_wilson(successes_per_cluster, trials_per_cluster,
-                     confidence: float = 0.95) -> tuple[float, float, float, float]:
+def clustered_wilson(
+    successes_per_cluster, trials_per_cluster, confidence: float = 0.95
+) -> tuple[float, float, float, float]:
     """Wilson interval of a proportion from clustered trials, on the effective size n/(deff·c).
 
     deff from :func:`design_effect`, c from :func:`small_sample_factor` at the interval's
@@ -301,8 +316,9 @@ def _score(b: float, c: float, n: float, deff: float, delta: float) -> float:
     return (c - b - n * delta) / math.sqrt(variance)
 
 
-def paired_rate_interval(b: float, c: float, n: float, deff: float = 1.0,
-                         confidence: float = 0.95) -> tuple[float, float]:
+def paired_rate_interval(
+    b: float, c: float, n: float, deff: float = 1.0, confidence: float = 0.95
+) -> tuple[float, float]:
     """Score interval of a paired difference of proportions (c − b)/n: {Δ : |Z(Δ)| ≤ z}.
 
     Args:
@@ -349,8 +365,13 @@ def paired_rate_difference(variant, baseline, clusters=None, confidence: float =
     effect = (c - b) / n if n else math.nan
     out = {"effect": effect, "b": int(b), "c": int(c), "n": int(n), "deff": 1.0, "clusters": 0}
     if n == 0 or b + c == 0:
-        return {**out, "ci_low": 0.0 if n else math.nan, "ci_high": 0.0 if n else math.nan,
-                "p": 1.0 if n else math.nan, "se0": 0.0}
+        return {
+            **out,
+            "ci_low": 0.0 if n else math.nan,
+            "ci_high": 0.0 if n else math.nan,
+            "p": 1.0 if n else math.nan,
+            "se0": 0.0,
+        }
     df = None
     if clusters is not None:
         sums, sizes = cluster_sums(x - y, clusters)

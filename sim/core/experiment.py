@@ -70,8 +70,14 @@ from .runner import AUTO, DEFAULT_CHUNK_SIZE, MAX_CHUNK_SIZE, MAX_MATCHES, Cell,
 from .stopping import Looks, Stopping, play_until_answered
 from .store import ResultStore, load_tables
 
-__all__ = ["Experiment", "load_experiment", "run_experiment", "experiment_manifest",
-           "seat_half_width", "whole_rotations"]
+__all__ = [
+    "Experiment",
+    "load_experiment",
+    "run_experiment",
+    "experiment_manifest",
+    "seat_half_width",
+    "whole_rotations",
+]
 
 BASELINE = "baseline"
 
@@ -112,8 +118,11 @@ class Sweep:
     skill: tuple[float, ...] = param((), doc="values on the game's skill axis (0 = its first preset)")
     key: str = param("", doc="a profile key to sweep instead of the skill axis")
     values: tuple[float, ...] = param((), doc="the key's values")
-    metrics: tuple[str, ...] = param((), doc="game metrics whose variant effects the report plots against "
-                                             "the value (default: those a variant moves at some value, at most 4)")
+    metrics: tuple[str, ...] = param(
+        (),
+        doc="game metrics whose variant effects the report plots against "
+        "the value (default: those a variant moves at some value, at most 4)",
+    )
 
     @property
     def axis(self) -> str:
@@ -132,9 +141,14 @@ class Sweep:
             yield "key", "missing; the profile key whose values are swept"
         if len(set(self.points)) != len(self.points):
             yield "skill" if self.skill else "values", "a value is repeated"
-        if not (self.slots == "all" or (isinstance(self.slots, list | tuple) and self.slots
-                                        and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
-                                                for x in self.slots))):
+        if not (
+            self.slots == "all"
+            or (
+                isinstance(self.slots, list | tuple)
+                and self.slots
+                and all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in self.slots)
+            )
+        ):
             yield "slots", f'got {self.slots!r}; allowed: "all" or a list of slot numbers (0 = the first)'
 
     def swept(self, seats: int) -> list[int]:
@@ -154,8 +168,10 @@ class Worth:
         return bool(self.choices)
 
     def problems(self):
-        if not (self.choices in ((), "all") or (isinstance(self.choices, list | tuple)
-                                                and all(isinstance(c, str) and c for c in self.choices))):
+        if not (
+            self.choices in ((), "all")
+            or (isinstance(self.choices, list | tuple) and all(isinstance(c, str) and c for c in self.choices))
+        ):
             yield "choices", f'got {self.choices!r}; allowed: "all" or a list of choice names'
 
 
@@ -165,8 +181,9 @@ class ExperimentFile:
     matches: int = param(0, min=1, max=MAX_MATCHES, doc="matches per variant and line-up")
     seed: int = param(0, min=0, doc="root seed")
     rotate_seats: bool = False
-    chunk_size: int = param(AUTO, min=0, max=MAX_CHUNK_SIZE,
-                            doc="matches per task (0: sized by time, about 1 s of play each)")
+    chunk_size: int = param(
+        AUTO, min=0, max=MAX_CHUNK_SIZE, doc="matches per task (0: sized by time, about 1 s of play each)"
+    )
     baseline: RulesChange = RulesChange()
     variants: tuple[Variant, ...] = ()
     lineups: tuple[Lineup, ...] = ()
@@ -180,14 +197,24 @@ class ExperimentFile:
             yield "worth", "give [sweep] or [worth], not both"
         for lineup in self.lineups if self.worth.active else ():
             if self.worth.slot >= len(lineup.players):
-                yield "worth.slot", (f"slot {self.worth.slot} is not in line-up {lineup.name!r} "
-                                     f"({len(lineup.players)} players: slots 0 to {len(lineup.players) - 1})")
+                yield (
+                    "worth.slot",
+                    (
+                        f"slot {self.worth.slot} is not in line-up {lineup.name!r} "
+                        f"({len(lineup.players)} players: slots 0 to {len(lineup.players) - 1})"
+                    ),
+                )
         if self.sweep.points and self.sweep.slots != "all":
             for lineup in self.lineups:
                 wrong = [slot for slot in self.sweep.swept(len(lineup.players)) if slot >= len(lineup.players)]
                 if wrong:
-                    yield "sweep.slots", (f"slot {wrong[0]} is not in line-up {lineup.name!r} "
-                                          f"({len(lineup.players)} players: slots 0 to {len(lineup.players) - 1})")
+                    yield (
+                        "sweep.slots",
+                        (
+                            f"slot {wrong[0]} is not in line-up {lineup.name!r} "
+                            f"({len(lineup.players)} players: slots 0 to {len(lineup.players) - 1})"
+                        ),
+                    )
         if not self.lineups:
             yield "lineups", "expected at least one [[lineups]] table with name and players"
         if self.matches < 1:
@@ -227,8 +254,13 @@ class ExperimentFile:
             elif words[0] == "seat" and seats and int(words[1]) >= max(seats):
                 yield "stopping.effect", (f"got {stop.effect!r}; the line-ups have seats 0 to {max(seats) - 1}")
             elif words[0] != "seat" and stop.effect not in profiles:
-                yield "stopping.effect", (f"got {stop.effect!r}; allowed: \"seat N\" or a profile of the "
-                                          f"line-ups ({', '.join(sorted(profiles))})")
+                yield (
+                    "stopping.effect",
+                    (
+                        f'got {stop.effect!r}; allowed: "seat N" or a profile of the '
+                        f"line-ups ({', '.join(sorted(profiles))})"
+                    ),
+                )
             if not self.variants:
                 yield "stopping.effect", "no [[variants]]: an effect is a variant against the baseline"
 
@@ -243,14 +275,29 @@ class ExperimentFile:
         step = self.rotation_step
         seats = ", ".join(map(str, sorted({len(lineup.players) for lineup in self.lineups})))
         if self.matches % step:
-            yield "matches", (f"{self.matches} is not a whole number of seat rotations ({seats} seats): playing "
-                              f"{_whole(self.matches, step)}, every seed under each rotation")
+            yield (
+                "matches",
+                (
+                    f"{self.matches} is not a whole number of seat rotations ({seats} seats): playing "
+                    f"{_whole(self.matches, step)}, every seed under each rotation"
+                ),
+            )
         if self.precision.half_width > 0 and self.precision.max_matches % step:
-            yield "precision.max_matches", (f"{self.precision.max_matches} is not a whole number of seat rotations "
-                                            f"({seats} seats): capping at {_whole(self.precision.max_matches, step)}")
+            yield (
+                "precision.max_matches",
+                (
+                    f"{self.precision.max_matches} is not a whole number of seat rotations "
+                    f"({seats} seats): capping at {_whole(self.precision.max_matches, step)}"
+                ),
+            )
         if self.stopping.active and self.stopping.max_matches % step:
-            yield "stopping.max_matches", (f"{self.stopping.max_matches} is not a whole number of seat rotations "
-                                           f"({seats} seats): capping at {_whole(self.stopping.max_matches, step)}")
+            yield (
+                "stopping.max_matches",
+                (
+                    f"{self.stopping.max_matches} is not a whole number of seat rotations "
+                    f"({seats} seats): capping at {_whole(self.stopping.max_matches, step)}"
+                ),
+            )
 
 
 def _whole(matches: int, step: int) -> int:
@@ -283,9 +330,14 @@ class Experiment:
         sweep = self.settings.sweep
         if not sweep.points:
             return None
-        return {"axis": sweep.axis, "kind": "skill" if sweep.skill else "key", "slots": sweep.slots,
-                "values": list(sweep.points), "metrics": list(sweep.metrics),
-                "lineups": {name: {"lineup": base, "value": value} for name, base, value in self.swept}}
+        return {
+            "axis": sweep.axis,
+            "kind": "skill" if sweep.skill else "key",
+            "slots": sweep.slots,
+            "values": list(sweep.points),
+            "metrics": list(sweep.metrics),
+            "lineups": {name: {"lineup": base, "value": value} for name, base, value in self.swept},
+        }
 
 
 def rules_for(spec: GameSpec, folder: Path, changes: list[tuple[str, RulesChange | Variant]]):
@@ -309,9 +361,12 @@ def load_experiment(path: str | Path) -> Experiment:
     data = read_toml(path)
     settings = build(ExperimentFile, data, sources={k: str(path) for k in data}, default_source=str(path))
     step = settings.rotation_step  # whole rotations only (said by ExperimentFile.notes)
-    settings = replace(settings, matches=_whole(settings.matches, step),
-                       precision=replace(settings.precision, max_matches=_whole(settings.precision.max_matches, step)),
-                       stopping=replace(settings.stopping, max_matches=_whole(settings.stopping.max_matches, step)))
+    settings = replace(
+        settings,
+        matches=_whole(settings.matches, step),
+        precision=replace(settings.precision, max_matches=_whole(settings.precision.max_matches, step)),
+        stopping=replace(settings.stopping, max_matches=_whole(settings.stopping.max_matches, step)),
+    )
     if not settings.game:
         raise ConfigError([f"{path}: game: missing; expected a game's name"])
     try:
@@ -320,8 +375,10 @@ def load_experiment(path: str | Path) -> Experiment:
         raise ConfigError([f"{path}: game: {exc.args[0]}"]) from None
     problems: list[str] = []
     rules_by_variant: dict[str, Any] = {}
-    for label, changes in [(BASELINE, [(BASELINE, settings.baseline)]),
-                           *[(v.name, [(BASELINE, settings.baseline), (v.name, v)]) for v in settings.variants]]:
+    for label, changes in [
+        (BASELINE, [(BASELINE, settings.baseline)]),
+        *[(v.name, [(BASELINE, settings.baseline), (v.name, v)]) for v in settings.variants],
+    ]:
         try:
             with notes_prefixed(f"{path}: variant {label!r}: "):
                 rules_by_variant[label] = rules_for(spec, path.parent, changes)
@@ -351,9 +408,12 @@ def load_experiment(path: str | Path) -> Experiment:
                 if value is not None:
                     swept[name] = (name, lineup.name, value)
         # a problem every variant shares is said once; one of some variants names them
-        problems += [f"{path}: lineup {lineup.name!r}"
-                     + ("" if len(variants) == len(rules_by_variant) else f" ({', '.join(variants)})")
-                     + f": {line}" for line, variants in failed.items()]
+        problems += [
+            f"{path}: lineup {lineup.name!r}"
+            + ("" if len(variants) == len(rules_by_variant) else f" ({', '.join(variants)})")
+            + f": {line}"
+            for line, variants in failed.items()
+        ]
     if problems:
         raise ConfigError(list(dict.fromkeys(problems)))
     worth = None
@@ -416,17 +476,32 @@ def experiment_manifest(experiment: Experiment, versions: dict[str, str] | None 
         "matches": settings.matches,
         "rotate_seats": settings.rotate_seats,
         "chunk_size": settings.chunk_size,
-        "baseline": {"rules": settings.baseline.rules, "set": dict(settings.baseline.set),
-                     "rules_dict": rules.get(BASELINE)},
-        "variants": [{"name": v.name, "rules_file": v.rules, "set": dict(v.set), "rules": rules.get(v.name)}
-                     for v in settings.variants],
+        "baseline": {
+            "rules": settings.baseline.rules,
+            "set": dict(settings.baseline.set),
+            "rules_dict": rules.get(BASELINE),
+        },
+        "variants": [
+            {"name": v.name, "rules_file": v.rules, "set": dict(v.set), "rules": rules.get(v.name)}
+            for v in settings.variants
+        ],
         "lineups": [{"name": lineup.name, "players": list(lineup.players)} for lineup in settings.lineups],
-        "cells": [{"variant": c.variant, "lineup": c.lineup, "rules": rules[c.variant],
-                   "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in c.players],
-                   "rotate_seats": c.rotate_seats} for c in experiment.cells],
+        "cells": [
+            {
+                "variant": c.variant,
+                "lineup": c.lineup,
+                "rules": rules[c.variant],
+                "players": [{"name": p.name, "profile": to_dict(p.profile)} for p in c.players],
+                "rotate_seats": c.rotate_seats,
+            }
+            for c in experiment.cells
+        ],
         "precision": to_dict(settings.precision),
-        **({"stopping_rule": {**to_dict(settings.stopping), "look_every": look_step(settings)}}
-           if settings.stopping.active else {}),
+        **(
+            {"stopping_rule": {**to_dict(settings.stopping), "look_every": look_step(settings)}}
+            if settings.stopping.active
+            else {}
+        ),
         **({"sweep": experiment.sweep_manifest()} if experiment.sweep_manifest() else {}),
         **({"worth": experiment.worth} if experiment.worth else {}),
         "versions": versions or package_versions(),
@@ -452,9 +527,16 @@ def seat_half_width(players: pd.DataFrame) -> float:
     return widest
 
 
-def run_experiment(experiment: Experiment, store: ResultStore, *, jobs: int = 1, backend: str = "loky",
-                   progress: bool | None = None, parallel_kwargs: dict | None = None,
-                   manifest: dict | None = None) -> dict[str, pd.DataFrame]:
+def run_experiment(
+    experiment: Experiment,
+    store: ResultStore,
+    *,
+    jobs: int = 1,
+    backend: str = "loky",
+    progress: bool | None = None,
+    parallel_kwargs: dict | None = None,
+    manifest: dict | None = None,
+) -> dict[str, pd.DataFrame]:
     """Play every cell (resuming from the store) and, with a precision target, play on.
 
     Holds the store's lock throughout; writes the manifest (``manifest`` or
@@ -463,8 +545,9 @@ def run_experiment(experiment: Experiment, store: ResultStore, *, jobs: int = 1,
     """
     manifest = dict(manifest or experiment_manifest(experiment))
     with store.lock(str(manifest.get("command", ""))):
-        return _run_locked(experiment, store, manifest, jobs=jobs, backend=backend,
-                           progress=progress, parallel_kwargs=parallel_kwargs)
+        return _run_locked(
+            experiment, store, manifest, jobs=jobs, backend=backend, progress=progress, parallel_kwargs=parallel_kwargs
+        )
 
 
 def look_step(settings: ExperimentFile) -> int:
@@ -479,8 +562,16 @@ def _run_stopping(experiment: Experiment, store: ResultStore, manifest: dict, **
     def record(stops: list[dict]) -> None:
         store.write_manifest({**manifest, "status": "running", "stopping": stops})
 
-    looks = Looks(experiment.spec, experiment.cells, settings.stopping, settings.matches, look_step(settings),
-                  settings.seed, settings.chunk_size, BASELINE)
+    looks = Looks(
+        experiment.spec,
+        experiment.cells,
+        settings.stopping,
+        settings.matches,
+        look_step(settings),
+        settings.seed,
+        settings.chunk_size,
+        BASELINE,
+    )
     stops = play_until_answered(looks, store, record, **options)
     manifest.update(stopping=stops)
     store.write_manifest({**manifest, "matches_played": max(r["matches"] for r in stops), "status": "complete"})
@@ -494,8 +585,15 @@ def _run_locked(experiment: Experiment, store: ResultStore, manifest: dict, **op
     settings = experiment.settings
     matches = settings.matches
     while True:
-        tables = run_cells(experiment.spec, experiment.cells, matches, settings.seed,
-                           chunk_size=settings.chunk_size, store=store, **options)
+        tables = run_cells(
+            experiment.spec,
+            experiment.cells,
+            matches,
+            settings.seed,
+            chunk_size=settings.chunk_size,
+            store=store,
+            **options,
+        )
         target = settings.precision
         if target.half_width <= 0 or matches >= target.max_matches:
             break

@@ -106,9 +106,9 @@ class Forecast:
                         f"{self.store}: the {left:,} matches left need about {human_bytes(need)} on disk "
                         f"({human_bytes(per_match)} a match) and {human_bytes(free)} is free; the {done:,} "
                         "matches finished are kept: free some space or ask for fewer matches, and rerun the "
-                        "same command to resume")
+                        "same command to resume"
+                    )
                 disk = f", about {human_bytes(need)} more on disk ({human_bytes(free)} free)"
         if seconds < QUIET_S:
             return None
-        return (f"{left:,} matches left at {rate:,.1f} matches/s on {where}: about {human_duration(seconds)}"
-                f"{disk}")
+        return f"{left:,} matches left at {rate:,.1f} matches/s on {where}: about {human_duration(seconds)}{disk}"

@@ -32,9 +32,19 @@ from .records import MatchLog, Player
 from .restrict import Restrictions
 from .sheet import ScoreSheet
 
-__all__ = ["GameSpec", "GameLength", "MatchLog", "Player", "register", "registered_while", "get_game", "game_names",
-           "installed_game_names", "TABLES",
-           "REQUIRED_COLUMNS"]
+__all__ = [
+    "GameSpec",
+    "GameLength",
+    "MatchLog",
+    "Player",
+    "register",
+    "registered_while",
+    "get_game",
+    "game_names",
+    "installed_game_names",
+    "TABLES",
+    "REQUIRED_COLUMNS",
+]
 
 #: The tidy tables every game fills (``events`` may stay empty).
 TABLES = ("matches", "players", "rounds", "events")
@@ -66,7 +76,9 @@ class GameLength:
 
     def __post_init__(self) -> None:
         if not self.label:
-            object.__setattr__(self, "label", "game length" if self.column == "rounds" else f"game length in {self.unit}")
+            object.__setattr__(
+                self, "label", "game length" if self.column == "rounds" else f"game length in {self.unit}"
+            )
 
 
 @dataclass(frozen=True)

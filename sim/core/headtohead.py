@@ -55,13 +55,16 @@ class HeadToHead:
 
     def line(self) -> str:
         """One printable line: wins, rate and interval, unfinished matches, time."""
-        return (f"{self.game}: {self.a} vs {self.b}: {self.a_wins}/{self.games} = {self.a_rate:.3f} "
-                f"[{self.ci_low:.3f}, {self.ci_high:.3f}] (95 %, seed-clustered); "
-                f"unfinished {self.unfinished} ({self.seconds:.0f} s)")
+        return (
+            f"{self.game}: {self.a} vs {self.b}: {self.a_wins}/{self.games} = {self.a_rate:.3f} "
+            f"[{self.ci_low:.3f}, {self.ci_high:.3f}] (95 %, seed-clustered); "
+            f"unfinished {self.unfinished} ({self.seconds:.0f} s)"
+        )
 
 
-def head_to_head(game: str, a: str, b: str, games: int, seed: int = 1, jobs: int = 1,
-                 overrides: Sequence[str] = ()) -> HeadToHead:
+def head_to_head(
+    game: str, a: str, b: str, games: int, seed: int = 1, jobs: int = 1, overrides: Sequence[str] = ()
+) -> HeadToHead:
     """Play ``games`` 2-player matches of ``a`` vs ``b`` on the game's rules with ``overrides``.
 
     Args:
@@ -87,8 +90,9 @@ def head_to_head(game: str, a: str, b: str, games: int, seed: int = 1, jobs: int
     return HeadToHead(game, a, b, int(len(matches)), wins, low, high, unfinished, elapsed, tables)
 
 
-def win_interval(tables: dict[str, pd.DataFrame], profile: str | None,
-                 confidence: float = 0.95) -> tuple[int, float, float]:
+def win_interval(
+    tables: dict[str, pd.DataFrame], profile: str | None, confidence: float = 0.95
+) -> tuple[int, float, float]:
     """(wins, low, high) of one player of a rotated run: the seat of ``profile`` (held by one
     seat per match), or the line-up's first slot when ``profile`` is None; the interval is the
     seed-clustered Wilson interval (the rotations of a seed are one cluster), as proportions."""
@@ -100,6 +104,5 @@ def win_interval(tables: dict[str, pd.DataFrame], profile: str | None,
     if "seed" not in focal:
         focal = focal.merge(matches[["match", "seed"]], on="match")
     per_seed = focal.assign(won=focal["won"].astype(float)).groupby("seed")["won"].agg(["sum", "count"])
-    _, low, high, _ = clustered_wilson(per_seed["sum"].to_numpy(float), per_seed["count"].to_numpy(float),
-                                       confidence)
+    _, low, high, _ = clustered_wilson(per_seed["sum"].to_numpy(float), per_seed["count"].to_numpy(float), confidence)
     return int(per_seed["sum"].sum()), low, high

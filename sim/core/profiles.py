@@ -42,33 +42,53 @@ def load_profile(spec: GameSpec, reference: str) -> Player:
     """One seat's :class:`Player` from a preset name or a custom profile TOML file."""
     presets = _presets(spec)
     if reference in presets:
-        profile = build(spec.profile_type, presets[reference], default_source=str(spec.profiles),
-                        sources={k: f"{spec.profiles} [{reference}]" for k in presets[reference]})
+        profile = build(
+            spec.profile_type,
+            presets[reference],
+            default_source=str(spec.profiles),
+            sources={k: f"{spec.profiles} [{reference}]" for k in presets[reference]},
+        )
         return Player(reference, profile)
     path = Path(reference)
     if path.suffix != ".toml":
-        raise ConfigError([f"players: unknown profile {reference!r}; allowed: "
-                           f"{', '.join(presets)}, or the path of a .toml profile file"])
+        raise ConfigError(
+            [
+                f"players: unknown profile {reference!r}; allowed: "
+                f"{', '.join(presets)}, or the path of a .toml profile file"
+            ]
+        )
     data = read_toml(path)
     name = data.pop("name", path.stem)
     base = data.pop("base", None)
     if not isinstance(name, str) or not name.strip():
         raise ConfigError([f"{path}: name: expected a non-empty string, got {name!r}"])
     if base is None and not data:
-        raise ConfigError([f"{path}: an empty profile (no base and no key); start it from a preset with "
-                           f"base = \"NAME\" (one of: {', '.join(presets)}) and set the keys to change "
-                           f"(`tablesim profiles {spec.name}` lists them)"])
+        raise ConfigError(
+            [
+                f"{path}: an empty profile (no base and no key); start it from a preset with "
+                f'base = "NAME" (one of: {", ".join(presets)}) and set the keys to change '
+                f"(`tablesim profiles {spec.name}` lists them)"
+            ]
+        )
     if base is None:
-        _emit_notes([("base", f"none given: the keys it does not set take the defaults of "
-                              f"`tablesim profiles {spec.name}`")], {"base": str(path)}, str(path))
+        _emit_notes(
+            [("base", f"none given: the keys it does not set take the defaults of `tablesim profiles {spec.name}`")],
+            {"base": str(path)},
+            str(path),
+        )
     merged: dict = {}
     if base is not None:
         if not isinstance(base, str) or base not in presets:
             raise ConfigError([f"{path}: base: unknown profile {base!r}; allowed: {', '.join(presets)}"])
         merged.update(presets[base])
     merged.update(data)
-    profile = build(spec.profile_type, merged, sources={k: str(path) for k in data},
-                    default_source=f"{spec.profiles} [{base}]", baseline=dict(presets.get(base, {})))
+    profile = build(
+        spec.profile_type,
+        merged,
+        sources={k: str(path) for k in data},
+        default_source=f"{spec.profiles} [{base}]",
+        baseline=dict(presets.get(base, {})),
+    )
     return Player(name, profile)
 
 
@@ -79,8 +99,10 @@ def load_lineup(spec: GameSpec, references: Sequence[str], rules=None) -> tuple[
     problems: list[str] = []
     empty = [str(k + 1) for k, r in enumerate(references) if not r]
     if empty:
-        problems.append(f"players: seat {', '.join(empty)} of {','.join(references)!r} has no profile; allowed: a "
-                        f"preset of {spec.name} or the path of a .toml profile file for every seat")
+        problems.append(
+            f"players: seat {', '.join(empty)} of {','.join(references)!r} has no profile; allowed: a "
+            f"preset of {spec.name} or the path of a .toml profile file for every seat"
+        )
         references = [r for r in references if r]
     if len(references) not in spec.player_counts:
         allowed = ", ".join(str(n) for n in spec.player_counts)

@@ -25,8 +25,17 @@ class LogProgress:
     """tqdm's ``update``/``close`` as a line ``desc: k of N units (elapsed)`` written at most
     every ``every`` seconds, and once at the end if anything was written before."""
 
-    def __init__(self, total: int, unit: str, desc: str, *, initial: int = 0, every: float = LOG_EVERY_S,
-                 file: TextIO | None = None, clock=time.monotonic):
+    def __init__(
+        self,
+        total: int,
+        unit: str,
+        desc: str,
+        *,
+        initial: int = 0,
+        every: float = LOG_EVERY_S,
+        file: TextIO | None = None,
+        clock=time.monotonic,
+    ):
         self.total, self.unit, self.desc, self.n, self.every = total, unit, desc, initial, every
         self.file, self.clock = file, clock
         self.started = self.last = clock()
@@ -34,8 +43,11 @@ class LogProgress:
 
     def _say(self) -> None:
         minutes, seconds = divmod(int(self.clock() - self.started), 60)
-        print(f"{self.desc}: {self.n:,} of {self.total:,} {self.unit}s ({minutes} min {seconds:02d} s)",
-              file=self.file or sys.stderr, flush=True)
+        print(
+            f"{self.desc}: {self.n:,} of {self.total:,} {self.unit}s ({minutes} min {seconds:02d} s)",
+            file=self.file or sys.stderr,
+            flush=True,
+        )
         self.said = True
 
     def update(self, n: int = 1) -> None:

@@ -15,8 +15,22 @@ if TYPE_CHECKING:
     from .records import MatchLog, Player
     from .seeding import MatchSeeds
 
-__all__ = ["PlayMatch", "LineupProblems", "Summary", "Plots", "Replay", "ShotOutcome", "Shot",
-           "MetricParts", "MetricsFromParts", "SummaryTally", "SummaryFromTally", "Frames", "ResolvedRules", "SheetCheck"]
+__all__ = [
+    "PlayMatch",
+    "LineupProblems",
+    "Summary",
+    "Plots",
+    "Replay",
+    "ShotOutcome",
+    "Shot",
+    "MetricParts",
+    "MetricsFromParts",
+    "SummaryTally",
+    "SummaryFromTally",
+    "Frames",
+    "ResolvedRules",
+    "SheetCheck",
+]
 
 Tables = Mapping[str, "pd.DataFrame"]
 
@@ -76,8 +90,9 @@ class ShotOutcome(Protocol):
 class Shot(Protocol):
     """One shot of a dexterity game (x in m, angle in degrees, speed in m/s)."""
 
-    def __call__(self, rules: Any, x: float | None, angle_deg: float, speed: float,
-                 state: str | None) -> ShotOutcome: ...
+    def __call__(
+        self, rules: Any, x: float | None, angle_deg: float, speed: float, state: str | None
+    ) -> ShotOutcome: ...
 
 
 class MetricParts(Protocol):

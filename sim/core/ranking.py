@@ -29,8 +29,14 @@ def competition_ranks(keys: Sequence[Any], sides: Sequence[int] | None = None) -
     return [1 + len({sides[t] for t in range(len(keys)) if keys[t] > keys[s]}) for s in range(len(keys))]
 
 
-def player_rows(players: Sequence[Any], score: Sequence[float], rank: Sequence[int], won: Sequence[bool],
-                team: Sequence[int] | None = None, **columns: Sequence[Any]) -> list[dict[str, Any]]:
+def player_rows(
+    players: Sequence[Any],
+    score: Sequence[float],
+    rank: Sequence[int],
+    won: Sequence[bool],
+    team: Sequence[int] | None = None,
+    **columns: Sequence[Any],
+) -> list[dict[str, Any]]:
     """The ``players`` rows of one match: the required columns, then the game's own ``columns``
     (each one value per seat).
 
@@ -45,8 +51,14 @@ def player_rows(players: Sequence[Any], score: Sequence[float], rank: Sequence[i
     """
     rows = []
     for seat, player in enumerate(players):
-        row = {"seat": seat, "profile": player.name, "team": -1 if team is None else int(team[seat]),
-               "score": score[seat], "rank": int(rank[seat]), "won": bool(won[seat])}
+        row = {
+            "seat": seat,
+            "profile": player.name,
+            "team": -1 if team is None else int(team[seat]),
+            "score": score[seat],
+            "rank": int(rank[seat]),
+            "won": bool(won[seat]),
+        }
         row.update({name: values[seat] for name, values in columns.items()})
         rows.append(row)
     return rows

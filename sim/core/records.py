@@ -41,8 +41,7 @@ class MatchLog:
     events: list[dict[str, Any]] = field(default_factory=list)
 
     def tables(self) -> dict[str, list[dict[str, Any]]]:
-        return {"matches": [self.matches], "players": self.players,
-                "rounds": self.rounds, "events": self.events}
+        return {"matches": [self.matches], "players": self.players, "rounds": self.rounds, "events": self.events}
 
     def by_round(self) -> tuple[dict[int, list[dict[str, Any]]], dict[int, list[dict[str, Any]]]]:
         """(events, rounds rows) grouped by their ``round`` number, in log order."""

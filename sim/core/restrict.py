@@ -21,8 +21,19 @@ import pandas as pd
 from .config import ConfigError
 from .records import Player
 
-__all__ = ["FORBID_KEY", "USED_COLUMNS", "Choice", "Restrictions", "check_forbid", "choices_named", "forbid_problems",
-           "forbidden", "restricted_lineups", "restricted_player", "worth_manifest"]
+__all__ = [
+    "FORBID_KEY",
+    "USED_COLUMNS",
+    "Choice",
+    "Restrictions",
+    "check_forbid",
+    "choices_named",
+    "forbid_problems",
+    "forbidden",
+    "restricted_lineups",
+    "restricted_player",
+    "worth_manifest",
+]
 
 #: The profile key that lists a player's forbidden choices.
 FORBID_KEY = "forbid"
@@ -74,8 +85,7 @@ def forbidden(player_or_profile: Any) -> tuple[str, ...]:
     return tuple(getattr(profile, FORBID_KEY, ()) or ())
 
 
-def forbid_problems(restrictions: Restrictions | None, rules: Any, players: Sequence[Player],
-                    game: str) -> list[str]:
+def forbid_problems(restrictions: Restrictions | None, rules: Any, players: Sequence[Player], game: str) -> list[str]:
     """One line per player whose ``forbid`` names a choice the game does not have under these
     rules (or that forbids anything in a game without restrictable choices)."""
     problems = []
@@ -85,12 +95,15 @@ def forbid_problems(restrictions: Restrictions | None, rules: Any, players: Sequ
         if not unknown:
             continue
         if restrictions is None:
-            problems.append(f"{player.name}: {FORBID_KEY} = {list(forbidden(player))!r}: {game} declares no "
-                            "choices a profile may forbid")
+            problems.append(
+                f"{player.name}: {FORBID_KEY} = {list(forbidden(player))!r}: {game} declares no "
+                "choices a profile may forbid"
+            )
         else:
             allowed = ", ".join(c.name for c in restrictions.choices(rules))
-            problems.append(f"{player.name}: {FORBID_KEY}: unknown choice {', '.join(map(repr, unknown))}; "
-                            f"allowed: {allowed}")
+            problems.append(
+                f"{player.name}: {FORBID_KEY}: unknown choice {', '.join(map(repr, unknown))}; allowed: {allowed}"
+            )
     return problems
 
 
@@ -101,8 +114,9 @@ def check_forbid(restrictions: Restrictions | None, rules: Any, players: Sequenc
         raise ConfigError(problems)
 
 
-def choices_named(restrictions: Restrictions | None, rules: Any, names: Sequence[str] | str, game: str,
-                  label: str = "choices") -> tuple[Choice, ...]:
+def choices_named(
+    restrictions: Restrictions | None, rules: Any, names: Sequence[str] | str, game: str, label: str = "choices"
+) -> tuple[Choice, ...]:
     """The game's choices under ``rules`` that ``names`` lists (``"all"`` or empty: every one),
     in the game's order; :class:`ConfigError` naming an unknown one and the choices allowed."""
     if restrictions is None:
@@ -114,8 +128,9 @@ def choices_named(restrictions: Restrictions | None, rules: Any, names: Sequence
     known = {c.name for c in every}
     unknown = [n for n in wanted if n not in known]
     if unknown:
-        raise ConfigError([f"{label}: unknown choice {', '.join(map(repr, unknown))}; allowed: "
-                           f"{', '.join(c.name for c in every)}"])
+        raise ConfigError(
+            [f"{label}: unknown choice {', '.join(map(repr, unknown))}; allowed: {', '.join(c.name for c in every)}"]
+        )
     return tuple(c for c in every if c.name in set(wanted))
 
 
@@ -146,6 +161,11 @@ def restricted_lineups(name: str, players: Sequence[Player], slot: int, choices:
 def worth_manifest(slot: int, choices: Sequence[Choice], lineups: Mapping[str, tuple[str, Choice | None]]) -> dict:
     """The manifest's ``worth``: the restricted slot, the choices (name, kind, label) and, per
     line-up played, the line-up it restricts and the choice (None: unrestricted)."""
-    return {"slot": slot, "choices": [{"name": c.name, "kind": c.kind, "label": c.label} for c in choices],
-            "lineups": {played: {"lineup": base, "choice": choice.name if choice else None}
-                        for played, (base, choice) in lineups.items()}}
+    return {
+        "slot": slot,
+        "choices": [{"name": c.name, "kind": c.kind, "label": c.label} for c in choices],
+        "lineups": {
+            played: {"lineup": base, "choice": choice.name if choice else None}
+            for played, (base, choice) in lineups.items()
+        },
+    }

@@ -12,8 +12,12 @@ from .game import GameSpec
 __all__ = ["load_rules", "default_rules_text"]
 
 
-def load_rules(spec: GameSpec, rules_file: str | Path | None = None,
-               overrides: Iterable[str | tuple[str, Any]] = (), override_label: str = "--set") -> Any:
+def load_rules(
+    spec: GameSpec,
+    rules_file: str | Path | None = None,
+    overrides: Iterable[str | tuple[str, Any]] = (),
+    override_label: str = "--set",
+) -> Any:
     """The validated rules of ``spec``; raises :class:`~sim.core.config.ConfigError`.
 
     ``override_label`` is the source named in error lines for the overrides.

@@ -43,9 +43,25 @@ from .progress import progress_bar, say
 from .seeding import MatchSeeds
 from .store import KEY_COLUMNS, ResultStore, assemble, cell_key, gaps, load_tables, warn
 
-__all__ = ["Cell", "StoredChunk", "WorkerLost", "seat_players", "play_one", "play_chunk", "play_and_store_chunk",
-           "run_cells", "plan_chunks", "ChunkSizer", "DEFAULT_CHUNK_SIZE", "AUTO", "CHUNK_SECONDS", "MAX_CHUNK_SIZE",
-           "MAX_MATCHES", "BACKENDS", "cpu_count"]
+__all__ = [
+    "Cell",
+    "StoredChunk",
+    "WorkerLost",
+    "seat_players",
+    "play_one",
+    "play_chunk",
+    "play_and_store_chunk",
+    "run_cells",
+    "plan_chunks",
+    "ChunkSizer",
+    "DEFAULT_CHUNK_SIZE",
+    "AUTO",
+    "CHUNK_SECONDS",
+    "MAX_CHUNK_SIZE",
+    "MAX_MATCHES",
+    "BACKENDS",
+    "cpu_count",
+]
 
 #: Matches per task: large enough that worker start-up and pickling are a few % of the work.
 DEFAULT_CHUNK_SIZE = 25
@@ -170,8 +186,9 @@ class StoredChunk:
         return self.last - self.first + 1
 
 
-def play_and_store_chunk(game: str, cell: Cell, matches: Sequence[int], root_seed: int, directory: str,
-                         writer: str) -> StoredChunk | dict[str, pd.DataFrame]:
+def play_and_store_chunk(
+    game: str, cell: Cell, matches: Sequence[int], root_seed: int, directory: str, writer: str
+) -> StoredChunk | dict[str, pd.DataFrame]:
     """A worker's task with a results directory: play the chunk and write its parts there.
 
     ``writer`` names the run that holds the directory's lock (:meth:`ResultStore.writer`); a
@@ -184,9 +201,16 @@ def play_and_store_chunk(game: str, cell: Cell, matches: Sequence[int], root_see
     if store.writer() != writer:
         return tables
     written = store.write_chunk(tables)
-    return StoredChunk(variant=cell.variant, lineup=cell.lineup, first=min(matches), last=max(matches),
-                       rows={table: len(frame) for table, frame in tables.items()}, bytes=written,
-                       cpu_s=time.process_time() - started, wall_s=time.perf_counter() - wall)
+    return StoredChunk(
+        variant=cell.variant,
+        lineup=cell.lineup,
+        first=min(matches),
+        last=max(matches),
+        rows={table: len(frame) for table, frame in tables.items()},
+        bytes=written,
+        cpu_s=time.process_time() - started,
+        wall_s=time.perf_counter() - wall,
+    )
 
 
 def cpu_count() -> int:
@@ -265,8 +289,9 @@ class ChunkPlan:
         return chunks, matches
 
 
-def plan_chunks(cells: Sequence[Cell], start: int, matches: int, chunk_size: int,
-                store: ResultStore | None = None) -> ChunkPlan:
+def plan_chunks(
+    cells: Sequence[Cell], start: int, matches: int, chunk_size: int, store: ResultStore | None = None
+) -> ChunkPlan:
     """The chunks of matches ``start .. matches - 1`` of every cell not yet in ``store``."""
     stored = store.stored_ranges() if store is not None else {}
     return ChunkPlan(tuple(cells), start, matches, chunk_size, stored)
@@ -336,8 +361,9 @@ def _loky_results(play, tasks: Iterator[tuple], jobs: int) -> Iterator[Any]:
 
     _start_resource_trackers()
     with _workers_ignore_sigint():
-        executor = get_reusable_executor(max_workers=jobs, timeout=WORKER_IDLE_S,
-                                         initializer=_worker_init, initargs=(os.getpid(),))
+        executor = get_reusable_executor(
+            max_workers=jobs, timeout=WORKER_IDLE_S, initializer=_worker_init, initargs=(os.getpid(),)
+        )
     pending: set[Future] = set()
     try:
         for task in tasks:
@@ -402,11 +428,21 @@ def _drain(pending: set[Future]):
     return rest
 
 
-def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: int, *,
-              jobs: int = 1, chunk_size: int = DEFAULT_CHUNK_SIZE, backend: str = "loky",
-              store: ResultStore | None = None, progress: bool | None = None,
-              parallel_kwargs: dict | None = None, start: int = 0,
-              read_back: bool = True) -> dict[str, pd.DataFrame]:
+def run_cells(
+    spec: GameSpec,
+    cells: Sequence[Cell],
+    matches: int,
+    root_seed: int,
+    *,
+    jobs: int = 1,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    backend: str = "loky",
+    store: ResultStore | None = None,
+    progress: bool | None = None,
+    parallel_kwargs: dict | None = None,
+    start: int = 0,
+    read_back: bool = True,
+) -> dict[str, pd.DataFrame]:
     """Play matches ``start .. matches - 1`` of every cell and return the tidy tables.
 
     With a ``store``, each finished chunk is written at once and matches already stored are
@@ -434,8 +470,10 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
         n_chunks, total = plan.counts()
         jobs = max(1, min(cpu_count() if jobs == -1 else jobs, n_chunks))
         if jobs > cpu_count() and backend == "loky":
-            warn(f"{jobs} worker processes on {cpu_count()} cores: no faster than {cpu_count()}, "
-                 "and each worker costs memory (see --jobs)")
+            warn(
+                f"{jobs} worker processes on {cpu_count()} cores: no faster than {cpu_count()}, "
+                "and each worker costs memory (see --jobs)"
+            )
         collected: dict[str, list[pd.DataFrame]] = {t: [] for t in TABLES}
         bar = progress_bar(total, "match", spec.name, progress)
         if store is not None:
@@ -466,12 +504,16 @@ def run_cells(spec: GameSpec, cells: Sequence[Cell], matches: int, root_seed: in
                         say(f"tablesim: {line}")
         except BrokenExecutor as exc:  # loky: TerminatedWorkerError; joblib's Parallel alike
             if store is not None:
-                kept = (f"the {store.stored_count():,} matches finished are kept in {store.path}; rerun the same "
-                        "command to resume")
+                kept = (
+                    f"the {store.stored_count():,} matches finished are kept in {store.path}; rerun the same "
+                    "command to resume"
+                )
             else:
                 kept = "nothing was stored (use --out DIR to keep finished chunks)"
-            raise WorkerLost(f"a worker process died while playing (killed by a signal, or by the system for "
-                             f"lack of memory: try fewer --jobs); {kept}") from exc
+            raise WorkerLost(
+                f"a worker process died while playing (killed by a signal, or by the system for "
+                f"lack of memory: try fewer --jobs); {kept}"
+            ) from exc
         finally:
             bar.close()
         if store is not None:
@@ -490,6 +532,5 @@ def _results(play, tasks: Iterator[tuple], jobs: int, backend: str, parallel_kwa
         return (play(*task) for task in tasks)
     if backend == "loky" and not parallel_kwargs:
         return _loky_results(play, tasks, jobs)
-    parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered",
-                        **(parallel_kwargs or {}))
+    parallel = Parallel(n_jobs=jobs, backend=backend, return_as="generator_unordered", **(parallel_kwargs or {}))
     return parallel(delayed(play)(*task) for task in tasks)

@@ -102,8 +102,8 @@ class BettingSequence:
         bets = np.sqrt(2 * math.log(2 / self.alpha) / (previous * spread))
         m, threshold = self.m, math.log(1 / self.alpha)
         for start in range(0, x.size, BLOCK):
-            xs = x[start:start + BLOCK, None] - m
-            lam = bets[start:start + BLOCK, None]
+            xs = x[start : start + BLOCK, None] - m
+            lam = bets[start : start + BLOCK, None]
             up = self.log_up + np.cumsum(np.log1p(np.minimum(lam, TRUNCATION / m) * xs), axis=0)
             down = self.log_down + np.cumsum(np.log1p(-np.minimum(lam, TRUNCATION / (1 - m)) * xs), axis=0)
             wealth = np.logaddexp(up + math.log(HEDGE), down + math.log(1 - HEDGE))
@@ -122,8 +122,9 @@ class BettingSequence:
         if kept.size == 0:  # every candidate rejected at some time (an event of probability ≤ α)
             return SequentialInterval(mean, mean, mean, self.n, self.alpha)
         step = 0.5 / self.m.size
-        return SequentialInterval(mean, float(max(0.0, kept.min() - step)), float(min(1.0, kept.max() + step)),
-                                  self.n, self.alpha)
+        return SequentialInterval(
+            mean, float(max(0.0, kept.min() - step)), float(min(1.0, kept.max() + step)), self.n, self.alpha
+        )
 
 
 def betting_cs(observations, alpha: float = 0.05, grid: int = GRID) -> SequentialInterval:

@@ -39,8 +39,9 @@ def _mix(low: Any, high: Any, weight: float, name: str, tp: Any) -> Any:
         return _interpolate(low, high, weight)
     if isinstance(low, bool) or not isinstance(low, int | float):
         if low != high:
-            raise ConfigError([f"skill: {name} differs along the skill path ({low!r} vs {high!r}); "
-                               "only numbers can be interpolated"])
+            raise ConfigError(
+                [f"skill: {name} differs along the skill path ({low!r} vs {high!r}); only numbers can be interpolated"]
+            )
         return low
     value = low + weight * (high - low)
     return int(round(value)) if tp is int else float(value)
@@ -65,7 +66,7 @@ def profile_at_skill(spec: GameSpec, skill: float) -> Any:
     if not (isinstance(skill, int | float) and math.isfinite(skill) and lo <= skill <= hi):
         raise ConfigError([f"skill: got {skill!r}; allowed: {lo:g} ({path[0]}) to {hi:g} ({path[-1]})"])
     index = min(int(math.floor(skill)), len(path) - 2)
-    low, high = (load_profile(spec, name).profile for name in path[index:index + 2])
+    low, high = (load_profile(spec, name).profile for name in path[index : index + 2])
     return _interpolate(low, high, skill - index)
 
 

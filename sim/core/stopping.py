@@ -36,8 +36,19 @@ from .config import param
 from .runner import MAX_MATCHES, Cell, run_cells
 from .sequential import BettingSequence
 
-__all__ = ["Stopping", "Question", "CellAnswer", "CellMemory", "questions_of", "answer_cell", "seat_observations",
-           "effect_observations", "Looks", "play_until_answered", "PLAYER_COLUMNS"]
+__all__ = [
+    "Stopping",
+    "Question",
+    "CellAnswer",
+    "CellMemory",
+    "questions_of",
+    "answer_cell",
+    "seat_observations",
+    "effect_observations",
+    "Looks",
+    "play_until_answered",
+    "PLAYER_COLUMNS",
+]
 
 #: The players-table columns the answers read.
 PLAYER_COLUMNS = ("variant", "lineup", "match", "seat", "profile", "won", "seed")
@@ -47,14 +58,21 @@ PLAYER_COLUMNS = ("variant", "lineup", "match", "seat", "profile", "won", "seed"
 class Stopping:
     """The ``[stopping]`` table of an experiment file (all questions off by default)."""
 
-    fairness: float = param(0.0, min=0.0, max=0.5, doc="half-width δ of the fair band 1/n ± δ, as a proportion "
-                                                     "(0 = do not ask)")
-    effect: str = param("", doc='the win rate whose effect sign each variant is asked: "seat N" or a profile '
-                                '("" = do not ask)')
-    effect_margin: float = param(0.02, min=0.0, max=0.5, doc="an effect shown inside ± this (proportion) is "
-                                                            "answered as negligible (0 = only a sign answers)")
-    half_width: float = param(0.0, min=0.0, max=0.5, doc="every seat's anytime-valid half-width to reach "
-                                                         "(proportion; 0 = do not ask)")
+    fairness: float = param(
+        0.0, min=0.0, max=0.5, doc="half-width δ of the fair band 1/n ± δ, as a proportion (0 = do not ask)"
+    )
+    effect: str = param(
+        "", doc='the win rate whose effect sign each variant is asked: "seat N" or a profile ("" = do not ask)'
+    )
+    effect_margin: float = param(
+        0.02,
+        min=0.0,
+        max=0.5,
+        doc="an effect shown inside ± this (proportion) is answered as negligible (0 = only a sign answers)",
+    )
+    half_width: float = param(
+        0.0, min=0.0, max=0.5, doc="every seat's anytime-valid half-width to reach (proportion; 0 = do not ask)"
+    )
     alpha: float = param(0.05, min=1e-6, max=0.5, doc="chance that any verdict of the experiment is wrong")
     max_matches: int = param(20000, min=1, max=MAX_MATCHES, doc="cap on matches per cell")
     step: int = param(0, min=0, max=MAX_MATCHES, doc="matches between looks (0 = one chunk)")
@@ -92,8 +110,11 @@ class CellAnswer:
         at = answered_at or {}
         if not self.answers:
             return "no question is asked of this cell (fairness needs seat rotation or one profile in every seat)"
-        done = [f"{kind}: {answer}" + (f" at {at[kind]:,} matches" if kind in at else "")
-                for kind, answer in self.answers.items() if answer]
+        done = [
+            f"{kind}: {answer}" + (f" at {at[kind]:,} matches" if kind in at else "")
+            for kind, answer in self.answers.items()
+            if answer
+        ]
         open_ = [kind for kind, answer in self.answers.items() if not answer]
         text = "; ".join(done) if done else "no question answered"
         return text + (f" (open: {', '.join(open_)})" if open_ else "")
@@ -192,8 +213,9 @@ def _fairness(players: pd.DataFrame, margin: float, alpha: float, memory: CellMe
     return "", [widest.low, widest.high]
 
 
-def _effect(variant: pd.DataFrame, baseline: pd.DataFrame, target: str, alpha: float,
-            margin: float, memory: CellMemory) -> tuple[str, list[float]]:
+def _effect(
+    variant: pd.DataFrame, baseline: pd.DataFrame, target: str, alpha: float, margin: float, memory: CellMemory
+) -> tuple[str, list[float]]:
     r = memory.extend(("effect",), alpha, effect_observations(variant, baseline, target)).interval()
     low, high = 2 * r.low - 1, 2 * r.high - 1
     if low > 0:
@@ -214,9 +236,14 @@ def _half_width(players: pd.DataFrame, target: float, alpha: float, memory: Cell
     return ("reached" if max(widths) <= target else ""), [max(widths)]
 
 
-def answer_cell(questions: list[Question], stopping: Stopping, players: pd.DataFrame,
-                baseline_players: pd.DataFrame | None, matches: int,
-                memory: CellMemory | None = None) -> CellAnswer:
+def answer_cell(
+    questions: list[Question],
+    stopping: Stopping,
+    players: pd.DataFrame,
+    baseline_players: pd.DataFrame | None,
+    matches: int,
+    memory: CellMemory | None = None,
+) -> CellAnswer:
     """Each question of a cell answered (or not) from its first ``matches`` matches.
 
     ``players`` and ``baseline_players`` hold the cell's and its line-up's baseline rows of the
@@ -229,8 +256,11 @@ def answer_cell(questions: list[Question], stopping: Stopping, players: pd.DataF
         if q.kind == "fairness":
             verdict, bounds = _fairness(players, stopping.fairness, q.alpha, memory)
         elif q.kind == "effect":
-            verdict, bounds = ("", []) if baseline_players is None else \
-                _effect(players, baseline_players, q.target, q.alpha, stopping.effect_margin, memory)
+            verdict, bounds = (
+                ("", [])
+                if baseline_players is None
+                else _effect(players, baseline_players, q.target, q.alpha, stopping.effect_margin, memory)
+            )
         else:
             verdict, bounds = _half_width(players, stopping.half_width, q.alpha, memory)
         answer.answers[q.kind], answer.intervals[q.kind] = verdict, bounds
@@ -259,8 +289,13 @@ class Looks:
     baseline: str = "baseline"
 
 
-def play_until_answered(looks: Looks, store, on_look: Callable[[list[dict]], None] | None = None,
-                        kept: dict[str, list[pd.DataFrame]] | None = None, **options) -> list[dict]:
+def play_until_answered(
+    looks: Looks,
+    store,
+    on_look: Callable[[list[dict]], None] | None = None,
+    kept: dict[str, list[pd.DataFrame]] | None = None,
+    **options,
+) -> list[dict]:
     """Play the cells from ``looks.first`` matches in looks of ``looks.step`` until each is answered or capped.
 
     At each look (``first``, ``first + step``, ... up to ``rule.max_matches``) every cell still
@@ -275,8 +310,14 @@ def play_until_answered(looks: Looks, store, on_look: Callable[[list[dict]], Non
         (where it stopped), ``answers``, ``answered_at`` (the matches at the first look that
         answered each question) and ``intervals`` per question, ``reason``.
     """
-    spec, cells, rule, baseline, seed, chunk_size = (looks.spec, looks.cells, looks.rule, looks.baseline,
-                                                     looks.seed, looks.chunk_size)
+    spec, cells, rule, baseline, seed, chunk_size = (
+        looks.spec,
+        looks.cells,
+        looks.rule,
+        looks.baseline,
+        looks.seed,
+        looks.chunk_size,
+    )
     questions = questions_of(rule, cells, baseline)
     count, active, records = min(looks.first, rule.max_matches), list(cells), {}
     answered_at: dict[tuple[str, str], dict[str, int]] = {}
@@ -285,8 +326,17 @@ def play_until_answered(looks: Looks, store, on_look: Callable[[list[dict]], Non
     pending: pd.DataFrame | None = None  # rows read, not yet given to the sequences
     played = 0
     while True:
-        tables = run_cells(spec, active, count, seed, chunk_size=chunk_size, store=store, read_back=False,
-                           start=0 if store is not None else played, **options)
+        tables = run_cells(
+            spec,
+            active,
+            count,
+            seed,
+            chunk_size=chunk_size,
+            store=store,
+            read_back=False,
+            start=0 if store is not None else played,
+            **options,
+        )
         if store is not None:
             new = store.read_new("players", seen, PLAYER_COLUMNS)
         else:
@@ -320,9 +370,15 @@ def play_until_answered(looks: Looks, store, on_look: Callable[[list[dict]], Non
                 reason = said if answer.answered else f"reached max_matches: {said}"
                 if answer.answered and key in playing:
                     reason += "; played on for the variants of its line-up"
-                records[key] = {"variant": key[0], "lineup": key[1], "matches": count, "answers": answer.answers,
-                                "answered_at": answered_at.get(key, {}), "intervals": answer.intervals,
-                                "reason": reason}
+                records[key] = {
+                    "variant": key[0],
+                    "lineup": key[1],
+                    "matches": count,
+                    "answers": answer.answers,
+                    "answered_at": answered_at.get(key, {}),
+                    "intervals": answer.intervals,
+                    "reason": reason,
+                }
         active = [] if capped else [cell for cell in active if (cell.variant, cell.lineup) in playing]
         if on_look is not None:
             on_look(list(records.values()))

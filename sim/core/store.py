@@ -55,9 +55,25 @@ import pandas as pd
 
 from .game import TABLES
 
-__all__ = ["ResultStore", "load_tables", "scan_table", "assemble", "KEY_COLUMNS", "StoreError", "StoreLocked",
-           "cell_key", "part_name", "parse_part_name", "atomic_write_bytes", "DAMAGED", "gaps", "contiguous_runs",
-           "COMPACT_MATCHES", "COMPACT_PARTS", "merge_parts"]
+__all__ = [
+    "ResultStore",
+    "load_tables",
+    "scan_table",
+    "assemble",
+    "KEY_COLUMNS",
+    "StoreError",
+    "StoreLocked",
+    "cell_key",
+    "part_name",
+    "parse_part_name",
+    "atomic_write_bytes",
+    "DAMAGED",
+    "gaps",
+    "contiguous_runs",
+    "COMPACT_MATCHES",
+    "COMPACT_PARTS",
+    "merge_parts",
+]
 
 #: Every row of every table is keyed by these columns (then seat / round / event index).
 KEY_COLUMNS = ("variant", "lineup", "match")
@@ -186,15 +202,21 @@ class ResultStore:
             raise StoreError(f"{path}: cannot be read ({exc.strerror or exc})") from None
         except (UnicodeDecodeError, ValueError) as exc:
             reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8 text"
-            raise StoreError(f"{path}: damaged (not valid JSON: {reason}); restore it from a copy, "
-                             "or delete the directory and run again") from None
+            raise StoreError(
+                f"{path}: damaged (not valid JSON: {reason}); restore it from a copy, "
+                "or delete the directory and run again"
+            ) from None
         if not isinstance(data, dict):
-            raise StoreError(f"{path}: damaged (expected a JSON object, got {type(data).__name__}); "
-                             "restore it from a copy, or delete the directory and run again")
+            raise StoreError(
+                f"{path}: damaged (expected a JSON object, got {type(data).__name__}); "
+                "restore it from a copy, or delete the directory and run again"
+            )
         for key in ("kind", "game"):
             if not isinstance(data.get(key), str) or not data[key]:
-                raise StoreError(f"{path}: not a tablesim manifest (no {key!r}); restore it from a "
-                                 "copy, or delete the directory and run again")
+                raise StoreError(
+                    f"{path}: not a tablesim manifest (no {key!r}); restore it from a "
+                    "copy, or delete the directory and run again"
+                )
         return data
 
     def write_manifest(self, manifest: Mapping[str, Any]) -> None:
@@ -202,8 +224,9 @@ class ResultStore:
         text = json.dumps(manifest, indent=2, sort_keys=False, default=str)
         atomic_write_bytes(self.manifest_path, text.encode("utf-8"))
 
-    def check_compatible(self, manifest: Mapping[str, Any], keys: tuple[str, ...],
-                         compared: Mapping[str, tuple[Any, str]] | None = None) -> None:
+    def check_compatible(
+        self, manifest: Mapping[str, Any], keys: tuple[str, ...], compared: Mapping[str, tuple[Any, str]] | None = None
+    ) -> None:
         """Refuse (StoreError) to resume into a directory whose manifest differs on ``keys``.
 
         ``compared[key] = (view, what may change)`` compares only ``view(value)`` of that key.
@@ -219,8 +242,9 @@ class ResultStore:
             view, may_change = (compared or {}).get(key, (lambda value: value, ""))
             if canonical(view(previous.get(key))) != canonical(view(manifest.get(key))):
                 detail = f": only {may_change} may change" if may_change else ""
-                raise StoreError(f"{self.path}: holds a different run ({key} differs{detail}); "
-                                 "choose another directory or delete it")
+                raise StoreError(
+                    f"{self.path}: holds a different run ({key} differs{detail}); choose another directory or delete it"
+                )
 
     # lock ---------------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -294,15 +318,21 @@ class ResultStore:
             except BlockingIOError:
                 holder = _read_holder(fd)
                 os.close(fd)
-                raise StoreLocked(f"{self.path}: in use by another tablesim run ({holder}); wait "
-                                  "for it to finish, or choose another directory") from None
+                raise StoreLocked(
+                    f"{self.path}: in use by another tablesim run ({holder}); wait "
+                    "for it to finish, or choose another directory"
+                ) from None
             try:  # the holder may have unlinked the file between our open and our flock
                 same = os.fstat(fd).st_ino == os.stat(lock_path).st_ino
             except FileNotFoundError:
                 same = False
             if same:
-                info = {"pid": os.getpid(), "host": socket.gethostname(), "command": command,
-                        "since": time.strftime("%Y-%m-%d %H:%M:%S")}
+                info = {
+                    "pid": os.getpid(),
+                    "host": socket.gethostname(),
+                    "command": command,
+                    "since": time.strftime("%Y-%m-%d %H:%M:%S"),
+                }
                 os.ftruncate(fd, 0)
                 os.write(fd, json.dumps(info).encode("utf-8"))
                 return fd
@@ -370,8 +400,12 @@ class ResultStore:
             with contextlib.suppress(FileNotFoundError):
                 (self.path / table / name).unlink()
 
-    def compact(self, max_matches: int = COMPACT_MATCHES, min_parts: int = COMPACT_PARTS,
-                merge: Callable[[list[tuple[list[Path], Path]]], None] | None = None) -> int:
+    def compact(
+        self,
+        max_matches: int = COMPACT_MATCHES,
+        min_parts: int = COMPACT_PARTS,
+        merge: Callable[[list[tuple[list[Path], Path]]], None] | None = None,
+    ) -> int:
         """Merge each cell's consecutive parts into parts of up to ``max_matches`` matches.
 
         Only cells with more than ``min_parts`` parts are compacted; the tables read back are the
@@ -385,8 +419,13 @@ class ResultStore:
         merge = merge or merge_parts
         with self.lock("compact") if not self.holds_lock() else contextlib.nullcontext():
             ranges = self.stored_ranges()  # judges every part first: damaged ones are set aside
-            plan = [(key, group) for key, cell_ranges in ranges.items() if len(cell_ranges) > min_parts
-                    for group in _merge_groups(cell_ranges, max_matches) if len(group) > 1]
+            plan = [
+                (key, group)
+                for key, cell_ranges in ranges.items()
+                if len(cell_ranges) > min_parts
+                for group in _merge_groups(cell_ranges, max_matches)
+                if len(group) > 1
+            ]
             for tables in ([t for t in TABLES if t != "matches"], ["matches"]):  # matches last
                 merge([self._merge_job(key, group, table) for key, group in plan for table in tables])
             for key, group in plan:
@@ -443,8 +482,12 @@ class ResultStore:
         variants, lineups = matches["variant"].unique(), matches["lineup"].unique()
         numbers = matches["match"].astype("int64")
         first, last = int(numbers.min()), int(numbers.max())
-        if len(variants) != 1 or len(lineups) != 1 or len(matches) != last - first + 1 \
-                or numbers.nunique() != len(matches):
+        if (
+            len(variants) != 1
+            or len(lineups) != 1
+            or len(matches) != last - first + 1
+            or numbers.nunique() != len(matches)
+        ):
             raise ValueError("a chunk holds one variant and line-up and contiguous match indices")
         name = part_name(str(variants[0]), str(lineups[0]), first, last)
         written = 0
@@ -473,8 +516,10 @@ class ResultStore:
         except (StoreError, OSError):
             warn(f"{shown}: damaged ({reason}); left out of the tables")
             return
-        warn(f"{shown}: damaged ({reason}); moved to {self.path / DAMAGED}; its matches will be "
-             "played again by the next run")
+        warn(
+            f"{shown}: damaged ({reason}); moved to {self.path / DAMAGED}; its matches will be "
+            "played again by the next run"
+        )
 
 
 def _merge_groups(ranges: Sequence[tuple[int, int]], max_matches: int) -> list[list[tuple[int, int]]]:
@@ -518,8 +563,9 @@ def _merge_parquet(sources: Sequence[Path], target: Path) -> None:
             for field in schema:
                 if field.name not in table.column_names:
                     table = table.append_column(field, pa.nulls(len(table), field.type))
-            writer.write_table(table.select(schema.names).cast(schema.remove_metadata()).replace_schema_metadata(
-                schema.metadata))
+            writer.write_table(
+                table.select(schema.names).cast(schema.remove_metadata()).replace_schema_metadata(schema.metadata)
+            )
             del table
             pa.default_memory_pool().release_unused()  # memory stays that of one part, not the largest seen
     os.replace(tmp, target)
@@ -551,8 +597,12 @@ def _pandas_metadata(schema, sources) -> dict[bytes, bytes]:
                 entries[name] = column
     if base is None:
         return {}
-    merged = {**base, "index_columns": [], "column_indexes": base.get("column_indexes", []),
-              "columns": [entries[name] for name in schema.names if name in entries]}
+    merged = {
+        **base,
+        "index_columns": [],
+        "column_indexes": base.get("column_indexes", []),
+        "columns": [entries[name] for name in schema.names if name in entries],
+    }
     return {b"pandas": json.dumps(merged).encode("utf-8")}
 
 
@@ -567,8 +617,10 @@ def _free_name(target: Path) -> Path:
 def _read_holder(fd: int) -> str:
     try:
         info = json.loads(os.pread(fd, 4096, 0).decode("utf-8"))
-        return (f"pid {info.get('pid')} on {info.get('host')}, since {info.get('since')}: "
-                f"{info.get('command') or 'no command recorded'}")
+        return (
+            f"pid {info.get('pid')} on {info.get('host')}, since {info.get('since')}: "
+            f"{info.get('command') or 'no command recorded'}"
+        )
     except (OSError, ValueError, AttributeError):
         return "holder unknown"
 
@@ -671,8 +723,9 @@ def _old_part_names(path: Path) -> list[str]:
     return sorted(p.name for p in folder.glob("*.parquet") if _PART.match(p.name) is None)
 
 
-def _read_chunk(path: Path, name: str, parsed, wanted: Iterable[str] = TABLES
-                ) -> tuple[dict[str, pd.DataFrame] | None, str | None]:
+def _read_chunk(
+    path: Path, name: str, parsed, wanted: Iterable[str] = TABLES
+) -> tuple[dict[str, pd.DataFrame] | None, str | None]:
     """The tables of one chunk (those not ``wanted`` empty), or the reason it cannot be used."""
     chunk: dict[str, pd.DataFrame] = {}
     for table in TABLES:
@@ -716,8 +769,12 @@ def _rows_problem(chunk: Mapping[str, pd.DataFrame], parsed) -> str | None:
         if any(column not in frame.columns for column in KEY_COLUMNS):
             return f"its {table} part has no variant, lineup and match columns"
         numbers = frame["match"].astype("int64")
-        if (frame["variant"] != variant).any() or (frame["lineup"] != lineup).any() \
-                or numbers.min() < first or numbers.max() > last:
+        if (
+            (frame["variant"] != variant).any()
+            or (frame["lineup"] != lineup).any()
+            or numbers.min() < first
+            or numbers.max() > last
+        ):
             return f"its {table} rows belong to other matches than its name says"
     return None
 
@@ -737,8 +794,10 @@ def _convert_old_parts(store: ResultStore) -> None:
                 (store.path / table / name).unlink()
         converted += 1
     if converted:
-        print(f"tablesim: note: {store.path}: {converted} parts of an older tablesim renamed to "
-              "the current layout", file=sys.stderr)
+        print(
+            f"tablesim: note: {store.path}: {converted} parts of an older tablesim renamed to the current layout",
+            file=sys.stderr,
+        )
 
 
 def _split_cells(chunk: Mapping[str, pd.DataFrame]) -> Iterator[dict[str, pd.DataFrame]]:
@@ -749,8 +808,11 @@ def _split_cells(chunk: Mapping[str, pd.DataFrame]) -> Iterator[dict[str, pd.Dat
             piece = {}
             for table, frame in chunk.items():
                 if len(frame):
-                    keep = ((frame["variant"] == variant) & (frame["lineup"] == lineup)
-                            & frame["match"].astype("int64").between(first, last))
+                    keep = (
+                        (frame["variant"] == variant)
+                        & (frame["lineup"] == lineup)
+                        & frame["match"].astype("int64").between(first, last)
+                    )
                     frame = frame[keep].reset_index(drop=True)
                 piece[table] = frame
             piece["matches"] = piece["matches"].drop_duplicates("match")

@@ -75,8 +75,9 @@ class _Cursor:
         return pd.concat(taken, ignore_index=True) if taken else pd.DataFrame()
 
 
-def _row_groups(files: Sequence[Path], columns: Sequence[str] | None = None, per_read: int = 1
-                ) -> Iterator[pd.DataFrame]:
+def _row_groups(
+    files: Sequence[Path], columns: Sequence[str] | None = None, per_read: int = 1
+) -> Iterator[pd.DataFrame]:
     """The row groups of ``files``, in order, ``per_read`` at a time, as DataFrames (read as
     :func:`pandas.read_parquet` reads); ``columns``: only those a file has (None: all)."""
     import pyarrow.parquet as pq
@@ -88,8 +89,7 @@ def _row_groups(files: Sequence[Path], columns: Sequence[str] | None = None, per
             count = parquet.metadata.num_row_groups
             for first in range(0, count, per_read):
                 groups = list(range(first, min(count, first + per_read)))
-                yield parquet.read_row_groups(groups, columns=present).to_pandas(split_blocks=True,
-                                                                                  self_destruct=True)
+                yield parquet.read_row_groups(groups, columns=present).to_pandas(split_blocks=True, self_destruct=True)
 
 
 def _footer_rows(path: Path, names: Sequence[str], table: str) -> tuple[int, int, int]:
@@ -138,21 +138,30 @@ def _with_cell(frame: pd.DataFrame, variant: str, lineup: str) -> pd.DataFrame:
     return frame
 
 
-def _cell_slices(path: Path, names: Sequence[str], matches_per_slice: int,
-                 columns: Mapping[str, Sequence[str] | None] | None = None,
-                 values_per_slice: int = SLICE_VALUES) -> Iterator[dict[str, pd.DataFrame]]:
+def _cell_slices(
+    path: Path,
+    names: Sequence[str],
+    matches_per_slice: int,
+    columns: Mapping[str, Sequence[str] | None] | None = None,
+    values_per_slice: int = SLICE_VALUES,
+) -> Iterator[dict[str, pd.DataFrame]]:
     skipped = {table for table in TABLES[1:] if columns is not None and columns.get(table, None) == ()}
     footers = {table: _footer_rows(path, names, table) for table in TABLES if table not in skipped}
     groups, stored = footers["matches"][0], max(1, footers["matches"][1])
     # values per match of the largest table read: its rows per match × the columns read of it
-    largest = max(rows / stored * (width if (wanted := _wanted(table, columns)) is None else len(wanted))
-                  for table, (_, rows, width) in footers.items())
+    largest = max(
+        rows / stored * (width if (wanted := _wanted(table, columns)) is None else len(wanted))
+        for table, (_, rows, width) in footers.items()
+    )
     matches_per_slice = max(1, min(matches_per_slice, int(values_per_slice / max(largest, 1e-9))))
     # row groups read at once, about half a slice of matches: a run's chunks are row groups of a
     # few dozen matches, and one call each would cost more than the data
     per_read = max(1, round(matches_per_slice / 2 / max(1.0, stored / max(groups, 1))))
-    cursors = {table: _Cursor([path / table / name for name in names], _wanted(table, columns), per_read)
-               for table in TABLES if table not in skipped}
+    cursors = {
+        table: _Cursor([path / table / name for name in names], _wanted(table, columns), per_read)
+        for table in TABLES
+        if table not in skipped
+    }
     rows = cursors["matches"]
     slices = 0
     cell = pd.read_parquet(path / "matches" / names[0], columns=["variant", "lineup"]).iloc[0] if names else None
@@ -195,9 +204,13 @@ def union_columns(*wanted: Mapping[str, Sequence[str] | None] | None) -> dict[st
     return out
 
 
-def iter_slices(path: str | Path, matches_per_slice: int = SLICE_MATCHES,
-                columns: Mapping[str, Sequence[str] | None] | None = None,
-                per_cell: int | None = None, values_per_slice: int = SLICE_VALUES) -> Iterator[dict[str, pd.DataFrame]]:
+def iter_slices(
+    path: str | Path,
+    matches_per_slice: int = SLICE_MATCHES,
+    columns: Mapping[str, Sequence[str] | None] | None = None,
+    per_cell: int | None = None,
+    values_per_slice: int = SLICE_VALUES,
+) -> Iterator[dict[str, pd.DataFrame]]:
     """The stored tables of ``path``, one slice at a time (module docstring).
 
     Each slice is a dict of DataFrames like :func:`~sim.core.store.load_tables` returns (same

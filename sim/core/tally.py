@@ -19,7 +19,16 @@ from collections.abc import Hashable, Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["Tally", "merge_tallies", "merged", "quantity", "counts_of", "grouped_counts", "describe_counts", "median_of_counts"]
+__all__ = [
+    "Tally",
+    "merge_tallies",
+    "merged",
+    "quantity",
+    "counts_of",
+    "grouped_counts",
+    "describe_counts",
+    "median_of_counts",
+]
 
 Tally = dict[Hashable, float]
 
@@ -82,8 +91,12 @@ def describe_counts(counts: Mapping[float, float]) -> dict[str, float]:
     values, weights = _sorted_counts(counts)
     if not weights.sum():
         return {"mean": float("nan"), "median": float("nan"), "min": float("nan"), "max": float("nan")}
-    return {"mean": float(np.dot(values, weights) / weights.sum()), "median": median_of_counts(counts),
-            "min": float(values[0]), "max": float(values[-1])}
+    return {
+        "mean": float(np.dot(values, weights) / weights.sum()),
+        "median": median_of_counts(counts),
+        "min": float(values[0]),
+        "max": float(values[-1]),
+    }
 
 
 def grouped_counts(tally: Mapping[Hashable, float], name: str) -> dict[tuple, dict[float, float]]:

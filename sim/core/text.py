@@ -42,8 +42,13 @@ def replay_title(game_title: str, seeds) -> str:
     return title if seeds is None else f"{title} (seed {seeds.root}, match {seeds.match})"
 
 
-def final_scores_block(players: Sequence[Mapping[str, Any]], winner: int, seat_label: Callable[[int], str],
-                       detail: Callable[[Mapping[str, Any]], str], heading: str = "Final scores:") -> list[str]:
+def final_scores_block(
+    players: Sequence[Mapping[str, Any]],
+    winner: int,
+    seat_label: Callable[[int], str],
+    detail: Callable[[Mapping[str, Any]], str],
+    heading: str = "Final scores:",
+) -> list[str]:
     """The replay's closing block, one copy for every game: a heading, then one line per seat in
     rank order (ties by seat): ``  1. seat 0 (club)   27 points ...  (winner)``.
 

@@ -49,30 +49,32 @@ HERE = Path(__file__).parent
 #: a kernel's disk cache is dropped when any module of the game changed (numba checks one file)
 clear_stale_package(HERE, "curlastique_kernels.stamp")
 
-GAME = register(GameSpec(
-    name="curlastique",
-    title="Curlastique",
-    rules_type=CurlastiqueRules,
-    default_rules=HERE / "rules.toml",
-    profile_type=CurlastiqueProfile,
-    profiles=HERE / "profiles.toml",
-    play_match=play_match,
-    player_counts=(2, 3, 4),
-    lineup_problems=lineup_problems,
-    summary=game_metrics,
-    tally=tally,
-    summary_from_tally=summary_from_tally,
-    tally_columns=TALLY_COLUMNS,
-    shot=throw_one,
-    plots=plots,
-    replay=replay_match,
-    demo_players=("club", "casual"),
-    conformance=CONFORMANCE,
-    skill_path=("novice", "casual", "club", "expert"),
-    frames=frames,
-    examples=HERE / "examples",
-    sheet=SHEET,
-    restrictions=RESTRICTIONS,
-))
+GAME = register(
+    GameSpec(
+        name="curlastique",
+        title="Curlastique",
+        rules_type=CurlastiqueRules,
+        default_rules=HERE / "rules.toml",
+        profile_type=CurlastiqueProfile,
+        profiles=HERE / "profiles.toml",
+        play_match=play_match,
+        player_counts=(2, 3, 4),
+        lineup_problems=lineup_problems,
+        summary=game_metrics,
+        tally=tally,
+        summary_from_tally=summary_from_tally,
+        tally_columns=TALLY_COLUMNS,
+        shot=throw_one,
+        plots=plots,
+        replay=replay_match,
+        demo_players=("club", "casual"),
+        conformance=CONFORMANCE,
+        skill_path=("novice", "casual", "club", "expert"),
+        frames=frames,
+        examples=HERE / "examples",
+        sheet=SHEET,
+        restrictions=RESTRICTIONS,
+    )
+)
 
 __all__ = ["GAME", "CurlastiqueRules", "CurlastiqueProfile", "play_match"]

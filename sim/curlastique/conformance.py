@@ -34,8 +34,7 @@ _ZONE_DISTANCE = {100: 0.0, 80: 0.06, 40: 0.105, 20: 0.16}
 #: (round, seat) -> points: the two teams tie at 600 after round 1; round 2 is decisive
 _TEAM_TIE = {(1, 0): 400, (1, 1): 200, (1, 2): 200, (1, 3): 400, (2, 0): 100, (2, 2): 40}
 #: seats 0, 1 and 3 tie at 400; the decisive rounds differ between the tie_break readings
-_THREE_WAY = {(1, 0): 400, (1, 1): 400, (1, 2): 200, (1, 3): 400, (2, 0): 100, (2, 1): 40,
-              (3, 0): 20, (3, 3): 80}
+_THREE_WAY = {(1, 0): 400, (1, 1): 400, (1, 2): 200, (1, 3): 400, (2, 0): 100, (2, 1): 40, (3, 0): 20, (3, 3): 80}
 
 
 class _Planned(ExactPolicy):
@@ -50,8 +49,10 @@ class _Planned(ExactPolicy):
         pucks = self.rules.game.pucks_per_player
         k = pucks - 1 - int(situation.left[situation.seat])
         points = self.plan.get((situation.round, situation.seat), 0)
-        value = next((v for v in itertools.combinations_with_replacement((100, 80, 40, 20, 0), pucks)
-                      if sum(v) == points), (0,) * pucks)[k]   # a plan fewer pucks cannot score: all out
+        value = next(
+            (v for v in itertools.combinations_with_replacement((100, 80, 40, 20, 0), pucks) if sum(v) == points),
+            (0,) * pucks,
+        )[k]  # a plan fewer pucks cannot score: all out
         if value == 0:
             return Shot(0.0, 0.0, -1.0, "planned")
         phi = k * 2 * math.pi / 5 + 0.3
@@ -87,8 +88,14 @@ def fingerprint(rules) -> tuple:
     return tuple(games)
 
 
-_BOUNCY = ("out.rim=false", "out.corners=false", "out.pegs=false", "out.elastic=false",
-           "board.rim_restitution=1.0", "board.corner_restitution=1.0")
+_BOUNCY = (
+    "out.rim=false",
+    "out.corners=false",
+    "out.pegs=false",
+    "out.elastic=false",
+    "board.rim_restitution=1.0",
+    "board.corner_restitution=1.0",
+)
 _QUICK = "game.target_score=150"
 
 #: Every rule key with the changed value (and the scenario, when it acts only in some) that
@@ -149,10 +156,12 @@ PROFILE_KEYS = {
     "jitter_x_m": KeyCase(value=0.05, players=_EXPERT, matches=3),
     "jitter_angle_deg": KeyCase(value=3.0, players=_EXPERT, matches=3),
     "jitter_speed_rel": KeyCase(value=0.1, players=_EXPERT, matches=3),
-    "fallback_speed": KeyCase(inert="acts only when no family offers a shot (e.g. families = [\"takeout\"] on "
-                                    "an empty board), which no preset meets; "
-                                    "tests/curlastique/players/test_planner.py::test_jitter_fills_the_budget_and_random_"
-                                    "shots_when_no_family_offers_one shows it"),
+    "fallback_speed": KeyCase(
+        inert='acts only when no family offers a shot (e.g. families = ["takeout"] on '
+        "an empty board), which no preset meets; "
+        "tests/curlastique/players/test_planner.py::test_jitter_fills_the_budget_and_random_"
+        "shots_when_no_family_offers_one shows it"
+    ),
 }
 
 #: Restrictable choices (:mod:`sim.curlastique.restrictions`) that two short games of
@@ -166,5 +175,12 @@ CHOICES = {
     "shot.guard": KeyCase(profile_given=(("families", ("guard",)),)),
 }
 
-CONFORMANCE = Conformance(lineup=("casual", "casual"), quick=(_QUICK,), matches=2, keys=KEYS,
-                          profile_keys=PROFILE_KEYS, fingerprint=fingerprint, choices=CHOICES)
+CONFORMANCE = Conformance(
+    lineup=("casual", "casual"),
+    quick=(_QUICK,),
+    matches=2,
+    keys=KEYS,
+    profile_keys=PROFILE_KEYS,
+    fingerprint=fingerprint,
+    choices=CHOICES,
+)

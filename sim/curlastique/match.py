@@ -71,8 +71,7 @@ from .rules.schema import CurlastiqueRules
 from .rules.scoring import scorer
 from .rules.situation import Shot, Situation, free_launch_x, free_start
 
-__all__ = ["Situation", "Shot", "Resolver", "play_match", "starter_of", "throw_order",
-           "sides_of", "free_launch_x"]
+__all__ = ["Situation", "Shot", "Resolver", "play_match", "starter_of", "throw_order", "sides_of", "free_launch_x"]
 
 
 class Resolver(Protocol):
@@ -80,8 +79,16 @@ class Resolver(Protocol):
     angle_deg, speed)`` → :class:`~sim.curlastique.rules.board.Landing` (``final`` (M+1, 2), the
     thrown puck last, and ``on`` (M+1,): still in play). Tests inject scripted ones."""
 
-    def __call__(self, rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int,
-                 x: float, angle_deg: float, speed: float) -> Landing: ...
+    def __call__(
+        self,
+        rules: CurlastiqueRules,
+        pos: np.ndarray,
+        owner: np.ndarray,
+        seat: int,
+        x: float,
+        angle_deg: float,
+        speed: float,
+    ) -> Landing: ...
 
 
 @njit(cache=True, error_model="numpy")
@@ -133,8 +140,9 @@ def throw_order(participants: Sequence[int], starter: int, pucks: int) -> list[i
 class _Game:
     """The mutable state of one match (scores, logs) and the round procedure."""
 
-    def __init__(self, rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds,
-                 resolver: Resolver | None):
+    def __init__(
+        self, rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds, resolver: Resolver | None
+    ):
         self.rules = rules
         self.n = len(players)
         self.players = players
@@ -168,29 +176,49 @@ class _Game:
             return Landing(np.asarray(final, dtype=float), np.asarray(on, dtype=bool))
         return self.arena.throw(pos, owner, seat, x, executed.angle_deg, executed.speed)
 
-    def log_throw(self, turn: int, seat: int, puck: int, decisive: bool, shot: Shot, executed: ExecutedShot,
-                  x: float, landing: Landing, owner: np.ndarray) -> None:
+    def log_throw(
+        self,
+        turn: int,
+        seat: int,
+        puck: int,
+        decisive: bool,
+        shot: Shot,
+        executed: ExecutedShot,
+        x: float,
+        landing: Landing,
+        owner: np.ndarray,
+    ) -> None:
         """One row of the ``events`` table; counts the seat's throw and every side's pucks out."""
         final, on = landing
         in_play, sides = on.tolist(), self.sides
         knocked = [s for s, kept in zip(owner.tolist(), in_play) if not kept]
         thrown_on = in_play[-1]
         fx, fy = final[-1].tolist()
-        self.events.append({
-            "index": len(self.events), "round": self.round, "decisive": decisive,
-            "turn": turn, "seat": seat, "puck": puck,
-            "family": shot.family, "planned_margin": float(shot.value),
-            "intended_x": float(shot.x), "intended_angle_deg": float(shot.angle_deg),
-            "intended_speed": float(shot.speed),
-            "executed_x": x, "executed_angle_deg": float(executed.angle_deg),
-            "executed_speed": float(executed.speed),
-            "final_x": fx, "final_y": fy,
-            "zone": self.scorer.zone_value(fx, fy) if thrown_on else 0,
-            "out": not thrown_on,
-            "knocked_out": len(knocked),
-            "opponents_knocked_out": sum(1 for s in knocked if sides[s] != sides[seat]) if knocked else 0,
-            "aim_zone": int(getattr(shot, "aim_zone", 0)),
-        })
+        self.events.append(
+            {
+                "index": len(self.events),
+                "round": self.round,
+                "decisive": decisive,
+                "turn": turn,
+                "seat": seat,
+                "puck": puck,
+                "family": shot.family,
+                "planned_margin": float(shot.value),
+                "intended_x": float(shot.x),
+                "intended_angle_deg": float(shot.angle_deg),
+                "intended_speed": float(shot.speed),
+                "executed_x": x,
+                "executed_angle_deg": float(executed.angle_deg),
+                "executed_speed": float(executed.speed),
+                "final_x": fx,
+                "final_y": fy,
+                "zone": self.scorer.zone_value(fx, fy) if thrown_on else 0,
+                "out": not thrown_on,
+                "knocked_out": len(knocked),
+                "opponents_knocked_out": sum(1 for s in knocked if sides[s] != sides[seat]) if knocked else 0,
+                "aim_zone": int(getattr(shot, "aim_zone", 0)),
+            }
+        )
         self.throws[seat] += 1
         for s in knocked if thrown_on else [*knocked, seat]:
             self.pucks_out[s] += 1
@@ -205,29 +233,51 @@ class _Game:
         left[list(participants)] = rules.game.pucks_per_player
         pos = np.zeros((0, 2))
         owner = np.zeros(0, dtype=np.int64)
-        lap, cumulative = tuple(order[:len(participants)]), tuple(self.cumulative)  # (fixed in a round)
+        lap, cumulative = tuple(order[: len(participants)]), tuple(self.cumulative)  # (fixed in a round)
         for turn, seat in enumerate(order, start=1):
             left[seat] -= 1
-            situation = Situation(rules, seat, self.round, decisive, pos, owner, self.side, lap, left.copy(),
-                                  cumulative)
+            situation = Situation(
+                rules, seat, self.round, decisive, pos, owner, self.side, lap, left.copy(), cumulative
+            )
             # the dexterity turn step (sim.dexterity): decide, add the seat's noise, place on
             # the start line, resolve (a throw with no room on the line counts as out); then log
-            step = play_turn(self.policies[seat], situation, self.rngs[seat],
-                             place=lambda x: self.place_x(x, pos),
-                             resolve=lambda shot: self.resolve(pos, owner, seat, shot.x, shot),
-                             forfeit=lambda: self.resolve(pos, owner, seat, math.nan, None))
+            step = play_turn(
+                self.policies[seat],
+                situation,
+                self.rngs[seat],
+                place=lambda x: self.place_x(x, pos),
+                resolve=lambda shot: self.resolve(pos, owner, seat, shot.x, shot),
+                forfeit=lambda: self.resolve(pos, owner, seat, math.nan, None),
+            )
             landing = step.outcome
-            self.log_throw(turn, seat, rules.game.pucks_per_player - int(left[seat]), decisive, step.intent,
-                           step.executed, step.placed, landing, owner)
+            self.log_throw(
+                turn,
+                seat,
+                rules.game.pucks_per_player - int(left[seat]),
+                decisive,
+                step.intent,
+                step.executed,
+                step.placed,
+                landing,
+                owner,
+            )
             pos, owner = _in_play(landing.final, landing.on, owner, seat)
         pts = self.scorer.points(pos)
         points = {s: int(pts[owner == s].sum()) for s in participants}
         for s in sorted(participants):
             if not decisive:
                 self.cumulative[s] += points[s]
-            self.rounds.append({"round": self.round, "seat": s, "team": self._team(s),
-                                "points": points[s], "cumulative": self.cumulative[s],
-                                "decisive": decisive, "starter": starter})
+            self.rounds.append(
+                {
+                    "round": self.round,
+                    "seat": s,
+                    "team": self._team(s),
+                    "points": points[s],
+                    "cumulative": self.cumulative[s],
+                    "decisive": decisive,
+                    "starter": starter,
+                }
+            )
         return points
 
     def _team(self, seat: int) -> int:
@@ -319,24 +369,44 @@ class _Game:
         else:  # the winning side's top scorer (without teams: the side is the seat)
             members = [s for s in range(self.n) if self.side[s] == winner_side]
             winner = min(members, key=lambda s: (-self.cumulative[s], s))
-        keys = [((int(self.side[s]) == winner_side) if finished else False,
-                 side_score[int(self.side[s])] if teams else self.cumulative[s]) for s in range(self.n)]
+        keys = [
+            (
+                (int(self.side[s]) == winner_side) if finished else False,
+                side_score[int(self.side[s])] if teams else self.cumulative[s],
+            )
+            for s in range(self.n)
+        ]
         players = []
         for s, player in enumerate(self.players):
             won = bool(finished and int(self.side[s]) == winner_side)
             rank = 1 + len({int(self.side[t]) for t in range(self.n) if keys[t] > keys[s]})
-            players.append({"seat": s, "profile": player.name, "team": self._team(s),
-                            "score": int(self.cumulative[s]), "rank": int(rank), "won": won,
-                            "throws": int(self.throws[s]), "pucks_out": int(self.pucks_out[s])})
-        matches = {"winner": int(winner), "winning_team": int(winner_side) if teams and finished else -1,
-                   "rounds": int(self.round), "decisive_rounds": int(self.round - regular),
-                   "throws": int(sum(self.throws)), "finished": bool(finished),
-                   "top_score": int(max(side_score.values()))}
+            players.append(
+                {
+                    "seat": s,
+                    "profile": player.name,
+                    "team": self._team(s),
+                    "score": int(self.cumulative[s]),
+                    "rank": int(rank),
+                    "won": won,
+                    "throws": int(self.throws[s]),
+                    "pucks_out": int(self.pucks_out[s]),
+                }
+            )
+        matches = {
+            "winner": int(winner),
+            "winning_team": int(winner_side) if teams and finished else -1,
+            "rounds": int(self.round),
+            "decisive_rounds": int(self.round - regular),
+            "throws": int(sum(self.throws)),
+            "finished": bool(finished),
+            "top_score": int(max(side_score.values())),
+        }
         return MatchLog(matches=matches, players=players, rounds=self.rounds, events=self.events)
 
 
-def play_match(rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds,
-               resolver: Resolver | None = None) -> MatchLog:
+def play_match(
+    rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds, resolver: Resolver | None = None
+) -> MatchLog:
     """Play one game; pure: the same (rules, players, seeds, resolver) give the same log.
 
     Args:

@@ -31,8 +31,13 @@ def points_per_throw(tables: Mapping[str, pd.DataFrame]) -> pd.Series:
 
 
 #: The columns :func:`tally` reads beside the keys (a large run is read a few columns at a time).
-TALLY_COLUMNS = {"matches": ("rounds", "decisive_rounds", "finished"), "players": ("profile", "throws", "won"),
-                 "rounds": ("points",), "events": ("out", "knocked_out", "zone", "family")}
+TALLY_COLUMNS = {
+    "matches": ("rounds", "decisive_rounds", "finished"),
+    "players": ("profile", "throws", "won"),
+    "rounds": ("points",),
+    "events": ("out", "knocked_out", "zone", "family"),
+}
+
 
 def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
     """Game metrics from the tidy tables (JSON-ready floats): :func:`summary_from_tally` of
@@ -60,15 +65,27 @@ def tally(tables: Mapping[str, pd.DataFrame]) -> Tally:
     events, rounds = tables.get("events"), tables.get("rounds")
     out: Tally = {}
     if events is not None and len(events):
-        out.update({"throws": float(len(events)), "out": float(events["out"].sum()),
-                    "knocked_out": float(events["knocked_out"].sum()), "zone": float(events["zone"].sum())})
+        out.update(
+            {
+                "throws": float(len(events)),
+                "out": float(events["out"].sum()),
+                "knocked_out": float(events["knocked_out"].sum()),
+                "zone": float(events["zone"].sum()),
+            }
+        )
         if "family" in events.columns:
             out.update({("family", str(f)): float(n) for f, n in events["family"].value_counts().items()})
     if len(matches):
         capped = ~matches["finished"].astype(bool)
-        out.update({"matches": float(len(matches)), "rounds": float(matches["rounds"].sum()),
-                    "decisive_rounds": float(matches["decisive_rounds"].sum()),
-                    "decisive_games": float((matches["decisive_rounds"] > 0).sum()), "capped": float(capped.sum())})
+        out.update(
+            {
+                "matches": float(len(matches)),
+                "rounds": float(matches["rounds"].sum()),
+                "decisive_rounds": float(matches["decisive_rounds"].sum()),
+                "decisive_games": float((matches["decisive_rounds"] > 0).sum()),
+                "capped": float(capped.sum()),
+            }
+        )
     if rounds is not None and len(rounds) and len(players):
         per = seat_points(tables).groupby("profile")[["points", "throws"]].sum()
         for profile, row in per.iterrows():

@@ -25,8 +25,13 @@ from .rules.schema import CurlastiqueRules
 
 __all__ = ["RESTRICTIONS", "choices", "used"]
 
-_LABELS = {"draw": "draw shots", "takeout": "take-out shots", "raise": "raise shots", "double": "double take-outs",
-           "guard": "guard shots"}
+_LABELS = {
+    "draw": "draw shots",
+    "takeout": "take-out shots",
+    "raise": "raise shots",
+    "double": "double take-outs",
+    "guard": "guard shots",
+}
 _KEYS = list(USED_COLUMNS[:4])
 
 
@@ -42,8 +47,9 @@ def used(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     choices never made are left out)."""
     events = tables["events"]
     if "aim_zone" not in events.columns:
-        raise ValueError("events: no aim_zone column (tables written before it was recorded); "
-                         "the zones aimed at cannot be counted")
+        raise ValueError(
+            "events: no aim_zone column (tables written before it was recorded); the zones aimed at cannot be counted"
+        )
     shots = events.loc[events["family"].isin(FAMILIES), _KEYS].assign(choice="shot." + events["family"])
     aimed = events.loc[events["aim_zone"] > 0, _KEYS].assign(choice="zone." + events["aim_zone"].astype(str))
     both = pd.concat([shots, aimed], ignore_index=True)

@@ -39,8 +39,21 @@ __all__ = ["SHEET", "PACKING", "check_sheet_value", "puck_reach", "round_points"
 #: circles (the densest packings of equal circles in a circle, proven optimal up to n = 13:
 #: Graham, Lubachevsky et al. 1998, Fodor 1999-2003; values as tabulated by E. Specht,
 #: packomania.com). 1 + 2/√3, 1 + √2, 1 + 1/sin(π/5), 3, 3, 1 + 1/sin(π/7), ...
-PACKING = (1.0, 2.0, 2.1547005384, 2.4142135624, 2.7013016167, 3.0, 3.0, 3.3047648710,
-           3.6131259298, 3.8130256313, 3.9238044002, 4.0296019301, 4.2360679775)
+PACKING = (
+    1.0,
+    2.0,
+    2.1547005384,
+    2.4142135624,
+    2.7013016167,
+    3.0,
+    3.0,
+    3.3047648710,
+    3.6131259298,
+    3.8130256313,
+    3.9238044002,
+    4.0296019301,
+    4.2360679775,
+)
 
 
 def fits(ratio: float, most: int) -> int:
@@ -138,9 +151,11 @@ def check_sheet_value(rules: CurlastiqueRules, column: str, value: float | str, 
             shown = cap
     fits_text = ", " + ", ".join(caps) if caps else ""
     number = float(value) if isinstance(value, (int, float)) else math.nan  # (a word: refused before)
-    return (f"got {value if isinstance(value, str) else format(number, 'g')}; allowed: the sum of {pucks} "
-            f"pucks' points, each {values} (zones.values, game.pucks_per_player){fits_text}; "
-            f"{_nearest(allowed, number)}")
+    return (
+        f"got {value if isinstance(value, str) else format(number, 'g')}; allowed: the sum of {pucks} "
+        f"pucks' points, each {values} (zones.values, game.pucks_per_player){fits_text}; "
+        f"{_nearest(allowed, number)}"
+    )
 
 
 #: What ``tablesim calibrate`` needs to read the game's score sheets (``GameSpec.sheet``).

@@ -15,5 +15,14 @@ or value), its rules and its tables; it passes them through these pieces.
 from .profile import ExecutionProfile, angle_sigma, position_sigma, speed_sigma
 from .turn import DexterityPolicy, ShotParams, Turn, execute_shot, play_turn
 
-__all__ = ["ExecutionProfile", "position_sigma", "angle_sigma", "speed_sigma",
-           "ShotParams", "DexterityPolicy", "Turn", "play_turn", "execute_shot"]
+__all__ = [
+    "ExecutionProfile",
+    "position_sigma",
+    "angle_sigma",
+    "speed_sigma",
+    "ShotParams",
+    "DexterityPolicy",
+    "Turn",
+    "play_turn",
+    "execute_shot",
+]

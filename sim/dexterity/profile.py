@@ -20,8 +20,15 @@ from typing import Any
 from sim.core.config import param
 from sim.physics import ExecutionNoise
 
-__all__ = ["ExecutionProfile", "position_sigma", "angle_sigma", "speed_sigma",
-           "MAX_POSITION_SIGMA_M", "MAX_ANGLE_SIGMA_DEG", "MAX_SPEED_SIGMA_REL"]
+__all__ = [
+    "ExecutionProfile",
+    "position_sigma",
+    "angle_sigma",
+    "speed_sigma",
+    "MAX_POSITION_SIGMA_M",
+    "MAX_ANGLE_SIGMA_DEG",
+    "MAX_SPEED_SIGMA_REL",
+]
 
 #: Upper bounds of the noise keys: beyond them a "player" no longer aims at all (a 0.1 m
 #: placement error is a third of a carrom base line; 30° misses a curling house from the line).
@@ -32,8 +39,13 @@ MAX_SPEED_SIGMA_REL = 1.0
 
 def position_sigma(default: float) -> Any:
     """The ``position_sigma_m`` field: σ of the lateral start position, m, in [0, 0.1]."""
-    return param(default, min=0.0, max=MAX_POSITION_SIGMA_M, unit="m",
-                 doc="σ of the lateral start position (striker placement, launch point)")
+    return param(
+        default,
+        min=0.0,
+        max=MAX_POSITION_SIGMA_M,
+        unit="m",
+        doc="σ of the lateral start position (striker placement, launch point)",
+    )
 
 
 def angle_sigma(default: float) -> Any:
@@ -43,8 +55,13 @@ def angle_sigma(default: float) -> Any:
 
 def speed_sigma(default: float) -> Any:
     """The ``speed_sigma_rel`` field: σ of the speed relative to the intended one, in [0, 1]."""
-    return param(default, min=0.0, max=MAX_SPEED_SIGMA_REL, unit="fraction of the speed",
-                 doc="σ of the speed, relative (0.05 = 5 % of the intended speed)")
+    return param(
+        default,
+        min=0.0,
+        max=MAX_SPEED_SIGMA_REL,
+        unit="fraction of the speed",
+        doc="σ of the speed, relative (0.05 = 5 % of the intended speed)",
+    )
 
 
 @dataclass(frozen=True)

@@ -74,9 +74,14 @@ class Turn(Generic[IntentT, OutcomeT]):
         return ShotParams(self.placed, self.executed.angle_deg, self.executed.speed)
 
 
-def play_turn(policy: DexterityPolicy[ViewT, IntentT], view: ViewT, rng: np.random.Generator,
-              place: Callable[[float], float], resolve: Callable[[ShotParams], OutcomeT],
-              forfeit: Callable[[], OutcomeT]) -> Turn[IntentT, OutcomeT]:
+def play_turn(
+    policy: DexterityPolicy[ViewT, IntentT],
+    view: ViewT,
+    rng: np.random.Generator,
+    place: Callable[[float], float],
+    resolve: Callable[[ShotParams], OutcomeT],
+    forfeit: Callable[[], OutcomeT],
+) -> Turn[IntentT, OutcomeT]:
     """Decide, execute, place and resolve one shot.
 
     Args:
@@ -102,6 +107,13 @@ def execute_shot(intended: ShotParams, noise: ExecutionNoise, rng: np.random.Gen
     draws it (three standard normals: position, angle, speed; the speed kept >= 0), without
     its array set-up (this runs once per turn)."""
     zx, za, zv = rng.standard_normal(3).tolist()
-    x, angle, speed = executed(float(intended.x), float(intended.angle_deg), float(intended.speed),
-                              (noise.position_m, noise.angle_deg, noise.speed_rel), zx, za, zv)
+    x, angle, speed = executed(
+        float(intended.x),
+        float(intended.angle_deg),
+        float(intended.speed),
+        (noise.position_m, noise.angle_deg, noise.speed_rel),
+        zx,
+        za,
+        zv,
+    )
     return ShotParams(x, angle, float(speed))

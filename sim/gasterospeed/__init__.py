@@ -40,30 +40,32 @@ HERE = Path(__file__).parent
 #: a kernel's disk cache is dropped when any module of the game changed (numba checks one file)
 clear_stale_package(HERE, "gasterospeed_kernels.stamp")
 
-GAME = register(GameSpec(
-    name="gasterospeed",
-    title="Gastérospeed",
-    rules_type=GasterospeedRules,
-    default_rules=HERE / "rules.toml",
-    profile_type=GasterospeedProfile,
-    profiles=HERE / "profiles.toml",
-    play_match=play_match,
-    player_counts=(2, 3, 4, 5, 6),
-    lineup_problems=lineup_problems,
-    summary=summary,
-    tally=tally,
-    summary_from_tally=summary_from_tally,
-    tally_columns=TALLY_COLUMNS,
-    metric_parts=metric_parts,
-    metrics_from_parts=metrics_from_parts,
-    replay=replay,
-    demo_players=("tactician", "greedy", "casual", "random"),
-    conformance=CONFORMANCE,
-    frames=frames,
-    examples=HERE / "examples",
-    # the tactician from many slips to none: its softmax temperature 1.0, 0.2, 0
-    skill_path=("novice", "casual", "tactician"),
-    length=GameLength(column="turns_per_race", unit="turns per race", label="race length"),
-    sheet=SHEET,
-    restrictions=RESTRICTIONS,
-))
+GAME = register(
+    GameSpec(
+        name="gasterospeed",
+        title="Gastérospeed",
+        rules_type=GasterospeedRules,
+        default_rules=HERE / "rules.toml",
+        profile_type=GasterospeedProfile,
+        profiles=HERE / "profiles.toml",
+        play_match=play_match,
+        player_counts=(2, 3, 4, 5, 6),
+        lineup_problems=lineup_problems,
+        summary=summary,
+        tally=tally,
+        summary_from_tally=summary_from_tally,
+        tally_columns=TALLY_COLUMNS,
+        metric_parts=metric_parts,
+        metrics_from_parts=metrics_from_parts,
+        replay=replay,
+        demo_players=("tactician", "greedy", "casual", "random"),
+        conformance=CONFORMANCE,
+        frames=frames,
+        examples=HERE / "examples",
+        # the tactician from many slips to none: its softmax temperature 1.0, 0.2, 0
+        skill_path=("novice", "casual", "tactician"),
+        length=GameLength(column="turns_per_race", unit="turns per race", label="race length"),
+        sheet=SHEET,
+        restrictions=RESTRICTIONS,
+    )
+)

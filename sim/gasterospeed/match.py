@@ -29,7 +29,7 @@ def championship_circuits(rules, setup: Dice) -> list[str]:
     names = list(rules.championship.circuits)
     if rules.variants.experopods:
         setup.shuffle(names)
-        names = names[:rules.championship.experopod_races]
+        names = names[: rules.championship.experopod_races]
     return names
 
 
@@ -41,17 +41,31 @@ def _purses(rules, n: int, per: int) -> list[tuple[int, tuple[int, ...]]]:
     return [(seat, tuple(range(per * seat, per * seat + per))) for seat in range(n)]
 
 
-def _commitments(rules, circuit, policies, purses, reserve, scores, race_no, races_left,
-                 upcoming) -> list[int]:
+def _commitments(rules, circuit, policies, purses, reserve, scores, race_no, races_left, upcoming) -> list[int]:
     """Stable reserve: every reserve's player commits secretly (all on the same public state)."""
     cap = rules.variants.reserve_max_commit
     out = []
     for (seat, snails), left in zip(purses, reserve):
         high = min(cap, left)
         low = min(1, high)
-        view = View(seat=seat, snails=snails, board=None, hand=(), deck=None, discard=(), draw_sizes=(0, 0),
-                    hand_sizes=(), revealed_speed=(), turn=0, race_no=race_no, races_left=races_left,
-                    scores=tuple(scores), config=None, circuit=circuit, upcoming=tuple(upcoming))
+        view = View(
+            seat=seat,
+            snails=snails,
+            board=None,
+            hand=(),
+            deck=None,
+            discard=(),
+            draw_sizes=(0, 0),
+            hand_sizes=(),
+            revealed_speed=(),
+            turn=0,
+            race_no=race_no,
+            races_left=races_left,
+            scores=tuple(scores),
+            config=None,
+            circuit=circuit,
+            upcoming=tuple(upcoming),
+        )
         value = policies[seat].commit(view, left, low, high) if high > low else high
         out.append(max(low, min(high, int(value))))
     return out
@@ -69,9 +83,17 @@ def _reserve_shells(purses, committed: list[int], n_snails: int) -> list[int]:
     return shells
 
 
-def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | None,
-         trace: list | None, max_races: int | None = None,
-         on_turn: Callable[[Race], None] | None = None, told: int = 1) -> dict[str, Any]:
+def _run(
+    rules,
+    players: Sequence[Player],
+    seeds: MatchSeeds,
+    *,
+    events: list | None,
+    trace: list | None,
+    max_races: int | None = None,
+    on_turn: Callable[[Race], None] | None = None,
+    told: int = 1,
+) -> dict[str, Any]:
     """Play the championship (its first ``max_races`` races); ``trace`` tells race ``told`` (1-based)."""
     n = len(players)
     setup = Dice(seeds.rng("setup"))
@@ -96,7 +118,7 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
             break
         races_left = len(names) - k
         if v.experopods:
-            pool = list(rules.championship.circuits)     # still to be drawn (public)
+            pool = list(rules.championship.circuits)  # still to be drawn (public)
             for done in names[:k]:
                 pool.remove(done)
             upcoming = [compile_circuit(rules.circuits[p], p) for p in pool]
@@ -117,11 +139,26 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
         if telling is not None:
             trace.append(_header(rules, players, circuit, k + 1, len(names), per))
             if v.stable_reserve:
-                trace.append("Shells committed from the stable reserve: "
-                             + ", ".join(f"{snail_labels(n, 1)[s]} {committed[s]}" for s in range(n)))
-        race = Race(circuit, deck, config, policies, chance, shells=shells, race_no=k + 1,
-                    races_left=races_left, scores=points, upcoming=upcoming, events=events, trace=telling,
-                    on_turn=on_turn if trace is None or telling is not None else None, compiled=tactician_phases)
+                trace.append(
+                    "Shells committed from the stable reserve: "
+                    + ", ".join(f"{snail_labels(n, 1)[s]} {committed[s]}" for s in range(n))
+                )
+        race = Race(
+            circuit,
+            deck,
+            config,
+            policies,
+            chance,
+            shells=shells,
+            race_no=k + 1,
+            races_left=races_left,
+            scores=points,
+            upcoming=upcoming,
+            events=events,
+            trace=telling,
+            on_turn=on_turn if trace is None or telling is not None else None,
+            compiled=tactician_phases,
+        )
         race.run()
         raced += 1
         turns_total += race.turn
@@ -133,8 +170,9 @@ def _run(rules, players: Sequence[Player], seeds: MatchSeeds, *, events: list | 
     return {"n": n, **totals, "races": raced, "capped": capped_races, "turns": turns_total, "rounds": rounds}
 
 
-def _race_rows(race: Race, race_points, circuit, name: str, race_no: int, committed: list[int],
-               totals: dict[str, list[int]]) -> list[dict[str, Any]]:
+def _race_rows(
+    race: Race, race_points, circuit, name: str, race_no: int, committed: list[int], totals: dict[str, list[int]]
+) -> list[dict[str, Any]]:
     """Each seat's row of the rounds table for a finished race on circuit ``name``; its points,
     shells left, win and KOs added to ``totals`` (per seat, over the championship)."""
     board = race.board
@@ -151,13 +189,24 @@ def _race_rows(race: Race, race_points, circuit, name: str, race_no: int, commit
         totals["race_wins"][seat] += arrival == 1
         totals["kos"][seat] += snails_ko
         slot = board.slot[snails[0]]
-        rows.append({"round": race_no, "seat": seat, "points": int(pts), "cumulative": int(totals["points"][seat]),
-                     "circuit": name, "arrival": int(arrival), "shells_left": int(shells_left),
-                     "ko": bool(snails_ko > 0), "snails_ko": int(snails_ko),
-                     "start_slot": int(circuit.slots.index(slot) + 1) if slot >= 0 else 0,
-                     "committed": int(committed[seat]), "turns": int(race.turn),
-                     "capped": bool(race.capped),
-                     "finished": bool(board.status[snails[0]] == FINISHED)})
+        rows.append(
+            {
+                "round": race_no,
+                "seat": seat,
+                "points": int(pts),
+                "cumulative": int(totals["points"][seat]),
+                "circuit": name,
+                "arrival": int(arrival),
+                "shells_left": int(shells_left),
+                "ko": bool(snails_ko > 0),
+                "snails_ko": int(snails_ko),
+                "start_slot": int(circuit.slots.index(slot) + 1) if slot >= 0 else 0,
+                "committed": int(committed[seat]),
+                "turns": int(race.turn),
+                "capped": bool(race.capped),
+                "finished": bool(board.status[snails[0]] == FINISHED),
+            }
+        )
     return rows
 
 
@@ -188,16 +237,33 @@ def play_match(rules, players: Sequence[Player], seeds: MatchSeeds) -> MatchLog:
     result = _run(rules, players, seeds, events=events, trace=None)
     winner, score, rank, tie = _winner(rules, result)
     n = result["n"]
-    player_rows = [{"seat": s, "profile": players[s].name, "team": -1, "score": score[s],
-                    "rank": int(rank[s]), "won": bool(s == winner), "points": int(result["points"][s]),
-                    "race_wins": int(result["race_wins"][s]), "shells_left": int(result["shells"][s]),
-                    "kos": int(result["kos"][s])} for s in range(n)]
-    matches = {"winner": int(winner), "winning_team": -1, "rounds": int(result["races"]),
-               "finished": bool(result["capped"] == 0),
-               "champion": players[winner].name if winner >= 0 else "",
-               "tie": bool(tie), "races": int(result["races"]),
-               "turn_capped_races": int(result["capped"]), "turns": int(result["turns"]),
-               "turns_per_race": float(result["turns"] / result["races"]) if result["races"] else 0.0}
+    player_rows = [
+        {
+            "seat": s,
+            "profile": players[s].name,
+            "team": -1,
+            "score": score[s],
+            "rank": int(rank[s]),
+            "won": bool(s == winner),
+            "points": int(result["points"][s]),
+            "race_wins": int(result["race_wins"][s]),
+            "shells_left": int(result["shells"][s]),
+            "kos": int(result["kos"][s]),
+        }
+        for s in range(n)
+    ]
+    matches = {
+        "winner": int(winner),
+        "winning_team": -1,
+        "rounds": int(result["races"]),
+        "finished": bool(result["capped"] == 0),
+        "champion": players[winner].name if winner >= 0 else "",
+        "tie": bool(tie),
+        "races": int(result["races"]),
+        "turn_capped_races": int(result["capped"]),
+        "turns": int(result["turns"]),
+        "turns_per_race": float(result["turns"] / result["races"]) if result["races"] else 0.0,
+    }
     return MatchLog(matches=matches, players=player_rows, rounds=result["rounds"], events=events)
 
 
@@ -205,16 +271,21 @@ def play_match(rules, players: Sequence[Player], seeds: MatchSeeds) -> MatchLog:
 # Replay
 # ----------------------------------------------------------------------------------------------
 
+
 def _header(rules, players, circuit, race_no, races, per) -> str:
     labels = snail_labels(len(players), per)
-    who = ", ".join(f"{labels[s * per]}{'/' + labels[s * per + 1] if per == 2 else ''} = seat {s} "
-                    f"({p.name})" for s, p in enumerate(players))
+    who = ", ".join(
+        f"{labels[s * per]}{'/' + labels[s * per + 1] if per == 2 else ''} = seat {s} ({p.name})"
+        for s, p in enumerate(players)
+    )
     hits = "/".join(str(f) for f in sorted(circuit.shot_hits))
-    lines = [f"Race {race_no} of {races}: {circuit.title} ({circuit.width} x {circuit.height} squares, "
-             f"{circuit.start_distance} steps from the start line; shots hit on {hits} of a D{circuit.die})",
-             f"Snails: {who}",
-             "Legend: . track  S start slot  F finish  = behind the start  # rail  o obstacle  ~ mud  "
-             "^>v< arrows  x KO snail"]
+    lines = [
+        f"Race {race_no} of {races}: {circuit.title} ({circuit.width} x {circuit.height} squares, "
+        f"{circuit.start_distance} steps from the start line; shots hit on {hits} of a D{circuit.die})",
+        f"Snails: {who}",
+        "Legend: . track  S start slot  F finish  = behind the start  # rail  o obstacle  ~ mud  "
+        "^>v< arrows  x KO snail",
+    ]
     return "\n".join(lines)
 
 
@@ -223,8 +294,10 @@ def _race_result(race: Race, players, race_points) -> str:
     lines = ["", f"Race over after {race.turn} turns" + (" (turn cap)" if race.capped else "") + "."]
     order = race.ranking()
     for k, s in enumerate(order):
-        lines.append(f"  {k + 1}. {race.labels[s]} ({players[board.owner[s]].name}): {race_points[s]} points, "
-                     f"{board.shells[s]} shells left" + ("" if board.status[s] == FINISHED else " (still running)"))
+        lines.append(
+            f"  {k + 1}. {race.labels[s]} ({players[board.owner[s]].name}): {race_points[s]} points, "
+            f"{board.shells[s]} shells left" + ("" if board.status[s] == FINISHED else " (still running)")
+        )
     for s in range(board.n):
         if board.status[s] in (KO, OUT):
             lines.append(f"  KO {race.labels[s]} ({players[board.owner[s]].name}): {race_points[s]} point")
@@ -272,10 +345,12 @@ def _folded(trace: list[str], marks: list[tuple[int, int, int]]) -> list[str]:
         if len(folded) < FOLD_AT:
             continue
         first, last = folded[0], folded[-1]
-        out += trace[cursor:marks[first - 1][2]]
-        out.append(f"\n=== Turns {marks[first][0]}-{marks[last][0]}: one snail left running; its "
-                   f"{len(folded)} turns are folded (--all-turns tells them) ===")
-        out += trace[marks[last][2] - len(_map_rows(trace, marks[last][2])):marks[last][2]]
+        out += trace[cursor : marks[first - 1][2]]
+        out.append(
+            f"\n=== Turns {marks[first][0]}-{marks[last][0]}: one snail left running; its "
+            f"{len(folded)} turns are folded (--all-turns tells them) ==="
+        )
+        out += trace[marks[last][2] - len(_map_rows(trace, marks[last][2])) : marks[last][2]]
         cursor = marks[last][2]
     return out + trace[cursor:]
 

@@ -35,6 +35,7 @@ SPREAD_MIN_PLAYS = 30
 #: The columns :func:`tally` reads beside the keys: every column of ``rounds``.
 TALLY_COLUMNS = {"matches": ("tie",), "players": (), "events": ("phase", "card", "number", "round", "seat")}
 
+
 def summary(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
     """The game's metrics of a run's tables (see the module docstring for the keys):
     :func:`summary_from_tally` of :func:`tally`."""
@@ -52,12 +53,23 @@ def tally(tables: Mapping[str, pd.DataFrame]) -> Tally:
     keys = [k for k in _RACE_KEY if k in rounds.columns]
     races = rounds.drop_duplicates(keys)
     capped = races["capped"].astype(bool)
-    out.update({"races": float(len(races)), "turns": float(races["turns"].sum()),
-                "max.turns": float(races["turns"].max()), "capped": float(capped.sum())})
+    out.update(
+        {
+            "races": float(len(races)),
+            "turns": float(races["turns"].sum()),
+            "max.turns": float(races["turns"].max()),
+            "capped": float(capped.sum()),
+        }
+    )
     for circuit, group in races.groupby("circuit", sort=True):
-        out.update({("races", circuit): float(len(group)), ("turns", circuit): float(group["turns"].sum()),
-                    ("max.turns", circuit): float(group["turns"].max()),
-                    ("capped", circuit): float(group["capped"].astype(bool).sum())})
+        out.update(
+            {
+                ("races", circuit): float(len(group)),
+                ("turns", circuit): float(group["turns"].sum()),
+                ("max.turns", circuit): float(group["turns"].max()),
+                ("capped", circuit): float(group["capped"].astype(bool).sum()),
+            }
+        )
     if matches is not None and not matches.empty and "tie" in matches.columns:
         out["matches"] = float(len(matches))
         out["ties"] = float(matches["tie"].astype(bool).sum())
@@ -127,8 +139,15 @@ def summary_from_tally(counts: Mapping) -> dict[str, float]:
         out[f"ko_rate.{circuit}"] = counts[("snails_ko", circuit)] / (counts[("seat_races", circuit)] * per_seat)
     cards = _groups(counts, "card_events")
     if cards:
-        sums = pd.DataFrame([{key: value for key, value in counts.items()
-                              if isinstance(key, str) and key.startswith(("plays.", "wins."))}])
+        sums = pd.DataFrame(
+            [
+                {
+                    key: value
+                    for key, value in counts.items()
+                    if isinstance(key, str) and key.startswith(("plays.", "wins."))
+                }
+            ]
+        )
         pooled = metrics_from_parts(sums).iloc[0] if len(sums.columns) else pd.Series(dtype=float)
         for card in cards:
             out[f"card_play_rate.{card}"] = counts[("card_events", card)] / counts["seat_races"]
@@ -187,7 +206,7 @@ def metrics_from_parts(sums: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(index=sums.index)
     if "snails" in sums:
         out["ko_rate"] = sums["ko_snails"] / sums["snails"]
-    cards = [c[len("plays."):] for c in sums.columns if c.startswith("plays.")]
+    cards = [c[len("plays.") :] for c in sums.columns if c.startswith("plays.")]
     if cards:
         plays = sums[[f"plays.{c}" for c in cards]].to_numpy()
         wins = sums[[f"wins.{c}" for c in cards]].to_numpy()

@@ -37,8 +37,9 @@ def used(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     key = ["variant", "lineup", "match", "seat"]
     events = tables.get("events")
     if events is None or events.empty:
-        return pd.DataFrame({c: pd.Series(dtype=object if c in ("variant", "lineup", "choice") else np.int64)
-                             for c in USED_COLUMNS})
+        return pd.DataFrame(
+            {c: pd.Series(dtype=object if c in ("variant", "lineup", "choice") else np.int64) for c in USED_COLUMNS}
+        )
     played = events.loc[events["phase"].isin(_PLAYED), [*key, "card"]].rename(columns={"card": "choice"})
     out = played.value_counts(sort=False).rename("uses").reset_index()
     out["uses"] = out["uses"].astype(np.int64)
@@ -52,8 +53,11 @@ def observed(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
 
     pooled = metrics_from_parts(metric_parts(tables).sum().to_frame().T).iloc[0]
     prefix = "card_win_rate."
-    return {name[len(prefix):]: float(v) for name, v in pooled.items()
-            if name.startswith(prefix) and name != "card_win_rate_spread" and v == v}
+    return {
+        name[len(prefix) :]: float(v)
+        for name, v in pooled.items()
+        if name.startswith(prefix) and name != "card_win_rate_spread" and v == v
+    }
 
 
 RESTRICTIONS = Restrictions(choices=choices, used=used, observed=observed)

@@ -49,6 +49,7 @@ def last_position(rules: GasterospeedRules, n_players: int) -> int:
 def _race_points(points: tuple[int, ...], ko: int, last_gets_ko: bool, snails: int, per: int) -> frozenset[int]:
     out: set[int] = set()
     for ranked in range(snails + 1):  # how many snails of the race are ranked (the rest KO or out)
+
         def place(k: int) -> int:
             return ko if last_gets_ko and ranked >= 2 and k == ranked - 1 else points[min(k, len(points) - 1)]
 
@@ -93,14 +94,18 @@ def check_sheet_value(rules: GasterospeedRules, column: str, value: float | str,
         last = last_position(rules, n_players)
         if value in WORDS or (not isinstance(value, str) and float(value).is_integer() and 1 <= value <= last):
             return None
-        return (f"got {got}; allowed: a whole number from 1 (first) to {last} ({_players_text(rules, n_players)}) "
-                f"or {' or '.join(WORDS)}")
+        return (
+            f"got {got}; allowed: a whole number from 1 (first) to {last} ({_players_text(rules, n_players)}) "
+            f"or {' or '.join(WORDS)}"
+        )
     if column == "points":
         allowed = race_points(rules, n_players)
         if not isinstance(value, str) and float(value).is_integer() and int(value) in allowed:
             return None
-        return (f"got {got}; allowed: {', '.join(map(str, sorted(allowed)))} (the race points of "
-                f"{_players_text(rules, n_players)}: race.points by place, race.ko_points a KO snail{' and the last' if rules.race.last_gets_ko_points else ''})")
+        return (
+            f"got {got}; allowed: {', '.join(map(str, sorted(allowed)))} (the race points of "
+            f"{_players_text(rules, n_players)}: race.points by place, race.ko_points a KO snail{' and the last' if rules.race.last_gets_ko_points else ''})"
+        )
     return f"got a {column} column; allowed: position or points (a Gastérospeed sheet is match,race,player,position)"
 
 

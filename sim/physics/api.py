@@ -47,8 +47,12 @@ def load_engine():
     if _engine_mod is None:
         from . import engine
 
-        clear_stale(engine.simulate_kernel, kernel_sources(), "sim_physics_kernels.stamp",
-                    [f"{name}.*.nb[ic]" for name in KERNEL_MODULES])
+        clear_stale(
+            engine.simulate_kernel,
+            kernel_sources(),
+            "sim_physics_kernels.stamp",
+            [f"{name}.*.nb[ic]" for name in KERNEL_MODULES],
+        )
         _engine_mod = engine
     return _engine_mod
 
@@ -72,22 +76,41 @@ def _as(arr, dtype, shape, name):
 
 def _disc_arrays(discs: Discs):
     n = len(discs.pos)
-    return (_as(discs.pos, np.float64, (n, 2), "pos"), _as(discs.vel, np.float64, (n, 2), "vel"),
-            _as(discs.radius, np.float64, (n,), "radius"), _as(discs.mass, np.float64, (n,), "mass"),
-            _as(discs.status, np.int8, (n,), "status"))
+    return (
+        _as(discs.pos, np.float64, (n, 2), "pos"),
+        _as(discs.vel, np.float64, (n, 2), "vel"),
+        _as(discs.radius, np.float64, (n,), "radius"),
+        _as(discs.mass, np.float64, (n,), "mass"),
+        _as(discs.status, np.int8, (n,), "status"),
+    )
 
 
-def _shot(table: Table, physics: Physics, discs: Discs, record_paths: bool,
-          max_events: int, log_impacts: bool) -> tuple[ShotResult, np.ndarray]:
+def _shot(
+    table: Table, physics: Physics, discs: Discs, record_paths: bool, max_events: int, log_impacts: bool
+) -> tuple[ShotResult, np.ndarray]:
     """One shot through the compiled kernel: (result, impact log (n_events, 12))."""
     eng = load_engine()
     walls, outs, obst, outc, pockets = table.packed
     pos, vel, radius, mass, status_in = _disc_arrays(discs)
     started = time.process_time()
     final, status, n_ev, truncated, ev, npv, pv, imp = eng.simulate_kernel(
-        walls, outs, obst, outc, pockets, physics.friction * physics.gravity,
-        physics.restitution, physics.contact_friction, pos, vel, radius, mass, status_in,
-        _check_max_events(max_events), bool(record_paths), bool(log_impacts))
+        walls,
+        outs,
+        obst,
+        outc,
+        pockets,
+        physics.friction * physics.gravity,
+        physics.restitution,
+        physics.contact_friction,
+        pos,
+        vel,
+        radius,
+        mass,
+        status_in,
+        _check_max_events(max_events),
+        bool(record_paths),
+        bool(log_impacts),
+    )
     _KERNEL_SECONDS[0] += time.process_time() - started
     ev = ev[:n_ev]
     events = np.empty(n_ev, dtype=EVENT_DTYPE)
@@ -105,13 +128,13 @@ def _shot(table: Table, physics: Physics, discs: Discs, record_paths: bool,
         verts = pv[order, 1:]
         counts = np.bincount(d, minlength=discs.n)
         paths = np.split(verts, np.cumsum(counts)[:-1])
-    result = ShotResult(final_pos=final, status=status, events=events, paths=paths,
-                        truncated=bool(truncated))
+    result = ShotResult(final_pos=final, status=status, events=events, paths=paths, truncated=bool(truncated))
     return result, imp[:n_ev]
 
 
-def simulate(table: Table, physics: Physics, discs: Discs, record_paths: bool = False,
-             max_events: int = 10_000) -> ShotResult:
+def simulate(
+    table: Table, physics: Physics, discs: Discs, record_paths: bool = False, max_events: int = 10_000
+) -> ShotResult:
     """Run one shot until every disc is at rest, out or pocketed. Does not mutate `discs`.
 
     Args:
@@ -157,9 +180,15 @@ def trace(table: Table, physics: Physics, discs: Discs, max_events: int = 10_000
     return Trace(result=result, impacts=impacts)
 
 
-def simulate_batch(table: Table, physics: Physics, discs: Discs, mover: int,
-                   start_positions: np.ndarray, velocities: np.ndarray,
-                   max_events: int = 10_000) -> BatchResult:
+def simulate_batch(
+    table: Table,
+    physics: Physics,
+    discs: Discs,
+    mover: int,
+    start_positions: np.ndarray,
+    velocities: np.ndarray,
+    max_events: int = 10_000,
+) -> BatchResult:
     """K independent shots from the same state, in ONE compiled call.
 
     In shot k, disc `mover` starts at start_positions[k] (m) with velocities[k] (m/s); every
@@ -197,19 +226,25 @@ class PreparedBatch:
         if not 0 <= self.mover < discs.n:
             raise ValueError(f"mover: expected a disc id in [0, {discs.n}), got {self.mover}")
         self.discs = discs
-        self._args = (*table.packed, physics.friction * physics.gravity, physics.restitution,
-                      physics.contact_friction, *_disc_arrays(discs), self.mover)
+        self._args = (
+            *table.packed,
+            physics.friction * physics.gravity,
+            physics.restitution,
+            physics.contact_friction,
+            *_disc_arrays(discs),
+            self.mover,
+        )
         self._max_events = _check_max_events(max_events)
 
     def run(self, starts: np.ndarray, vels: np.ndarray) -> BatchResult:
         """K shots: the mover from ``starts`` (K, 2) m with ``vels`` (K, 2) m/s, both float64,
         C-contiguous and finite (shapes checked; values as the caller computed them)."""
         if starts.shape != vels.shape or starts.ndim != 2 or starts.shape[1] != 2:
-            raise ValueError(f"start_positions and velocities: expected the same (K, 2) shape, "
-                             f"got {starts.shape} and {vels.shape}")
+            raise ValueError(
+                f"start_positions and velocities: expected the same (K, 2) shape, got {starts.shape} and {vels.shape}"
+            )
         eng = _engine_mod or load_engine()
         started = time.process_time()
         final, status, first, n_ev, trunc = eng.batch_kernel(*self._args, starts, vels, self._max_events)
         _KERNEL_SECONDS[0] += time.process_time() - started
-        return BatchResult(final_pos=final, status=status, first_contact=first, n_events=n_ev,
-                           truncated=trunc)
+        return BatchResult(final_pos=final, status=status, first_contact=first, n_events=n_ev, truncated=trunc)

@@ -19,6 +19,7 @@ _CLOCK_ID = {"linux": 2, "darwin": 12}.get(sys.platform, -1)
 @intrinsic
 def _process_seconds(typingctx):
     """clock_gettime(CLOCK_PROCESS_CPUTIME_ID) as float seconds (inline machine code)."""
+
     def codegen(context, builder, signature, args):
         dbl, i64 = ir.DoubleType(), ir.IntType(64)
         if _CLOCK_ID < 0:
@@ -26,12 +27,13 @@ def _process_seconds(typingctx):
         timespec = ir.LiteralStructType([i64, i64])
         ts = cgutils.alloca_once(builder, timespec)
         fn = cgutils.get_or_insert_function(
-            builder.module, ir.FunctionType(ir.IntType(32), [ir.IntType(32), timespec.as_pointer()]),
-            "clock_gettime")
+            builder.module, ir.FunctionType(ir.IntType(32), [ir.IntType(32), timespec.as_pointer()]), "clock_gettime"
+        )
         builder.call(fn, [ir.Constant(ir.IntType(32), _CLOCK_ID), ts])
         sec = builder.sitofp(builder.load(cgutils.gep_inbounds(builder, ts, 0, 0)), dbl)
         nsec = builder.sitofp(builder.load(cgutils.gep_inbounds(builder, ts, 0, 1)), dbl)
         return builder.fadd(sec, builder.fmul(nsec, ir.Constant(dbl, 1e-9)))
+
     return types.float64(), codegen
 
 

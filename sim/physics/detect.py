@@ -119,30 +119,25 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
     kind = -1
     idx = -1
     for k in range(walls.shape[0]):
-        if (walls[k, 8] > bx1 + m or walls[k, 9] < bx0 - m
-                or walls[k, 10] > by1 + m or walls[k, 11] < by0 - m):
+        if walls[k, 8] > bx1 + m or walls[k, 9] < bx0 - m or walls[k, 10] > by1 + m or walls[k, 11] < by0 - m:
             continue
-        s = segment_hit(px, py, ux, uy, smax, walls[k, 0], walls[k, 1],
-                        walls[k, 5], walls[k, 6], walls[k, 7], r, tol)
+        s = segment_hit(px, py, ux, uy, smax, walls[k, 0], walls[k, 1], walls[k, 5], walls[k, 6], walls[k, 7], r, tol)
         if s < best:
             best = s
             kind = WALL
             idx = k
     n_out = outs.shape[0]
     for k in range(n_out):
-        if (outs[k, 8] > bx1 + m or outs[k, 9] < bx0 - m
-                or outs[k, 10] > by1 + m or outs[k, 11] < by0 - m):
+        if outs[k, 8] > bx1 + m or outs[k, 9] < bx0 - m or outs[k, 10] > by1 + m or outs[k, 11] < by0 - m:
             continue
-        s = segment_hit(px, py, ux, uy, smax, outs[k, 0], outs[k, 1],
-                        outs[k, 5], outs[k, 6], outs[k, 7], r, tol)
+        s = segment_hit(px, py, ux, uy, smax, outs[k, 0], outs[k, 1], outs[k, 5], outs[k, 6], outs[k, 7], r, tol)
         if s < best:
             best = s
             kind = OUT
             idx = k
     for k in range(outc.shape[0]):
         rho = r + outc[k, 2] + tol
-        if (outc[k, 0] - rho > bx1 or outc[k, 0] + rho < bx0
-                or outc[k, 1] - rho > by1 or outc[k, 1] + rho < by0):
+        if outc[k, 0] - rho > bx1 or outc[k, 0] + rho < bx0 or outc[k, 1] - rho > by1 or outc[k, 1] + rho < by0:
             continue
         s = circle_hit(px, py, ux, uy, smax, outc[k, 0], outc[k, 1], r + outc[k, 2], tol)
         if s < best:
@@ -151,8 +146,12 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
             idx = n_out + k
     for k in range(pockets.shape[0]):
         rho = pockets[k, 2] + tol
-        if (pockets[k, 0] - rho > bx1 or pockets[k, 0] + rho < bx0
-                or pockets[k, 1] - rho > by1 or pockets[k, 1] + rho < by0):
+        if (
+            pockets[k, 0] - rho > bx1
+            or pockets[k, 0] + rho < bx0
+            or pockets[k, 1] - rho > by1
+            or pockets[k, 1] + rho < by0
+        ):
             continue
         s = circle_hit(px, py, ux, uy, smax, pockets[k, 0], pockets[k, 1], pockets[k, 2], tol)
         if s < best:
@@ -161,8 +160,7 @@ def static_hit(px, py, sp, ux, uy, r, a, walls, outs, obst, outc, pockets, tol):
             idx = k
     for k in range(obst.shape[0]):
         rho = r + obst[k, 2] + tol
-        if (obst[k, 0] - rho > bx1 or obst[k, 0] + rho < bx0
-                or obst[k, 1] - rho > by1 or obst[k, 1] + rho < by0):
+        if obst[k, 0] - rho > bx1 or obst[k, 0] + rho < bx0 or obst[k, 1] - rho > by1 or obst[k, 1] + rho < by0:
             continue
         s = circle_hit(px, py, ux, uy, smax, obst[k, 0], obst[k, 1], r + obst[k, 2], tol)
         if s < best:
@@ -203,9 +201,7 @@ def seg_seg_d2(p0x, p0y, p1x, p1y, q0x, q0y, q1x, q1y):
     d2 = ex * (p1y - q0y) - ey * (p1x - q0x)
     d3 = fx * (q0y - p0y) - fy * (q0x - p0x)
     d4 = fx * (q1y - p0y) - fy * (q1x - p0x)
-    if ((d1 > 0.0 and d2 < 0.0) or (d1 < 0.0 and d2 > 0.0)) and (
-        (d3 > 0.0 and d4 < 0.0) or (d3 < 0.0 and d4 > 0.0)
-    ):
+    if ((d1 > 0.0 and d2 < 0.0) or (d1 < 0.0 and d2 > 0.0)) and ((d3 > 0.0 and d4 < 0.0) or (d3 < 0.0 and d4 > 0.0)):
         return 0.0
     m = _pt_seg_d2(p0x, p0y, q0x, q0y, q1x, q1y)
     v = _pt_seg_d2(p1x, p1y, q0x, q0y, q1x, q1y)

@@ -110,8 +110,9 @@ def _far(S, i, k, tol):
     """True if the reference paths of discs i and k (bounding boxes, grown by the radii)
     cannot meet: what is left of each path is a part of its reference path."""
     m = S[i, RAD] + S[k, RAD] + tol
-    return (S[k, BX0] - m > S[i, BX1] or S[i, BX0] - m > S[k, BX1]
-            or S[k, BY0] - m > S[i, BY1] or S[i, BY0] - m > S[k, BY1])
+    return (
+        S[k, BX0] - m > S[i, BX1] or S[i, BX0] - m > S[k, BX1] or S[k, BY0] - m > S[i, BY1] or S[i, BY0] - m > S[k, BY1]
+    )
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -121,8 +122,7 @@ def _toi(S, i, k, xi, yi, si, xk, yk, sk, t, a, tol):
         return INF
     # arguments always in id order: a pair's prediction never depends on which of the two
     # discs was touched last (bit-identical single-shot and batch runs)
-    return t + pair_toi(xi, yi, si, S[i, UX], S[i, UY], xk, yk, sk, S[k, UX], S[k, UY],
-                        S[i, RAD] + S[k, RAD], a, tol)
+    return t + pair_toi(xi, yi, si, S[i, UX], S[i, UY], xk, yk, sk, S[k, UX], S[k, UY], S[i, RAD] + S[k, RAD], a, tol)
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
@@ -240,8 +240,7 @@ def _predict_static(S, status, i, t, a, tol, walls, outs, obst, outc, pockets, s
         st_i[i] = -1
         return
     x, y, sp = at(S, i, t, a)
-    tau, kind, idx = static_hit(x, y, sp, S[i, UX], S[i, UY], S[i, RAD], a,
-                                walls, outs, obst, outc, pockets, tol)
+    tau, kind, idx = static_hit(x, y, sp, S[i, UX], S[i, UY], S[i, RAD], a, walls, outs, obst, outc, pockets, tol)
     st_t[i] = t + tau
     st_k[i] = kind
     st_i[i] = idx
@@ -261,8 +260,7 @@ def _init_state(S, status, pos, vel, rad, mass, status_in, a):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _init_predictions(S, status, n, skip, a, tol, walls, outs, obst, outc, pockets,
-                      pt, rm_t, rm_j, st_t, st_k, st_i):
+def _init_predictions(S, status, n, skip, a, tol, walls, outs, obst, outc, pockets, pt, rm_t, rm_j, st_t, st_k, st_i):
     """All predictions at t = 0, except those involving disc `skip` (-1: none skipped)."""
     for i in range(n * n):
         pt[i] = INF
@@ -272,8 +270,7 @@ def _init_predictions(S, status, n, skip, a, tol, walls, outs, obst, outc, pocke
         for k in range(i + 1, n):
             if k != skip and in_play(status, i) and in_play(status, k):
                 pt[i * n + k] = _pair(S, i, k, 0.0, a, tol)
-        _predict_static(S, status, i, 0.0, a, tol, walls, outs, obst, outc, pockets,
-                        st_t, st_k, st_i)
+        _predict_static(S, status, i, 0.0, a, tol, walls, outs, obst, outc, pockets, st_t, st_k, st_i)
     for i in range(n):
         _rescan_row(pt, rm_t, rm_j, i, n)
 
@@ -354,9 +351,37 @@ def _settle(S, status, n, t, a, truncated, rec_paths, pv, npv):
 
 
 @njit(cache=True, error_model="numpy", _nrt=False)
-def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
-         pt, rm_t, rm_j, pe, pl, gen, st_t, st_k, st_i, mover, max_events,
-         rec_events, ev, rec_paths, pv, log_imp, imp):
+def _run(
+    S,
+    status,
+    n,
+    a,
+    e,
+    mu_c,
+    tol,
+    walls,
+    outs,
+    obst,
+    outc,
+    pockets,
+    pt,
+    rm_t,
+    rm_j,
+    pe,
+    pl,
+    gen,
+    st_t,
+    st_k,
+    st_i,
+    mover,
+    max_events,
+    rec_events,
+    ev,
+    rec_paths,
+    pv,
+    log_imp,
+    imp,
+):
     """The event loop. Predictions must be initialised. Records (when asked) go to the given
     buffers: ev rows (t, kind, a, b, x, y), pv rows (disc, t, x, y), imp rows (impact log).
     Returns (n_events, n_path_vertices, first disc touched by `mover` or -1, truncated, full):
@@ -383,8 +408,11 @@ def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
         if n_ev >= max_events:
             truncated = True
             break
-        if ((rec_events and n_ev >= ev.shape[0]) or (log_imp and n_ev >= imp.shape[0])
-                or (rec_paths and npv + 2 > pv.shape[0])):
+        if (
+            (rec_events and n_ev >= ev.shape[0])
+            or (log_imp and n_ev >= imp.shape[0])
+            or (rec_paths and npv + 2 > pv.shape[0])
+        ):
             return n_ev, npv, first, truncated, True
         t = bt
         if log_imp:
@@ -413,8 +441,7 @@ def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
             _predict_row(S, status, pt, rm_t, rm_j, pe, pl, gen, bb, ba, t, n, a, tol)
         _predict_static(S, status, ba, t, a, tol, walls, outs, obst, outc, pockets, st_t, st_k, st_i)
         if bk == DISC:
-            _predict_static(S, status, bb, t, a, tol, walls, outs, obst, outc, pockets,
-                            st_t, st_k, st_i)
+            _predict_static(S, status, bb, t, a, tol, walls, outs, obst, outc, pockets, st_t, st_k, st_i)
         if log_imp:
             _log_velocities(imp, n_ev, 6, S, ba, t, a)
             if bk == DISC:
@@ -433,8 +460,9 @@ def _run(S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
 
 
 @njit(cache=True, error_model="numpy")
-def simulate_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
-                    pos, vel, rad, mass, status_in, max_events, record_paths, log_impacts):
+def simulate_kernel(
+    walls, outs, obst, outc, pockets, a, e, mu_c, pos, vel, rad, mass, status_in, max_events, record_paths, log_impacts
+):
     """One shot. Returns (final_pos (n, 2), status (n,), n_events, truncated, ev (k, 6),
     n_path_vertices, pv (m, 4), impacts (k, 12)); see `_run` for the buffer rows (only the
     first n_events / n_path_vertices rows are meaningful)."""
@@ -451,21 +479,47 @@ def simulate_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
     pe = np.empty(n * n)
     pl = np.zeros(n * n, dtype=np.int64)
     gen = 0
-    cap = min(max_events, 64 + 8 * n)   # events the record buffers hold
+    cap = min(max_events, 64 + 8 * n)  # events the record buffers hold
     while True:
         gen += 1  # a new run: earlier marks of lower bounds no longer count
         ev = np.empty((cap, 6))
         pv = np.empty((2 * n + 2 * cap if record_paths else 0, 4))
         imp = np.empty((cap if log_impacts else 0, IMPACT_WIDTH))
         _init_state(S, status, pos, vel, rad, mass, status_in, a)
-        _init_predictions(S, status, n, -1, a, tol, walls, outs, obst, outc, pockets,
-                          pt, rm_t, rm_j, st_t, st_k, st_i)
+        _init_predictions(S, status, n, -1, a, tol, walls, outs, obst, outc, pockets, pt, rm_t, rm_j, st_t, st_k, st_i)
         n_ev, npv, first, truncated, full = _run(
-            S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
-            pt, rm_t, rm_j, pe, pl, gen, st_t, st_k, st_i, -1, max_events,
-            True, ev, record_paths, pv, log_impacts, imp)
-        if not full:   # else the same shot again with room for twice the events (at most
-            break      # max_events, which always fits)
+            S,
+            status,
+            n,
+            a,
+            e,
+            mu_c,
+            tol,
+            walls,
+            outs,
+            obst,
+            outc,
+            pockets,
+            pt,
+            rm_t,
+            rm_j,
+            pe,
+            pl,
+            gen,
+            st_t,
+            st_k,
+            st_i,
+            -1,
+            max_events,
+            True,
+            ev,
+            record_paths,
+            pv,
+            log_impacts,
+            imp,
+        )
+        if not full:  # else the same shot again with room for twice the events (at most
+            break  # max_events, which always fits)
         cap = min(2 * cap, max_events)
     final = np.empty((n, 2))
     for i in range(n):
@@ -475,8 +529,9 @@ def simulate_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
 
 
 @njit(cache=True, error_model="numpy")
-def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
-                 pos, vel, rad, mass, status_in, mover, starts, vels, max_events):
+def batch_kernel(
+    walls, outs, obst, outc, pockets, a, e, mu_c, pos, vel, rad, mass, status_in, mover, starts, vels, max_events
+):
     """K shots from one state; disc `mover` starts at starts[k] with vels[k]. Predictions
     not involving the mover are computed once and copied into every shot.
     Returns (final (K, N, 2), status (K, N), first_contact (K,), n_events (K,),
@@ -504,8 +559,9 @@ def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
     b_st_k = np.empty(n, dtype=np.int64)
     b_st_i = np.empty(n, dtype=np.int64)
     _init_state(S0, status0, pos, vel, rad, mass, status_in, a)
-    _init_predictions(S0, status0, n, mover, a, tol, walls, outs, obst, outc, pockets,
-                      b_pt, b_rm_t, b_rm_j, b_st_t, b_st_k, b_st_i)
+    _init_predictions(
+        S0, status0, n, mover, a, tol, walls, outs, obst, outc, pockets, b_pt, b_rm_t, b_rm_j, b_st_t, b_st_k, b_st_i
+    )
     no_ev = np.empty((0, 6))
     no_pv = np.empty((0, 4))
     no_imp = np.empty((0, IMPACT_WIDTH))
@@ -539,12 +595,38 @@ def batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c,
         else:
             set_motion(S, mover, 0.0, starts[k, 0], starts[k, 1], 0.0, 0.0, a)
         _predict_row(S, status, pt, rm_t, rm_j, pe, pl, k + 1, mover, -1, 0.0, n, a, tol)
-        _predict_static(S, status, mover, 0.0, a, tol, walls, outs, obst, outc, pockets,
-                        st_t, st_k, st_i)
+        _predict_static(S, status, mover, 0.0, a, tol, walls, outs, obst, outc, pockets, st_t, st_k, st_i)
         n_ev, npv, first, truncated, _ = _run(
-            S, status, n, a, e, mu_c, tol, walls, outs, obst, outc, pockets,
-            pt, rm_t, rm_j, pe, pl, k + 1, st_t, st_k, st_i, mover, max_events,
-            False, no_ev, False, no_pv, False, no_imp)
+            S,
+            status,
+            n,
+            a,
+            e,
+            mu_c,
+            tol,
+            walls,
+            outs,
+            obst,
+            outc,
+            pockets,
+            pt,
+            rm_t,
+            rm_j,
+            pe,
+            pl,
+            k + 1,
+            st_t,
+            st_k,
+            st_i,
+            mover,
+            max_events,
+            False,
+            no_ev,
+            False,
+            no_pv,
+            False,
+            no_imp,
+        )
         for i in range(n):
             final[k, i, 0] = S[i, X]
             final[k, i, 1] = S[i, Y]

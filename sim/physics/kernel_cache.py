@@ -65,5 +65,9 @@ def clear_stale_package(package: Path, stamp: str) -> None:
     package recompiles its kernels once: a kernel's cache would otherwise miss an edit of a
     module it calls or a constant it reads."""
     package = Path(package)
-    _refresh((*kernel_sources(), *sorted(package.rglob("*.py"))), package / "__pycache__" / stamp,
-             package.rglob("__pycache__"), ("*.nbi", "*.nbc"))
+    _refresh(
+        (*kernel_sources(), *sorted(package.rglob("*.py"))),
+        package / "__pycache__" / stamp,
+        package.rglob("__pycache__"),
+        ("*.nbi", "*.nbc"),
+    )

@@ -153,8 +153,23 @@ def resolve_discs(S, i, k, t, a, e, mu_c):
     xa, ya, sa = at(S, i, t, a)
     xb, yb, sb = at(S, k, t, a)
     vxa, vya, wa, vxb, vyb, wb = disc_disc(
-        xa, ya, sa * S[i, UX], sa * S[i, UY], S[i, W], S[i, RAD], S[i, MASS],
-        xb, yb, sb * S[k, UX], sb * S[k, UY], S[k, W], S[k, RAD], S[k, MASS], e, mu_c)
+        xa,
+        ya,
+        sa * S[i, UX],
+        sa * S[i, UY],
+        S[i, W],
+        S[i, RAD],
+        S[i, MASS],
+        xb,
+        yb,
+        sb * S[k, UX],
+        sb * S[k, UY],
+        S[k, W],
+        S[k, RAD],
+        S[k, MASS],
+        e,
+        mu_c,
+    )
     xa, ya, xb, yb = separate_discs(xa, ya, S[i, RAD], xb, yb, S[k, RAD], KISS_GAP_M)
     set_motion(S, i, t, xa, ya, vxa, vya, a)
     set_motion(S, k, t, xb, yb, vxb, vyb, a)
@@ -179,8 +194,7 @@ def _bounce_off(S, i, t, a, x, y, sp, nx, ny, d, e):
 def resolve_wall(S, i, t, a, walls, k):
     """WALL event: disc i bounces off wall k (packed row: restitution in column 4)."""
     x, y, sp = at(S, i, t, a)
-    nx, ny, d = segment_normal(x, y, walls[k, 0], walls[k, 1], walls[k, 5], walls[k, 6],
-                               walls[k, 7])
+    nx, ny, d = segment_normal(x, y, walls[k, 0], walls[k, 1], walls[k, 5], walls[k, 6], walls[k, 7])
     _bounce_off(S, i, t, a, x, y, sp, nx, ny, d, walls[k, 4])
 
 
@@ -206,8 +220,7 @@ def resolve_out(S, status, i, t, a, outs, outc, b):
         return
     status[i] = STATUS_LOST
     if b < n_seg:
-        nx, ny, d = segment_normal(x, y, outs[b, 0], outs[b, 1], outs[b, 5], outs[b, 6],
-                                   outs[b, 7])
+        nx, ny, d = segment_normal(x, y, outs[b, 0], outs[b, 1], outs[b, 5], outs[b, 6], outs[b, 7])
     else:
         c = b - n_seg
         nx, ny, d = circle_normal(x, y, outc[c, 0], outc[c, 1], S[i, UX], S[i, UY])

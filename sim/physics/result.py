@@ -11,8 +11,7 @@ from .constants import DISC
 #: One event: time (s), kind (DISC / WALL / OUT / POCKET / OBSTACLE), a (disc id), b (other
 #: disc id for DISC; wall / out / pocket / obstacle index otherwise, out circles offset by the
 #: number of out segments), x, y (m): position of disc a at the event (after the impact).
-EVENT_DTYPE = np.dtype([("time", "f8"), ("kind", "i1"), ("a", "i4"), ("b", "i4"),
-                        ("x", "f8"), ("y", "f8")])
+EVENT_DTYPE = np.dtype([("time", "f8"), ("kind", "i1"), ("a", "i4"), ("b", "i4"), ("x", "f8"), ("y", "f8")])
 
 
 @dataclass(frozen=True, eq=False)  # arrays: compare by identity
@@ -82,9 +81,20 @@ class BatchResult:
 
 
 #: Names of the impact-log columns of a `Trace` (one row per event).
-IMPACT_COLUMNS = ("a_vx_before", "a_vy_before", "a_w_before", "b_vx_before", "b_vy_before",
-                  "b_w_before", "a_vx_after", "a_vy_after", "a_w_after", "b_vx_after",
-                  "b_vy_after", "b_w_after")
+IMPACT_COLUMNS = (
+    "a_vx_before",
+    "a_vy_before",
+    "a_w_before",
+    "b_vx_before",
+    "b_vy_before",
+    "b_w_before",
+    "a_vx_after",
+    "a_vy_after",
+    "a_w_after",
+    "b_vx_after",
+    "b_vy_after",
+    "b_w_after",
+)
 
 
 @dataclass(frozen=True, eq=False)  # arrays: compare by identity

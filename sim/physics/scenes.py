@@ -39,16 +39,14 @@ CURL_PHYSICS = Physics(friction=0.15, restitution=0.85)
 KIND_STRIKER, KIND_QUEEN, KIND_WHITE, KIND_BLACK = 0, 1, 2, 3
 
 
-def carrom_table(pocket_fraction: float = 1.0, cushion_restitution: float = CARROM_CUSHION_E
-                 ) -> Table:
+def carrom_table(pocket_fraction: float = 1.0, cushion_restitution: float = CARROM_CUSHION_E) -> Table:
     """0.74 m square board: 4 full-length cushions, 4 corner pockets tangent to both
     cushions; capture radius = pocket_fraction × pocket radius."""
     h = CARROM_HALF
     e = cushion_restitution
     walls = [(-h, -h, h, -h, e), (h, -h, h, h, e), (h, h, -h, h, e), (-h, h, -h, -h, e)]
     c = h - CARROM_POCKET_R
-    pockets = [(sx * c, sy * c, pocket_fraction * CARROM_POCKET_R)
-               for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    pockets = [(sx * c, sy * c, pocket_fraction * CARROM_POCKET_R) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     return Table.build(walls=walls, pockets=pockets)
 
 
@@ -69,13 +67,17 @@ def carrom_break_formation(gap: float = FORMATION_GAP_M) -> tuple[np.ndarray, np
         rad = 2.0 * d if k % 2 == 0 else np.sqrt(3.0) * d
         pos.append((rad * np.cos(ang), rad * np.sin(ang)))
         # the "Y": outer coins straight behind the inner whites are white
-        kinds.append((KIND_WHITE if (k // 2) % 2 == 0 else KIND_BLACK) if k % 2 == 0
-                     else (KIND_WHITE if (k // 2) % 2 == 1 else KIND_BLACK))
+        kinds.append(
+            (KIND_WHITE if (k // 2) % 2 == 0 else KIND_BLACK)
+            if k % 2 == 0
+            else (KIND_WHITE if (k // 2) % 2 == 1 else KIND_BLACK)
+        )
     return np.array(pos), np.array(kinds)
 
 
-def carrom_break(speed: float = 4.0, striker_x: float = 0.0, angle_deg: float = 0.0,
-                 gap: float = FORMATION_GAP_M) -> Discs:
+def carrom_break(
+    speed: float = 4.0, striker_x: float = 0.0, angle_deg: float = 0.0, gap: float = FORMATION_GAP_M
+) -> Discs:
     """Striker (id 0) on its base line shooting at the full 19-coin formation."""
     cpos, ckind = carrom_break_formation(gap)
     pos = np.vstack([[striker_x, STRIKER_Y], cpos])
@@ -98,8 +100,7 @@ def carrom_cut_shot(speed: float = 1.5) -> tuple[Discs, int]:
     u = (ghost - start) / np.linalg.norm(ghost - start)
     pos = np.vstack([start, coin])
     vel = np.vstack([speed * u, [0.0, 0.0]])
-    return Discs(pos, vel, [STRIKER_R, COIN_R], [STRIKER_M, COIN_M],
-                 kind=[KIND_STRIKER, KIND_WHITE]), 2
+    return Discs(pos, vel, [STRIKER_R, COIN_R], [STRIKER_M, COIN_M], kind=[KIND_STRIKER, KIND_WHITE]), 2
 
 
 def curlastique_table() -> Table:
@@ -110,8 +111,12 @@ def curlastique_table() -> Table:
     L = CURL_L
     c = CURL_CORNER
     outs = [
-        (-hw, 0.0, hw, 0.0), (hw, 0.0, hw, L), (hw, L, -hw, L), (-hw, L, -hw, 0.0),  # rim
-        (hw - c, L, hw, L - c), (-hw + c, L, -hw, L - c),  # corner pieces
+        (-hw, 0.0, hw, 0.0),
+        (hw, 0.0, hw, L),
+        (hw, L, -hw, L),
+        (-hw, L, -hw, 0.0),  # rim
+        (hw - c, L, hw, L - c),
+        (-hw + c, L, -hw, L - c),  # corner pieces
         (-CURL_PEG_X, CURL_ELASTIC_Y, CURL_PEG_X, CURL_ELASTIC_Y),  # elastic
     ]
     pegs = [(-CURL_PEG_X, CURL_ELASTIC_Y, CURL_PEG_R), (CURL_PEG_X, CURL_ELASTIC_Y, CURL_PEG_R)]
@@ -119,10 +124,19 @@ def curlastique_table() -> Table:
 
 
 #: 9 pucks lying in and around the target (centre (0, 0.75)), ids 1..9.
-CURL_LAYOUT = np.array([
-    (0.000, 0.700), (-0.060, 0.760), (0.070, 0.780), (0.020, 0.840), (-0.100, 0.660),
-    (0.120, 0.680), (-0.030, 0.920), (0.150, 0.860), (-0.150, 0.820),
-])
+CURL_LAYOUT = np.array(
+    [
+        (0.000, 0.700),
+        (-0.060, 0.760),
+        (0.070, 0.780),
+        (0.020, 0.840),
+        (-0.100, 0.660),
+        (0.120, 0.680),
+        (-0.030, 0.920),
+        (0.150, 0.860),
+        (-0.150, 0.820),
+    ]
+)
 
 
 def curlastique_throw(speed: float = 1.4, x: float = 0.0, angle_deg: float = 0.0) -> Discs:

@@ -43,12 +43,16 @@ def executed(x, angle_deg, speed, sigmas, z_position, z_angle, z_speed):
     (:func:`sim.dexterity.execute_shot`); the planners' compiled kernels call the same function
     compiled, :data:`sim.physics.noise.compiled_executed`. A game clamps the result to its own
     limits afterwards (the launcher, the free base line)."""
-    return (x + sigmas[0] * z_position, angle_deg + sigmas[1] * z_angle,
-            np.maximum(speed * (1.0 + sigmas[2] * z_speed), 0.0))
+    return (
+        x + sigmas[0] * z_position,
+        angle_deg + sigmas[1] * z_angle,
+        np.maximum(speed * (1.0 + sigmas[2] * z_speed), 0.0),
+    )
 
 
-def execute_shots(x, angle_deg, speed, noise: ExecutionNoise, rng: np.random.Generator,
-                  samples: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def execute_shots(
+    x, angle_deg, speed, noise: ExecutionNoise, rng: np.random.Generator, samples: int | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Executed shots from intended ones (vectorised).
 
     Args:
@@ -72,9 +76,9 @@ def execute_shots(x, angle_deg, speed, noise: ExecutionNoise, rng: np.random.Gen
     >>> xs.shape, bool(np.all(v >= 0))
     ((3,), True)
     """
-    x, angle_deg, speed = np.broadcast_arrays(np.asarray(x, dtype=float),
-                                              np.asarray(angle_deg, dtype=float),
-                                              np.asarray(speed, dtype=float))
+    x, angle_deg, speed = np.broadcast_arrays(
+        np.asarray(x, dtype=float), np.asarray(angle_deg, dtype=float), np.asarray(speed, dtype=float)
+    )
     shape = x.shape
     if samples is not None:
         samples = int(samples)
@@ -84,8 +88,7 @@ def execute_shots(x, angle_deg, speed, noise: ExecutionNoise, rng: np.random.Gen
         x, angle_deg, speed = x[..., None], angle_deg[..., None], speed[..., None]
     z = rng.standard_normal((3,) + shape)
     ex, ea, ev = executed(x, angle_deg, speed, noise.sigmas(), z[0], z[1], z[2])
-    return (np.broadcast_to(ex, shape).copy(), np.broadcast_to(ea, shape).copy(),
-            np.broadcast_to(ev, shape).copy())
+    return (np.broadcast_to(ex, shape).copy(), np.broadcast_to(ea, shape).copy(), np.broadcast_to(ev, shape).copy())
 
 
 def heading(angle_deg, forward=(0.0, 1.0)) -> np.ndarray:

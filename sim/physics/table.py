@@ -38,9 +38,16 @@ def _seg_extra(seg: np.ndarray, name: str) -> np.ndarray:
     length = np.hypot(d[:, 0], d[:, 1])
     if np.any(length <= 0.0):
         raise ValueError(f"Table.{name}: zero-length segment at index {int(np.argmin(length))}")
-    return np.column_stack([d / length[:, None], length,
-                            np.minimum(seg[:, 0], seg[:, 2]), np.maximum(seg[:, 0], seg[:, 2]),
-                            np.minimum(seg[:, 1], seg[:, 3]), np.maximum(seg[:, 1], seg[:, 3])])
+    return np.column_stack(
+        [
+            d / length[:, None],
+            length,
+            np.minimum(seg[:, 0], seg[:, 2]),
+            np.maximum(seg[:, 0], seg[:, 2]),
+            np.minimum(seg[:, 1], seg[:, 3]),
+            np.maximum(seg[:, 1], seg[:, 3]),
+        ]
+    )
 
 
 @dataclass(frozen=True, eq=False)  # arrays: compare by identity
@@ -77,17 +84,23 @@ class Table:
     out_mode: str = "remove"
 
     def __post_init__(self):
-        for name, width, optional in (("walls", 5, False), ("out_segments", 5, True),
-                                      ("obstacles", 4, False), ("out_circles", 4, True),
-                                      ("pockets", 3, False)):
+        for name, width, optional in (
+            ("walls", 5, False),
+            ("out_segments", 5, True),
+            ("obstacles", 4, False),
+            ("out_circles", 4, True),
+            ("pockets", 3, False),
+        ):
             object.__setattr__(self, name, _rows(name, getattr(self, name), width, optional))
         if self.out_mode not in OUT_MODES:
             raise ValueError(f"Table.out_mode: expected one of {', '.join(OUT_MODES)}, got {self.out_mode!r}")
         for name, width in (("out_segments", 5), ("out_circles", 4)):
             arr = getattr(self, name)
             if self.out_mode == "bounce" and len(arr) and arr.shape[1] != width:
-                raise ValueError(f"Table.{name}: out_mode 'bounce' needs a restitution in each row "
-                                 f"({width} numbers), got {arr.shape[1]}")
+                raise ValueError(
+                    f"Table.{name}: out_mode 'bounce' needs a restitution in each row "
+                    f"({width} numbers), got {arr.shape[1]}"
+                )
         for name, col in (("walls", 4), ("obstacles", 3), ("out_segments", 4), ("out_circles", 3)):
             arr = getattr(self, name)
             if arr.shape[1] <= col:
@@ -103,8 +116,7 @@ class Table:
                 raise ValueError(f"Table.{name}: radius must be > 0, got {r.tolist()}")
 
     @staticmethod
-    def build(walls=(), out_segments=(), obstacles=(), out_circles=(), pockets=(),
-              out_mode: str = "remove") -> "Table":
+    def build(walls=(), out_segments=(), obstacles=(), out_circles=(), pockets=(), out_mode: str = "remove") -> "Table":
         """Table from lists of tuples, e.g. walls=[(x1, y1, x2, y2, e), ...].
 
         >>> t = Table.build(walls=[(-0.37, 0.37, 0.37, 0.37, 0.7)], pockets=[(0.35, 0.35, 0.02)])
@@ -113,8 +125,14 @@ class Table:
         >>> Table.build(out_segments=[(-1, 1, 1, 1, 0.5)], out_mode="bounce").out_mode
         'bounce'
         """
-        return Table(walls=walls, out_segments=out_segments, obstacles=obstacles,
-                     out_circles=out_circles, pockets=pockets, out_mode=out_mode)
+        return Table(
+            walls=walls,
+            out_segments=out_segments,
+            obstacles=obstacles,
+            out_circles=out_circles,
+            pockets=pockets,
+            out_mode=out_mode,
+        )
 
     def out_index(self, b: int) -> tuple[str, int]:
         """Decode the `b` field of an OUT event: ("segment", i) or ("circle", i)."""
@@ -133,17 +151,18 @@ class Table:
         obstacles (Q, 4) x y radius e; out_circles (R, 4) x y radius e; pockets (P, 3).
         An out element's e is REMOVE_AT_CONTACT (-1) in "remove" mode."""
         walls = np.ascontiguousarray(
-            np.column_stack([self.walls, _seg_extra(self.walls, "walls")])
-            if len(self.walls) else np.zeros((0, 12)))
+            np.column_stack([self.walls, _seg_extra(self.walls, "walls")]) if len(self.walls) else np.zeros((0, 12))
+        )
         seg = self.out_segments
         outs = np.ascontiguousarray(
-            np.column_stack([seg[:, :4], self._out_restitution(seg, 4),
-                             _seg_extra(seg, "out_segments")])
-            if len(seg) else np.zeros((0, 12)))
+            np.column_stack([seg[:, :4], self._out_restitution(seg, 4), _seg_extra(seg, "out_segments")])
+            if len(seg)
+            else np.zeros((0, 12))
+        )
         circ = self.out_circles
         outc = np.ascontiguousarray(
-            np.column_stack([circ[:, :3], self._out_restitution(circ, 3)])
-            if len(circ) else np.zeros((0, 4)))
+            np.column_stack([circ[:, :3], self._out_restitution(circ, 3)]) if len(circ) else np.zeros((0, 4))
+        )
         return walls, outs, self.obstacles, outc, self.pockets
 
 
@@ -245,8 +264,9 @@ class Discs:
 
     def copy(self) -> "Discs":
         """Deep copy."""
-        return Discs(self.pos.copy(), self.vel.copy(), self.radius.copy(), self.mass.copy(),
-                     self.status.copy(), self.kind.copy())
+        return Discs(
+            self.pos.copy(), self.vel.copy(), self.radius.copy(), self.mass.copy(), self.status.copy(), self.kind.copy()
+        )
 
     def on(self) -> np.ndarray:
         """Boolean mask of the discs in play."""

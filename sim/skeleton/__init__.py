@@ -28,11 +28,18 @@ def names(name: str) -> dict[str, str]:
     ('tablesim_snail_dice', 'SnailDice', 'tablesim-snail-dice')
     """
     if not NAME.fullmatch(name) or name.endswith("-") or "--" in name:
-        raise SkeletonError(f"NAME {name!r}: allowed: 2 to 31 lower-case letters, digits and single hyphens, "
-                            "starting with a letter (e.g. snail-dice)")
+        raise SkeletonError(
+            f"NAME {name!r}: allowed: 2 to 31 lower-case letters, digits and single hyphens, "
+            "starting with a letter (e.g. snail-dice)"
+        )
     words = name.split("-")
-    return {"name": name, "module": "tablesim_" + "_".join(words), "dist": f"tablesim-{name}",
-            "Class": "".join(w.capitalize() for w in words), "title": " ".join(w.capitalize() for w in words)}
+    return {
+        "name": name,
+        "module": "tablesim_" + "_".join(words),
+        "dist": f"tablesim-{name}",
+        "Class": "".join(w.capitalize() for w in words),
+        "title": " ".join(w.capitalize() for w in words),
+    }
 
 
 def write_skeleton(name: str, dest: str | Path) -> list[Path]:
@@ -40,8 +47,10 @@ def write_skeleton(name: str, dest: str | Path) -> list[Path]:
     values = names(name)
     dest = Path(dest)
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise SkeletonError(f"DIR {dest}: exists and is not an empty directory; name a new folder "
-                            f"(tablesim new-game {name} NEW_DIR), or empty this one first")
+        raise SkeletonError(
+            f"DIR {dest}: exists and is not an empty directory; name a new folder "
+            f"(tablesim new-game {name} NEW_DIR), or empty this one first"
+        )
     plan = []
     for template in sorted(TEMPLATE.rglob("*.tmpl")):
         relative = template.relative_to(TEMPLATE).with_suffix("")

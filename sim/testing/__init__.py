@@ -18,5 +18,14 @@
 from .conformance import CHECKS, Case, check_game, conformance_cases, run_case
 from .keys import KeyCase, bad_values, changed_value, rule_keys
 
-__all__ = ["CHECKS", "Case", "check_game", "conformance_cases", "run_case",
-           "KeyCase", "bad_values", "changed_value", "rule_keys"]
+__all__ = [
+    "CHECKS",
+    "Case",
+    "check_game",
+    "conformance_cases",
+    "run_case",
+    "KeyCase",
+    "bad_values",
+    "changed_value",
+    "rule_keys",
+]

@@ -50,6 +50,7 @@ class Case:
 # Playing a few short matches
 # --------------------------------------------------------------------------------------------
 
+
 def _hints(spec: GameSpec) -> Conformance:
     return spec.conformance or Conformance()
 
@@ -67,8 +68,9 @@ def _players(spec: GameSpec, rules: Any, n: int, refs: Sequence[str] | None = No
     return load_lineup(spec, _lineup_refs(spec, n, refs), rules)
 
 
-def _play(spec: GameSpec, rules: Any, players: Sequence[Player], matches: int, seed: int = 11,
-          **kwargs: Any) -> dict[str, pd.DataFrame]:
+def _play(
+    spec: GameSpec, rules: Any, players: Sequence[Player], matches: int, seed: int = 11, **kwargs: Any
+) -> dict[str, pd.DataFrame]:
     cell = Cell("baseline", "conformance", rules, tuple(players), rotate_seats=kwargs.pop("rotate", False))
     return run_cells(spec, [cell], matches, seed, progress=False, **kwargs)
 
@@ -84,6 +86,7 @@ def _smallest(spec: GameSpec) -> int:
 # --------------------------------------------------------------------------------------------
 # Checks per player count
 # --------------------------------------------------------------------------------------------
+
 
 def check_spec(spec: GameSpec, case: Case) -> None:
     """The spec's files load: defaults validate, every preset builds, demo line-up allowed."""
@@ -151,8 +154,10 @@ def _check_sheet_values(spec: GameSpec, rules: Any, rounds: pd.DataFrame, n: int
         for _, row in rounds.iterrows():
             value = "ko" if column == "position" and bool(row.get("ko", False)) else float(row[source])
             problem = sheet.check(rules, column, value, n)
-            assert problem is None, (f"rounds: match {row['match']} round {row['round']} seat {row['seat']} "
-                                     f"recorded {source} = {row[source]!r}, which the sheet check refuses: {problem}")
+            assert problem is None, (
+                f"rounds: match {row['match']} round {row['round']} seat {row['seat']} "
+                f"recorded {source} = {row[source]!r}, which the sheet check refuses: {problem}"
+            )
 
 
 def rounds_shape_problem(rounds: pd.DataFrame, matches: pd.DataFrame, n: int) -> str | None:
@@ -183,8 +188,11 @@ def rounds_shape_problem(rounds: pd.DataFrame, matches: pd.DataFrame, n: int) ->
     if len(twice):
         row = twice.iloc[0]
         return f"rounds: match {row['match']} round {row['round']}: seat {row['seat']} has two rows"
-    lengths = ({tuple(k): r for k, r in zip(matches[keys].itertuples(index=False), matches["rounds"])}
-               if "rounds" in matches.columns else {})
+    lengths = (
+        {tuple(k): r for k, r in zip(matches[keys].itertuples(index=False), matches["rounds"])}
+        if "rounds" in matches.columns
+        else {}
+    )
     for key, played in rounds.groupby(keys, sort=True):
         problem = _match_rounds_problem(key[-1], played, n, lengths.get(tuple(key)))
         if problem:
@@ -199,20 +207,23 @@ def _match_rounds_problem(match: Any, played: pd.DataFrame, n: int, length: Any)
     numbers = sorted(seats)
     if numbers != list(range(1, len(numbers) + 1)):
         gap = next(k for k, r in enumerate(numbers, start=1) if r != k)
-        return (f"rounds: match {match} has round {numbers[gap - 1]} but no round {gap}; "
-                "allowed: rounds 1, 2, ... without a gap")
+        return (
+            f"rounds: match {match} has round {numbers[gap - 1]} but no round {gap}; "
+            "allowed: rounds 1, 2, ... without a gap"
+        )
     if length is not None and int(length) != len(numbers):
-        return (f"rounds: match {match} has rounds 1 to {len(numbers)}, but its rounds in the matches table "
-                f"is {length}")
+        return f"rounds: match {match} has rounds 1 to {len(numbers)}, but its rounds in the matches table is {length}"
     absent = {r: sorted(set(range(n)) - seats[r]) for r in numbers}
     if absent[1]:
         return f"rounds: match {match} round 1 has no row for seat {absent[1][0]}; every seat plays round 1"
     last_full = max(r for r in numbers if not absent[r])
-    for r in numbers[:last_full - 1]:
+    for r in numbers[: last_full - 1]:
         if absent[r]:
-            return (f"rounds: match {match} round {r} has no row for seat {absent[r][0]}, but round {last_full} "
-                    "has every seat; only a match's last rounds may leave out seats that did not play them "
-                    "(a race won mid-round, a tie-break)")
+            return (
+                f"rounds: match {match} round {r} has no row for seat {absent[r][0]}, but round {last_full} "
+                "has every seat; only a match's last rounds may leave out seats that did not play them "
+                "(a race won mid-round, a tie-break)"
+            )
     return None
 
 
@@ -232,8 +243,7 @@ def check_determinism(spec: GameSpec, case: Case) -> None:
     first, again = _play(spec, rules, players, matches), _play(spec, rules, players, matches)
     assert _same(first, again), "two runs with the same seed differ"
     log = spec.play_match(rules, players, MatchSeeds(11, 0))
-    assert log.tables() == spec.play_match(rules, players, MatchSeeds(11, 0)).tables(), \
-        "play_match is not pure"
+    assert log.tables() == spec.play_match(rules, players, MatchSeeds(11, 0)).tables(), "play_match is not pure"
     assert not _same(first, _play(spec, rules, players, matches, seed=12)), "another root seed plays the same games"
 
 
@@ -255,6 +265,7 @@ def check_workers_and_chunks(spec: GameSpec, case: Case, tmp: Path) -> None:
 # Checks per key
 # --------------------------------------------------------------------------------------------
 
+
 def _rule_keys(spec: GameSpec) -> dict[str, Key]:
     return {key.name: key for key in rule_keys(load_rules(spec))}
 
@@ -265,8 +276,9 @@ def _profile_keys(spec: GameSpec) -> dict[str, Key]:
 
 def _case_value(key: Key, hint: KeyCase) -> Any:
     value = changed_value(key) if hint.value is AUTO else hint.value
-    assert value is not None, (f"{key.name}: no changed value can be derived from its type; "
-                               "give one in the game's Conformance.keys")
+    assert value is not None, (
+        f"{key.name}: no changed value can be derived from its type; give one in the game's Conformance.keys"
+    )
     return value
 
 
@@ -425,8 +437,10 @@ def check_choice_restricted(spec: GameSpec, case: Case) -> None:
     matches = hint.matches or _hints(spec).matches
     before, after = _play(spec, rules, players, matches), _play(spec, rules, restricted, matches)
     made = _uses(spec, before, 0, case.key)
-    assert made > 0, (f"{case.key}: the first seat never makes it in {matches} short matches, so forbidding it "
-                      "cannot be seen; give a scenario in the game's Conformance.choices")
+    assert made > 0, (
+        f"{case.key}: the first seat never makes it in {matches} short matches, so forbidding it "
+        "cannot be seen; give a scenario in the game's Conformance.choices"
+    )
     assert _uses(spec, after, 0, case.key) == 0, f"{case.key}: forbidden, yet the first seat made it"
     assert not _same(before, after), f"{case.key}: forbidding it changes nothing"
 
@@ -484,7 +498,7 @@ def run_case(case: Case, tmp: Path | None = None) -> None:
     """Run one case; ``tmp`` is a scratch directory (a temporary one if not given)."""
     func, _ = CHECKS[case.check]
     spec = get_game(case.game)
-    needs_tmp = "tmp" in func.__code__.co_varnames[:func.__code__.co_argcount]
+    needs_tmp = "tmp" in func.__code__.co_varnames[: func.__code__.co_argcount]
     if not needs_tmp:
         func(spec, case)
         return

@@ -57,8 +57,15 @@ def _number(tp: Any, default: float, meta: Mapping[str, Any]) -> float | None:
     else:
         lo, hi = meta.get("min"), meta.get("max")
         span = [0.25 * (hi - lo)] if lo is not None and hi is not None else []
-        candidates = [default * 1.25, default * 0.8, *(default + s for s in span), *(default - s for s in span),
-                      default + 1.0, default + 0.1, default - 0.1]
+        candidates = [
+            default * 1.25,
+            default * 0.8,
+            *(default + s for s in span),
+            *(default - s for s in span),
+            default + 1.0,
+            default + 0.1,
+            default - 0.1,
+        ]
     for value in candidates:
         value = tp(value)
         if value != default and _allowed(value, meta):
@@ -91,7 +98,9 @@ def bad_values(key: Key) -> list[tuple[str, Any]]:
     """``(what is wrong, value)`` pairs every game must refuse for this key."""
     tp, meta, default, origin = key.type, key.meta, key.default, get_origin(key.type)
     out: list[tuple[str, Any]] = []
-    number = tp if tp in (int, float) else get_args(tp)[0] if origin is tuple and get_args(tp)[0] in (int, float) else None
+    number = (
+        tp if tp in (int, float) else get_args(tp)[0] if origin is tuple and get_args(tp)[0] in (int, float) else None
+    )
     if number is not None:
         lo, hi = meta.get("min"), meta.get("max")
         wrap = (lambda v: [v] * max(1, len(default))) if origin is tuple else (lambda v: v)
@@ -115,4 +124,3 @@ def bad_values(key: Key) -> list[tuple[str, Any]]:
         if meta.get("length") is not None and default:
             out.append(("of the wrong length", [*default, default[-1]]))
     return out
-

@@ -72,8 +72,13 @@ bonus = 0.0
 @dataclass(frozen=True)
 class Duel:
     seat0: float = param(0.5, min=0.0, max=1.0, doc="chance that seat 0 wins")
-    stop: float = param(0.5, min=0.0, max=1.0, min_exclusive=True,
-                        doc="chance the game stops after each round (rounds ~ Geometric, mean 1 / stop)")
+    stop: float = param(
+        0.5,
+        min=0.0,
+        max=1.0,
+        min_exclusive=True,
+        doc="chance the game stops after each round (rounds ~ Geometric, mean 1 / stop)",
+    )
     minutes: float = param(30.0, min=0.0, min_exclusive=True, unit="min", doc="mean duration (exponential)")
 
 
@@ -93,13 +98,32 @@ def play_match(rules: DuelRules, players, seeds) -> MatchLog:
     winner = 0 if rng.random() < rules.game.seat0 else 1
     rounds = int(rng.geometric(rules.game.stop))
     minutes = float(rng.exponential(rules.game.minutes))
-    rows = [{"round": r, "seat": s, "points": float(r == rounds and s == winner),
-             "cumulative": float(r == rounds and s == winner)} for r in range(1, rounds + 1) for s in range(2)]
-    players_rows = [{"seat": s, "profile": p.name, "team": -1, "score": float(s == winner),
-                     "rank": 1 if s == winner else 2, "won": s == winner} for s, p in enumerate(players)]
-    return MatchLog(matches={"winner": winner, "winning_team": -1, "rounds": rounds, "finished": True,
-                             "minutes": minutes},
-                    players=players_rows, rounds=rows)
+    rows = [
+        {
+            "round": r,
+            "seat": s,
+            "points": float(r == rounds and s == winner),
+            "cumulative": float(r == rounds and s == winner),
+        }
+        for r in range(1, rounds + 1)
+        for s in range(2)
+    ]
+    players_rows = [
+        {
+            "seat": s,
+            "profile": p.name,
+            "team": -1,
+            "score": float(s == winner),
+            "rank": 1 if s == winner else 2,
+            "won": s == winner,
+        }
+        for s, p in enumerate(players)
+    ]
+    return MatchLog(
+        matches={"winner": winner, "winning_team": -1, "rounds": rounds, "finished": True, "minutes": minutes},
+        players=players_rows,
+        rounds=rows,
+    )
 
 
 def spec(folder: Path) -> GameSpec:
@@ -107,9 +131,17 @@ def spec(folder: Path) -> GameSpec:
     rules, profiles = folder / "truth_duel_rules.toml", folder / "truth_duel_profiles.toml"
     rules.write_text(RULES_TOML, encoding="utf-8")
     profiles.write_text(PROFILES_TOML, encoding="utf-8")
-    return GameSpec(name=NAME, title="Truth duel", rules_type=DuelRules, default_rules=rules,
-                    profile_type=DuelProfile, profiles=profiles, play_match=play_match, player_counts=(2,),
-                    length=GameLength(column="minutes", unit="minutes"))
+    return GameSpec(
+        name=NAME,
+        title="Truth duel",
+        rules_type=DuelRules,
+        default_rules=rules,
+        profile_type=DuelProfile,
+        profiles=profiles,
+        play_match=play_match,
+        player_counts=(2,),
+        length=GameLength(column="minutes", unit="minutes"),
+    )
 
 
 @contextlib.contextmanager
@@ -141,11 +173,22 @@ class Scenario:
     bootstrap: int = 400
 
     def text(self, seed: int) -> str:
-        lines = [f'game = "{NAME}"', f"seed = {seed}", f"matches = {self.matches}", f"stages = {self.stages}",
-                 f"alpha = {self.alpha}", "determinism = 0", f"bootstrap = {self.bootstrap}",
-                 f"rotate_seats = {'true' if self.rotate_seats else 'false'}", f"chunk_size = {self.matches}", "[baseline]",
-                 "set = { " + ", ".join(f'"game.{k}" = {v!r}' for k, v in self.rules.items()) + " }",
-                 "[[lineups]]", 'name = "duel"', 'players = ["plain", "plain"]']
+        lines = [
+            f'game = "{NAME}"',
+            f"seed = {seed}",
+            f"matches = {self.matches}",
+            f"stages = {self.stages}",
+            f"alpha = {self.alpha}",
+            "determinism = 0",
+            f"bootstrap = {self.bootstrap}",
+            f"rotate_seats = {'true' if self.rotate_seats else 'false'}",
+            f"chunk_size = {self.matches}",
+            "[baseline]",
+            "set = { " + ", ".join(f'"game.{k}" = {v!r}' for k, v in self.rules.items()) + " }",
+            "[[lineups]]",
+            'name = "duel"',
+            'players = ["plain", "plain"]',
+        ]
         for target in self.targets:
             lines.append("[[targets]]")
             lines += [f"{k} = {v!r}" if not isinstance(v, str) else f'{k} = "{v}"' for k, v in target.items()]
@@ -156,34 +199,101 @@ SEAT = {"metric": "seat_win_rate", "seat": 0, "target": 0.5, "tolerance": 0.05}
 MINUTES = {"metric": "length_mean", "target": 25.0, "tolerance": 5.0}  # band [20, 30]
 
 #: Every scenario of the table; the test runs those named in its own list.
-SCENARIOS = {s.name: s for s in [
-    Scenario("seat-edge", "seat 0 wins 0.55 = band high", {"seat0": 0.55}, (SEAT,), wrong=0, power=None),
-    Scenario("seat-centre", "seat 0 wins 0.50 = band centre", {"seat0": 0.5}, (SEAT,), wrong=1, power=0),
-    Scenario("seat-far", "seat 0 wins 0.65, band high 0.55", {"seat0": 0.65}, (SEAT,), wrong=0, power=1),
-    Scenario("seat-edge-rotated", "0.55 = band high, rotations, within-seed corr. 1", {"seat0": 0.55}, (SEAT,),
-             wrong=0, power=None, rotate_seats=True),
-    Scenario("seat-centre-rotated", "0.50 = centre, rotations, within-seed corr. 1", {"seat0": 0.5}, (SEAT,),
-             wrong=1, power=0, rotate_seats=True),
-    Scenario("minutes-mean-edge-high", "mean minutes 30 = band high (exponential)", {"minutes": 30.0},
-             (MINUTES,), wrong=0, power=None),
-    Scenario("minutes-mean-edge-high-200", "mean minutes 30 = band high, 50/100/200 matches", {"minutes": 30.0},
-             ({"metric": "length_mean", "low": 10.0, "high": 30.0},), wrong=0, power=None, matches=200),
-    Scenario("minutes-mean-upper-100", "mean minutes 30 = band high, 25/50/100 matches", {"minutes": 30.0},
-             ({"metric": "length_mean", "low": 0.0, "high": 30.0},), wrong=0, power=None, matches=100),
-    Scenario("minutes-mean-edge-low", "mean minutes 20 = band low (exponential)", {"minutes": 20.0},
-             (MINUTES,), wrong=0, power=None),
-    Scenario("minutes-mean-centre", "mean minutes 25 = band centre", {"minutes": 25.0}, (MINUTES,),
-             wrong=1, power=0),
-    Scenario("minutes-median-edge", "median minutes 30 ln 2 = band high", {"minutes": 30.0},
-             ({"metric": "length_quantile", "quantile": 0.5, "low": 30 * math.log(2) - 5,
-               "high": 30 * math.log(2)},), wrong=0, power=None),
-    Scenario("rounds-mean-edge", "mean rounds 1/0.4 = 2.5 = band high (geometric)", {"stop": 0.4},
-             ({"metric": "rounds_mean", "low": 2.0, "high": 2.5},), wrong=0, power=None),
-    Scenario("two-edge+centre", "seat 0.55 on its edge, minutes 25 at its centre", {"seat0": 0.55, "minutes": 25.0},
-             (SEAT, MINUTES), wrong=0, power=None),
-    Scenario("two-centre", "seat 0.50 and minutes 25 both at their centres", {"seat0": 0.5, "minutes": 25.0},
-             (SEAT, MINUTES), wrong=1, power=0),
-]}
+SCENARIOS = {
+    s.name: s
+    for s in [
+        Scenario("seat-edge", "seat 0 wins 0.55 = band high", {"seat0": 0.55}, (SEAT,), wrong=0, power=None),
+        Scenario("seat-centre", "seat 0 wins 0.50 = band centre", {"seat0": 0.5}, (SEAT,), wrong=1, power=0),
+        Scenario("seat-far", "seat 0 wins 0.65, band high 0.55", {"seat0": 0.65}, (SEAT,), wrong=0, power=1),
+        Scenario(
+            "seat-edge-rotated",
+            "0.55 = band high, rotations, within-seed corr. 1",
+            {"seat0": 0.55},
+            (SEAT,),
+            wrong=0,
+            power=None,
+            rotate_seats=True,
+        ),
+        Scenario(
+            "seat-centre-rotated",
+            "0.50 = centre, rotations, within-seed corr. 1",
+            {"seat0": 0.5},
+            (SEAT,),
+            wrong=1,
+            power=0,
+            rotate_seats=True,
+        ),
+        Scenario(
+            "minutes-mean-edge-high",
+            "mean minutes 30 = band high (exponential)",
+            {"minutes": 30.0},
+            (MINUTES,),
+            wrong=0,
+            power=None,
+        ),
+        Scenario(
+            "minutes-mean-edge-high-200",
+            "mean minutes 30 = band high, 50/100/200 matches",
+            {"minutes": 30.0},
+            ({"metric": "length_mean", "low": 10.0, "high": 30.0},),
+            wrong=0,
+            power=None,
+            matches=200,
+        ),
+        Scenario(
+            "minutes-mean-upper-100",
+            "mean minutes 30 = band high, 25/50/100 matches",
+            {"minutes": 30.0},
+            ({"metric": "length_mean", "low": 0.0, "high": 30.0},),
+            wrong=0,
+            power=None,
+            matches=100,
+        ),
+        Scenario(
+            "minutes-mean-edge-low",
+            "mean minutes 20 = band low (exponential)",
+            {"minutes": 20.0},
+            (MINUTES,),
+            wrong=0,
+            power=None,
+        ),
+        Scenario(
+            "minutes-mean-centre", "mean minutes 25 = band centre", {"minutes": 25.0}, (MINUTES,), wrong=1, power=0
+        ),
+        Scenario(
+            "minutes-median-edge",
+            "median minutes 30 ln 2 = band high",
+            {"minutes": 30.0},
+            ({"metric": "length_quantile", "quantile": 0.5, "low": 30 * math.log(2) - 5, "high": 30 * math.log(2)},),
+            wrong=0,
+            power=None,
+        ),
+        Scenario(
+            "rounds-mean-edge",
+            "mean rounds 1/0.4 = 2.5 = band high (geometric)",
+            {"stop": 0.4},
+            ({"metric": "rounds_mean", "low": 2.0, "high": 2.5},),
+            wrong=0,
+            power=None,
+        ),
+        Scenario(
+            "two-edge+centre",
+            "seat 0.55 on its edge, minutes 25 at its centre",
+            {"seat0": 0.55, "minutes": 25.0},
+            (SEAT, MINUTES),
+            wrong=0,
+            power=None,
+        ),
+        Scenario(
+            "two-centre",
+            "seat 0.50 and minutes 25 both at their centres",
+            {"seat0": 0.5, "minutes": 25.0},
+            (SEAT, MINUTES),
+            wrong=1,
+            power=0,
+        ),
+    ]
+}
 
 
 @dataclass
@@ -242,13 +352,17 @@ def row(outcome: Outcome) -> str:
     shares = "  ".join(f"{outcome.exits.get(code, 0) / outcome.reps:5.3f}" for code in (0, 1, 3))
     power = "    -" if outcome.power is None else f"{outcome.power:5.3f}"
     flag = " *" if outcome.excess_p() < 0.001 else ""
-    return (f"{s.name:<24} {outcome.reps:>5}  {shares}   exit {s.wrong}: {outcome.error_rate:5.3f} "
-            f"[{low:5.3f}, {high:5.3f}]{flag:<2}  {power}  {sum(outcome.looks) / outcome.reps:4.2f}  "
-            f"{sum(outcome.matches) / outcome.reps:7.0f}  {outcome.seconds:6.1f}")
+    return (
+        f"{s.name:<24} {outcome.reps:>5}  {shares}   exit {s.wrong}: {outcome.error_rate:5.3f} "
+        f"[{low:5.3f}, {high:5.3f}]{flag:<2}  {power}  {sum(outcome.looks) / outcome.reps:4.2f}  "
+        f"{sum(outcome.matches) / outcome.reps:7.0f}  {outcome.seconds:6.1f}"
+    )
 
 
-HEADER = (f"{'scenario':<24} {'reps':>5}  {'P(0)':>5}  {'P(1)':>5}  {'P(3)':>5}   error (95 % exact CI)"
-          f"         power  looks  matches       s")
+HEADER = (
+    f"{'scenario':<24} {'reps':>5}  {'P(0)':>5}  {'P(1)':>5}  {'P(3)':>5}   error (95 % exact CI)"
+    f"         power  looks  matches       s"
+)
 
 
 def _run_one(name: str, reps: int, first_seed: int) -> Outcome:
@@ -276,11 +390,15 @@ def main(argv: list[str] | None = None) -> None:
     print()
     for name in names:
         s = SCENARIOS[name]
-        print(f"{name}: {s.truth}; targets {', '.join(_band(t) for t in s.targets)}; matches {s.matches}, "
-              f"stages {s.stages}, alpha {s.alpha}{', rotate_seats' if s.rotate_seats else ''}")
-    print("error: share of the exit status the claim bounds by alpha (0 for a truth outside or on an edge, 1 for "
-          "one inside); * = above alpha at one-sided level 0.001 (exact binomial); power: share of the right "
-          "exit status; looks: mean looks used; matches: mean matches per line-up played; s: seconds")
+        print(
+            f"{name}: {s.truth}; targets {', '.join(_band(t) for t in s.targets)}; matches {s.matches}, "
+            f"stages {s.stages}, alpha {s.alpha}{', rotate_seats' if s.rotate_seats else ''}"
+        )
+    print(
+        "error: share of the exit status the claim bounds by alpha (0 for a truth outside or on an edge, 1 for "
+        "one inside); * = above alpha at one-sided level 0.001 (exact binomial); power: share of the right "
+        "exit status; looks: mean looks used; matches: mean matches per line-up played; s: seconds"
+    )
 
 
 def _band(target: dict) -> str:

@@ -56,8 +56,12 @@ seat = 0.2         # the first seat's advantage, logits
 edge = 0.8         # hands: chance that the beating hand wins at equal seats
 """
 
-PROFILES_TOML = "\n".join([*(f"[{name}]\nstrength = {value}\n" for name, value in STRENGTHS.items()),
-                           *(f'[{hand}]\nhand = "{hand}"\n' for hand in HANDS)])
+PROFILES_TOML = "\n".join(
+    [
+        *(f"[{name}]\nstrength = {value}\n" for name, value in STRENGTHS.items()),
+        *(f'[{hand}]\nhand = "{hand}"\n' for hand in HANDS),
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,16 @@ def spec(folder: Path) -> GameSpec:
     rules, profiles = folder / "meta_duel_rules.toml", folder / "meta_duel_profiles.toml"
     rules.write_text(RULES_TOML, encoding="utf-8")
     profiles.write_text(PROFILES_TOML, encoding="utf-8")
-    return GameSpec(name=NAME, title="Meta duel", rules_type=DuelRules, default_rules=rules, profile_type=DuelProfile,
-                    profiles=profiles, play_match=play_match, player_counts=(2,))
+    return GameSpec(
+        name=NAME,
+        title="Meta duel",
+        rules_type=DuelRules,
+        default_rules=rules,
+        profile_type=DuelProfile,
+        profiles=profiles,
+        play_match=play_match,
+        player_counts=(2,),
+    )
 
 
 @contextlib.contextmanager
@@ -126,8 +138,9 @@ def one_run(game: GameSpec, mode: str, names: list[str], matches: int, seed: int
     lineups = {f"{a.name} vs {b.name}": (a, b) for a, b in itertools.combinations(players, 2)}
     cells = [Cell("baseline", name, rules, pair, rotate_seats=True) for name, pair in lineups.items()]
     tables = run_cells(game, cells, matches, seed, chunk_size=matches, backend="sequential", progress=False)
-    found = metagame(tables, {k: [a.name, b.name] for k, (a, b) in lineups.items()}, names, bootstrap=bootstrap,
-                     seed=seed)
+    found = metagame(
+        tables, {k: [a.name, b.name] for k, (a, b) in lineups.items()}, names, bootstrap=bootstrap, seed=seed
+    )
     return found, rules, [p.profile for p in players]
 
 
@@ -135,15 +148,20 @@ def held(found, rules, profiles) -> dict[str, bool]:
     """Which intervals of one run hold their truths."""
     truth = true_matrix(rules, profiles)
     ratings = found.ratings.set_index("profile").loc[found.profiles]
-    out = {"seat": found.seat_ci[0] <= rules.game.seat <= found.seat_ci[1],
-           "cyclic": found.cyclic_ci[0] - 1e-9 <= cyclic_share(truth) <= found.cyclic_ci[1] + 1e-9}
+    out = {
+        "seat": found.seat_ci[0] <= rules.game.seat <= found.seat_ci[1],
+        "cyclic": found.cyclic_ci[0] - 1e-9 <= cyclic_share(truth) <= found.cyclic_ci[1] + 1e-9,
+    }
     if rules.game.mode == "strength":
         strengths = np.array([p.strength for p in profiles])
         centred = strengths - strengths.mean()
         out["ratings"] = bool(((ratings["ci_low"] <= centred) & (centred <= ratings["ci_high"])).all())
-    out["nash"] = bool(((ratings["nash_low"] - 1e-9 <= nash(truth)) & (nash(truth) <= ratings["nash_high"] + 1e-9)).all())
-    out["alpha_rank"] = bool(((ratings["alpha_low"] - 1e-9 <= alpha_rank(truth))
-                              & (alpha_rank(truth) <= ratings["alpha_high"] + 1e-9)).all())
+    out["nash"] = bool(
+        ((ratings["nash_low"] - 1e-9 <= nash(truth)) & (nash(truth) <= ratings["nash_high"] + 1e-9)).all()
+    )
+    out["alpha_rank"] = bool(
+        ((ratings["alpha_low"] - 1e-9 <= alpha_rank(truth)) & (alpha_rank(truth) <= ratings["alpha_high"] + 1e-9)).all()
+    )
     return out
 
 
@@ -154,9 +172,16 @@ def study(mode: str, reps: int, matches: int, bootstrap: int = 200) -> pd.DataFr
     with tempfile.TemporaryDirectory() as scratch, registered(Path(scratch)) as game:
         for rep in range(reps):
             found, rules, profiles = one_run(game, mode, names, matches, rep, bootstrap)
-            rows.append({**held(found, rules, profiles), "cyclic_share": found.cyclic,
-                         "cyclic_low": found.cyclic_ci[0], "cyclic_high": found.cyclic_ci[1],
-                         "top": found.ratings["profile"].iloc[0], "support": int((found.ratings["nash"] > 1e-3).sum())})
+            rows.append(
+                {
+                    **held(found, rules, profiles),
+                    "cyclic_share": found.cyclic,
+                    "cyclic_low": found.cyclic_ci[0],
+                    "cyclic_high": found.cyclic_ci[1],
+                    "top": found.ratings["profile"].iloc[0],
+                    "support": int((found.ratings["nash"] > 1e-3).sum()),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -168,10 +193,12 @@ def main() -> None:
     for mode in ("strength", "hands"):
         frame = study(mode, args.reps, args.matches)
         held_share = frame.drop(columns=["cyclic_share", "cyclic_low", "cyclic_high", "top", "support"]).mean()
-        print(f"{mode}: intervals holding the truth {held_share.round(3).to_dict()}; cyclic share mean "
-              f"{frame['cyclic_share'].mean():.3f} (interval mean [{frame['cyclic_low'].mean():.3f}, "
-              f"{frame['cyclic_high'].mean():.3f}]); top profile {frame['top'].value_counts().to_dict()}; "
-              f"Nash support sizes {frame['support'].value_counts().to_dict()}")
+        print(
+            f"{mode}: intervals holding the truth {held_share.round(3).to_dict()}; cyclic share mean "
+            f"{frame['cyclic_share'].mean():.3f} (interval mean [{frame['cyclic_low'].mean():.3f}, "
+            f"{frame['cyclic_high'].mean():.3f}]); top profile {frame['top'].value_counts().to_dict()}; "
+            f"Nash support sizes {frame['support'].value_counts().to_dict()}"
+        )
 
 
 if __name__ == "__main__":

@@ -82,8 +82,18 @@ def players_table(won: np.ndarray) -> pd.DataFrame:
     match = np.arange(seeds * seats)
     seat = np.tile(np.arange(seats), match.size)
     winner = np.repeat(won.ravel(), seats)
-    return pd.DataFrame({"variant": "baseline", "lineup": "x", "match": np.repeat(match, seats), "seat": seat,
-                         "profile": "p", "team": -1, "won": seat == winner, "seed": np.repeat(match // seats, seats)})
+    return pd.DataFrame(
+        {
+            "variant": "baseline",
+            "lineup": "x",
+            "match": np.repeat(match, seats),
+            "seat": seat,
+            "profile": "p",
+            "team": -1,
+            "won": seat == winner,
+            "seed": np.repeat(match // seats, seats),
+        }
+    )
 
 
 def true_rate(seats: int, advantage: float, correlation: str, nodes: int = 40) -> float:
@@ -121,8 +131,14 @@ def seat_counts(wins: np.ndarray) -> dict[str, np.ndarray]:
     p = k / n
     residual = ((wins - p[:, None, :] * seats) ** 2).sum(axis=1)
     deff = design_effects(residual, n, p, seeds, seats)
-    return {"k": k, "n": np.full_like(k, n), "p": p, "deff": deff, "groups": np.full_like(k, seeds),
-            "estimated": estimable(p, seeds, seats)}
+    return {
+        "k": k,
+        "n": np.full_like(k, n),
+        "p": p,
+        "deff": deff,
+        "groups": np.full_like(k, seeds),
+        "estimated": estimable(p, seeds, seats),
+    }
 
 
 def per_seat_interval(c: dict, confidence: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
@@ -182,13 +198,16 @@ def measure(design: Design, truth: float, reps: int, seed: int = 0) -> Coverage:
     c_low, c_high = wilson_interval(c["k"][:, 0] / clipped, c["n"][:, 0] / clipped)
     with np.errstate(invalid="ignore", divide="ignore"):
         return Coverage(
-            truth=truth, sd=sd, deff=float(np.median(c["deff"][:, 0])),
+            truth=truth,
+            sd=sd,
+            deff=float(np.median(c["deff"][:, 0])),
             coverage=float(np.mean((low[:, 0] <= truth) & (truth <= high[:, 0]))),
             width=float(np.mean(high[:, 0] - low[:, 0]) / (2 * 1.96 * sd)),
             joint_coverage=float(np.mean(((j_low <= truths) & (truths <= j_high)).all(axis=1))),
             joint_width=float(np.mean(j_high[:, 0] - j_low[:, 0]) / (2 * z_joint * sd)),
             clipped_coverage=float(np.mean((c_low <= truth) & (truth <= c_high))),
-            clipped_width=float(np.mean(c_high - c_low) / (2 * 1.96 * sd)))
+            clipped_width=float(np.mean(c_high - c_low) / (2 * 1.96 * sd)),
+        )
 
 
 def tost_rates(seats: int, seeds: int, correlation: str, margin: float, reps: int, seed: int = 0) -> dict:
@@ -204,8 +223,9 @@ def tost_rates(seats: int, seeds: int, correlation: str, margin: float, reps: in
     return out
 
 
-def paired_effect(seats: int, correlation: str, advantage: float, seeds: int, reps: int,
-                  seed: int = 5) -> dict[str, float]:
+def paired_effect(
+    seats: int, correlation: str, advantage: float, seeds: int, reps: int, seed: int = 5
+) -> dict[str, float]:
     """Coverage and width of the paired effect on seat 0's rate of a variant that gives it ``advantage``.
 
     Baseline and variant replay the same draws (common random numbers); the interval is
@@ -221,8 +241,11 @@ def paired_effect(seats: int, correlation: str, advantage: float, seeds: int, re
         effects.append(r["effect"])
         covered.append(r["ci_low"] <= truth <= r["ci_high"])
         widths.append(r["ci_high"] - r["ci_low"])
-    return {"truth": truth, "coverage": float(np.mean(covered)),
-            "width": float(np.mean(widths) / (2 * 1.96 * np.std(effects)))}
+    return {
+        "truth": truth,
+        "coverage": float(np.mean(covered)),
+        "width": float(np.mean(widths) / (2 * 1.96 * np.std(effects))),
+    }
 
 
 def advised_power(seats: int, correlation: str, margin: float, reps: int, seed: int = 3) -> tuple[int, float, float]:
@@ -250,14 +273,20 @@ def main(argv: list[str] | None = None) -> None:
         truth = true_rate(seats, advantage, correlation)
         for seeds in (10, 30, 100, 1000):
             r = measure(Design(seats, seeds, advantage, correlation), truth, args.reps)
-            print(f"{seats:5d} {correlation:8s} {truth:5.3f} {seeds:6d} {r.deff:5.2f} | {r.coverage:.3f}  "
-                  f"{r.width:5.2f} | {r.joint_coverage:.3f}        {r.joint_width:5.2f} | "
-                  f"{r.clipped_coverage:.3f}  {r.clipped_width:5.2f}", flush=True)
+            print(
+                f"{seats:5d} {correlation:8s} {truth:5.3f} {seeds:6d} {r.deff:5.2f} | {r.coverage:.3f}  "
+                f"{r.width:5.2f} | {r.joint_coverage:.3f}        {r.joint_width:5.2f} | "
+                f"{r.clipped_coverage:.3f}  {r.clipped_width:5.2f}",
+                flush=True,
+            )
     print("paired effect on seat 0's rate of a variant with seat advantage 0.5 (common random numbers)")
     for seats, correlation, seeds in itertools.product((2, 4), CORRELATION, (30, 300)):
         e = paired_effect(seats, correlation, 0.5, seeds, min(args.reps, 2000))
-        print(f"  {seats} seats {correlation:8s} {seeds:4d} seeds: effect {e['truth']:+.4f}, "
-              f"coverage {e['coverage']:.3f}, width {e['width']:.2f}", flush=True)
+        print(
+            f"  {seats} seats {correlation:8s} {seeds:4d} seeds: effect {e['truth']:+.4f}, "
+            f"coverage {e['coverage']:.3f}, width {e['width']:.2f}",
+            flush=True,
+        )
     print("matches needed for a fair 2-seat line-up to be shown fair within ±5 points, deff of 2,000 seeds:")
     for correlation in CORRELATION:
         needed, deff, shown = advised_power(2, correlation, 0.05, args.reps)
@@ -265,8 +294,11 @@ def main(argv: list[str] | None = None) -> None:
     print("TOST of seat 0, band 1/S ± 0.05: P(shown fair) at the edge (type-I) and at 1/S (power)")
     for seats, correlation, seeds in itertools.product((2, 3, 4), CORRELATION, (30, 100, 300)):
         t = tost_rates(seats, seeds, correlation, 0.05, args.reps)
-        print(f"{seats} seats {correlation:8s} {seeds:4d} seeds: type-I {t['edge']:.3f} "
-              f"(truth {t['edge_truth']:.4f}), power {t['fair']:.3f}", flush=True)
+        print(
+            f"{seats} seats {correlation:8s} {seeds:4d} seeds: type-I {t['edge']:.3f} "
+            f"(truth {t['edge_truth']:.4f}), power {t['fair']:.3f}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

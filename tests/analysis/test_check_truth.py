@@ -37,9 +37,11 @@ def game(tmp_path):
 def _not_above_alpha(outcome) -> None:
     s = outcome.scenario
     p = outcome.excess_p()
-    assert p >= LEVEL, (f"{s.name}: exit {s.wrong} in {outcome.errors} of {outcome.reps} checks "
-                        f"({outcome.error_rate:.3f}, 95 % CI {outcome.interval()}) with α = {s.alpha}: "
-                        f"above α at one-sided level {LEVEL} (p = {p:.2g}); exits {outcome.exits}")
+    assert p >= LEVEL, (
+        f"{s.name}: exit {s.wrong} in {outcome.errors} of {outcome.reps} checks "
+        f"({outcome.error_rate:.3f}, 95 % CI {outcome.interval()}) with α = {s.alpha}: "
+        f"above α at one-sided level {LEVEL} (p = {p:.2g}); exits {outcome.exits}"
+    )
 
 
 def test_the_synthetic_game_plays_its_planted_truths(game):

@@ -30,9 +30,17 @@ from tests.analysis.seat_rotation_truth import (
 REPS = 2000  # coverage to ±0.01 (two standard errors)
 
 
-@pytest.mark.parametrize("design", [Design(2, 100, 0.0, "negative"), Design(3, 100, 0.0, "positive"),
-                                    Design(4, 300, 0.0, "negative"), Design(4, 30, 0.0, "none"),
-                                    Design(2, 1000, 0.0, "positive")], ids=str)
+@pytest.mark.parametrize(
+    "design",
+    [
+        Design(2, 100, 0.0, "negative"),
+        Design(3, 100, 0.0, "positive"),
+        Design(4, 300, 0.0, "negative"),
+        Design(4, 30, 0.0, "none"),
+        Design(2, 1000, 0.0, "positive"),
+    ],
+    ids=str,
+)
 def test_seat_intervals_keep_their_level_and_are_as_wide_as_the_estimate_spreads(design):
     r = measure(design, 1.0 / design.seats, REPS, seed=design.seeds + design.seats)
     assert 0.935 <= r.coverage <= 0.965

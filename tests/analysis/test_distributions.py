@@ -19,8 +19,9 @@ from .toydata import rotation_tables
 def test_mean_ci_is_scipy_bootstrap_with_the_same_generator(method):
     x = np.random.default_rng(1).exponential(3.0, 250)
     _, low, high = mean_ci(x, method=method, n_resamples=1500, rng=np.random.default_rng(42))
-    ci = stats.bootstrap((x,), np.mean, method=method, n_resamples=1500,
-                         rng=np.random.default_rng(42)).confidence_interval
+    ci = stats.bootstrap(
+        (x,), np.mean, method=method, n_resamples=1500, rng=np.random.default_rng(42)
+    ).confidence_interval
     assert (low, high) == pytest.approx((ci.low, ci.high))
 
 
@@ -56,13 +57,29 @@ def test_coverage_of_the_cluster_bootstrap_mean():
 
 
 def test_length_and_score_tables():
-    matches = pd.DataFrame({"variant": "baseline", "lineup": "x", "match": range(6), "seed": range(6),
-                            "rounds": [3, 4, 4, 5, 9, 9], "finished": [True] * 4 + [False] * 2})
+    matches = pd.DataFrame(
+        {
+            "variant": "baseline",
+            "lineup": "x",
+            "match": range(6),
+            "seed": range(6),
+            "rounds": [3, 4, 4, 5, 9, 9],
+            "finished": [True] * 4 + [False] * 2,
+        }
+    )
     row = length_distribution(matches, n_resamples=300).iloc[0]
     assert (row["n"], row["mean"], row["median"], row["capped"]) == (6, 34 / 6, 4.5, pytest.approx(1 / 3))
     assert row["ci_low"] < row["mean"] < row["ci_high"]
-    players = pd.DataFrame({"variant": "baseline", "lineup": "x", "match": [0, 0, 1, 1], "seed": [0, 0, 1, 1],
-                            "profile": ["a", "b", "a", "b"], "score": [10.0, 4.0, 12.0, np.nan]})
+    players = pd.DataFrame(
+        {
+            "variant": "baseline",
+            "lineup": "x",
+            "match": [0, 0, 1, 1],
+            "seed": [0, 0, 1, 1],
+            "profile": ["a", "b", "a", "b"],
+            "score": [10.0, 4.0, 12.0, np.nan],
+        }
+    )
     scores = score_distribution(players, n_resamples=300).set_index("profile")
     assert scores.loc["a", "mean"] == 11.0 and scores.loc["b", "n"] == 1
     assert describe(players, "score", ["profile"], cluster=None, n_resamples=300)["n"].tolist() == [2, 1]
@@ -78,8 +95,18 @@ def _mixed(outcomes, rotate=False):
         for slot, profile in enumerate(["expert", "novice", "novice"]):
             seat = (slot + match) % 3 if rotate else slot
             rank = 1 if slot == winner else (2 if winner >= 0 else 1)
-            rows.append({"variant": "baseline", "lineup": "e-n-n", "match": match, "seed": match,
-                         "seat": seat, "profile": profile, "won": slot == winner, "rank": rank})
+            rows.append(
+                {
+                    "variant": "baseline",
+                    "lineup": "e-n-n",
+                    "match": match,
+                    "seed": match,
+                    "seat": seat,
+                    "profile": profile,
+                    "won": slot == winner,
+                    "rank": rank,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -119,8 +146,18 @@ def _two_of_four(matches: int, winner_profile: str = "a") -> pd.DataFrame:
         profiles = profiles[rotation:] + profiles[:rotation]
         winner = profiles.index(winner_profile)
         for seat, profile in enumerate(profiles):
-            rows.append({"variant": "baseline", "lineup": "2v2", "match": match, "seed": seed, "seat": seat,
-                         "profile": profile, "won": seat == winner, "rank": 1 if seat == winner else 2})
+            rows.append(
+                {
+                    "variant": "baseline",
+                    "lineup": "2v2",
+                    "match": match,
+                    "seed": seed,
+                    "seat": seat,
+                    "profile": profile,
+                    "won": seat == winner,
+                    "rank": 1 if seat == winner else 2,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -141,15 +178,20 @@ def test_skill_share_is_about_zero_under_pure_luck():
     """
     rng = np.random.default_rng(6)
     reps = 400  # MC SE of the mean share ~0.001: the bias (~0.013) stays clear of 0.02
-    tables = pd.concat([rotation_tables(1000, 2, 0.5, rng, lineup=f"r{i}")["players"] for i in range(reps)],
-                       ignore_index=True)
+    tables = pd.concat(
+        [rotation_tables(1000, 2, 0.5, rng, lineup=f"r{i}")["players"] for i in range(reps)], ignore_index=True
+    )
     shares = skill_share(tables)
     focal = shares[shares["profile"] == "focal"]
     assert len(focal) == reps and focal["share"].notna().all()
     assert abs(focal["share"].mean()) < 0.02, focal["share"].mean()
     assert 0.4 < (focal["share"] == 0).mean() < 0.6
-    assert ((0 <= focal["share_low"]) & (focal["share_low"] <= focal["share"])
-            & (focal["share"] <= focal["share_high"]) & (focal["share_high"] <= 1)).all()
+    assert (
+        (0 <= focal["share_low"])
+        & (focal["share_low"] <= focal["share"])
+        & (focal["share"] <= focal["share_high"])
+        & (focal["share_high"] <= 1)
+    ).all()
     # coverage of the true share 0 by the clipped interval
     assert (focal["share_low"] == 0).mean() >= 0.95 - 3 * np.sqrt(0.05 * 0.95 / reps)
 

@@ -63,8 +63,10 @@ def test_binary_effect_with_few_discordant_pairs_is_still_one_test():
     variant, base = _pairs(200, 0.4, 0.05, seed=2)
     result = paired_binary_effect(variant, base)
     assert result["b"] + result["c"] < 25
-    table = [[int(np.sum((base == 1) & (variant == 1))), result["b"]],
-             [result["c"], int(np.sum((base == 0) & (variant == 0)))]]
+    table = [
+        [int(np.sum((base == 1) & (variant == 1))), result["b"]],
+        [result["c"], int(np.sum((base == 0) & (variant == 0)))],
+    ]
     assert result["p"] == pytest.approx(mcnemar(table, exact=False, correction=False).pvalue)
     assert (result["ci_low"] > 0 or result["ci_high"] < 0) == (result["p"] < 0.05)
 

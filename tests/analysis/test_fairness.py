@@ -85,9 +85,17 @@ def _fair_tables(rng, lineups: int, matches: int, seats: int) -> pd.DataFrame:
     winners = rng.integers(0, seats, (lineups, matches))
     seat = np.tile(np.arange(seats), lineups * matches)
     match = np.repeat(np.arange(matches), seats)
-    return pd.DataFrame({"variant": 0, "lineup": np.repeat(np.arange(lineups), matches * seats),
-                         "match": np.tile(match, lineups), "seat": seat, "team": -1,
-                         "won": seat == np.repeat(winners.ravel(), seats), "seed": np.tile(match, lineups)})
+    return pd.DataFrame(
+        {
+            "variant": 0,
+            "lineup": np.repeat(np.arange(lineups), matches * seats),
+            "match": np.tile(match, lineups),
+            "seat": seat,
+            "team": -1,
+            "won": seat == np.repeat(winners.ravel(), seats),
+            "seed": np.tile(match, lineups),
+        }
+    )
 
 
 @pytest.mark.slow

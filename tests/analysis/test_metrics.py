@@ -13,9 +13,9 @@ from .toydata import make_experiment
 
 # cumulative scores after each round, per seat; winners
 MATCHES = {
-    0: ([[3, 1], [4, 5], [8, 8], [12, 10]], [True, False]),   # lead changes every round
-    1: ([[6, 2], [9, 4], [10, 5]], [True, False]),            # runaway leader
-    2: ([[1, 1], [2, 3]], [False, False]),                    # no winner
+    0: ([[3, 1], [4, 5], [8, 8], [12, 10]], [True, False]),  # lead changes every round
+    1: ([[6, 2], [9, 4], [10, 5]], [True, False]),  # runaway leader
+    2: ([[1, 1], [2, 3]], [False, False]),  # no winner
 }
 
 
@@ -24,12 +24,32 @@ def _tables():
     for match, (cumulative, won) in MATCHES.items():
         for r, row in enumerate(cumulative, start=1):
             for seat, value in enumerate(row):
-                rounds.append({"variant": "baseline", "lineup": "x", "match": match, "round": r,
-                               "seat": seat, "points": 0.0, "cumulative": float(value)})
+                rounds.append(
+                    {
+                        "variant": "baseline",
+                        "lineup": "x",
+                        "match": match,
+                        "round": r,
+                        "seat": seat,
+                        "points": 0.0,
+                        "cumulative": float(value),
+                    }
+                )
         for seat, flag in enumerate(won):
-            players.append({"variant": "baseline", "lineup": "x", "match": match, "seat": seat,
-                            "won": flag, "score": float(cumulative[-1][seat]), "profile": "p",
-                            "rank": 1 if flag else 2, "team": -1, "seed": match})
+            players.append(
+                {
+                    "variant": "baseline",
+                    "lineup": "x",
+                    "match": match,
+                    "seat": seat,
+                    "won": flag,
+                    "score": float(cumulative[-1][seat]),
+                    "profile": "p",
+                    "rank": 1 if flag else 2,
+                    "team": -1,
+                    "seed": match,
+                }
+            )
     return pd.DataFrame(rounds), pd.DataFrame(players)
 
 
@@ -72,10 +92,22 @@ def test_cell_metrics_follow_their_definitions(outcomes):
 
 
 def test_rate_metrics_are_wilson_when_seeds_hold_one_match():
-    outcomes = pd.DataFrame({"variant": "baseline", "lineup": "x", "match": range(50), "seed": range(50),
-                             "rounds": 5, "capped": [1.0] * 10 + [0.0] * 40, "decided": 1.0,
-                             "seat0_won": [1.0] * 20 + [0.0] * 30, "seat1_won": [0.0] * 20 + [1.0] * 30})
+    outcomes = pd.DataFrame(
+        {
+            "variant": "baseline",
+            "lineup": "x",
+            "match": range(50),
+            "seed": range(50),
+            "rounds": 5,
+            "capped": [1.0] * 10 + [0.0] * 40,
+            "decided": 1.0,
+            "seat0_won": [1.0] * 20 + [0.0] * 30,
+            "seat1_won": [0.0] * 20 + [1.0] * 30,
+        }
+    )
     values = design_metrics(outcomes, n_resamples=200).set_index("metric")
     low, high = wilson_interval(10, 50)
-    assert (values.loc["timeouts", "ci_low"], values.loc["timeouts", "ci_high"]) == pytest.approx((float(low), float(high)))
+    assert (values.loc["timeouts", "ci_low"], values.loc["timeouts", "ci_high"]) == pytest.approx(
+        (float(low), float(high))
+    )
     assert values.loc["balance", "value"] == pytest.approx(0.8)

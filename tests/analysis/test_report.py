@@ -90,14 +90,17 @@ def test_every_image_is_a_valid_embedded_png(experiment_report):
 def test_summary_states_effects_in_sentences_and_the_rules_are_reproducible(experiment_report):
     folder, html_path = experiment_report
     html = html_path.read_text(encoding="utf-8")
-    summary = html[html.index('id="summary"'):html.index('id="win-rates"')]
-    lucky = summary[summary.index("Line-up lucky-vs-2 (lucky, plain, plain)"):]
-    assert re.search(r"Variant seat0-bonus raises seat 0&#39;s win rate \(first to play\) "
-                     r"by [\d.]+ percentage points \[[\d.]+, [\d.]+\] \([\d.]+ % adjusted interval; "
-                     r"[\d.]+ % → [\d.]+ %; "
-                     r"p (&lt;|=) [\d.]+ after Holm\)", lucky)
+    summary = html[html.index('id="summary"') : html.index('id="win-rates"')]
+    lucky = summary[summary.index("Line-up lucky-vs-2 (lucky, plain, plain)") :]
+    assert re.search(
+        r"Variant seat0-bonus raises seat 0&#39;s win rate \(first to play\) "
+        r"by [\d.]+ percentage points \[[\d.]+, [\d.]+\] \([\d.]+ % adjusted interval; "
+        r"[\d.]+ % → [\d.]+ %; "
+        r"p (&lt;|=) [\d.]+ after Holm\)",
+        lucky,
+    )
     assert "Variant same played every match exactly as the baseline did" in summary
-    reproduce = html[html.index('id="reproduce"'):]
+    reproduce = html[html.index('id="reproduce"') :]
     assert "seat0_bonus = 2.0" in reproduce and "[game]" in reproduce and "max_rounds = 4" in reproduce
     assert "tablesim experiment" in reproduce and "Root seed 11" in reproduce
     manifest = json.loads((folder / "manifest.json").read_text())
@@ -117,13 +120,15 @@ def test_markdown_export_has_the_sections_and_its_figures_beside_it(experiment_r
 
 def test_report_of_a_plain_run_via_the_cli(tmp_path, capsys):
     out = tmp_path / "run"
-    assert main(["run", "toy-dice", "--matches", "42", "--players", "plain,plain,plain", "--out", str(out),
-                 "--seed", "4"]) == 0
+    assert (
+        main(["run", "toy-dice", "--matches", "42", "--players", "plain,plain,plain", "--out", str(out), "--seed", "4"])
+        == 0
+    )
     assert main(["report", str(out), "--out", str(tmp_path / "r.html")]) == 0
     html = (tmp_path / "r.html").read_text(encoding="utf-8")
     parser = parse(html)
     assert parser.errors == [] and {s for s, _ in SECTIONS} <= parser.ids
-    summary = html[html.index('id="summary"'):html.index('id="win-rates"')]
+    summary = html[html.index('id="summary"') : html.index('id="win-rates"')]
     assert "42 matches of line-up plain,plain,plain" in summary
     assert "too few to show fairness within 33.3 ± 2 points" in summary
     assert "no variant to compare" in html.lower() or "holds no variant" in html
@@ -142,11 +147,12 @@ def _plot_hook(tables):
 def test_game_hooks_are_called_and_their_failures_degrade(monkeypatch, tmp_path):
     out = tmp_path / "run"
     assert main(["run", "toy-dice", "--matches", "12", "--players", "plain,lucky", "--out", str(out)]) == 0
-    spec = _fake_spec(summary=lambda tables: {"mean_rolls": float(len(tables["events"])) / len(tables["matches"])},
-                      plots=_plot_hook)
+    spec = _fake_spec(
+        summary=lambda tables: {"mean_rolls": float(len(tables["events"])) / len(tables["matches"])}, plots=_plot_hook
+    )
     monkeypatch.setattr(results_module, "get_game", lambda name: spec)
     html = build_report(out, n_resamples=200).read_text(encoding="utf-8")
-    game = html[html.index('id="game"'):html.index('id="reproduce"')]
+    game = html[html.index('id="game"') : html.index('id="reproduce"')]
     assert "mean_rolls" in game and "Rounds by match (game plot)" in game and "data:image/png" in game
 
     def broken(tables):
@@ -154,7 +160,7 @@ def test_game_hooks_are_called_and_their_failures_degrade(monkeypatch, tmp_path)
 
     monkeypatch.setattr(results_module, "get_game", lambda name: _fake_spec(summary=broken, plots=broken))
     html = build_report(out, n_resamples=200).read_text(encoding="utf-8")
-    game = html[html.index('id="game"'):html.index('id="reproduce"')]
+    game = html[html.index('id="game"') : html.index('id="reproduce"')]
     assert "summary failed (RuntimeError: boom)" in game and "plots failed (RuntimeError: boom)" in game
 
     def unknown(name):
@@ -172,7 +178,7 @@ def test_team_game_without_rounds_table_and_unknown_game(tmp_path):
     assert parser.errors == [] and {s for s, _ in SECTIONS} <= parser.ids
     assert "Win rate by team" in html and "team 0&#39;s win rate" in html
     assert "is not available here" in html  # no GameSpec: no game metrics, the rest still works
-    summary = html[html.index('id="summary"'):html.index('id="win-rates"')]
+    summary = html[html.index('id="summary"') : html.index('id="win-rates"')]
     assert "Variant team0-up raises team 0&#39;s win rate" in summary
 
 
@@ -190,10 +196,22 @@ def test_method_notes_describe_the_methods_as_they_are(experiment_report):
     _, html_path = experiment_report
     text = _text(html_path.read_text(encoding="utf-8"))
     assert "conservative" not in text.lower()
-    for phrase in ("Bonferroni–Clopper–Pearson", "effective sample size n/deff", "family", "Shaffer",
-                   "score test", "Tango", "adjusted interval", "minimum detectable effect",
-                   "seed-clustered", "paired", "Brookmeyer–Crowley", "clipped to [0, 1]",
-                   "not applicable", "80 %"):
+    for phrase in (
+        "Bonferroni–Clopper–Pearson",
+        "effective sample size n/deff",
+        "family",
+        "Shaffer",
+        "score test",
+        "Tango",
+        "adjusted interval",
+        "minimum detectable effect",
+        "seed-clustered",
+        "paired",
+        "Brookmeyer–Crowley",
+        "clipped to [0, 1]",
+        "not applicable",
+        "80 %",
+    ):
         assert phrase in text, phrase
     for gone in ("Goodman", "McNemar's test (exact below 25", "BCa bootstrap interval over seeds and paired t"):
         assert gone not in text, gone
@@ -209,10 +227,17 @@ def test_no_detectable_effect_comes_with_the_smallest_effect_the_run_could_detec
     base = (rng.random(400) < 0.5).astype(float)
     variant = np.where(rng.random(400) < 0.1, 1 - base, base)  # no true effect
     rounds = rng.integers(3, 9, 400).astype(float)
-    outcomes = pd.DataFrame({"variant": ["baseline"] * 400 + ["tweak"] * 400, "lineup": "x",
-                             "match": np.tile(np.arange(400), 2), "seed": np.tile(np.arange(400), 2),
-                             "seat0_won": np.r_[base, variant], "seat1_won": 1 - np.r_[base, variant],
-                             "rounds": np.r_[rounds, rounds + rng.integers(-1, 2, 400)]})
+    outcomes = pd.DataFrame(
+        {
+            "variant": ["baseline"] * 400 + ["tweak"] * 400,
+            "lineup": "x",
+            "match": np.tile(np.arange(400), 2),
+            "seed": np.tile(np.arange(400), 2),
+            "seat0_won": np.r_[base, variant],
+            "seat1_won": 1 - np.r_[base, variant],
+            "rounds": np.r_[rounds, rounds + rng.integers(-1, 2, 400)],
+        }
+    )
     effects = variant_effects(outcomes)
     assert effects["mde"].notna().all() and (effects["p_adjusted"] >= 0.05).all()
     analysis = SimpleNamespace(effects=effects, options=SimpleNamespace(correction="holm", alpha=0.05))
@@ -222,9 +247,14 @@ def test_no_detectable_effect_comes_with_the_smallest_effect_the_run_could_detec
     assert f"{mde:.1f} percentage points" in sentence and "rounds of game length" in sentence
 
 
-@pytest.mark.parametrize("name, needle", [("curlastique_balance", "Looks not recorded"),
-                                          ("gasterospeed_balance", "Looks not recorded"),
-                                          ("curlastique_sensitivity", "Monte Carlo noise is")])
+@pytest.mark.parametrize(
+    "name, needle",
+    [
+        ("curlastique_balance", "Looks not recorded"),
+        ("gasterospeed_balance", "Looks not recorded"),
+        ("curlastique_sensitivity", "Monte Carlo noise is"),
+    ],
+)
 def test_stored_example_directories_still_report(tmp_path, name, needle):
     """The stored examples report; directories written before look records say so."""
     import shutil

@@ -13,9 +13,18 @@ from analysis.report import build_report
 from .toydata import make_experiment
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--virtual-time-budget=10000"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--virtual-time-budget=10000",
+]
 
 # Injected into a copy of the report (the report itself has no script): after load, writes how
 # many images decoded with a non-zero size, and any script error, into the DOM.
@@ -38,8 +47,12 @@ def images_and_errors(page, tmp_path) -> tuple[int, int, int]:
     headless Chromium (a copy with :data:`PROBE` injected, in ``tmp_path``)."""
     probe = tmp_path / "probe.html"
     probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE), encoding="utf-8")
-    dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", probe.as_uri()],
-                         capture_output=True, text=True, timeout=120)
+    dom = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", probe.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert dom.returncode == 0, dom.stderr[-2000:]
     found = re.search(r"IMAGES (\d+)/(\d+) ERRORS (\d+)", dom.stdout)
     assert found, dom.stdout[-2000:]
@@ -55,8 +68,19 @@ def test_report_renders_in_headless_chromium(tmp_path):
     assert total >= 5 and decoded == total and errors == 0
     profile = tmp_path / "profile"
     shot = tmp_path / "report.png"
-    result = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={profile}", "--window-size=1280,2400",
-                             f"--screenshot={shot}", report.as_uri()], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--user-data-dir={profile}",
+            "--window-size=1280,2400",
+            f"--screenshot={shot}",
+            report.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0 and shot.exists(), result.stderr[-2000:]
     pixels = mpimg.imread(shot)[..., :3]
     assert pixels.shape[0] >= 2000 and pixels.shape[1] >= 1200
@@ -102,8 +126,19 @@ def test_report_uses_a_wide_window_and_prints_on_a4_uncut(tmp_path):
     report = build_report(folder, n_resamples=200)
     probe = tmp_path / "layout.html"
     probe.write_text(report.read_text(encoding="utf-8").replace("</body>", LAYOUT_PROBE), encoding="utf-8")
-    dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--window-size=1280,900",
-                          "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=120)
+    dom = subprocess.run(
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=1280,900",
+            "--dump-dom",
+            probe.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert dom.returncode == 0, dom.stderr[-2000:]
     found = re.search(r'<pre id="layout">LAYOUT (.*?) END</pre>', dom.stdout)
     assert found, dom.stdout[-2000:]
@@ -113,7 +148,18 @@ def test_report_uses_a_wide_window_and_prints_on_a4_uncut(tmp_path):
     assert seen["screenCut"] == 0 and seen["printRules"] >= 5
     assert seen["printCut"] == 0, seen  # no table wider than the A4 text width
     pdf = tmp_path / "report.pdf"
-    printed = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--no-pdf-header-footer",
-                              f"--print-to-pdf={pdf}", report.as_uri()], capture_output=True, text=True, timeout=180)
+    printed = subprocess.run(
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--no-pdf-header-footer",
+            f"--print-to-pdf={pdf}",
+            report.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert printed.returncode == 0 and pdf.stat().st_size > 10_000, printed.stderr[-2000:]
     assert re.search(rb"/MediaBox \[0 0 59[45][.0-9]* 84[12]", pdf.read_bytes())  # A4, from the @page rule

@@ -22,8 +22,15 @@ def _rolls_match(rules, players, seeds):
 
 # Pig whose length is its number of rolls (a game declaring a length other than rounds); it
 # ships no examples (Pig's own would then be listed twice by `tablesim examples`)
-register(dataclasses.replace(PIG, name="pig-rolls", play_match=_rolls_match, examples=None,
-                             length=GameLength(column="rolls", unit="rolls", label="number of rolls")))
+register(
+    dataclasses.replace(
+        PIG,
+        name="pig-rolls",
+        play_match=_rolls_match,
+        examples=None,
+        length=GameLength(column="rolls", unit="rolls", label="number of rolls"),
+    )
+)
 
 EXPERIMENT = """
 game = "{game}"
@@ -45,14 +52,18 @@ def _report(tmp_path, game="pig", baseline=""):
     path.write_text(EXPERIMENT.format(game=game, baseline=baseline))
     experiment = load_experiment(path)
     out = tmp_path / "res"
-    run_experiment(experiment, ResultStore(out), progress=False,
-                   manifest={**experiment_manifest(experiment), "command": "tablesim experiment e.toml"})
+    run_experiment(
+        experiment,
+        ResultStore(out),
+        progress=False,
+        manifest={**experiment_manifest(experiment), "command": "tablesim experiment e.toml"},
+    )
     return build_report(out, n_resamples=300).read_text(encoding="utf-8")
 
 
 def _section(html, name):
     start = html.index(f'id="{name}"')
-    return html[start:html.index("</section>", start)]
+    return html[start : html.index("</section>", start)]
 
 
 def test_a_declared_length_is_what_the_report_measures(tmp_path):
@@ -60,7 +71,9 @@ def test_a_declared_length_is_what_the_report_measures(tmp_path):
     summary = _section(html, "summary")
     assert re.search(r"The number of rolls is [0-9.]+ rolls on average \[", summary)
     distributions = _section(html, "distributions")
-    assert "Number of rolls (rolls)" in distributions and "Number of rolls distribution, line-up std-bold" in distributions
+    assert (
+        "Number of rolls (rolls)" in distributions and "Number of rolls distribution, line-up std-bold" in distributions
+    )
     assert "column rolls" in distributions
 
 
@@ -80,9 +93,15 @@ def test_game_metrics_have_intervals_and_paired_effects(tmp_path):
     assert "grouped jackknife over seeds" in game
     rows = re.findall(r"<td[^>]*>bust_rate</td>\s*<td[^>]*>([^<]*)</td>\s*<td[^>]*>([^<]*)</td>", game)
     assert rows and all(re.fullmatch(r"[0-9.]+ \[[0-9.]+, [0-9.]+\]", cell) for cell in rows[0])
-    assert "Effect of each variant on the game&#39;s metrics" in game or "Effect of each variant on the game's metrics" in game
-    effect = re.search(r"<td[^>]*>eight-sided</td>\s*<td[^>]*>bust_rate</td>\s*<td[^>]*>([^<]*)</td>\s*"
-                       r"<td[^>]*>([^<]*)</td>", game)
+    assert (
+        "Effect of each variant on the game&#39;s metrics" in game
+        or "Effect of each variant on the game's metrics" in game
+    )
+    effect = re.search(
+        r"<td[^>]*>eight-sided</td>\s*<td[^>]*>bust_rate</td>\s*<td[^>]*>([^<]*)</td>\s*"
+        r"<td[^>]*>([^<]*)</td>",
+        game,
+    )
     base, value = map(float, effect[1].split(" → "))
     assert value < base  # an eight-sided die busts less often (1 face in 8, not 1 in 6)
     assert re.match(r"-[0-9.]+ \[-[0-9.]+, -[0-9.]+\]", effect[2])  # its interval excludes 0
@@ -110,5 +129,5 @@ def test_the_mirror_of_a_two_seat_or_two_profile_effect_is_not_a_second_sentence
     assert list(_without_mirrors(two, two)["outcome"]) == ["seat0_won", "profile_won:bold", "rounds"]
     three = pd.DataFrame({"outcome": ["seat0_won", "seat1_won", "seat2_won"]})
     assert list(_without_mirrors(three.iloc[:2], three)["outcome"]) == ["seat0_won", "seat1_won"]
-    only_second = two[two["outcome"] == "seat1_won"]          # kept when its first is not significant
+    only_second = two[two["outcome"] == "seat1_won"]  # kept when its first is not significant
     assert list(_without_mirrors(only_second, two)["outcome"]) == ["seat1_won"]

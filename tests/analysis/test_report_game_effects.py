@@ -14,8 +14,11 @@ from analysis.game_effects import cell_pseudo_values, game_metric_effects, game_
 
 def _summary(tables):
     matches = tables["matches"]
-    return {"mean_x": float(matches["x"].mean()), "ratio": float(matches["a"].sum() / matches["b"].sum()),
-            "label": "not a number"}
+    return {
+        "mean_x": float(matches["x"].mean()),
+        "ratio": float(matches["a"].sum() / matches["b"].sum()),
+        "label": "not a number",
+    }
 
 
 def _parts(tables):
@@ -28,8 +31,12 @@ def _from_parts(sums):
 
 def _tally(tables):
     matches = tables["matches"]
-    return {"x": float(matches["x"].sum()), "n": float(len(matches)), "a": float(matches["a"].sum()),
-            "b": float(matches["b"].sum())}
+    return {
+        "x": float(matches["x"].sum()),
+        "n": float(len(matches)),
+        "a": float(matches["a"].sum()),
+        "b": float(matches["b"].sum()),
+    }
 
 
 def _from_tally(counts):
@@ -38,8 +45,9 @@ def _from_tally(counts):
 
 SPEC = SimpleNamespace(summary=_summary, metric_parts=None, metrics_from_parts=None)
 PARTS_SPEC = SimpleNamespace(summary=_summary, metric_parts=_parts, metrics_from_parts=_from_parts)
-TALLY_SPEC = SimpleNamespace(summary=_summary, metric_parts=None, metrics_from_parts=None, tally=_tally,
-                             summary_from_tally=_from_tally)
+TALLY_SPEC = SimpleNamespace(
+    summary=_summary, metric_parts=None, metrics_from_parts=None, tally=_tally, summary_from_tally=_from_tally
+)
 
 
 def _tables(rng, seeds=120, rotations=2, shift=0.0, paired=None):
@@ -50,9 +58,19 @@ def _tables(rng, seeds=120, rotations=2, shift=0.0, paired=None):
     match = np.arange(n)
     for variant, delta in (("baseline", 0.0), ("v", shift)):
         b = rng.uniform(1, 3, n)
-        frames.append(pd.DataFrame({"variant": variant, "lineup": "L", "match": match, "seed": match // rotations,
-                                    "x": seed_effect[match // rotations] + rng.normal(0, 1.0, n) + delta,
-                                    "a": b * (0.4 + 0.1 * rng.normal(size=n)), "b": b}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "variant": variant,
+                    "lineup": "L",
+                    "match": match,
+                    "seed": match // rotations,
+                    "x": seed_effect[match // rotations] + rng.normal(0, 1.0, n) + delta,
+                    "a": b * (0.4 + 0.1 * rng.normal(size=n)),
+                    "b": b,
+                }
+            )
+        )
     return {"matches": pd.concat(frames, ignore_index=True)}
 
 

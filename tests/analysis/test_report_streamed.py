@@ -24,8 +24,22 @@ from sim.curlastique import GAME
 @pytest.fixture(scope="module")
 def experiment(tmp_path_factory):
     out = tmp_path_factory.mktemp("streamed") / "out"
-    assert main(["experiment", str(GAME.examples / "curlastique_demo.toml"), "--matches", "120", "--jobs", "1",
-                 "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "experiment",
+                str(GAME.examples / "curlastique_demo.toml"),
+                "--matches",
+                "120",
+                "--jobs",
+                "1",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     return out
 
 

@@ -47,8 +47,25 @@ def stored(request, tmp_path_factory):
     name = request.param
     game = name.split("-")[0]
     out = tmp_path_factory.mktemp(name) / "out"
-    assert main(["run", game, *RUNS[name], "--jobs", "1", "--seed", "5", "--out", str(out),
-                 "--format", "json", "--no-progress"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                game,
+                *RUNS[name],
+                "--jobs",
+                "1",
+                "--seed",
+                "5",
+                "--out",
+                str(out),
+                "--format",
+                "json",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     return get_game(game), out
 
 
@@ -67,8 +84,9 @@ def test_a_games_tally_of_two_parts_merged_gives_the_metrics_of_the_whole(stored
     tables = load_tables(out)
     numbers = sorted(set(tables["matches"]["match"]))
     for cut in (numbers[0], numbers[len(numbers) // 3], numbers[-2]):
-        halves = [{name: frame[(frame["match"] <= cut) == first] for name, frame in tables.items()}
-                  for first in (True, False)]
+        halves = [
+            {name: frame[(frame["match"] <= cut) == first] for name, frame in tables.items()} for first in (True, False)
+        ]
         merged = merge_tallies(spec.tally(halves[0]), spec.tally(halves[1]))
         assert_close(spec.summary(tables), spec.summary_from_tally(merged))
 
@@ -77,8 +95,21 @@ def test_run_out_summarises_its_directory_without_loading_every_table(tmp_path, 
     def refuse(*args, **kwargs):
         raise AssertionError("load_tables called: the whole run read into memory")
 
-    command = ["run", "curlastique", "--players", "club,novice", "--matches", "60", "--jobs", "1", "--seed", "3",
-               "--format", "json", "--no-progress"]
+    command = [
+        "run",
+        "curlastique",
+        "--players",
+        "club,novice",
+        "--matches",
+        "60",
+        "--jobs",
+        "1",
+        "--seed",
+        "3",
+        "--format",
+        "json",
+        "--no-progress",
+    ]
     assert main(command) == 0
     in_memory = json.loads(capsys.readouterr().out)
     monkeypatch.setattr(store_module, "load_tables", refuse)

@@ -23,9 +23,13 @@ def grid():
 def trials(noise=0.0, n=40, seed=0):
     rng = np.random.default_rng(seed)
     points = [grid()[i] for i in rng.choice(len(grid()), n)]
-    return [{"point": {"cards": list(x)},
-             "metrics": {"pl": {**{k: v + rng.normal(0, noise) for k, v in rates(x).items()}, "other": 1.0}}}
-            for x in points]
+    return [
+        {
+            "point": {"cards": list(x)},
+            "metrics": {"pl": {**{k: v + rng.normal(0, noise) for k, v in rates(x).items()}, "other": 1.0}},
+        }
+        for x in points
+    ]
 
 
 def brute_force_minimum():
@@ -53,8 +57,13 @@ def test_noisy_trials_give_a_ci_that_covers_the_true_floor_and_an_honest_verdict
     exact = spread_floor(trials(), space, SurfaceSettings(prefix="rate."), "pl")["floor"]
     covered = wrong_claims = 0
     for seed in range(30):
-        result = spread_floor(trials(noise=0.01, n=60, seed=seed), space,
-                              SurfaceSettings(prefix="rate.", bound=exact, bootstrap=100), "pl", seed=seed)
+        result = spread_floor(
+            trials(noise=0.01, n=60, seed=seed),
+            space,
+            SurfaceSettings(prefix="rate.", bound=exact, bootstrap=100),
+            "pl",
+            seed=seed,
+        )
         covered += result["floor_ci"][0] <= exact <= result["floor_ci"][1]
         # the bound is the true floor: "no point can meet it" would be a false claim
         wrong_claims += result["verdict"].startswith("no point")

@@ -12,8 +12,15 @@ from .toydata import shared_seed_lengths
 
 
 def _matches(lengths, finished, variant="baseline", lineup="x"):
-    return pd.DataFrame({"variant": variant, "lineup": lineup, "match": np.arange(len(lengths)),
-                         "rounds": lengths, "finished": finished})
+    return pd.DataFrame(
+        {
+            "variant": variant,
+            "lineup": lineup,
+            "match": np.arange(len(lengths)),
+            "rounds": lengths,
+            "finished": finished,
+        }
+    )
 
 
 def test_kaplan_meier_by_hand_with_censoring_at_the_cap():
@@ -47,15 +54,20 @@ def test_curves_and_medians_match_scipy_and_statsmodels():
 
 def test_logrank_matches_statsmodels_survdiff_and_is_one_for_identical_variants():
     rng = np.random.default_rng(2)
+
     def arm(p, variant):
         raw = rng.geometric(p, 500).astype(float)
         return _matches(np.minimum(raw, 20), raw < 20, variant)
+
     base, slow = arm(0.15, "baseline"), arm(0.12, "slow")
     same = base.assign(variant="same")
     table = logrank_vs_baseline(pd.concat([base, slow, same])).set_index("variant")
     both = pd.concat([base, slow])
-    _, p = survdiff(both["rounds"].to_numpy(), both["finished"].astype(int).to_numpy(),
-                    (both["variant"] == "slow").astype(int).to_numpy())
+    _, p = survdiff(
+        both["rounds"].to_numpy(),
+        both["finished"].astype(int).to_numpy(),
+        (both["variant"] == "slow").astype(int).to_numpy(),
+    )
     assert table.loc["slow", "p"] == pytest.approx(p, rel=1e-6)
     assert table.loc["same", "p"] == 1.0
     assert table.loc["slow", "p_adjusted"] == pytest.approx(min(1.0, 2 * table.loc["slow", "p"]))
@@ -70,16 +82,21 @@ def test_discrete_median_is_pinned_when_no_time_has_half_the_matches_running():
 
 def _many(reps, rng, **kwargs):
     """``reps`` independent data sets as line-ups r0, r1, ... of one matches table."""
-    return pd.concat([shared_seed_lengths(100, 4, rng, **kwargs).assign(lineup=f"r{i}") for i in range(reps)],
-                     ignore_index=True)
+    return pd.concat(
+        [shared_seed_lengths(100, 4, rng, **kwargs).assign(lineup=f"r{i}") for i in range(reps)], ignore_index=True
+    )
 
 
 def _scipy_logrank(cell_v, cell_b):
     """The unclustered log-rank the report used before (independent matches)."""
-    return stats.logrank(stats.CensoredData(uncensored=cell_v["rounds"][cell_v["finished"]],
-                                            right=cell_v["rounds"][~cell_v["finished"]]),
-                         stats.CensoredData(uncensored=cell_b["rounds"][cell_b["finished"]],
-                                            right=cell_b["rounds"][~cell_b["finished"]])).pvalue
+    return stats.logrank(
+        stats.CensoredData(
+            uncensored=cell_v["rounds"][cell_v["finished"]], right=cell_v["rounds"][~cell_v["finished"]]
+        ),
+        stats.CensoredData(
+            uncensored=cell_b["rounds"][cell_b["finished"]], right=cell_b["rounds"][~cell_b["finished"]]
+        ),
+    ).pvalue
 
 
 @pytest.mark.slow
@@ -98,8 +115,10 @@ def test_logrank_under_rotation_keeps_its_level(paired):
     assert len(table) == reps and rate <= 0.05 + 3 * np.sqrt(0.05 * 0.95 / reps), rate
     assert table["test"].str.contains("clustered by seed").all()
     if not paired:
-        old = [_scipy_logrank(g[g["variant"] == "slower"], g[g["variant"] == "baseline"])
-               for _, g in matches[matches["lineup"].isin([f"r{i}" for i in range(300)])].groupby("lineup")]
+        old = [
+            _scipy_logrank(g[g["variant"] == "slower"], g[g["variant"] == "baseline"])
+            for _, g in matches[matches["lineup"].isin([f"r{i}" for i in range(300)])].groupby("lineup")
+        ]
         assert np.mean(np.asarray(old) < 0.05) > 0.2  # the failure this replaces
 
 
@@ -109,8 +128,12 @@ def test_paired_logrank_has_more_power_than_the_unpaired_one_when_seeds_are_shar
     reps = 500
     matches = _many(reps, np.random.default_rng(40), effect=0.15, paired=True)
     table = logrank_vs_baseline(matches).set_index("lineup")
-    unpaired = np.array([_scipy_logrank(g[g["variant"] == "slower"], g[g["variant"] == "baseline"])
-                         for _, g in matches.groupby("lineup")])
+    unpaired = np.array(
+        [
+            _scipy_logrank(g[g["variant"] == "slower"], g[g["variant"] == "baseline"])
+            for _, g in matches.groupby("lineup")
+        ]
+    )
     power, unpaired_power = float((table["p"] < 0.05).mean()), float((unpaired < 0.05).mean())
     assert power > unpaired_power + 0.2 and power > 0.8, (power, unpaired_power)
 
@@ -141,8 +164,8 @@ def test_clustered_kaplan_meier_reduces_to_greenwood_and_logrank_to_scipy_for_in
     np.testing.assert_allclose(se, reference.surv_prob_se * np.sqrt(400 / 399), rtol=1e-9)
     arm = (np.arange(400) < 200).astype(float)
     statistic, p, _ = clustered_logrank(lengths, finished, arm, np.arange(400))
-    classic = stats.logrank(stats.CensoredData(uncensored=lengths[(arm == 1) & finished],
-                                               right=lengths[(arm == 1) & ~finished]),
-                            stats.CensoredData(uncensored=lengths[(arm == 0) & finished],
-                                               right=lengths[(arm == 0) & ~finished]))
+    classic = stats.logrank(
+        stats.CensoredData(uncensored=lengths[(arm == 1) & finished], right=lengths[(arm == 1) & ~finished]),
+        stats.CensoredData(uncensored=lengths[(arm == 0) & finished], right=lengths[(arm == 0) & ~finished]),
+    )
     assert statistic == pytest.approx(classic.statistic, rel=0.02) and p == pytest.approx(classic.pvalue, abs=0.01)

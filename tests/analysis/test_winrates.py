@@ -33,8 +33,10 @@ def test_wilson_matches_scipy_binomtest(k, n):
 def test_seat_rates_are_bonferroni_clopper_pearson():
     wins = one_winner(900, [0.4, 0.35, 0.25], np.random.default_rng(1))
     table = seat_win_rates(bernoulli_players(wins), confidence=0.95)
-    expected = [stats.binomtest(int(k), 900).proportion_ci(confidence_level=1 - 0.05 / 3, method="exact")
-                for k in wins.sum(axis=0)]
+    expected = [
+        stats.binomtest(int(k), 900).proportion_ci(confidence_level=1 - 0.05 / 3, method="exact")
+        for k in wins.sum(axis=0)
+    ]
     np.testing.assert_allclose(table["ci_low"], [ci.low for ci in expected], atol=1e-10)
     np.testing.assert_allclose(table["ci_high"], [ci.high for ci in expected], atol=1e-10)
     assert (table["method"] == "Bonferroni–Clopper–Pearson").all()
@@ -78,11 +80,18 @@ def test_rotation_clusters_widen_seat_intervals():
 
 
 def test_team_and_profile_rates():
-    players = pd.DataFrame({
-        "variant": "baseline", "lineup": "2v2", "match": np.repeat(np.arange(4), 4),
-        "seat": np.tile(range(4), 4), "team": np.tile([0, 1, 0, 1], 4),
-        "profile": np.tile(["a", "b", "a", "b"], 4), "seed": np.repeat(np.arange(4), 4),
-        "won": [1, 0, 1, 0] * 3 + [0, 1, 0, 1]}).astype({"won": bool})
+    players = pd.DataFrame(
+        {
+            "variant": "baseline",
+            "lineup": "2v2",
+            "match": np.repeat(np.arange(4), 4),
+            "seat": np.tile(range(4), 4),
+            "team": np.tile([0, 1, 0, 1], 4),
+            "profile": np.tile(["a", "b", "a", "b"], 4),
+            "seed": np.repeat(np.arange(4), 4),
+            "won": [1, 0, 1, 0] * 3 + [0, 1, 0, 1],
+        }
+    ).astype({"won": bool})
     teams = team_win_rates(players)
     assert teams["games"].tolist() == [4, 4] and teams["wins"].tolist() == [3, 1]
     profiles = profile_win_rates(players)

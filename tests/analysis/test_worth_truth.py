@@ -43,8 +43,9 @@ def test_the_95_percent_intervals_cover_every_true_worth(table):
 @pytest.mark.slow
 def test_a_choice_worth_nothing_is_claimed_at_most_alpha_of_the_time(table):
     claims = round(table.loc["swap", "claims"] * REPS)
-    assert stats.binomtest(claims, REPS, 0.05, alternative="greater").pvalue >= LEVEL, \
+    assert stats.binomtest(claims, REPS, 0.05, alternative="greater").pvalue >= LEVEL, (
         f"swap claimed worth something in {claims}/{REPS} runs"
+    )
 
 
 @pytest.mark.slow

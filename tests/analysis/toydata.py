@@ -44,8 +44,10 @@ def make_experiment(folder: Path, matches: int = 60) -> Path:
     path.write_text(EXPERIMENT.format(matches=matches), encoding="utf-8")
     experiment = load_experiment(path)
     out = folder / "results"
-    manifest = {**experiment_manifest(experiment, {"tablesim": "test", "numpy": np.__version__}),
-                "command": f"tablesim experiment {path} --out {out}"}
+    manifest = {
+        **experiment_manifest(experiment, {"tablesim": "test", "numpy": np.__version__}),
+        "command": f"tablesim experiment {path} --out {out}",
+    }
     run_experiment(experiment, ResultStore(out), progress=False, manifest=manifest)
     return out
 
@@ -54,12 +56,20 @@ def bernoulli_players(wins_by_seat: np.ndarray, seeds_per_match: int = 1) -> pd.
     """A players table from a (matches × seats) 0/1 matrix (one cell, profile ``p``)."""
     matches, seats = wins_by_seat.shape
     match = np.repeat(np.arange(matches), seats)
-    return pd.DataFrame({
-        "variant": "baseline", "lineup": "x", "match": match, "seat": np.tile(np.arange(seats), matches),
-        "profile": "p", "team": -1, "score": wins_by_seat.ravel().astype(float),
-        "rank": np.where(wins_by_seat.ravel() == 1, 1, 2), "won": wins_by_seat.ravel().astype(bool),
-        "seed": match // seeds_per_match,
-    })
+    return pd.DataFrame(
+        {
+            "variant": "baseline",
+            "lineup": "x",
+            "match": match,
+            "seat": np.tile(np.arange(seats), matches),
+            "profile": "p",
+            "team": -1,
+            "score": wins_by_seat.ravel().astype(float),
+            "rank": np.where(wins_by_seat.ravel() == 1, 1, 2),
+            "won": wins_by_seat.ravel().astype(bool),
+            "seed": match // seeds_per_match,
+        }
+    )
 
 
 def one_winner(matches: int, probabilities, rng: np.random.Generator) -> np.ndarray:
@@ -82,28 +92,65 @@ def write_team_results(folder: Path, matches: int = 200) -> Path:
     store = ResultStore(folder)
     for variant, winners in (("baseline", base_team), ("team0-up", np.where(flip, 0, base_team))):
         match = np.arange(matches)
-        frame = pd.DataFrame({"variant": variant, "lineup": "2v2", "match": match, "seed": match,
-                              "rotation": 0, "winner": -1, "winning_team": winners,
-                              "rounds": rng.integers(5, 9, matches), "finished": True})
+        frame = pd.DataFrame(
+            {
+                "variant": variant,
+                "lineup": "2v2",
+                "match": match,
+                "seed": match,
+                "rotation": 0,
+                "winner": -1,
+                "winning_team": winners,
+                "rounds": rng.integers(5, 9, matches),
+                "finished": True,
+            }
+        )
         seats = np.tile(np.arange(4), matches)
         team = seats % 2
         won = team == np.repeat(winners, 4)
-        players = pd.DataFrame({"variant": variant, "lineup": "2v2", "match": np.repeat(match, 4),
-                                "seat": seats, "profile": "club", "team": team,
-                                "score": np.where(won, 10.0, 5.0), "rank": np.where(won, 1, 3),
-                                "won": won, "seed": np.repeat(match, 4), "slot": seats})
-        store.write_chunk({"matches": frame, "players": players, "rounds": pd.DataFrame(),
-                           "events": pd.DataFrame()})
-    store.write_manifest({"kind": "experiment", "game": "no-such-game", "seed": 1, "matches": matches,
-                          "rotate_seats": False, "baseline": {"set": {}},
-                          "variants": [{"name": "team0-up", "set": {"rules.x": 1}}],
-                          "lineups": [{"name": "2v2", "players": ["club"] * 4}], "status": "complete"})
+        players = pd.DataFrame(
+            {
+                "variant": variant,
+                "lineup": "2v2",
+                "match": np.repeat(match, 4),
+                "seat": seats,
+                "profile": "club",
+                "team": team,
+                "score": np.where(won, 10.0, 5.0),
+                "rank": np.where(won, 1, 3),
+                "won": won,
+                "seed": np.repeat(match, 4),
+                "slot": seats,
+            }
+        )
+        store.write_chunk({"matches": frame, "players": players, "rounds": pd.DataFrame(), "events": pd.DataFrame()})
+    store.write_manifest(
+        {
+            "kind": "experiment",
+            "game": "no-such-game",
+            "seed": 1,
+            "matches": matches,
+            "rotate_seats": False,
+            "baseline": {"set": {}},
+            "variants": [{"name": "team0-up", "set": {"rules.x": 1}}],
+            "lineups": [{"name": "2v2", "players": ["club"] * 4}],
+            "status": "complete",
+        }
+    )
     return folder
 
 
-def rotation_tables(seeds: int, seats: int, p_focal: float, rng: np.random.Generator, *,
-                    first_seed: int = 0, extra_rounds: float = 4.0, lineup: str = "duel",
-                    variant: str = "trial") -> dict[str, pd.DataFrame]:
+def rotation_tables(
+    seeds: int,
+    seats: int,
+    p_focal: float,
+    rng: np.random.Generator,
+    *,
+    first_seed: int = 0,
+    extra_rounds: float = 4.0,
+    lineup: str = "duel",
+    variant: str = "trial",
+) -> dict[str, pd.DataFrame]:
     """Tables of a line-up played under seat rotation, with a known truth.
 
     Slot 0 holds profile ``focal``, the other slots ``field``. Each seed is played once per
@@ -121,21 +168,50 @@ def rotation_tables(seeds: int, seats: int, p_focal: float, rng: np.random.Gener
     seed_of = np.repeat(seed, seats)
     match = (seed_of - first_seed) * seats + rotation + first_seed * seats
     winner_seat = (np.repeat(winner_slot, seats) - rotation) % seats
-    matches = pd.DataFrame({"variant": variant, "lineup": lineup, "match": match, "seed": seed_of,
-                            "rotation": rotation, "winner": winner_seat, "winning_team": -1,
-                            "rounds": np.repeat(rounds, seats), "finished": True})
+    matches = pd.DataFrame(
+        {
+            "variant": variant,
+            "lineup": lineup,
+            "match": match,
+            "seed": seed_of,
+            "rotation": rotation,
+            "winner": winner_seat,
+            "winning_team": -1,
+            "rounds": np.repeat(rounds, seats),
+            "finished": True,
+        }
+    )
     seat = np.tile(np.arange(seats), len(matches))
     slot = (seat + np.repeat(rotation, seats)) % seats
     won = seat == np.repeat(winner_seat, seats)
-    players = pd.DataFrame({"variant": variant, "lineup": lineup, "match": np.repeat(match, seats), "seat": seat,
-                            "profile": np.where(slot == 0, "focal", "field"), "team": -1,
-                            "score": won.astype(float), "rank": np.where(won, 1, 2), "won": won,
-                            "seed": np.repeat(seed_of, seats), "slot": slot})
+    players = pd.DataFrame(
+        {
+            "variant": variant,
+            "lineup": lineup,
+            "match": np.repeat(match, seats),
+            "seat": seat,
+            "profile": np.where(slot == 0, "focal", "field"),
+            "team": -1,
+            "score": won.astype(float),
+            "rank": np.where(won, 1, 2),
+            "won": won,
+            "seed": np.repeat(seed_of, seats),
+            "slot": slot,
+        }
+    )
     return {"matches": matches, "players": players, "rounds": pd.DataFrame(), "events": pd.DataFrame()}
 
 
-def shared_seed_lengths(seeds: int, rotations: int, rng: np.random.Generator, *, effect: float = 0.0,
-                        paired: bool = True, cap: int = 12, p_end: float = 0.2) -> pd.DataFrame:
+def shared_seed_lengths(
+    seeds: int,
+    rotations: int,
+    rng: np.random.Generator,
+    *,
+    effect: float = 0.0,
+    paired: bool = True,
+    cap: int = 12,
+    p_end: float = 0.2,
+) -> pd.DataFrame:
     """A matches table of a baseline and a variant ``slower`` under seat rotation.
 
     Every match of a seed has the same length (its rotations), geometric with end probability
@@ -154,8 +230,17 @@ def shared_seed_lengths(seeds: int, rotations: int, rng: np.random.Generator, *,
     for name, lengths in (("baseline", base), ("slower", variant)):
         seed = np.repeat(np.arange(seeds), rotations)
         raw = np.repeat(lengths, rotations)
-        frames.append(pd.DataFrame({"variant": name, "lineup": "x", "match": np.arange(seeds * rotations),
-                                    "seed": seed if paired or name == "baseline" else seed + seeds,
-                                    "rotation": np.tile(np.arange(rotations), seeds),
-                                    "rounds": np.minimum(raw, cap), "finished": raw < cap}))
+        frames.append(
+            pd.DataFrame(
+                {
+                    "variant": name,
+                    "lineup": "x",
+                    "match": np.arange(seeds * rotations),
+                    "seed": seed if paired or name == "baseline" else seed + seeds,
+                    "rotation": np.tile(np.arange(rotations), seeds),
+                    "rounds": np.minimum(raw, cap),
+                    "finished": raw < cap,
+                }
+            )
+        )
     return pd.concat(frames, ignore_index=True)

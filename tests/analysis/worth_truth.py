@@ -87,8 +87,12 @@ class DuelProfile:
     forbid: tuple[str, ...] = param((), doc="choices this player never makes")
 
 
-CHOICES = (Choice("boost", "bonus", "Boost"), Choice("nudge", "bonus", "Nudge"), Choice("swap", "draw", "Swap"),
-           Choice("flourish", "show", "Flourish"))
+CHOICES = (
+    Choice("boost", "bonus", "Boost"),
+    Choice("nudge", "bonus", "Nudge"),
+    Choice("swap", "draw", "Swap"),
+    Choice("flourish", "show", "Flourish"),
+)
 
 
 def play_match(rules: DuelRules, players, seeds) -> MatchLog:
@@ -106,10 +110,22 @@ def play_match(rules: DuelRules, players, seeds) -> MatchLog:
     if "flourish" not in players[winner].profile.forbid:  # played by the one ahead; changes nothing
         events.append({"seat": winner, "choice": "flourish"})
     rows = [{"round": 1, "seat": s, "points": float(s == winner), "cumulative": float(s == winner)} for s in range(2)]
-    return MatchLog(matches={"winner": winner, "winning_team": -1, "rounds": 1, "finished": True},
-                    players=[{"seat": s, "profile": p.name, "team": -1, "score": float(scores[s]),
-                              "rank": 1 if s == winner else 2, "won": s == winner} for s, p in enumerate(players)],
-                    rounds=rows, events=events)
+    return MatchLog(
+        matches={"winner": winner, "winning_team": -1, "rounds": 1, "finished": True},
+        players=[
+            {
+                "seat": s,
+                "profile": p.name,
+                "team": -1,
+                "score": float(scores[s]),
+                "rank": 1 if s == winner else 2,
+                "won": s == winner,
+            }
+            for s, p in enumerate(players)
+        ],
+        rounds=rows,
+        events=events,
+    )
 
 
 def used(tables) -> pd.DataFrame:
@@ -123,9 +139,17 @@ def spec(folder: Path) -> GameSpec:
     rules, profiles = folder / "worth_duel_rules.toml", folder / "worth_duel_profiles.toml"
     rules.write_text(RULES_TOML, encoding="utf-8")
     profiles.write_text(PROFILES_TOML, encoding="utf-8")
-    return GameSpec(name=NAME, title="Worth duel", rules_type=DuelRules, default_rules=rules,
-                    profile_type=DuelProfile, profiles=profiles, play_match=play_match, player_counts=(2,),
-                    restrictions=Restrictions(choices=lambda rules: CHOICES, used=used))
+    return GameSpec(
+        name=NAME,
+        title="Worth duel",
+        rules_type=DuelRules,
+        default_rules=rules,
+        profile_type=DuelProfile,
+        profiles=profiles,
+        play_match=play_match,
+        player_counts=(2,),
+        restrictions=Restrictions(choices=lambda rules: CHOICES, used=used),
+    )
 
 
 @contextlib.contextmanager
@@ -168,10 +192,15 @@ def summarise(played: list[Run], streams: str, matches: int) -> pd.DataFrame:
     runs_["covered"] = (runs_["ci_low"] <= runs_["truth"]) & (runs_["truth"] <= runs_["ci_high"])
     runs_["claimed"] = runs_["verdict"] != "no detectable worth"
     runs_["width"] = runs_["ci_high"] - runs_["ci_low"]
-    out = runs_.groupby("choice").agg(truth=("truth", "first"), mean_worth=("worth", "mean"),
-                                      sd_worth=("worth", "std"), coverage=("covered", "mean"),
-                                      claims=("claimed", "mean"), width=("width", "mean"),
-                                      detectable=("detectable", "mean"))
+    out = runs_.groupby("choice").agg(
+        truth=("truth", "first"),
+        mean_worth=("worth", "mean"),
+        sd_worth=("worth", "std"),
+        coverage=("covered", "mean"),
+        claims=("claimed", "mean"),
+        width=("width", "mean"),
+        detectable=("detectable", "mean"),
+    )
     return out.reset_index().assign(streams=streams, reps=len(played), matches=matches)
 
 
@@ -196,8 +225,9 @@ def spread_widths(played: list[Run]) -> tuple[float, float]:
     return float(np.mean(paired)), float(np.mean(combined))
 
 
-def study(reps: int, matches: int, streams: str, first_seed: int = 0,
-          widths: bool = False) -> tuple[pd.DataFrame, float] | tuple[pd.DataFrame, float, tuple[float, float]]:
+def study(
+    reps: int, matches: int, streams: str, first_seed: int = 0, widths: bool = False
+) -> tuple[pd.DataFrame, float] | tuple[pd.DataFrame, float, tuple[float, float]]:
     """:func:`summarise` of ``reps`` runs, and their :func:`spread_coverage` (and, with
     ``widths``, their :func:`spread_widths`)."""
     with tempfile.TemporaryDirectory() as scratch, registered(Path(scratch)) as game:
@@ -216,8 +246,10 @@ def main() -> None:
     for streams in ("seat", "player"):
         table, spread, (paired, combined) = study(args.reps, args.matches, streams, widths=True)
         print(table.to_string(index=False, float_format=lambda x: f"{x:.4f}"))
-        print(f"worth spread (true 0.18): its simultaneous 95 % interval holds it in {spread:.4f} of the runs; "
-              f"mean width {paired:.4f} (each worth's own intervals combined: {combined:.4f})")
+        print(
+            f"worth spread (true 0.18): its simultaneous 95 % interval holds it in {spread:.4f} of the runs; "
+            f"mean width {paired:.4f} (each worth's own intervals combined: {combined:.4f})"
+        )
     print(f"{time.perf_counter() - started:.0f} s")
 
 

@@ -29,8 +29,14 @@ def one(folder: Path, truth: float, rep: int, look_every: int) -> tuple[bool, in
     """(claimed, matches played, looks) of one validation."""
     balance = balance_file(folder, matches=CAP, stages=1 if look_every else STAGES, look_every=look_every)
     played: list[int] = []
-    summary = validate(balance, folder / f"out{truth}-{rep}-{look_every}", [candidate(balance, 0.5, 0.001)], jobs=1,
-                       backend="sequential", play=synthetic_play({"l0": truth}, rep, played))
+    summary = validate(
+        balance,
+        folder / f"out{truth}-{rep}-{look_every}",
+        [candidate(balance, 0.5, 0.001)],
+        jobs=1,
+        backend="sequential",
+        play=synthetic_play({"l0": truth}, rep, played),
+    )
     looks = summary["best"].get("looks_inside", summary["look"]) if summary.get("best") else 0
     return bool(summary["meets_all_targets"]), sum(played), int(looks)
 
@@ -47,8 +53,10 @@ def table(reps: int):
                 claims = np.array([r[0] for r in runs])
                 k, n = int(claims.sum()), len(runs)
                 ci = binomtest(k, n).proportion_ci(0.95, method="exact")
-                yield (f"{truth:>6.3f} {method:<22} {k / n:>7.3f} [{ci.low:.3f}, {ci.high:.3f}] "
-                       f"{np.mean([r[1] for r in runs]):>8.0f} {np.mean([r[2] for r in runs]):>6.1f}")
+                yield (
+                    f"{truth:>6.3f} {method:<22} {k / n:>7.3f} [{ci.low:.3f}, {ci.high:.3f}] "
+                    f"{np.mean([r[1] for r in runs]):>8.0f} {np.mean([r[2] for r in runs]):>6.1f}"
+                )
 
 
 def main() -> None:

@@ -31,16 +31,20 @@ def ishigami(X: np.ndarray) -> np.ndarray:
 
 def truth() -> tuple[dict[str, float], dict[str, float], float]:
     """Analytic first-order and total indices of Ishigami, and its variance."""
-    v1 = 0.5 * (1 + B * np.pi ** 4 / 5) ** 2
-    v2 = A ** 2 / 8
-    v13 = 8 * B ** 2 * np.pi ** 8 / 225
+    v1 = 0.5 * (1 + B * np.pi**4 / 5) ** 2
+    v2 = A**2 / 8
+    v13 = 8 * B**2 * np.pi**8 / 225
     total = v1 + v2 + v13
-    return ({"x1": v1 / total, "x2": v2 / total, "x3": 0.0},
-            {"x1": (v1 + v13) / total, "x2": v2 / total, "x3": v13 / total}, total)
+    return (
+        {"x1": v1 / total, "x2": v2 / total, "x3": 0.0},
+        {"x1": (v1 + v13) / total, "x2": v2 / total, "x3": v13 / total},
+        total,
+    )
 
 
-PARAMETERS = [Parameter(key=f"x{i}", kind="float", low=-np.pi, high=np.pi) for i in (1, 2, 3)] + \
-    [Parameter(key=DUMMY, kind="float", low=0.0, high=1.0)]
+PARAMETERS = [Parameter(key=f"x{i}", kind="float", low=-np.pi, high=np.pi) for i in (1, 2, 3)] + [
+    Parameter(key=DUMMY, kind="float", low=0.0, high=1.0)
+]
 
 
 @dataclass(frozen=True)
@@ -84,8 +88,11 @@ class Noise:
 
 def analyse(noise: Noise, seed: int, samples: int = 256, trajectories: int = 10) -> SensitivityResult:
     """One sensitivity analysis of noisy Ishigami (with the dummy), seeded."""
-    settings = SimpleNamespace(seed=seed, morris=SimpleNamespace(trajectories=trajectories, levels=4),
-                               sobol=SimpleNamespace(samples=samples, top=3, enabled=True))
+    settings = SimpleNamespace(
+        seed=seed,
+        morris=SimpleNamespace(trajectories=trajectories, levels=4),
+        sobol=SimpleNamespace(samples=samples, top=3, enabled=True),
+    )
     return analyse_function(noise.function(np.random.default_rng([seed, 99])), settings, PARAMETERS, ["y"], DUMMY)
 
 
@@ -103,17 +110,29 @@ class Tally:
         s1, st, _ = truth()
         rows = result.sobol.set_index("parameter")
         self.runs += 1
-        self.covered += all(rows.loc[k, "S1_low"] <= s1[k] <= rows.loc[k, "S1_high"]
-                            and rows.loc[k, "ST_low"] <= st[k] <= rows.loc[k, "ST_high"] for k in s1) \
-            and rows.loc[DUMMY, "S1_low"] == 0 and rows.loc[DUMMY, "ST_low"] == 0
+        self.covered += (
+            all(
+                rows.loc[k, "S1_low"] <= s1[k] <= rows.loc[k, "S1_high"]
+                and rows.loc[k, "ST_low"] <= st[k] <= rows.loc[k, "ST_high"]
+                for k in s1
+            )
+            and rows.loc[DUMMY, "S1_low"] == 0
+            and rows.loc[DUMMY, "ST_low"] == 0
+        )
         self.dummy_sobol += rows.loc[DUMMY, "verdict"] != NO_EFFECT
         morris = result.morris.set_index("parameter")
         self.dummy_morris += morris.loc[DUMMY, "verdict"] != NO_EFFECT
         self.share_sum += result.noise["y"].share
 
 
-CASES = [Noise("gaussian", 0.3), Noise("gaussian", 0.6), Noise("gaussian", 0.9),
-         Noise("binomial", 0.3), Noise("binomial", 0.6), Noise("binomial", 0.9)]
+CASES = [
+    Noise("gaussian", 0.3),
+    Noise("gaussian", 0.6),
+    Noise("gaussian", 0.9),
+    Noise("binomial", 0.3),
+    Noise("binomial", 0.6),
+    Noise("binomial", 0.9),
+]
 
 
 def main(argv=None) -> None:
@@ -126,9 +145,11 @@ def main(argv=None) -> None:
         tally = Tally()
         for seed in range(args.reps):
             tally.add(analyse(case, seed, args.samples))
-        print(f"{case.kind:<12} {case.share:>5.2f} {tally.runs:>5}  {tally.covered / tally.runs:>8.3f}  "
-              f"{tally.dummy_sobol / tally.runs:>13.3f} {tally.dummy_morris / tally.runs:>8.3f}  "
-              f"{tally.share_sum / tally.runs:>20.3f}")
+        print(
+            f"{case.kind:<12} {case.share:>5.2f} {tally.runs:>5}  {tally.covered / tally.runs:>8.3f}  "
+            f"{tally.dummy_sobol / tally.runs:>13.3f} {tally.dummy_morris / tally.runs:>8.3f}  "
+            f"{tally.share_sum / tally.runs:>20.3f}"
+        )
 
 
 if __name__ == "__main__":

@@ -52,8 +52,10 @@ def balance_file(tmp_path, lineups: int = 1, matches: int = 2000, stages: int = 
 
 def synthetic_play(truth: dict[str, float], replicate: int, counter: list | None = None):
     """A ``play`` whose seat 0 wins match i of line-up L with probability ``truth[L]``."""
-    wins = {lineup: np.random.default_rng([replicate, index]).random(MAX_MATCHES) < p
-            for index, (lineup, p) in enumerate(truth.items())}
+    wins = {
+        lineup: np.random.default_rng([replicate, index]).random(MAX_MATCHES) < p
+        for index, (lineup, p) in enumerate(truth.items())
+    }
 
     def play(point, *, root_seed, start, matches, jobs=1, backend="sequential"):
         if counter is not None:
@@ -61,14 +63,39 @@ def synthetic_play(truth: dict[str, float], replicate: int, counter: list | None
         frames_m, frames_p = [], []
         for lineup, won in wins.items():
             number = np.arange(start, matches)
-            frames_m.append(pd.DataFrame({"variant": "fresh", "lineup": lineup, "match": number, "seed": number,
-                                          "rotation": 0, "rounds": 5, "finished": True}))
+            frames_m.append(
+                pd.DataFrame(
+                    {
+                        "variant": "fresh",
+                        "lineup": lineup,
+                        "match": number,
+                        "seed": number,
+                        "rotation": 0,
+                        "rounds": 5,
+                        "finished": True,
+                    }
+                )
+            )
             for seat in (0, 1):
-                frames_p.append(pd.DataFrame({"variant": "fresh", "lineup": lineup, "match": number, "seat": seat,
-                                              "seed": number, "profile": ["plain", "lucky"][seat],
-                                              "won": won[start:matches] == (seat == 0)}))
-        return {"matches": pd.concat(frames_m, ignore_index=True), "players": pd.concat(frames_p, ignore_index=True),
-                "rounds": pd.DataFrame(), "events": pd.DataFrame()}
+                frames_p.append(
+                    pd.DataFrame(
+                        {
+                            "variant": "fresh",
+                            "lineup": lineup,
+                            "match": number,
+                            "seat": seat,
+                            "seed": number,
+                            "profile": ["plain", "lucky"][seat],
+                            "won": won[start:matches] == (seat == 0),
+                        }
+                    )
+                )
+        return {
+            "matches": pd.concat(frames_m, ignore_index=True),
+            "players": pd.concat(frames_p, ignore_index=True),
+            "rounds": pd.DataFrame(),
+            "events": pd.DataFrame(),
+        }
 
     return play
 
@@ -76,8 +103,14 @@ def synthetic_play(truth: dict[str, float], replicate: int, counter: list | None
 def candidate(balance, in_sample: float = 0.5, half_width: float | None = None) -> dict:
     """A stored complete trial: in-sample value of every target, and a 90 % interval if given."""
     labels = [t.label for t in balance.settings.targets]
-    trial = {"number": 0, "state": "complete", "loss": 0.0, "point": {"game.seat0_bonus": 1},
-             "values": {label: in_sample for label in labels}, "matches": 400}
+    trial = {
+        "number": 0,
+        "state": "complete",
+        "loss": 0.0,
+        "point": {"game.seat0_bonus": 1},
+        "values": {label: in_sample for label in labels},
+        "matches": 400,
+    }
     if half_width is not None:
         trial["intervals"] = {label: [in_sample - half_width, in_sample + half_width] for label in labels}
     return trial

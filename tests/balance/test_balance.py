@@ -43,8 +43,11 @@ def write(tmp_path, optimizer="tpe", trials=16, matches=300, validate=2000, tole
     """The planted problem: to 8 points seat 1's +1 a roll is worth ~±0.15 of seat 0's win rate a
     step of seat0_bonus, so only bonus 1 is inside a ±0.05 band."""
     path = tmp_path / "balance.toml"
-    path.write_text(PLANTED.format(optimizer=optimizer, trials=trials, matches=matches, validate=validate,
-                                   tolerance=tolerance, target=target))
+    path.write_text(
+        PLANTED.format(
+            optimizer=optimizer, trials=trials, matches=matches, validate=validate, tolerance=tolerance, target=target
+        )
+    )
     return path
 
 
@@ -107,8 +110,9 @@ def test_counts_keep_their_total_and_bounds():
 
 
 def test_list_elements_merge_into_the_baseline_list():
-    space = SearchSpace((Parameter(key="zones.values[0]", kind="int", low=50, high=200),),
-                        {"zones": {"values": [100, 80, 40, 20]}})
+    space = SearchSpace(
+        (Parameter(key="zones.values[0]", kind="int", low=50, high=200),), {"zones": {"values": [100, 80, 40, 20]}}
+    )
     assert space.overrides({"zones.values[0]": 150}) == [("zones.values", [150, 80, 40, 20])]
 
 
@@ -129,12 +133,21 @@ def test_ntbea_gets_near_the_optimum_of_a_noisy_discrete_function(seed):
 def test_balance_and_sensitivity_reports(tmp_path, capsys):
     from sim.cli import main
 
-    run_balance(load_balance(write(tmp_path, "random", trials=3, matches=40, validate=500)), tmp_path / "out",
-                progress=False)
+    run_balance(
+        load_balance(write(tmp_path, "random", trials=3, matches=40, validate=500)), tmp_path / "out", progress=False
+    )
     assert main(["report", str(tmp_path / "out")]) == 0
     text = (tmp_path / "out" / "report.html").read_text()
-    for needle in ("Verdict", "Validated candidates", "baseline rules", "Targets: every trial", "Convergence",
-                   "Every trial", "Best rules", "data:image/png"):
+    for needle in (
+        "Verdict",
+        "Validated candidates",
+        "baseline rules",
+        "Targets: every trial",
+        "Convergence",
+        "Every trial",
+        "Best rules",
+        "data:image/png",
+    ):
         assert needle in text
 
 
@@ -160,9 +173,9 @@ def test_pull_steers_the_objective_to_the_band_centre():
     assert band_loss([flat], [0.235]) == band_loss([flat], [0.25]) == 0.0
     assert objective([flat], [0.235]) == objective([flat], [0.25]) == 0.0
     assert objective([pulled], [0.25]) == 0.0
-    assert objective([pulled], [0.235]) == pytest.approx(0.1 * 0.75 ** 2)
+    assert objective([pulled], [0.235]) == pytest.approx(0.1 * 0.75**2)
     # outside the band the band loss dominates: 1 point out costs 0.25 plus the pull
-    assert objective([pulled], [0.28]) == pytest.approx(0.25 + 0.1 * 1.5 ** 2)
+    assert objective([pulled], [0.28]) == pytest.approx(0.25 + 0.1 * 1.5**2)
 
 
 def test_match_bootstrap_keeps_every_drawn_copy_of_a_match():
@@ -171,10 +184,18 @@ def test_match_bootstrap_keeps_every_drawn_copy_of_a_match():
 
     from analysis.balance.targets import MatchResampler
 
-    matches = pd.DataFrame({"variant": "v", "lineup": "l", "match": [0, 1, 2], "rounds": [2, 1, 3],
-                            "original": [0, 1, 2]})
-    rounds = pd.DataFrame({"variant": "v", "lineup": "l", "match": [2, 0, 2, 1, 2, 0],
-                           "round": [0, 0, 1, 0, 2, 1], "points": [20, 1, 21, 10, 22, 2]})
+    matches = pd.DataFrame(
+        {"variant": "v", "lineup": "l", "match": [0, 1, 2], "rounds": [2, 1, 3], "original": [0, 1, 2]}
+    )
+    rounds = pd.DataFrame(
+        {
+            "variant": "v",
+            "lineup": "l",
+            "match": [2, 0, 2, 1, 2, 0],
+            "round": [0, 0, 1, 0, 2, 1],
+            "points": [20, 1, 21, 10, 22, 2],
+        }
+    )
     resample = MatchResampler({"matches": matches, "rounds": rounds})
     rng = np.random.default_rng(0)
     for _ in range(50):
@@ -210,8 +231,9 @@ def test_cli_refuses_to_resume_a_search_whose_file_changed(tmp_path, capsys):
     assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
     assert sorted(p.name for p in (out / "trials").iterdir()) == before
     # more trials and a larger validation extend the same search
-    path.write_text(path.read_text().replace("trials = 2", "trials = 3").replace("validate_matches = 400",
-                                                                               "validate_matches = 420"))
+    path.write_text(
+        path.read_text().replace("trials = 2", "trials = 3").replace("validate_matches = 400", "validate_matches = 420")
+    )
     assert main(["balance", str(path), "--out", str(out), "--no-progress"]) == 0
     assert len(list((out / "trials").iterdir())) == 3
     validation = json.loads((out / "validation.json").read_text())
@@ -222,12 +244,16 @@ def test_cli_refuses_to_resume_a_search_whose_file_changed(tmp_path, capsys):
     again = json.loads((out / "validation.json").read_text())
     assert {c["fresh_seed"] for c in again["candidates"]} == {3 + 2 * 1_000_003}
     assert again["baseline"]["fresh_seed"] == 3 + 2 * 1_000_003
-    assert [c["targets"][0]["value"] for c in again["candidates"]] != \
-        [c["targets"][0]["value"] for c in validation["candidates"]]
+    assert [c["targets"][0]["value"] for c in again["candidates"]] != [
+        c["targets"][0]["value"] for c in validation["candidates"]
+    ]
     # three looks, each recorded with the α it spent: 0.05 over the three planned looks
     looks = json.loads((out / "looks.json").read_text())
-    assert [(x["look"], x["validation_round"], x["matches"]) for x in looks["looks"]] == \
-        [(1, 0, 400), (2, 0, 420), (3, 1, 420)]
+    assert [(x["look"], x["validation_round"], x["matches"]) for x in looks["looks"]] == [
+        (1, 0, 400),
+        (2, 0, 420),
+        (3, 1, 420),
+    ]
     assert [x["alpha"] for x in looks["looks"]] == pytest.approx([0.05 / 3] * 3)
     assert all(x["claimable"] for x in looks["looks"])
     # a fourth look has no α left: it is measured and shown, but it cannot claim anything
@@ -256,14 +282,38 @@ def _validate_stored(tmp_path, candidates, in_sample):
     out.mkdir()
     stored = []
     for number, bonus, value, met in candidates:
-        check = {"target": "seat_win_rate(seat 0) @plain-vs-lucky", "band": [0.47, 0.53], "value": value,
-                 "n": 6000, "ci_low": value - 0.01, "ci_high": value + 0.01, "met": met}
-        stored.append({"trial": number, "point": {"game.seat0_bonus": bonus}, "in_sample_loss": 0.0,
-                       "fresh_loss": 0.0 if met else 1.0, "matches": 6000, "fresh_seed": 3 + 1_000_003,
-                       "targets": [check], "meets_all": met})
+        check = {
+            "target": "seat_win_rate(seat 0) @plain-vs-lucky",
+            "band": [0.47, 0.53],
+            "value": value,
+            "n": 6000,
+            "ci_low": value - 0.01,
+            "ci_high": value + 0.01,
+            "met": met,
+        }
+        stored.append(
+            {
+                "trial": number,
+                "point": {"game.seat0_bonus": bonus},
+                "in_sample_loss": 0.0,
+                "fresh_loss": 0.0 if met else 1.0,
+                "matches": 6000,
+                "fresh_seed": 3 + 1_000_003,
+                "targets": [check],
+                "meets_all": met,
+            }
+        )
     (out / "validation.json").write_text(json.dumps({"candidates": stored, "baseline": None}))
-    trials = [{"number": c["trial"], "state": "complete", "loss": 0.0, "point": c["point"],
-               "values": {"seat_win_rate(seat 0) @plain-vs-lucky": value}} for c, value in zip(stored, in_sample)]
+    trials = [
+        {
+            "number": c["trial"],
+            "state": "complete",
+            "loss": 0.0,
+            "point": c["point"],
+            "values": {"seat_win_rate(seat 0) @plain-vs-lucky": value},
+        }
+        for c, value in zip(stored, in_sample)
+    ]
     return validate(load_balance(path), out, trials, jobs=1, backend="sequential", play=play), out
 
 
@@ -278,8 +328,10 @@ def test_a_candidate_after_a_failed_one_is_not_claimed(tmp_path):
     summary, out = _validate_stored(tmp_path, [(0, 0, 0.46, False), (1, 1, 0.50, True)], (0.500, 0.505))
     assert summary["best"]["trial"] == 1 and summary["best"]["meets_all"]
     assert not summary["best"]["in_sequence"] and not summary["meets_all_targets"]
-    assert "an earlier candidate of the fixed test sequence missed a target, so nothing is claimed" in \
-        (out / "best_rules.toml").read_text()
+    assert (
+        "an earlier candidate of the fixed test sequence missed a target, so nothing is claimed"
+        in (out / "best_rules.toml").read_text()
+    )
 
 
 def test_each_trial_stores_the_game_metrics_of_each_lineup(tmp_path):

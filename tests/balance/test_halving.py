@@ -47,8 +47,7 @@ def test_rungs_grow_by_the_reduction_factor_up_to_the_full_size():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.floats(0, 10, allow_nan=False), max_size=30), st.floats(0, 10, allow_nan=False),
-       st.integers(2, 5))
+@given(st.lists(st.floats(0, 10, allow_nan=False), max_size=30), st.floats(0, 10, allow_nan=False), st.integers(2, 5))
 def test_the_best_so_far_always_goes_on_and_at_most_a_share_of_the_rung_beats_the_bar(earlier, value, eta):
     if all(value <= v for v in earlier):
         assert promoted(value, earlier, eta)

@@ -15,19 +15,35 @@ from sim.core import ConfigError
 def _tables(seeds: int = 60) -> dict[str, pd.DataFrame]:
     rng = np.random.default_rng(3)
     n = 2 * seeds
-    matches = pd.DataFrame({"match": np.arange(n), "seed": np.repeat(np.arange(seeds), 2), "lineup": "a",
-                            "rounds": rng.integers(3, 9, n), "turns_per_race": rng.normal(20.0, 3.0, n)})
-    players = pd.DataFrame({"match": np.repeat(np.arange(n), 2), "seat": np.tile([0, 1], n), "lineup": "a",
-                            "won": np.tile([True, False], n), "profile": "p"})
+    matches = pd.DataFrame(
+        {
+            "match": np.arange(n),
+            "seed": np.repeat(np.arange(seeds), 2),
+            "lineup": "a",
+            "rounds": rng.integers(3, 9, n),
+            "turns_per_race": rng.normal(20.0, 3.0, n),
+        }
+    )
+    players = pd.DataFrame(
+        {
+            "match": np.repeat(np.arange(n), 2),
+            "seat": np.tile([0, 1], n),
+            "lineup": "a",
+            "won": np.tile([True, False], n),
+            "profile": "p",
+        }
+    )
     return {"matches": matches, "players": players}
 
 
 def test_length_targets_read_the_game_length_column_and_rounds_targets_the_rounds():
     tables = _tables()
     turns, rounds = tables["matches"]["turns_per_race"], tables["matches"]["rounds"]
-    targets = [Target(metric="length_mean", column="turns_per_race", target=20.0, tolerance=2.0),
-               Target(metric="length_quantile", column="turns_per_race", quantile=0.9, target=24.0, tolerance=2.0),
-               Target(metric="rounds_mean", target=5.0, tolerance=1.0)]
+    targets = [
+        Target(metric="length_mean", column="turns_per_race", target=20.0, tolerance=2.0),
+        Target(metric="length_quantile", column="turns_per_race", quantile=0.9, target=24.0, tolerance=2.0),
+        Target(metric="rounds_mean", target=5.0, tolerance=1.0),
+    ]
     mean, q90, mean_rounds = measure_all(targets, tables, bootstrap=400, seed=1)
     assert mean["value"] == pytest.approx(turns.mean()) and q90["value"] == pytest.approx(np.quantile(turns, 0.9))
     assert mean_rounds["value"] == pytest.approx(rounds.mean())
@@ -37,24 +53,28 @@ def test_length_targets_read_the_game_length_column_and_rounds_targets_the_round
 
 def _balance_file(tmp_path, target: str):
     path = tmp_path / "b.toml"
-    path.write_text('game = "gasterospeed"\nmatches = 10\n[[lineups]]\nname = "t"\n'
-                    'players = ["tactician", "tactician", "tactician", "tactician"]\n'
-                    '[[parameters]]\nkey = "race.shells"\nkind = "int"\nlow = 2\nhigh = 4\n'
-                    f"[[targets]]\n{target}\n")
+    path.write_text(
+        'game = "gasterospeed"\nmatches = 10\n[[lineups]]\nname = "t"\n'
+        'players = ["tactician", "tactician", "tactician", "tactician"]\n'
+        '[[parameters]]\nkey = "race.shells"\nkind = "int"\nlow = 2\nhigh = 4\n'
+        f"[[targets]]\n{target}\n"
+    )
     return path
 
 
 def test_a_length_target_reads_the_games_declared_length_unless_told_otherwise(tmp_path):
     balance = load_balance(_balance_file(tmp_path, 'metric = "length_mean"\ntarget = 14.0\ntolerance = 2.0'))
-    assert balance.settings.targets[0].column == "turns_per_race"          # Gastérospeed's GameSpec.length
-    explicit = load_balance(_balance_file(tmp_path, 'metric = "length_mean"\ncolumn = "rounds"\ntarget = 6.0\n'
-                                                    'tolerance = 1.0'))
+    assert balance.settings.targets[0].column == "turns_per_race"  # Gastérospeed's GameSpec.length
+    explicit = load_balance(
+        _balance_file(tmp_path, 'metric = "length_mean"\ncolumn = "rounds"\ntarget = 6.0\ntolerance = 1.0')
+    )
     assert explicit.settings.targets[0].column == "rounds"
     path = _balance_file(tmp_path, 'metric = "length_mean"\ncolumn = "turns"\ntarget = 6.0\ntolerance = 1.0')
     with pytest.raises(ConfigError) as info:
         load_balance(path)
-    assert info.value.problems == [f"{path}: targets[0].column: got 'turns'; allowed: rounds, turns_per_race "
-                                   "(the game's length columns)"]
+    assert info.value.problems == [
+        f"{path}: targets[0].column: got 'turns'; allowed: rounds, turns_per_race (the game's length columns)"
+    ]
 
 
 def _clustered_lengths(rng, seeds: int, shared: float) -> dict[str, pd.DataFrame]:
@@ -62,11 +82,25 @@ def _clustered_lengths(rng, seeds: int, shared: float) -> dict[str, pd.DataFrame
     n = 2 * seeds
     seed_effect = np.repeat(rng.normal(0.0, np.sqrt(8 * shared), seeds), 2)
     turns = 20.0 + seed_effect + rng.normal(0.0, np.sqrt(8 * (1 - shared)), n)
-    matches = pd.DataFrame({"match": np.arange(n), "seed": np.repeat(np.arange(seeds), 2), "lineup": "a",
-                            "rounds": np.ones(n, int), "turns_per_race": turns})
-    players = pd.DataFrame({"match": np.repeat(np.arange(n), 2), "seat": np.tile([0, 1], n), "lineup": "a",
-                            "won": np.tile([True, False], n), "profile": "p",
-                            "seed": np.repeat(np.repeat(np.arange(seeds), 2), 2)})
+    matches = pd.DataFrame(
+        {
+            "match": np.arange(n),
+            "seed": np.repeat(np.arange(seeds), 2),
+            "lineup": "a",
+            "rounds": np.ones(n, int),
+            "turns_per_race": turns,
+        }
+    )
+    players = pd.DataFrame(
+        {
+            "match": np.repeat(np.arange(n), 2),
+            "seat": np.tile([0, 1], n),
+            "lineup": "a",
+            "won": np.tile([True, False], n),
+            "profile": "p",
+            "seed": np.repeat(np.repeat(np.arange(seeds), 2), 2),
+        }
+    )
     return {"matches": matches, "players": players}
 
 
@@ -77,8 +111,10 @@ def test_length_target_intervals_cover_the_known_mean_and_quantile_over_seeds():
     independent covers the mean less."""
     rng, reps = np.random.default_rng(11), 300
     q90 = 20.0 + 1.2815516 * np.sqrt(8.0)
-    targets = [Target(metric="length_mean", column="turns_per_race", target=20.0, tolerance=2.0),
-               Target(metric="length_quantile", column="turns_per_race", quantile=0.9, target=24.0, tolerance=2.0)]
+    targets = [
+        Target(metric="length_mean", column="turns_per_race", target=20.0, tolerance=2.0),
+        Target(metric="length_quantile", column="turns_per_race", quantile=0.9, target=24.0, tolerance=2.0),
+    ]
     covered = np.zeros(3)
     for rep in range(reps):
         tables = _clustered_lengths(rng, 80, shared=0.7)

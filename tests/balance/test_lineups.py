@@ -70,7 +70,11 @@ def test_a_star_target_is_one_target_per_lineup(tmp_path):
     path.write_text(TWO)
     targets = load_balance(path).settings.targets
     assert [(t.metric, t.lineup) for t in targets] == [
-        ("seat_win_rate", "duel"), ("seat_win_rate", "three"), ("rounds_mean", "duel"), ("rounds_mean", "three")]
+        ("seat_win_rate", "duel"),
+        ("seat_win_rate", "three"),
+        ("rounds_mean", "duel"),
+        ("rounds_mean", "three"),
+    ]
     path.write_text(TWO.replace('lineup = "three"', 'lineup = "four"', 1))
     with pytest.raises(ConfigError) as info:
         load_balance(path)
@@ -89,8 +93,9 @@ def test_a_search_on_two_lineups_claims_only_what_holds_on_both(tmp_path, capsys
     assert [c["target"].split(" @")[1] for c in best["targets"]] == ["duel", "three", "duel", "three"]
     assert "by line-up (descriptive; the claim is all of them at once): duel" in out
     played = summary["matches_played"]
-    assert played["search"] == sum(json.loads(p.read_text())["matches"] * 2
-                                   for p in (tmp_path / "out" / "trials").glob("*.json"))
+    assert played["search"] == sum(
+        json.loads(p.read_text())["matches"] * 2 for p in (tmp_path / "out" / "trials").glob("*.json")
+    )
     if summary["meets_all_targets"]:
         assert best["point"]["game.seat0_bonus"] == 1
 
@@ -99,8 +104,14 @@ def _false_claims(tmp_path, truth: dict[str, float], reps: int) -> float:
     balance = balance_file(tmp_path, lineups=len(truth), matches=2000, stages=1)
     claims = 0
     for rep in range(reps):
-        summary = validate(balance, tmp_path / f"rep{rep}", [candidate(balance, 0.5, 0.001)], jobs=1,
-                           backend="sequential", play=synthetic_play(truth, rep))
+        summary = validate(
+            balance,
+            tmp_path / f"rep{rep}",
+            [candidate(balance, 0.5, 0.001)],
+            jobs=1,
+            backend="sequential",
+            play=synthetic_play(truth, rep),
+        )
         claims += summary["meets_all_targets"]
     return claims / reps
 

@@ -46,12 +46,15 @@ KEEP = ("number", "point", "params", "state", "values", "loss", "block_losses", 
 
 
 def trials_of(out):
-    return [{k: t.get(k) for k in KEEP} for t in
-            (json.loads(p.read_text()) for p in sorted((out / "trials").glob("*.json")))]
+    return [
+        {k: t.get(k) for k in KEEP}
+        for t in (json.loads(p.read_text()) for p in sorted((out / "trials").glob("*.json")))
+    ]
 
 
-@pytest.mark.parametrize("optimizer, pruner", [("tpe", "halving"), ("tpe", "wilcoxon"), ("random", "halving"),
-                                               ("ntbea", "halving")])
+@pytest.mark.parametrize(
+    "optimizer, pruner", [("tpe", "halving"), ("tpe", "wilcoxon"), ("random", "halving"), ("ntbea", "halving")]
+)
 def test_a_search_cut_after_some_trials_resumes_into_the_uninterrupted_search(tmp_path, optimizer, pruner):
     path = tmp_path / "b.toml"
     path.write_text(FILE.format(optimizer=optimizer, pruner=pruner))
@@ -110,8 +113,10 @@ def test_a_run_killed_inside_a_look_resumes_it_at_the_looks_alpha(tmp_path, monk
     run_balance(load_balance(path), cut, progress=False)
     looks = {name: json.loads((tmp_path / name / "looks.json").read_text())["looks"] for name in ("whole", "cut")}
     assert [look["alpha"] for look in looks["cut"]] == [look["alpha"] for look in looks["whole"]] == [0.05 / 3]
-    verdict = {name: {k: json.loads((tmp_path / name / "balance.json").read_text())[k] for k in ("best", "trials")}
-               for name in ("whole", "cut")}
+    verdict = {
+        name: {k: json.loads((tmp_path / name / "balance.json").read_text())[k] for k in ("best", "trials")}
+        for name in ("whole", "cut")
+    }
     assert verdict["cut"] == verdict["whole"]
 
 
@@ -137,13 +142,16 @@ def test_progress_off_a_terminal_is_a_line_every_half_minute_and_one_at_the_end(
     now = [0.0]
     bar = LogProgress(100, "trial", "balance", clock=lambda: now[0])
     for _ in range(10):
-        now[0] += 10.0                      # a trial every 10 s: a line every third trial
+        now[0] += 10.0  # a trial every 10 s: a line every third trial
         bar.update(1)
     bar.close()
     assert capsys.readouterr().err.splitlines() == [
-        "balance: 3 of 100 trials (0 min 30 s)", "balance: 6 of 100 trials (1 min 00 s)",
-        "balance: 9 of 100 trials (1 min 30 s)", "balance: 10 of 100 trials (1 min 40 s)"]
+        "balance: 3 of 100 trials (0 min 30 s)",
+        "balance: 6 of 100 trials (1 min 00 s)",
+        "balance: 9 of 100 trials (1 min 30 s)",
+        "balance: 10 of 100 trials (1 min 40 s)",
+    ]
     quick = LogProgress(5, "match", "pig", clock=lambda: 0.0)
     quick.update(5)
     quick.close()
-    assert capsys.readouterr().err == ""   # a run shorter than the interval prints nothing
+    assert capsys.readouterr().err == ""  # a run shorter than the interval prints nothing

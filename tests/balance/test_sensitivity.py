@@ -108,7 +108,9 @@ def test_a_count_of_matches_that_blocks_cannot_split_is_one_line_and_exit_2(tmp_
 def test_cli_refuses_a_sensitivity_directory_of_another_analysis(tmp_path, capsys):
     from sim.cli import main
 
-    (tmp_path / "a.toml").write_text(FILE.replace("trajectories = 6", "trajectories = 2").replace("samples = 16", "samples = 2"))
+    (tmp_path / "a.toml").write_text(
+        FILE.replace("trajectories = 6", "trajectories = 2").replace("samples = 16", "samples = 2")
+    )
     out = tmp_path / "out"
     assert main(["sensitivity", str(tmp_path / "a.toml"), "--out", str(out), "--no-progress"]) == 0
     (tmp_path / "b.toml").write_text((tmp_path / "a.toml").read_text().replace("seed = 4", "seed = 5"))
@@ -170,15 +172,20 @@ def test_ishigami_intervals_hold_their_simultaneous_level_at_the_example_size():
     for seed in range(reps):
         sobol = analyse_function(_ishigami, _example_settings(seed), PARAMETERS, ["y"], DUMMY).sobol
         rows = sobol.set_index("parameter")
-        covered += all(rows.loc[k, "S1_low"] <= s1[k] <= rows.loc[k, "S1_high"]
-                       and rows.loc[k, "ST_low"] <= st[k] <= rows.loc[k, "ST_high"] for k in s1)
+        covered += all(
+            rows.loc[k, "S1_low"] <= s1[k] <= rows.loc[k, "S1_high"]
+            and rows.loc[k, "ST_low"] <= st[k] <= rows.loc[k, "ST_high"]
+            for k in s1
+        )
         x3_effect += bool(rows.loc["x3", "S1_effect"])
         problem = {"num_vars": 4, "names": list(rows.index), "bounds": [[-np.pi, np.pi]] * 3 + [[0, 1]]}
         X = sobol_sample.sample(problem, 32, calc_second_order=False, seed=seed)
         result = sobol_analyze.analyze(problem, _ishigami(X, "")[:, 0], calc_second_order=False, seed=seed)
-        salib_covered += all(abs(result["S1"][i] - s1[k]) <= result["S1_conf"][i]
-                             and abs(result["ST"][i] - st[k]) <= result["ST_conf"][i]
-                             for i, k in enumerate(("x1", "x2", "x3")))
+        salib_covered += all(
+            abs(result["S1"][i] - s1[k]) <= result["S1_conf"][i]
+            and abs(result["ST"][i] - st[k]) <= result["ST_conf"][i]
+            for i, k in enumerate(("x1", "x2", "x3"))
+        )
     se = np.sqrt(0.05 * 0.95 / reps)
     assert covered / reps >= 0.95 - 3 * se, covered / reps
     assert salib_covered / reps < 0.85, salib_covered / reps
@@ -198,6 +205,7 @@ def test_sobol_indices_of_a_plain_function_find_its_effects_with_enough_samples(
 
 
 # ---- known truth with noise: the indices of the mean response, whatever the noise ----------
+
 
 @pytest.mark.slow
 def test_noisy_ishigami_recovers_the_noise_free_indices_at_their_level():
@@ -229,31 +237,56 @@ def test_at_low_noise_the_parameters_are_found_and_at_high_noise_the_run_says_it
     assert set(low.sobol.loc[low.sobol["verdict"] != NO_EFFECT, "parameter"]) == {"x1", "x2", "x3"}
     high = analyse(Noise("gaussian", 0.97), seed=3, samples=32)
     assert (high.sobol.loc[~high.sobol["dummy"], "verdict"] == NO_EFFECT).all()
-    summary = {"outputs": ["y"], "morris": high.morris.to_dict("records"), "sobol": high.sobol.to_dict("records"),
-               "noise": noise_summary(high.noise, 100), "reconciliation": high.reconciliation}
+    summary = {
+        "outputs": ["y"],
+        "morris": high.morris.to_dict("records"),
+        "sobol": high.sobol.to_dict("records"),
+        "noise": noise_summary(high.noise, 100),
+        "reconciliation": high.reconciliation,
+    }
     sentence = next(s for s in findings(summary)["y"] if s.startswith("Monte Carlo noise"))
     assert "too small to tell" in sentence and "matches per point" in sentence, sentence
 
 
 def test_matches_needed_follows_the_noise_that_falls_as_one_over_the_matches():
     """Gaussian noise at 60 %: σ² = 1.5 V at m matches, so a share of 20 % needs 4 · 1.5 · m = 6 m."""
-    needed = [analyse(Noise("gaussian", 0.6), seed=seed, samples=512).noise["y"].matches_needed(100)
-              for seed in range(3)]
+    needed = [
+        analyse(Noise("gaussian", 0.6), seed=seed, samples=512).noise["y"].matches_needed(100) for seed in range(3)
+    ]
     for value, floor in needed:
         assert not floor and 400 <= value <= 900, needed
 
 
 def test_the_two_methods_differing_is_explained_not_left_as_a_contradiction():
-    morris = pd.DataFrame([{"output": "y", "parameter": "a", "ee_rms": 1.0, "p_value": 0.001, "verdict": EFFECT,
-                            "dummy": False},
-                           {"output": "y", "parameter": "b", "ee_rms": 0.1, "p_value": 0.4, "verdict": NO_EFFECT,
-                            "dummy": False},
-                           {"output": "y", "parameter": "c", "ee_rms": 0.5, "p_value": 0.001, "verdict": EFFECT,
-                            "dummy": False}])
-    sobol = pd.DataFrame([{"output": "y", "parameter": "a", "ST": 0.3, "ST_low": 0.0, "ST_high": 0.8,
-                           "verdict": NO_EFFECT, "dummy": False},
-                          {"output": "y", "parameter": "b", "ST": 0.4, "ST_low": 0.1, "ST_high": 0.7,
-                           "verdict": EFFECT, "dummy": False}])
+    morris = pd.DataFrame(
+        [
+            {"output": "y", "parameter": "a", "ee_rms": 1.0, "p_value": 0.001, "verdict": EFFECT, "dummy": False},
+            {"output": "y", "parameter": "b", "ee_rms": 0.1, "p_value": 0.4, "verdict": NO_EFFECT, "dummy": False},
+            {"output": "y", "parameter": "c", "ee_rms": 0.5, "p_value": 0.001, "verdict": EFFECT, "dummy": False},
+        ]
+    )
+    sobol = pd.DataFrame(
+        [
+            {
+                "output": "y",
+                "parameter": "a",
+                "ST": 0.3,
+                "ST_low": 0.0,
+                "ST_high": 0.8,
+                "verdict": NO_EFFECT,
+                "dummy": False,
+            },
+            {
+                "output": "y",
+                "parameter": "b",
+                "ST": 0.4,
+                "ST_low": 0.1,
+                "ST_high": 0.7,
+                "verdict": EFFECT,
+                "dummy": False,
+            },
+        ]
+    )
     sentences = reconcile(morris, sobol, samples=32, trajectories=10)
     assert len(sentences) == 3
     assert sentences[0].startswith("a on y: an effect by Morris (p = 0.001), not shown by Sobol (ST 0.30 [0.00, 0.80]")

@@ -56,17 +56,24 @@ def test_validation_under_rotation_keeps_its_false_met_rate_at_alpha(seats, p_fo
 def test_validation_intervals_are_the_reports_clustered_intervals():
     """Same tables, same width as the report's clustered CIs."""
     tables = rotation_tables(1500, 4, 0.3, np.random.default_rng(1))
-    rate, length = measure_all([Target(metric="profile_win_rate", profile="focal", low=0, high=1),
-                                Target(metric="rounds_mean", low=0, high=99)], tables, bootstrap=2000,
-                               confidence=0.90)
+    rate, length = measure_all(
+        [
+            Target(metric="profile_win_rate", profile="focal", low=0, high=1),
+            Target(metric="rounds_mean", low=0, high=99),
+        ],
+        tables,
+        bootstrap=2000,
+        confidence=0.90,
+    )
     report = profile_win_rates(tables["players"], confidence=0.90).set_index("profile").loc["focal"]
     assert (rate["ci_low"], rate["ci_high"]) == pytest.approx((report["ci_low"], report["ci_high"]), abs=1e-12)
     assert rate["design_effect"] == pytest.approx(report["design_effect"]) and rate["design_effect"] > 3.5
     lengths = length_distribution(tables["matches"], confidence=0.90, n_resamples=2000).iloc[0]
     width, report_width = length["ci_high"] - length["ci_low"], lengths["ci_high"] - lengths["ci_low"]
     assert width == pytest.approx(report_width, rel=0.1)
-    naive = measure_all([Target(metric="rounds_mean", low=0, high=99)], _unclustered(tables), bootstrap=2000,
-                        confidence=0.90)[0]
+    naive = measure_all(
+        [Target(metric="rounds_mean", low=0, high=99)], _unclustered(tables), bootstrap=2000, confidence=0.90
+    )[0]
     assert naive["ci_high"] - naive["ci_low"] < 0.6 * width  # a bootstrap over matches: half as wide
 
 
@@ -77,8 +84,17 @@ def _claims(looks, tables_of, ledger: Ledger) -> bool:
     for validation_round, matches in looks:
         number, alpha, claimable = ledger.alpha_for(validation_round, matches)
         met = check_tables(target, tables_of(validation_round, matches), alpha=alpha)[0]["met"] and claimable
-        ledger.record({"look": number, "validation_round": validation_round, "matches": matches,
-                       "alpha": alpha, "claimable": claimable, "meets_all_targets": met, "confidence": 1 - 2 * alpha})
+        ledger.record(
+            {
+                "look": number,
+                "validation_round": validation_round,
+                "matches": matches,
+                "alpha": alpha,
+                "claimable": claimable,
+                "meets_all_targets": met,
+                "confidence": 1 - 2 * alpha,
+            }
+        )
         claimed = claimed or met
     return claimed
 
@@ -99,8 +115,9 @@ def test_three_looks_at_one_candidate_keep_the_overall_false_met_rate_at_alpha()
 
         def tables_of(validation_round, matches):
             tables = rounds[validation_round]
-            return {name: frame[frame["match"] % 10**6 < matches] if len(frame) else frame
-                    for name, frame in tables.items()}
+            return {
+                name: frame[frame["match"] % 10**6 < matches] if len(frame) else frame for name, frame in tables.items()
+            }
 
         false_met += _claims(looks, tables_of, Ledger(None, 0.05, 3))
         if rep < old_reps:  # the old behaviour, α = 0.05 at every look, on half of the data sets
@@ -122,7 +139,8 @@ def test_a_look_past_the_plan_claims_nothing_and_legacy_directories_count_as_one
     legacy = tmp_path / "legacy"
     legacy.mkdir()
     (legacy / "validation.json").write_text(
-        '{"candidates": [{"trial": 4, "matches": 6000, "fresh_seed": 2000009, "meets_all": true}]}')
+        '{"candidates": [{"trial": 4, "matches": 6000, "fresh_seed": 2000009, "meets_all": true}]}'
+    )
     old = load_ledger(legacy, 0.05, 3, seed=3, offset=1_000_003)
     assert [(x["look"], x["validation_round"], x["matches"], x["alpha"]) for x in old.looks] == [(1, 1, 6000, 0.05)]
     assert old.alpha_for(1, 6000) == (1, 0.05, True)  # re-reading the stored validation: the same verdict

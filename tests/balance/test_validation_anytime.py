@@ -18,8 +18,14 @@ from .synthetic import balance_file, candidate, synthetic_play
 
 
 def run(balance, out, truth, replicate=0, counter=None):
-    return validate(balance, out, [candidate(balance, 0.5, 0.001)], jobs=1, backend="sequential",
-                    play=synthetic_play(truth, replicate, counter))
+    return validate(
+        balance,
+        out,
+        [candidate(balance, 0.5, 0.001)],
+        jobs=1,
+        backend="sequential",
+        play=synthetic_play(truth, replicate, counter),
+    )
 
 
 def test_a_clear_candidate_is_claimed_before_the_cap_in_one_ledger_look(tmp_path):
@@ -59,8 +65,10 @@ def test_a_target_without_bounds_is_refused_with_look_every(tmp_path):
     path.write_text(text.replace("[search]", '[[targets]]\nmetric = "rounds_mean"\nlow = 1\nhigh = 9\n[search]'))
     with pytest.raises(ConfigError) as refused:
         load_balance(path)
-    assert any("search.look_every" in line and "rounds_mean" in line and "look_every = 0" in line
-               for line in refused.value.problems), refused.value.problems
+    assert any(
+        "search.look_every" in line and "rounds_mean" in line and "look_every = 0" in line
+        for line in refused.value.problems
+    ), refused.value.problems
 
 
 @pytest.mark.slow
@@ -70,8 +78,9 @@ def test_on_the_band_edge_a_claim_is_made_at_most_alpha_of_the_time_however_ofte
     more runs."""
     balance = balance_file(tmp_path, matches=1000, look_every=50)
     reps = 70
-    claims = sum(run(balance, tmp_path / f"r{rep}", {"l0": 0.53}, replicate=rep)["meets_all_targets"]
-                 for rep in range(reps))
+    claims = sum(
+        run(balance, tmp_path / f"r{rep}", {"l0": 0.53}, replicate=rep)["meets_all_targets"] for rep in range(reps)
+    )
     alpha = 0.05 / 3
     assert claims / reps <= alpha + 3 * np.sqrt(alpha * (1 - alpha) / reps), claims
 
@@ -86,11 +95,17 @@ def test_a_fair_candidate_is_claimed_with_fewer_matches_than_the_staged_validati
     (tmp_path / "f").mkdir()
     for rep in range(reps):
         played: list[int] = []
-        anytime += run(balance_file(tmp_path / "a", matches=8000, look_every=250), tmp_path / f"a{rep}",
-                       {"l0": 0.5}, replicate=rep, counter=played)["meets_all_targets"]
+        anytime += run(
+            balance_file(tmp_path / "a", matches=8000, look_every=250),
+            tmp_path / f"a{rep}",
+            {"l0": 0.5},
+            replicate=rep,
+            counter=played,
+        )["meets_all_targets"]
         spent.append(sum(played))
-        fixed += run(balance_file(tmp_path / "f", matches=8000), tmp_path / f"f{rep}", {"l0": 0.5},
-                     replicate=rep)["meets_all_targets"]
+        fixed += run(balance_file(tmp_path / "f", matches=8000), tmp_path / f"f{rep}", {"l0": 0.5}, replicate=rep)[
+            "meets_all_targets"
+        ]
     assert anytime >= fixed - 2 and np.mean(spent) < 0.8 * 8000, (anytime, fixed, np.mean(spent))
 
 
@@ -123,8 +138,10 @@ def test_a_length_quantile_is_decided_by_the_shares_below_its_band_edges(low, hi
     rng = np.random.default_rng(4)
     rounds = rng.choice([4, 5, 6], size=4000, p=[0.3, 0.4, 0.3])
     seeds = np.arange(4000)
-    tables = {"matches": pd.DataFrame({"lineup": "l0", "match": seeds, "seed": seeds, "rounds": rounds}),
-              "players": pd.DataFrame()}
+    tables = {
+        "matches": pd.DataFrame({"lineup": "l0", "match": seeds, "seed": seeds, "rounds": rounds}),
+        "players": pd.DataFrame(),
+    }
     target = Target(metric="rounds_quantile", lineup="l0", quantile=0.5, low=low, high=high)
     seen = 4000 if verdict != "undecided" else 150
     monitor = monitors([target], 0.05 / 3, horizon=4000)[0]

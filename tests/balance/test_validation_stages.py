@@ -18,8 +18,7 @@ from .synthetic import balance_file, candidate, synthetic_play
 
 def run(balance, out, truth, replicate=0, trial=None, counter=None):
     trial = trial or candidate(balance, 0.5, 0.001)
-    return validate(balance, out, [trial], jobs=1, backend="sequential",
-                    play=synthetic_play(truth, replicate, counter))
+    return validate(balance, out, [trial], jobs=1, backend="sequential", play=synthetic_play(truth, replicate, counter))
 
 
 def test_the_first_stage_is_the_size_the_in_sample_interval_predicts_then_doubling(tmp_path):
@@ -33,8 +32,7 @@ def test_the_first_stage_is_the_size_the_in_sample_interval_predicts_then_doubli
     # no interval stored (an older trial): the largest; outside the band in sample: from the cheapest
     assert plan_stages(balance, candidate(balance, 0.5), alpha) == [8000]
     assert plan_stages(balance, candidate(balance, 0.6, 0.01), alpha) == [1000, 2000, 4000, 8000]
-    assert plan_stages(balance_file(tmp_path, matches=2000, stages=1), candidate(balance, 0.5, 0.001),
-                       alpha) == [2000]
+    assert plan_stages(balance_file(tmp_path, matches=2000, stages=1), candidate(balance, 0.5, 0.001), alpha) == [2000]
 
 
 def test_a_clear_candidate_is_claimed_at_the_first_stage_with_its_matches_only(tmp_path):
@@ -53,7 +51,7 @@ def test_an_undecided_stage_goes_on_on_the_same_seeds_each_stage_a_look(tmp_path
     run(balance, tmp_path / "out", {"l0": 0.517}, replicate=1, counter=played)
     looks = json.loads((tmp_path / "out" / "looks.json").read_text())["looks"]
     assert len(looks) >= 2, looks
-    assert [x["matches"] for x in looks] == [1000, 2000, 4000][:len(looks)]
+    assert [x["matches"] for x in looks] == [1000, 2000, 4000][: len(looks)]
     assert [x["alpha"] for x in looks] == pytest.approx([0.05 / 3] * len(looks))
     assert sum(played) == looks[-1]["matches"]  # a larger stage plays only the matches it adds
     assert all(not x["meets_all_targets"] for x in looks[:-1])
@@ -74,8 +72,9 @@ def test_a_rerun_reuses_the_stored_looks_and_checks(tmp_path):
     def refuse(*args, **kwargs):
         raise AssertionError("a stored check was played again")
 
-    again = validate(balance, tmp_path / "out", [candidate(balance, 0.5, 0.001)], jobs=1, backend="sequential",
-                     play=refuse)
+    again = validate(
+        balance, tmp_path / "out", [candidate(balance, 0.5, 0.001)], jobs=1, backend="sequential", play=refuse
+    )
     assert again["look"] == first["look"] and again["best"]["targets"] == first["best"]["targets"]
     assert len(json.loads((tmp_path / "out" / "looks.json").read_text())["looks"]) == first["look"]
 
@@ -86,8 +85,9 @@ def _claim_rate(tmp_path, truth, reps, stages, matches, in_sample=0.5, half_widt
     claims, played = 0, []
     for rep in range(reps):
         out = tmp_path / f"rep{rep}"
-        summary = run(balance, out, truth, replicate=rep, trial=candidate(balance, in_sample, half_width),
-                      counter=played)
+        summary = run(
+            balance, out, truth, replicate=rep, trial=candidate(balance, in_sample, half_width), counter=played
+        )
         claims += summary["meets_all_targets"]
     return claims / reps, sum(played) / reps
 
@@ -111,9 +111,7 @@ def test_stages_spend_fewer_matches_than_the_largest_size_for_the_same_power(tmp
     Both runs play the same replicates (common draws), so the claim rates differ only where the
     staged run claims at 2,500 or stops there for futility: a small sample tells them apart."""
     reps = 60
-    staged, staged_matches = _claim_rate(tmp_path / "s", {"l0": 0.5}, reps, stages=3, matches=4000,
-                                         half_width=0.041)
-    single, single_matches = _claim_rate(tmp_path / "one", {"l0": 0.5}, reps, stages=1, matches=4000,
-                                         half_width=0.041)
+    staged, staged_matches = _claim_rate(tmp_path / "s", {"l0": 0.5}, reps, stages=3, matches=4000, half_width=0.041)
+    single, single_matches = _claim_rate(tmp_path / "one", {"l0": 0.5}, reps, stages=1, matches=4000, half_width=0.041)
     assert single_matches == 4000 and staged_matches < 0.85 * single_matches, (staged_matches, single_matches)
     assert staged >= single - 0.05, (staged, single)

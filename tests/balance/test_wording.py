@@ -23,8 +23,10 @@ from tests.core import toygame  # noqa: F401  (registers toy-dice)
 
 ROOT = Path(__file__).resolve().parents[2]
 CARD_MIX = [1, 3, 7, 2, 1, 3, 1, 8, 2, 5, 1]
-NAMED_MIX = ("action-cards: Aspiration 1, Laitue Bleue 3, Turbo Pétard 7, Ressort 2, Kangouroute Aiguë 1, "
-             "Rouler Bouler 3, Coup de folie 1, Choc 8, Tir 2, Renfort de coquille 5, Retour de bâton 1")
+NAMED_MIX = (
+    "action-cards: Aspiration 1, Laitue Bleue 3, Turbo Pétard 7, Ressort 2, Kangouroute Aiguë 1, "
+    "Rouler Bouler 3, Coup de folie 1, Choc 8, Tir 2, Renfort de coquille 5, Retour de bâton 1"
+)
 KO, SPREAD = "game(ko_rate) @4-tacticians", "game(card_win_rate_spread) @4-tacticians"
 
 
@@ -42,19 +44,47 @@ def too_precise(text: str) -> list[str]:
 
 def check(target: str, value: float, low: float, high: float, band=(0.0, 0.15)) -> dict:
     met = band[0] <= low and high <= band[1]
-    return {"target": target, "value": value, "ci_low": low, "ci_high": high, "band": list(band), "met": met,
-            "alpha": 0.05 / 3, "n": 5000}
+    return {
+        "target": target,
+        "value": value,
+        "ci_low": low,
+        "ci_high": high,
+        "band": list(band),
+        "met": met,
+        "alpha": 0.05 / 3,
+        "n": 5000,
+    }
 
 
 def summary_of(checks: list[dict], *, in_sequence: bool = True, claimable: bool = True) -> dict:
     """A balance summary whose best candidate (the response surface's) has these fresh-seed checks."""
     meets_all = all(c["met"] for c in checks)
-    best = {"trial": "surface", "point": {"action-cards": CARD_MIX}, "matches": 5000, "fresh_seed": 1000016,
-            "alpha": 0.05 / 3, "targets": checks, "meets_all": meets_all, "in_sequence": in_sequence}
-    return {"trials": 60, "pruned": 53, "optimizer": "ntbea", "best": best, "baseline": None, "look": 1,
-            "alpha_look": 0.05 / 3, "alpha_total": 0.05, "looks_planned": 3, "claimable": claimable,
-            "meets_all_targets": meets_all and in_sequence and claimable, "stages": [{"look": 1, "matches": 5000}],
-            "matches_played": {"search": 2280, "validation": 15000, "total": 17280}, "lineup_verdicts": {}}
+    best = {
+        "trial": "surface",
+        "point": {"action-cards": CARD_MIX},
+        "matches": 5000,
+        "fresh_seed": 1000016,
+        "alpha": 0.05 / 3,
+        "targets": checks,
+        "meets_all": meets_all,
+        "in_sequence": in_sequence,
+    }
+    return {
+        "trials": 60,
+        "pruned": 53,
+        "optimizer": "ntbea",
+        "best": best,
+        "baseline": None,
+        "look": 1,
+        "alpha_look": 0.05 / 3,
+        "alpha_total": 0.05,
+        "looks_planned": 3,
+        "claimable": claimable,
+        "meets_all_targets": meets_all and in_sequence and claimable,
+        "stages": [{"look": 1, "matches": 5000}],
+        "matches_played": {"search": 2280, "validation": 15000, "total": 17280},
+        "lineup_verdicts": {},
+    }
 
 
 MET = [check(KO, 0.03543412, 0.034241, 0.036557, (0.0, 0.1)), check(SPREAD, 0.14100000000000007, 0.1381, 0.1459)]
@@ -64,6 +94,7 @@ UNDECIDED = [MET[0], check(SPREAD, 0.14812, 0.1442, 0.1523)]
 
 # naming ------------------------------------------------------------------------------------
 
+
 def test_a_card_mix_is_named_by_the_cards_of_the_rules(card_mix):
     assert point_names(card_mix).point({"action-cards": CARD_MIX}) == NAMED_MIX
 
@@ -71,31 +102,47 @@ def test_a_card_mix_is_named_by_the_cards_of_the_rules(card_mix):
 def test_zone_values_are_named_by_their_rings_innermost_first():
     spec = get_game("curlastique")
     baseline = to_dict(load_rules(spec))
-    space = SearchSpace((Parameter(key="zones.values", kind="int_list", length=4, low=10, high=200),
-                         Parameter(key="zones.values[1]", kind="int", low=10, high=200)), baseline)
+    space = SearchSpace(
+        (
+            Parameter(key="zones.values", kind="int_list", length=4, low=10, high=200),
+            Parameter(key="zones.values[1]", kind="int", low=10, high=200),
+        ),
+        baseline,
+    )
     names = PointNames(space, spec.rules_type)
-    assert names.value("zones.values", [130, 100, 30, 20]) == \
-        "zones.values: ring 1 (innermost) 130, ring 2 100, ring 3 30, ring 4 (outermost) 20"
+    assert (
+        names.value("zones.values", [130, 100, 30, 20])
+        == "zones.values: ring 1 (innermost) 130, ring 2 100, ring 3 30, ring 4 (outermost) 20"
+    )
     assert names.value("zones.values[1]", 90) == "zones.values: ring 2 90"
     assert names.dimension_names(space.parameters[0])["zones.values[3]"] == "zones.values: ring 4 (outermost)"
 
 
 def test_elements_the_rules_do_not_name_go_by_their_keys():
     spec = get_game("toy-dice")
-    space = SearchSpace((Parameter(key="dice.faces", kind="int_list", length=3, low=1, high=9),
-                         Parameter(key="mix", kind="counts", keys=("pile.a.count", "pile.b.count"), total=5),
-                         Parameter(key="game.seat0_bonus", kind="float", low=-3, high=5)),
-                        {**to_dict(load_rules(spec)), "pile": {"a": {"count": 1}, "b": {"count": 4}}})
+    space = SearchSpace(
+        (
+            Parameter(key="dice.faces", kind="int_list", length=3, low=1, high=9),
+            Parameter(key="mix", kind="counts", keys=("pile.a.count", "pile.b.count"), total=5),
+            Parameter(key="game.seat0_bonus", kind="float", low=-3, high=5),
+        ),
+        {**to_dict(load_rules(spec)), "pile": {"a": {"count": 1}, "b": {"count": 4}}},
+    )
     point = {"dice.faces": [1, 2, 6], "mix": [2, 3], "game.seat0_bonus": 1.234567}
-    assert PointNames(space, spec.rules_type).point(point) == \
-        "dice.faces[0]=1, dice.faces[1]=2, dice.faces[2]=6; mix: pile.a.count=2, pile.b.count=3; game.seat0_bonus = 1.235"
+    assert (
+        PointNames(space, spec.rules_type).point(point)
+        == "dice.faces[0]=1, dice.faces[1]=2, dice.faces[2]=6; mix: pile.a.count=2, pile.b.count=3; game.seat0_bonus = 1.235"
+    )
 
 
 # the target sentence -------------------------------------------------------------------------
 
+
 def test_the_sentence_says_every_target_was_met_only_when_the_claim_is_made():
-    assert target_sentence(summary_of(MET)) == \
-        "Every target was met on fresh seeds: the intervals of all 2 lie inside their bands."
+    assert (
+        target_sentence(summary_of(MET))
+        == "Every target was met on fresh seeds: the intervals of all 2 lie inside their bands."
+    )
 
 
 def test_the_sentence_names_the_targets_missed_and_those_not_shown_met():
@@ -120,12 +167,21 @@ def test_the_sentence_says_why_intervals_inside_their_bands_claim_nothing():
 
 # numbers for people --------------------------------------------------------------------------
 
+
 def test_numbers_are_rounded_for_people():
-    assert [human_number(v) for v in (0.14100000000000007, 0.035434, 15000, 5.0, 1000016.0, 123.456, float("nan"))] \
-        == ["0.141", "0.0354", "15,000", "5", "1,000,016", "123", "—"]
+    assert [human_number(v) for v in (0.14100000000000007, 0.035434, 15000, 5.0, 1000016.0, 123.456, float("nan"))] == [
+        "0.141",
+        "0.0354",
+        "15,000",
+        "5",
+        "1,000,016",
+        "123",
+        "—",
+    ]
 
 
 # the console -------------------------------------------------------------------------------
+
 
 def test_console_names_the_card_mix_states_the_verdict_and_rounds(card_mix, capsys, tmp_path):
     _print_balance(card_mix, summary_of(MET), tmp_path)
@@ -184,8 +240,19 @@ def test_the_report_names_the_card_mix_in_its_verdict_tables_and_surface(tmp_pat
 
 
 def point_names_of_stored(counts: list[int]) -> str:
-    cards = ("Aspiration", "Laitue Bleue", "Turbo Pétard", "Ressort", "Kangouroute Aiguë", "Rouler Bouler",
-             "Coup de folie", "Choc", "Tir", "Renfort de coquille", "Retour de bâton")
+    cards = (
+        "Aspiration",
+        "Laitue Bleue",
+        "Turbo Pétard",
+        "Ressort",
+        "Kangouroute Aiguë",
+        "Rouler Bouler",
+        "Coup de folie",
+        "Choc",
+        "Tir",
+        "Renfort de coquille",
+        "Retour de bâton",
+    )
     return "action-cards: " + ", ".join(f"{card} {count}" for card, count in zip(cards, counts))
 
 
@@ -196,8 +263,9 @@ def test_a_search_with_nothing_validated_says_it_cannot_tell(tmp_path, capsys, c
 
 
 def test_json_files_keep_full_precision(tmp_path):
-    summary = run_balance(load_balance(write(tmp_path, "random", trials=2, matches=20, validate=400)),
-                          tmp_path / "out", progress=False)
+    summary = run_balance(
+        load_balance(write(tmp_path, "random", trials=2, matches=20, validate=400)), tmp_path / "out", progress=False
+    )
     stored = json.loads((tmp_path / "out" / "balance.json").read_text())
     assert stored["best"]["targets"][0]["value"] == summary["best"]["targets"][0]["value"]
     assert stored["alpha_look"] == pytest.approx(0.05 / 3, rel=1e-15)

@@ -28,8 +28,10 @@ def test_worth_and_spread_targets_read_the_restricted_line_ups_with_the_paired_i
     some = Target(metric="worth_spread", choices=("b", "c"), lineup="base", low=0.0, high=0.3)
     measured_spread, measured_one, measured_some = measure_all([spread, one, some], tables, confidence=0.90)
     manifest = worth_manifest(0, [], {})  # the choices' names and labels are not read here
-    manifest["lineups"] = {name: {"lineup": "base", "choice": name.split(WITHOUT)[1] if WITHOUT in name else None}
-                           for name in tables["matches"]["lineup"].unique()}
+    manifest["lineups"] = {
+        name: {"lineup": "base", "choice": name.split(WITHOUT)[1] if WITHOUT in name else None}
+        for name in tables["matches"]["lineup"].unique()
+    }
     table = worth_table(tables, manifest)
     row = table.set_index("choice").loc["b"].to_dict()
     assert measured_one["value"] == pytest.approx(row["worth"])
@@ -44,7 +46,11 @@ def test_worth_and_spread_targets_read_the_restricted_line_ups_with_the_paired_i
     assert measured_spread["ci_low"] < 0.20 < measured_spread["ci_high"]
     expected_some = worth_spread(table[table["choice"].isin(["b", "c"])], wins, 0.95)
     assert measured_some["value"] == pytest.approx(expected_some["spread"])
-    assert spread.label == "worth_spread @base" and one.label == "worth(b) @base" and some.label == "worth_spread(b,c) @base"
+    assert (
+        spread.label == "worth_spread @base"
+        and one.label == "worth(b) @base"
+        and some.label == "worth_spread(b,c) @base"
+    )
 
 
 def test_a_spread_on_its_band_edge_is_shown_met_no_more_often_than_alpha():
@@ -56,14 +62,18 @@ def test_a_spread_on_its_band_edge_is_shown_met_no_more_often_than_alpha():
     assert shown_met(rng, FLAT, seeds=400, reps=20) >= 10
 
 
-def _write(tmp_path, targets: str, extra: str = "", game: str = "curlastique",
-           players: str = '["club", "club"]') -> object:
+def _write(
+    tmp_path, targets: str, extra: str = "", game: str = "curlastique", players: str = '["club", "club"]'
+) -> object:
     path = tmp_path / "b.toml"
-    path.write_text(f'game = "{game}"\nseed = 3\nmatches = 8\nrotate_seats = true\nchunk_size = 4\n'
-                    f'[[lineups]]\nname = "duel"\nplayers = {players}\n'
-                    '[[parameters]]\nkey = "game.target_score"\nkind = "int"\nlow = 300\nhigh = 500\nstep = 100\n'
-                    f"{targets}\n[search]\noptimizer = \"random\"\ntrials = 2\npruner = \"none\"\nvalidate_top = 1\n"
-                    f"validate_matches = 8\nvalidate_baseline = false\n{extra}", encoding="utf-8")
+    path.write_text(
+        f'game = "{game}"\nseed = 3\nmatches = 8\nrotate_seats = true\nchunk_size = 4\n'
+        f'[[lineups]]\nname = "duel"\nplayers = {players}\n'
+        '[[parameters]]\nkey = "game.target_score"\nkind = "int"\nlow = 300\nhigh = 500\nstep = 100\n'
+        f'{targets}\n[search]\noptimizer = "random"\ntrials = 2\npruner = "none"\nvalidate_top = 1\n'
+        f"validate_matches = 8\nvalidate_baseline = false\n{extra}",
+        encoding="utf-8",
+    )
     return path
 
 
@@ -71,8 +81,11 @@ SPREAD = '[[targets]]\nmetric = "worth_spread"\nchoices = ["zone.1", "shot.takeo
 
 
 def test_a_balance_with_worth_targets_plays_each_restricted_line_up_on_the_trials_seeds(tmp_path):
-    path = _write(tmp_path, SPREAD + '[[targets]]\nmetric = "worth"\nchoice = "zone.1"\nlow = -0.5\nhigh = 0.5\n'
-                  "[surface]\nprefix = \"worth.\"\nbound = 0.5\n")
+    path = _write(
+        tmp_path,
+        SPREAD + '[[targets]]\nmetric = "worth"\nchoice = "zone.1"\nlow = -0.5\nhigh = 0.5\n'
+        '[surface]\nprefix = "worth."\nbound = 0.5\n',
+    )
     balance = load_balance(path)
     out = tmp_path / "out"
     summary = run_balance(balance, out, jobs=1)
@@ -108,16 +121,35 @@ def load_balance_text(targets: str, **kwargs):
     return load_balance(_write(folder, targets, **kwargs))
 
 
-@pytest.mark.parametrize("targets, game, players, line", [
-    ('[[targets]]\nmetric = "worth"\nchoice = "zone.9"\nlow = 0\nhigh = 1\n', "curlastique", '["club", "club"]',
-     "targets[0].choice: unknown choice 'zone.9'; allowed: zone.1, zone.2"),
-    ('[[targets]]\nmetric = "worth"\nlow = 0\nhigh = 1\n', "curlastique", '["club", "club"]',
-     "targets[0].choice: missing; the choice whose worth is targeted"),
-    ('[[targets]]\nmetric = "worth_spread"\nslot = 2\nlow = 0\nhigh = 1\n', "curlastique", '["club", "club"]',
-     "targets[0].slot: got 2; line-up 'duel' has slots 0 to 1"),
-    (SPREAD + '[[targets]]\nmetric = "worth"\nchoice = "zone.1"\nslot = 1\nlow = 0\nhigh = 1\n', "curlastique",
-     '["club", "club"]', "targets[1].slot: got 1; every worth target on line-up 'duel' restricts the same slot (0)"),
-])
+@pytest.mark.parametrize(
+    "targets, game, players, line",
+    [
+        (
+            '[[targets]]\nmetric = "worth"\nchoice = "zone.9"\nlow = 0\nhigh = 1\n',
+            "curlastique",
+            '["club", "club"]',
+            "targets[0].choice: unknown choice 'zone.9'; allowed: zone.1, zone.2",
+        ),
+        (
+            '[[targets]]\nmetric = "worth"\nlow = 0\nhigh = 1\n',
+            "curlastique",
+            '["club", "club"]',
+            "targets[0].choice: missing; the choice whose worth is targeted",
+        ),
+        (
+            '[[targets]]\nmetric = "worth_spread"\nslot = 2\nlow = 0\nhigh = 1\n',
+            "curlastique",
+            '["club", "club"]',
+            "targets[0].slot: got 2; line-up 'duel' has slots 0 to 1",
+        ),
+        (
+            SPREAD + '[[targets]]\nmetric = "worth"\nchoice = "zone.1"\nslot = 1\nlow = 0\nhigh = 1\n',
+            "curlastique",
+            '["club", "club"]',
+            "targets[1].slot: got 1; every worth target on line-up 'duel' restricts the same slot (0)",
+        ),
+    ],
+)
 def test_a_worth_target_the_game_or_line_up_cannot_serve_is_one_line(tmp_path, targets, game, players, line):
     with pytest.raises(ConfigError) as info:
         load_balance(_write(tmp_path, targets, game=game, players=players))
@@ -127,13 +159,18 @@ def test_a_worth_target_the_game_or_line_up_cannot_serve_is_one_line(tmp_path, t
 
 def test_a_game_without_restrictable_choices_and_an_anytime_look_refuse_worth_targets(tmp_path):
     path = tmp_path / "pig.toml"
-    path.write_text('game = "pig"\nmatches = 8\n[[lineups]]\nname = "duel"\nplayers = ["cautious", "cautious"]\n'
-                    '[[parameters]]\nkey = "game.target_score"\nkind = "int"\nlow = 50\nhigh = 100\n'
-                    '[[targets]]\nmetric = "worth_spread"\nlow = 0\nhigh = 1\n', encoding="utf-8")
+    path.write_text(
+        'game = "pig"\nmatches = 8\n[[lineups]]\nname = "duel"\nplayers = ["cautious", "cautious"]\n'
+        '[[parameters]]\nkey = "game.target_score"\nkind = "int"\nlow = 50\nhigh = 100\n'
+        '[[targets]]\nmetric = "worth_spread"\nlow = 0\nhigh = 1\n',
+        encoding="utf-8",
+    )
     with pytest.raises(ConfigError) as info:
         load_balance(path)
-    assert info.value.problems == [f"{path}: targets[0].metric: pig declares no choices a profile may forbid; "
-                                   "worth targets need restrictable choices"]
+    assert info.value.problems == [
+        f"{path}: targets[0].metric: pig declares no choices a profile may forbid; "
+        "worth targets need restrictable choices"
+    ]
     with pytest.raises(ConfigError) as info:
         load_balance(_write(tmp_path, SPREAD, extra="look_every = 4\n"))
     assert "search.look_every: worth_spread(zone.1,shot.takeout) has no anytime-valid test" in info.value.problems[0]
@@ -141,13 +178,18 @@ def test_a_game_without_restrictable_choices_and_an_anytime_look_refuse_worth_ta
 
 def test_tablesim_check_refuses_a_worth_target_in_one_line(tmp_path):
     path = tmp_path / "c.toml"
-    path.write_text('game = "curlastique"\nmatches = 8\n[[lineups]]\nname = "duel"\nplayers = ["club", "club"]\n'
-                    '[[targets]]\nmetric = "worth"\nchoice = "zone.1"\nlow = 0\nhigh = 1\n', encoding="utf-8")
+    path.write_text(
+        'game = "curlastique"\nmatches = 8\n[[lineups]]\nname = "duel"\nplayers = ["club", "club"]\n'
+        '[[targets]]\nmetric = "worth"\nchoice = "zone.1"\nlow = 0\nhigh = 1\n',
+        encoding="utf-8",
+    )
     with pytest.raises(ConfigError) as info:
         load_check(path)
-    assert info.value.problems == [f"{path}: targets[0].metric: got 'worth', which `tablesim balance` measures by "
-                                   "restricted play; allowed here: seat_win_rate, profile_win_rate, rounds_quantile, "
-                                   "rounds_mean, length_quantile, length_mean, completion, game"]
+    assert info.value.problems == [
+        f"{path}: targets[0].metric: got 'worth', which `tablesim balance` measures by "
+        "restricted play; allowed here: seat_win_rate, profile_win_rate, rounds_quantile, "
+        "rounds_mean, length_quantile, length_mean, completion, game"
+    ]
 
 
 def test_a_restriction_a_profile_refuses_is_one_line_before_any_match(tmp_path):
@@ -156,10 +198,12 @@ def test_a_restriction_a_profile_refuses_is_one_line_before_any_match(tmp_path):
     profile = tmp_path / "centre.toml"
     profile.write_text('base = "casual"\nbreak_aims = [0.0]\n', encoding="utf-8")
     path = tmp_path / "carrom.toml"
-    path.write_text(f'game = "carrom"\nmatches = 4\n[[lineups]]\nname = "duel"\nplayers = ["{profile}", "casual"]\n'
-                    '[[parameters]]\nkey = "game.target_points"\nkind = "int"\nlow = 9\nhigh = 25\n'
-                    '[[targets]]\nmetric = "worth_spread"\nchoices = ["break.centre", "shot.cut"]\nlow = 0\nhigh = 1\n',
-                    encoding="utf-8")
+    path.write_text(
+        f'game = "carrom"\nmatches = 4\n[[lineups]]\nname = "duel"\nplayers = ["{profile}", "casual"]\n'
+        '[[parameters]]\nkey = "game.target_points"\nkind = "int"\nlow = 9\nhigh = 25\n'
+        '[[targets]]\nmetric = "worth_spread"\nchoices = ["break.centre", "shot.cut"]\nlow = 0\nhigh = 1\n',
+        encoding="utf-8",
+    )
     with pytest.raises(ConfigError) as info:
         load_balance(path)
     assert len(info.value.problems) == 1

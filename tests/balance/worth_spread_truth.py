@@ -25,8 +25,14 @@ EDGE, FLAT = {"a": 0.08, "b": 0.0, "c": 0.04}, {"a": 0.0, "b": 0.0, "c": 0.0}
 BAND_HIGH, ALPHA = 0.08, 0.05
 
 
-def paired_tables(rng: np.random.Generator, worths: dict[str, float], seeds: int, seats: int = 2,
-                  allowed_rate: float = 0.5, flips: float = 0.05) -> dict[str, pd.DataFrame]:
+def paired_tables(
+    rng: np.random.Generator,
+    worths: dict[str, float],
+    seeds: int,
+    seats: int = 2,
+    allowed_rate: float = 0.5,
+    flips: float = 0.05,
+) -> dict[str, pd.DataFrame]:
     """A base line-up and one restricted line-up per choice (``base without <choice>``), paired
     by match, with the planted worths (see the module docstring)."""
     n = seeds * seats
@@ -41,20 +47,42 @@ def paired_tables(rng: np.random.Generator, worths: dict[str, float], seeds: int
     matches, players = [], []
     match = np.arange(n)
     for name, won in lineups.items():
-        matches.append(pd.DataFrame({"variant": "trial", "lineup": name, "match": match, "seed": match // seats,
-                                     "rounds": 5, "finished": True}))
+        matches.append(
+            pd.DataFrame(
+                {
+                    "variant": "trial",
+                    "lineup": name,
+                    "match": match,
+                    "seed": match // seats,
+                    "rounds": 5,
+                    "finished": True,
+                }
+            )
+        )
         for slot in range(seats):
-            players.append(pd.DataFrame({"variant": "trial", "lineup": name, "match": match,
-                                         "seat": (match + slot) % seats, "slot": slot, "seed": match // seats,
-                                         "profile": "p", "won": won if slot == 0 else np.zeros(n, bool)}))
+            players.append(
+                pd.DataFrame(
+                    {
+                        "variant": "trial",
+                        "lineup": name,
+                        "match": match,
+                        "seat": (match + slot) % seats,
+                        "slot": slot,
+                        "seed": match // seats,
+                        "profile": "p",
+                        "won": won if slot == 0 else np.zeros(n, bool),
+                    }
+                )
+            )
     return {"matches": pd.concat(matches, ignore_index=True), "players": pd.concat(players, ignore_index=True)}
 
 
 def shown_met(rng: np.random.Generator, worths: dict[str, float], seeds: int, reps: int) -> int:
     """How many of ``reps`` validations show the spread inside [0, BAND_HIGH] at α."""
     target = Target(metric="worth_spread", lineup="base", low=0.0, high=BAND_HIGH)
-    return sum(bool(check_tables([target], paired_tables(rng, worths, seeds), alpha=ALPHA)[0]["met"])
-               for _ in range(reps))
+    return sum(
+        bool(check_tables([target], paired_tables(rng, worths, seeds), alpha=ALPHA)[0]["met"]) for _ in range(reps)
+    )
 
 
 def main() -> None:
@@ -62,8 +90,12 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=1000)
     args = parser.parse_args()
     rng = np.random.default_rng(7)
-    for label, worths, seeds in (("edge, 300 pairs", EDGE, 150), ("edge, 800 pairs", EDGE, 400),
-                                 ("flat, 300 pairs", FLAT, 150), ("flat, 800 pairs", FLAT, 400)):
+    for label, worths, seeds in (
+        ("edge, 300 pairs", EDGE, 150),
+        ("edge, 800 pairs", EDGE, 400),
+        ("flat, 300 pairs", FLAT, 150),
+        ("flat, 800 pairs", FLAT, 400),
+    ):
         met = shown_met(rng, worths, seeds, args.reps)
         print(f"{label}: shown met {met}/{args.reps} = {met / args.reps:.3f}", flush=True)
 

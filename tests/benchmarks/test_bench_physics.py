@@ -1,12 +1,19 @@
 """The benchmark script runs and reports every figure (tiny time budget: not a measurement)."""
 
-
 from tests.benchmarks.scripts import load
 
-KEYS = {"carrom_break_per_s", "curlastique_throw_per_s", "curlastique_throw_batched_per_s",
-        "pymunk_carrom_break_per_s", "pymunk_curlastique_throw_per_s",
-        "pymunk_curlastique_throw_batched_per_s", "carrom_break_events_mean",
-        "curlastique_throw_events_mean", "cut_shot_max_position_diff_m", "command"}
+KEYS = {
+    "carrom_break_per_s",
+    "curlastique_throw_per_s",
+    "curlastique_throw_batched_per_s",
+    "pymunk_carrom_break_per_s",
+    "pymunk_curlastique_throw_per_s",
+    "pymunk_curlastique_throw_batched_per_s",
+    "carrom_break_events_mean",
+    "curlastique_throw_events_mean",
+    "cut_shot_max_position_diff_m",
+    "command",
+}
 
 
 def test_run_benchmarks_reports_every_key():

@@ -23,22 +23,30 @@ def bench():
 @pytest.mark.timeout(300)
 def test_quick_curves_memory_and_storage_report_every_figure(bench, tmp_path):
     plot = tmp_path / "scaling.png"
-    figures, rows = bench.measure(quick=True, games=("curlastique",), sections=("curves", "memory", "storage"),
-                                  plot=plot)
-    points = ["2p", "3p", "4p", "pucks2", "pucks3", "pucks5", "pucks8",
-              "budget12", "budget36", "budget96", "budget240"]
-    positive = [f"curlastique_{kind}_{p}" for p in points
-                for kind in ("matches_per_min", "throws_per_s", "cpu_ms_per_match")]
-    positive += ["curlastique_peak_kib_per_match_2p", "curlastique_peak_kib_per_match_4p",
-                 "curlastique_bytes_per_match", "curlastique_bytes_per_row",
-                 "curlastique_bytes_per_chunk_fixed"]
-    positive += [f"curlastique_{table}_{kind}" for table in ("matches", "players", "rounds", "events")
-                 for kind in ("bytes_per_match", "bytes_per_row", "rows_per_match")]
+    figures, rows = bench.measure(
+        quick=True, games=("curlastique",), sections=("curves", "memory", "storage"), plot=plot
+    )
+    points = ["2p", "3p", "4p", "pucks2", "pucks3", "pucks5", "pucks8", "budget12", "budget36", "budget96", "budget240"]
+    positive = [
+        f"curlastique_{kind}_{p}" for p in points for kind in ("matches_per_min", "throws_per_s", "cpu_ms_per_match")
+    ]
+    positive += [
+        "curlastique_peak_kib_per_match_2p",
+        "curlastique_peak_kib_per_match_4p",
+        "curlastique_bytes_per_match",
+        "curlastique_bytes_per_row",
+        "curlastique_bytes_per_chunk_fixed",
+    ]
+    positive += [
+        f"curlastique_{table}_{kind}"
+        for table in ("matches", "players", "rounds", "events")
+        for kind in ("bytes_per_match", "bytes_per_row", "rows_per_match")
+    ]
     positive += ["scaling_cpu_count", "scaling_wall_s"]
     for key in positive:
         assert key in figures, key
         assert isinstance(figures[key], int | float) and figures[key] > 0, (key, figures[key])
-    assert "dask_matches" not in figures and "scaling_games" not in figures   # the scaling section did not run
+    assert "dask_matches" not in figures and "scaling_games" not in figures  # the scaling section did not run
     assert figures["scaling_skipped_games"] == ""
     assert "bench_scaling.py" in figures["scaling_command"] and "--quick" in figures["scaling_command"]
     assert plot.exists() and plot.stat().st_size > 10_000
@@ -69,7 +77,7 @@ def test_quick_scaling_section_reports_the_table_for_every_game_backend_and_size
     cores = cpu_count()
     workers = [int(j) for j in figures["scaling_workers"].split(",")]
     assert figures["scaling_cores"] == cores and workers[0] == 1 and workers[-1] == cores
-    assert workers == sorted(set(workers)) and all(j == 2 ** i for i, j in enumerate(workers[:-1]))
+    assert workers == sorted(set(workers)) and all(j == 2**i for i, j in enumerate(workers[:-1]))
     assert figures["scaling_games"] == ",".join(bench.GAMES)
     for game in bench.GAMES:
         for backend in ("loky", "dask"):
@@ -83,12 +91,17 @@ def test_quick_scaling_section_reports_the_table_for_every_game_backend_and_size
                 # efficiency = speed-up / workers (each rounded to 3 decimals)
                 assert figures[f"{key}_efficiency"] == pytest.approx(figures[f"{key}_speedup"] / jobs, abs=1.5e-3)
                 rate = figures[f"scaling_{game}_loky_1w_matches_per_s"]
-                assert figures[f"{key}_speedup"] == pytest.approx(figures[f"{key}_matches_per_s"] / rate,
-                                                                   rel=0.02, abs=1e-3)
+                assert figures[f"{key}_speedup"] == pytest.approx(
+                    figures[f"{key}_matches_per_s"] / rate, rel=0.02, abs=1e-3
+                )
         assert figures[f"scaling_{game}_loky_1w_speedup"] == 1
         # the parent's share, from bench_parent.py (quick: tiny runs, so only present, not meaningful)
-        for kind in ("worker_cpu_ms_per_match", "parent_play_cpu_ms_per_match", "parent_share_pct",
-                     "parent_end_of_run_cpu_ms_per_match"):
+        for kind in (
+            "worker_cpu_ms_per_match",
+            "parent_play_cpu_ms_per_match",
+            "parent_share_pct",
+            "parent_end_of_run_cpu_ms_per_match",
+        ):
             assert math.isfinite(figures[f"scaling_{game}_{kind}"]), (game, kind)
         ceiling = figures[f"scaling_{game}_projected_ceiling_workers"]
         assert ceiling is None or ceiling > 0
@@ -96,11 +109,21 @@ def test_quick_scaling_section_reports_the_table_for_every_game_backend_and_size
         assert "->" in figures[f"scaling_{game}_parent_matches"]
     # loky against Dask on 2 workers (Curlastique), through results directories
     n = figures["dask_matches"]
-    positive = ["scaling_matches_per_min_1_worker", "scaling_matches_per_min_2_workers",
-                "scaling_matches_per_min_2_dask_workers", "scaling_speedup_2_workers",
-                "scaling_speedup_2_dask_workers", "scaling_efficiency_2_workers",
-                "dask_chunks", "loky_chunks", f"loky_wall_s_{n}", f"dask_wall_s_{n}", "dask_repeats",
-                "scaling_cpu_count", "scaling_wall_s"]
+    positive = [
+        "scaling_matches_per_min_1_worker",
+        "scaling_matches_per_min_2_workers",
+        "scaling_matches_per_min_2_dask_workers",
+        "scaling_speedup_2_workers",
+        "scaling_speedup_2_dask_workers",
+        "scaling_efficiency_2_workers",
+        "dask_chunks",
+        "loky_chunks",
+        f"loky_wall_s_{n}",
+        f"dask_wall_s_{n}",
+        "dask_repeats",
+        "scaling_cpu_count",
+        "scaling_wall_s",
+    ]
     for key in positive:
         assert isinstance(figures[key], int | float) and figures[key] > 0, (key, figures[key])
     # overheads may come out negative on a noisy machine: finite only (a ratio is above -1)
@@ -108,15 +131,17 @@ def test_quick_scaling_section_reports_the_table_for_every_game_backend_and_size
         assert math.isfinite(figures[key]) and figures[key] > -1, key
     assert math.isfinite(figures["dask_overhead_per_chunk_s"])
     assert len(figures[f"dask_overhead_ratio_{n}_per_repeat"].split(",")) == figures["dask_repeats"]
-    assert figures[f"dask_overhead_below_10pct_{n}"] is (figures[f"dask_overhead_ratio_{n}"] < 0.10
-                                                         and figures[f"dask_overhead_median_pair_ratio_{n}"] < 0.10)
+    assert figures[f"dask_overhead_below_10pct_{n}"] is (
+        figures[f"dask_overhead_ratio_{n}"] < 0.10 and figures[f"dask_overhead_median_pair_ratio_{n}"] < 0.10
+    )
     # same seed on both backends: the comparison times the same work
     assert figures["dask_same_tables"] is True
     assert figures["scaling_matches_per_min_1_worker"] == pytest.approx(
-        60 * figures["scaling_curlastique_loky_1w_matches_per_s"], rel=1e-3)
+        60 * figures["scaling_curlastique_loky_1w_matches_per_s"], rel=1e-3
+    )
     assert "--quick" in figures["scaling_command"] and "--sections scaling" in figures["scaling_command"]
     assert figures["scaling_skipped_games"] == ""
-    json.dumps(figures, allow_nan=False)   # `tablesim bench --format json` prints standard JSON
+    json.dumps(figures, allow_nan=False)  # `tablesim bench --format json` prints standard JSON
     text = bench._table(figures)
     for game in bench.GAMES:
         for backend in ("loky", "dask"):

@@ -13,8 +13,28 @@ generate = load("generate_store").main
 
 def test_copies_are_numbered_on_and_the_store_summarises_as_the_copies_do(tmp_path, capsys):
     source, out = tmp_path / "small", tmp_path / "large"
-    assert main(["run", "curlastique", "--players", "club,novice", "--matches", "40", "--jobs", "1", "--seed", "2",
-                 "--out", str(source), "--no-progress", "--format", "json"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "curlastique",
+                "--players",
+                "club,novice",
+                "--matches",
+                "40",
+                "--jobs",
+                "1",
+                "--seed",
+                "2",
+                "--out",
+                str(source),
+                "--no-progress",
+                "--format",
+                "json",
+            ]
+        )
+        == 0
+    )
     assert generate([str(source), str(out), "--matches", "200"]) == 0
     assert "200 matches" in capsys.readouterr().out
     assert ResultStore(out).stored_count() == 200 and len(list((out / "events").glob("*.parquet"))) == 1

@@ -47,18 +47,30 @@ def play_match(rules, players, seeds: MatchSeeds) -> MatchLog:
         if winner >= 0:
             break
     ranks = [1 + sum(other > mine for other in scores) for mine in scores]
-    players_rows = [{"seat": s, "profile": p.name, "team": -1, "score": scores[s], "rank": ranks[s],
-                     "won": s == winner} for s, p in enumerate(players)]
-    return MatchLog(matches={"winner": winner, "winning_team": -1, "rounds": number, "finished": winner >= 0},
-                    players=players_rows, rounds=rounds)
+    players_rows = [
+        {"seat": s, "profile": p.name, "team": -1, "score": scores[s], "rank": ranks[s], "won": s == winner}
+        for s, p in enumerate(players)
+    ]
+    return MatchLog(
+        matches={"winner": winner, "winning_team": -1, "rounds": number, "finished": winner >= 0},
+        players=players_rows,
+        rounds=rounds,
+    )
 
 
 def spec() -> GameSpec:
     pig = get_game("pig")
-    return dataclasses.replace(pig, name=NAME, title="Pig race", play_match=play_match, summary=None, replay=None,
-                               frames=None, examples=None,
-                               conformance=Conformance(lineup=("standard", "bold"),
-                                                       keys=dict(pig.conformance.keys)))
+    return dataclasses.replace(
+        pig,
+        name=NAME,
+        title="Pig race",
+        play_match=play_match,
+        summary=None,
+        replay=None,
+        frames=None,
+        examples=None,
+        conformance=Conformance(lineup=("standard", "bold"), keys=dict(pig.conformance.keys)),
+    )
 
 
 @contextlib.contextmanager

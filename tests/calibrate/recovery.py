@@ -65,13 +65,25 @@ class Study:
 #: The studies of the tests: a Curlastique player of angle σ 1.7° and speed σ 4 % beside a
 #: steadier player, and unequal players on the skill axis of Carrom and Gastérospeed.
 STUDIES = {
-    "curlastique": Study("curlastique", truths=((1.7, 0.04), (0.9, 0.02)), overrides=("game.target_score=500",),
-                         fit="angle_sigma_deg,speed_sigma_rel", base="club"),
+    "curlastique": Study(
+        "curlastique",
+        truths=((1.7, 0.04), (0.9, 0.02)),
+        overrides=("game.target_score=500",),
+        fit="angle_sigma_deg,speed_sigma_rel",
+        base="club",
+    ),
     # Carrom and Gastérospeed fit one axis: 41 design points of 4 matches (not 81 of 8) keep the
     # suite's budget; their intervals hold the truth as often (docs/statistics.md, "Known truth").
     "carrom": Study("carrom", truths=((0.5,), (2.0,)), overrides=("game.target_points=25",), points=41, matches=4),
-    "gasterospeed": Study("gasterospeed", truths=((0.5,), (1.5,), (0.5,), (1.5,)), value="position",
-                          words=("ko",), round_word="race", points=41, matches=4),
+    "gasterospeed": Study(
+        "gasterospeed",
+        truths=((0.5,), (1.5,), (0.5,), (1.5,)),
+        value="position",
+        words=("ko",),
+        round_word="race",
+        points=41,
+        matches=4,
+    ),
 }
 
 
@@ -89,15 +101,32 @@ class Recovery:
         self.outcome = RoundOutcome(study.value, source, study.words)
         self.folder = Path(folder or tempfile.mkdtemp(prefix="recovery-"))
         started = time.process_time()
-        self.emulated: Emulated = build_emulators(self.spec, self.rules, self.space, self.outcome, (n,),
-                                                  points=study.points, matches=study.matches, seed=1, jobs=jobs,
-                                                  progress=False)
+        self.emulated: Emulated = build_emulators(
+            self.spec,
+            self.rules,
+            self.space,
+            self.outcome,
+            (n,),
+            points=study.points,
+            matches=study.matches,
+            seed=1,
+            jobs=jobs,
+            progress=False,
+        )
         self.seconds = time.process_time() - started
 
     def sheet_text(self, rounds: int, seed: int) -> str:
         """The CSV of a sheet of at least ``rounds`` rounds (whole matches) played by the truth."""
-        return simulated_sheet(self.spec, self.rules, self.players, self.study.names[:len(self.players)],
-                               rounds, 1000 + seed, self.outcome, round_word=self.study.round_word)
+        return simulated_sheet(
+            self.spec,
+            self.rules,
+            self.players,
+            self.study.names[: len(self.players)],
+            rounds,
+            1000 + seed,
+            self.outcome,
+            round_word=self.study.round_word,
+        )
 
     def fit_text(self, text: str, name: str) -> SheetFit:
         """Read and check a sheet's CSV as ``tablesim calibrate`` does, and fit it."""
@@ -140,8 +169,9 @@ class Coverage:
         return float(self.covered.sum() / (self.covered.size * self.sheets))
 
 
-def coverage(recovery: Recovery, rounds: int, repeats: int, first_seed: int = 0,
-             texts: list[str] | None = None) -> Coverage:
+def coverage(
+    recovery: Recovery, rounds: int, repeats: int, first_seed: int = 0, texts: list[str] | None = None
+) -> Coverage:
     """Fit ``repeats`` sheets of ``rounds`` rounds (seeds ``first_seed``...), or the sheets
     ``texts`` when given."""
     truths = np.array(recovery.study.truths, dtype=float)
@@ -160,7 +190,7 @@ def coverage(recovery: Recovery, rounds: int, repeats: int, first_seed: int = 0,
 
 def grown(result: Coverage, recovery: Recovery, group: int = 4) -> Coverage:
     """The same sheets pooled ``group`` at a time (each ``group`` times as long), fitted."""
-    texts = [pooled(result.texts[i:i + group]) for i in range(0, len(result.texts) - group + 1, group)]
+    texts = [pooled(result.texts[i : i + group]) for i in range(0, len(result.texts) - group + 1, group)]
     return coverage(recovery, 0, 0, texts=texts)
 
 
@@ -183,20 +213,28 @@ def main() -> None:
     study = STUDIES[args.game]
     started = time.time()
     recovery = Recovery(study, jobs=args.jobs)
-    print(f"{args.game}: {recovery.space.description}; emulator from {recovery.emulated.matches_played} matches "
-          f"({time.time() - started:.0f} s)")
+    print(
+        f"{args.game}: {recovery.space.description}; emulator from {recovery.emulated.matches_played} matches "
+        f"({time.time() - started:.0f} s)"
+    )
     result = coverage(recovery, args.rounds, args.repeats, args.first_seed)
     truths = np.array(study.truths)
-    for p, name in enumerate(study.names[:len(study.truths)]):
+    for p, name in enumerate(study.names[: len(study.truths)]):
         for k, axis in enumerate(recovery.space.axes):
-            print(f"  {name} {axis.key} truth {truths[p, k]:g}: covered {result.covered[p, k]}/{args.repeats}, "
-                  f"mean estimate {result.estimates[:, p, k].mean():.3g}, mean width {result.widths[:, p, k].mean():.3g}")
-    print(f"coverage {result.covered.sum()}/{result.covered.size * args.repeats} = {result.share:.3f}; "
-          f"ordered as the truth in {ordered(result.estimates, truths)}/{args.repeats} sheets")
+            print(
+                f"  {name} {axis.key} truth {truths[p, k]:g}: covered {result.covered[p, k]}/{args.repeats}, "
+                f"mean estimate {result.estimates[:, p, k].mean():.3g}, mean width {result.widths[:, p, k].mean():.3g}"
+            )
+    print(
+        f"coverage {result.covered.sum()}/{result.covered.size * args.repeats} = {result.share:.3f}; "
+        f"ordered as the truth in {ordered(result.estimates, truths)}/{args.repeats} sheets"
+    )
     longer = grown(result, recovery)
-    print(f"the same sheets pooled 4 by 4 ({longer.sheets} sheets of {4 * args.rounds} rounds): mean width "
-          f"{longer.widths.mean():.3g} against {result.widths.mean():.3g} ({longer.widths.mean() / result.widths.mean():.2f}); "
-          f"coverage {longer.covered.sum()}/{longer.covered.size * longer.sheets} ({time.time() - started:.0f} s in all)")
+    print(
+        f"the same sheets pooled 4 by 4 ({longer.sheets} sheets of {4 * args.rounds} rounds): mean width "
+        f"{longer.widths.mean():.3g} against {result.widths.mean():.3g} ({longer.widths.mean() / result.widths.mean():.2f}); "
+        f"coverage {longer.covered.sum()}/{longer.covered.size * longer.sheets} ({time.time() - started:.0f} s in all)"
+    )
 
 
 if __name__ == "__main__":

@@ -16,18 +16,25 @@ GOOD = "match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,2,Ann,11\n1,2,Bob,21
 BAD = {
     "unknown column": ("match,round,player,points,notes\n1,1,Ann,12,x\n", "row 1: column notes: unknown column"),
     # a round may leave a player out only at the end of a match (a race won mid-round)
-    "missing round": ("match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,2,Ann,11\n1,3,Ann,5\n1,3,Bob,6\n",
-                      "row 4: column player: match 1 round 2: no row for Bob (round 3 has a row for every "
-                      "player of match 1: only a match's last rounds may leave out players who did not play"),
-    "missing first round": ("match,round,player,points\n1,1,Ann,12\n1,2,Ann,11\n1,2,Bob,21\n",
-                            "row 2: column player: match 1 round 1: no row for Bob (every player of a match "
-                            "needs a row in its first round"),
-    "round gap": ("match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,3,Ann,11\n1,3,Bob,21\n",
-                  "row 4: column round: match 1 has no round 2 before round 3"),
+    "missing round": (
+        "match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,2,Ann,11\n1,3,Ann,5\n1,3,Bob,6\n",
+        "row 4: column player: match 1 round 2: no row for Bob (round 3 has a row for every "
+        "player of match 1: only a match's last rounds may leave out players who did not play",
+    ),
+    "missing first round": (
+        "match,round,player,points\n1,1,Ann,12\n1,2,Ann,11\n1,2,Bob,21\n",
+        "row 2: column player: match 1 round 1: no row for Bob (every player of a match needs a row in its first round",
+    ),
+    "round gap": (
+        "match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,3,Ann,11\n1,3,Bob,21\n",
+        "row 4: column round: match 1 has no round 2 before round 3",
+    ),
     "negative points": (GOOD.replace("1,2,Bob,21", "1,2,Bob,-3"), "row 5: column points: got -3; allowed"),
     "fractional points": (GOOD.replace("1,2,Bob,21", "1,2,Bob,2.5"), "row 5: column points: got 2.5; allowed"),
-    "repeated position": ("match,race,player,position\n1,1,Ann,1\n1,1,Bob,1\n",
-                          "row 3: column position: position 1 twice in match 1 race 1"),
+    "repeated position": (
+        "match,race,player,position\n1,1,Ann,1\n1,1,Bob,1\n",
+        "row 3: column position: position 1 twice in match 1 race 1",
+    ),
     "one player": ("match,round,player,points\n1,1,Ann,12\n", "match 1 has 1 players; the game takes 2, 3, 4"),
 }
 
@@ -52,7 +59,8 @@ def test_a_sheet_with_several_bad_rows_names_every_one(tmp_path, capsys):
     assert code == 2 and error_lines(err) == [
         f"tablesim: error: {sheet}: row 2: column round: got '0'; allowed: a whole number >= 1",
         f"tablesim: error: {sheet}: row 3: column round: got 'x'; allowed: a whole number >= 1",
-        f"tablesim: error: {sheet}: row 4: 3 cells; the header has 4 (match, round, player, points)"]
+        f"tablesim: error: {sheet}: row 4: 3 cells; the header has 4 (match, round, player, points)",
+    ]
     rows = "".join(f"{m},1,Ann,-{m}\n{m},1,Bob,-1\n" for m in range(1, 16))
     sheet.write_text("match,round,player,points\n" + rows)
     code, _, err = run_cli(capsys, "calibrate", "pig", sheet, "--out", tmp_path / "out")
@@ -60,12 +68,15 @@ def test_a_sheet_with_several_bad_rows_names_every_one(tmp_path, capsys):
     assert code == 2 and len(lines) == 21 and lines[-1] == "tablesim: error: ... and 10 more rows like these"
 
 
-@pytest.mark.parametrize("argv, message", [
-    (("--fit", "no_such_key"), "--fit: 'no_such_key' is not a numeric profile key; allowed: hold_at, hold_sigma"),
-    (("--path", "cautious,nobody"), "--path: unknown preset 'nobody'"),
-    (("--jobs", "0"), "--jobs: got 0"),
-    (("--bins", "1"), "--bins: got 1; allowed: 2 to 30"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (("--fit", "no_such_key"), "--fit: 'no_such_key' is not a numeric profile key; allowed: hold_at, hold_sigma"),
+        (("--path", "cautious,nobody"), "--path: unknown preset 'nobody'"),
+        (("--jobs", "0"), "--jobs: got 0"),
+        (("--bins", "1"), "--bins: got 1; allowed: 2 to 30"),
+    ],
+)
 def test_bad_options_are_one_line_exit_2(argv, message, tmp_path, capsys):
     sheet = tmp_path / "sheet.csv"
     sheet.write_text(GOOD)
@@ -86,8 +97,19 @@ def test_written_profile_plays_with_players(tmp_path, capsys):
     space = SkillSpace(PIG, PIG.skill_path)
     path = tmp_path / "Ann.toml"
     path.write_text(space.profile_file("Ann", [1.5], ["a test"]))
-    code, _, err = run_cli(capsys, "run", "pig", "--players", f"{path},standard", "--matches", "6",
-                             "--out", tmp_path / "run", "--format", "json")
+    code, _, err = run_cli(
+        capsys,
+        "run",
+        "pig",
+        "--players",
+        f"{path},standard",
+        "--matches",
+        "6",
+        "--out",
+        tmp_path / "run",
+        "--format",
+        "json",
+    )
     assert code == 0, err
     from sim.core.profiles import load_profile
 
@@ -107,18 +129,49 @@ def test_calibrate_end_to_end_writes_fit_report_and_profiles(tmp_path, capsys):
 
     rules = load_rules(PIG)
     sheet = tmp_path / "sheet.csv"
-    sheet.write_text(simulated_sheet(PIG, rules, [player_at_skill(PIG, 0.4), player_at_skill(PIG, 1.6)],
-                                     ["Ann", "Bob"], 40, 11, RoundOutcome("points", "points")))
+    sheet.write_text(
+        simulated_sheet(
+            PIG,
+            rules,
+            [player_at_skill(PIG, 0.4), player_at_skill(PIG, 1.6)],
+            ["Ann", "Bob"],
+            40,
+            11,
+            RoundOutcome("points", "points"),
+        )
+    )
     out = tmp_path / "cal"
-    code, stdout, err = run_cli(capsys, "calibrate", "pig", sheet, "--out", out, "--points", "9",
-                                "--matches", "8", "--bins", "5", "--no-progress")
+    code, stdout, err = run_cli(
+        capsys,
+        "calibrate",
+        "pig",
+        sheet,
+        "--out",
+        out,
+        "--points",
+        "9",
+        "--matches",
+        "8",
+        "--bins",
+        "5",
+        "--no-progress",
+    )
     assert code == 0, err
     assert "Ann" in stdout and "95 %" in stdout and "goodness of fit" in stdout
     for name in ("fit.csv", "goodness.csv", "calibrate.html", "profiles/Ann.toml", "profiles/Bob.toml"):
         assert (out / name).is_file(), name
     assert "Ann" in (out / "calibrate.html").read_text()
-    code, _, err = run_cli(capsys, "run", "pig", "--players", f"{out}/profiles/Ann.toml,{out}/profiles/Bob.toml",
-                           "--matches", "4", "--out", tmp_path / "run")
+    code, _, err = run_cli(
+        capsys,
+        "run",
+        "pig",
+        "--players",
+        f"{out}/profiles/Ann.toml,{out}/profiles/Bob.toml",
+        "--matches",
+        "4",
+        "--out",
+        tmp_path / "run",
+    )
     assert code == 0, err
 
 

@@ -29,7 +29,7 @@ from tests.calibrate import racegame
 from tests.core.reliability import error_lines, run_cli
 
 POINTS = RoundOutcome("points", "points")
-TRUTH = (0.5, 1.5)          # skills of Ann and Bob (cautious = 0, standard = 1, bold = 2)
+TRUTH = (0.5, 1.5)  # skills of Ann and Bob (cautious = 0, standard = 1, bold = 2)
 NAMES = ("Ann", "Bob")
 
 
@@ -42,8 +42,9 @@ def race():
 @pytest.fixture(scope="module")
 def emulated(race):
     space = SkillSpace(race, race.skill_path)
-    return build_emulators(race, load_rules(race), space, POINTS, (2,), points=81, matches=8, seed=1,
-                           progress=False, max_bins=6)
+    return build_emulators(
+        race, load_rules(race), space, POINTS, (2,), points=81, matches=8, seed=1, progress=False, max_bins=6
+    )
 
 
 def _partial(rows, column: str = "player") -> int:
@@ -69,8 +70,10 @@ def test_the_race_ends_mid_round_and_its_rounds_table_has_the_contracts_shape(ra
 def test_a_sheet_whose_last_round_leaves_players_out_is_read(tmp_path):
     """Bob has no row in round 2 (Ann won it before his turn): read, both players seated."""
     path = tmp_path / "sheet.csv"
-    path.write_text("match,round,player,points\n1,1,Ann,30\n1,1,Bob,0\n1,2,Ann,25\n"
-                    "2,1,Bob,12\n2,1,Ann,0\n2,2,Bob,22\n2,2,Ann,0\n2,3,Bob,20\n")
+    path.write_text(
+        "match,round,player,points\n1,1,Ann,30\n1,1,Bob,0\n1,2,Ann,25\n"
+        "2,1,Bob,12\n2,1,Ann,0\n2,2,Bob,22\n2,2,Ann,0\n2,3,Bob,20\n"
+    )
     sheet = read_sheet(path)
     assert sheet.lineups == {"1": ("Ann", "Bob"), "2": ("Bob", "Ann")}
     assert len(sheet.rows) == 8 and (sheet.rounds_of("Ann"), sheet.rounds_of("Bob")) == (4, 4)
@@ -106,12 +109,26 @@ def test_planted_skills_are_recovered_from_sheets_of_races_won_mid_round(race, e
 def test_calibrate_command_on_a_sheet_of_races_won_mid_round(race, tmp_path, capsys):
     rules = load_rules(race)
     sheet = tmp_path / "sheet.csv"
-    sheet.write_text(simulated_sheet(race, rules, [player_at_skill(race, 0.4), player_at_skill(race, 1.6)],
-                                     NAMES, 40, 11, POINTS))
+    sheet.write_text(
+        simulated_sheet(race, rules, [player_at_skill(race, 0.4), player_at_skill(race, 1.6)], NAMES, 40, 11, POINTS)
+    )
     assert _partial(read_sheet(sheet).rows) > 0
     out = tmp_path / "cal"
-    code, stdout, err = run_cli(capsys, "calibrate", race.name, sheet, "--out", out, "--points", "9",
-                                "--matches", "8", "--bins", "5", "--no-progress")
+    code, stdout, err = run_cli(
+        capsys,
+        "calibrate",
+        race.name,
+        sheet,
+        "--out",
+        out,
+        "--points",
+        "9",
+        "--matches",
+        "8",
+        "--bins",
+        "5",
+        "--no-progress",
+    )
     assert code == 0, err
     assert "Ann" in stdout and "Bob" in stdout and "goodness of fit" in stdout
     for name in ("fit.csv", "goodness.csv", "calibrate.html", "profiles/Ann.toml", "profiles/Bob.toml"):
@@ -124,12 +141,15 @@ def test_a_round_leaving_a_player_out_is_refused_where_the_game_never_does(tmp_p
     sheet = tmp_path / "sheet.csv"
     sheet.write_text("match,round,player,points\n1,1,Ann,12\n1,1,Bob,0\n1,2,Ann,11\n1,2,Bob,21\n1,3,Ann,30\n")
     out = tmp_path / "out"
-    code, _, err = run_cli(capsys, "calibrate", "pig", sheet, "--out", out, "--points", "4", "--matches", "2",
-                           "--no-progress")
+    code, _, err = run_cli(
+        capsys, "calibrate", "pig", sheet, "--out", out, "--points", "4", "--matches", "2", "--no-progress"
+    )
     lines = error_lines(err)
     assert code == 2 and len(lines) == 1, err
-    assert (f"{sheet}: row 6: column player: match 1 round 3: no row for Bob (pig left no player out of a round "
-            "in 8 simulated matches of 2 players: write a row for every player") in lines[0]
+    assert (
+        f"{sheet}: row 6: column player: match 1 round 3: no row for Bob (pig left no player out of a round "
+        "in 8 simulated matches of 2 players: write a row for every player"
+    ) in lines[0]
     assert "Traceback" not in err and not out.exists()
 
 

@@ -20,14 +20,13 @@ from sim.core.skill import player_at_skill
 PIG = get_game("pig")
 RULES = load_rules(PIG)
 POINTS = RoundOutcome("points", "points")
-TRUTH = (0.5, 1.5)          # skill of seat 0 and seat 1 (cautious = 0, standard = 1, bold = 2)
+TRUTH = (0.5, 1.5)  # skill of seat 0 and seat 1 (cautious = 0, standard = 1, bold = 2)
 
 
 @pytest.fixture(scope="module")
 def emulated():
     space = SkillSpace(PIG, PIG.skill_path)
-    return build_emulators(PIG, RULES, space, POINTS, (2,), points=81, matches=8, seed=1, progress=False,
-                           max_bins=6)
+    return build_emulators(PIG, RULES, space, POINTS, (2,), points=81, matches=8, seed=1, progress=False, max_bins=6)
 
 
 def _fit(emulated, tmp_path, rounds: int, seed: int):

@@ -37,52 +37,112 @@ def _edit(game: str, old: str, new: str) -> str:
 
 #: (game, sheet text, extra arguments, what the one error line says after "sheet.csv: ").
 BAD = {
-    "curlastique unknown column": ("curlastique", "match,round,player,points,notes\n1,1,Ann,120,x\n", (),
-                                   "row 1: column notes: unknown column"),
-    "curlastique missing round": ("curlastique", _edit("curlastique", "1,2,Bob,0\n", "") + "1,3,Ann,20\n1,3,Bob,40\n",
-                                  (), "row 4: column player: match 1 round 2: no row for Bob"),
+    "curlastique unknown column": (
+        "curlastique",
+        "match,round,player,points,notes\n1,1,Ann,120,x\n",
+        (),
+        "row 1: column notes: unknown column",
+    ),
+    "curlastique missing round": (
+        "curlastique",
+        _edit("curlastique", "1,2,Bob,0\n", "") + "1,3,Ann,20\n1,3,Bob,40\n",
+        (),
+        "row 4: column player: match 1 round 2: no row for Bob",
+    ),
     "curlastique 95 is no sum of zone values": (
-        "curlastique", _edit("curlastique", "1,1,Bob,40", "1,1,Bob,95"), (),
-        "row 3: column points: got 95; allowed: the sum of 5 pucks' points, each 100, 80, 40, 20 or 0"),
+        "curlastique",
+        _edit("curlastique", "1,1,Bob,40", "1,1,Bob,95"),
+        (),
+        "row 3: column points: got 95; allowed: the sum of 5 pucks' points, each 100, 80, 40, 20 or 0",
+    ),
     "curlastique 4 pucks do not fit in the 100 ring": (
-        "curlastique", _edit("curlastique", "1,2,Ann,460", "1,2,Ann,500"), (),
+        "curlastique",
+        _edit("curlastique", "1,2,Ann,460", "1,2,Ann,500"),
+        (),
         "row 4: column points: got 500; allowed: the sum of 5 pucks' points, each 100, 80, 40, 20 or 0 "
-        "(zones.values, game.pucks_per_player), at most 3 pucks scoring 100 (no more fit there); the most is 460"),
+        "(zones.values, game.pucks_per_player), at most 3 pucks scoring 100 (no more fit there); the most is 460",
+    ),
     "curlastique 120 under other zone values": (
-        "curlastique", GOOD["curlastique"], ("--set", "zones.values=[100,80,50,25]"),
-        "row 2: column points: got 120; allowed: the sum of 5 pucks' points, each 100, 80, 50, 25 or 0"),
+        "curlastique",
+        GOOD["curlastique"],
+        ("--set", "zones.values=[100,80,50,25]"),
+        "row 2: column points: got 120; allowed: the sum of 5 pucks' points, each 100, 80, 50, 25 or 0",
+    ),
     "curlastique teams need 4 players": (
-        "curlastique", GOOD["curlastique"], ("--set", "game.teams=true"),
-        "row 2: column player: match 1 has 2 players: game.teams = true needs 4 players"),
-    "carrom unknown column": ("carrom", "match,board,player,points\n1,1,Ann,12\n", (),
-                              "row 1: column board: unknown column"),
-    "carrom missing round": ("carrom", _edit("carrom", "1,1,Bob,0\n", ""), (),
-                             "row 2: column player: match 1 round 1: no row for Bob"),
+        "curlastique",
+        GOOD["curlastique"],
+        ("--set", "game.teams=true"),
+        "row 2: column player: match 1 has 2 players: game.teams = true needs 4 players",
+    ),
+    "carrom unknown column": (
+        "carrom",
+        "match,board,player,points\n1,1,Ann,12\n",
+        (),
+        "row 1: column board: unknown column",
+    ),
+    "carrom missing round": (
+        "carrom",
+        _edit("carrom", "1,1,Bob,0\n", ""),
+        (),
+        "row 2: column player: match 1 round 1: no row for Bob",
+    ),
     "carrom 13 is over the board cap": (
-        "carrom", _edit("carrom", "1,2,Bob,7", "1,2,Bob,13"), (),
+        "carrom",
+        _edit("carrom", "1,2,Bob,7", "1,2,Bob,13"),
+        (),
         "row 5: column points: got 13; allowed: 0 to 12 (the board winner's: the loser's coins left, 0 to 9, "
-        "+ 3 for the queen (scoring.queen_points), at most 12 (scoring.max_board_points); the loser's 0)"),
+        "+ 3 for the queen (scoring.queen_points), at most 12 (scoring.max_board_points); the loser's 0)",
+    ),
     "carrom 12 over a lowered cap": (
-        "carrom", GOOD["carrom"], ("--set", "scoring.max_board_points=11"),
-        "row 2: column points: got 12; allowed: 0 to 11 ("),
+        "carrom",
+        GOOD["carrom"],
+        ("--set", "scoring.max_board_points=11"),
+        "row 2: column points: got 12; allowed: 0 to 11 (",
+    ),
     "carrom 10 and 11 need no queen at 12 points": (
-        "carrom", _edit("carrom", "1,2,Bob,7", "1,2,Bob,10"), ("--set", "scoring.queen_points=12"),
-        "row 5: column points: got 10; allowed: 0 to 9, 12 ("),
-    "gasterospeed unknown column": ("gasterospeed", "match,race,player,place\n1,1,Ann,1\n", (),
-                                    "row 1: column place: unknown column"),
-    "gasterospeed missing race": ("gasterospeed", _edit("gasterospeed", "1,2,Ann,ko\n", "") + "1,3,Ann,2\n1,3,Bob,1\n",
-                                  (), "row 4: column player: match 1 race 2: no row for Ann (race 3 has a row for "
-                                  "every player of match 1: only a match's last races may leave out players who "
-                                  "did not play them: a game won mid-race, a tie-break)"),
-    "gasterospeed repeated position": ("gasterospeed", _edit("gasterospeed", "1,1,Bob,2", "1,1,Bob,1"), (),
-                                       "row 3: column position: position 1 twice in match 1 race 1"),
+        "carrom",
+        _edit("carrom", "1,2,Bob,7", "1,2,Bob,10"),
+        ("--set", "scoring.queen_points=12"),
+        "row 5: column points: got 10; allowed: 0 to 9, 12 (",
+    ),
+    "gasterospeed unknown column": (
+        "gasterospeed",
+        "match,race,player,place\n1,1,Ann,1\n",
+        (),
+        "row 1: column place: unknown column",
+    ),
+    "gasterospeed missing race": (
+        "gasterospeed",
+        _edit("gasterospeed", "1,2,Ann,ko\n", "") + "1,3,Ann,2\n1,3,Bob,1\n",
+        (),
+        "row 4: column player: match 1 race 2: no row for Ann (race 3 has a row for "
+        "every player of match 1: only a match's last races may leave out players who "
+        "did not play them: a game won mid-race, a tie-break)",
+    ),
+    "gasterospeed repeated position": (
+        "gasterospeed",
+        _edit("gasterospeed", "1,1,Bob,2", "1,1,Bob,1"),
+        (),
+        "row 3: column position: position 1 twice in match 1 race 1",
+    ),
     "gasterospeed position beyond the snails": (
-        "gasterospeed", _edit("gasterospeed", "1,1,Bob,2", "1,1,Bob,3"), (),
-        "row 3: column position: got 3; allowed: a whole number from 1 (first) to 2 (2 players, one snail each) or ko"),
-    "gasterospeed an unknown word": ("gasterospeed", _edit("gasterospeed", "1,2,Ann,ko", "1,2,Ann,dnf"), (),
-                                     "row 4: column position: got 'dnf'; allowed: a whole number from 1"),
-    "gasterospeed race points": ("gasterospeed", "match,race,player,points\n1,1,Ann,9\n1,1,Bob,6\n", (),
-                                 "row 3: column points: got 6; allowed: 1, 9 (the race points of 2 players"),
+        "gasterospeed",
+        _edit("gasterospeed", "1,1,Bob,2", "1,1,Bob,3"),
+        (),
+        "row 3: column position: got 3; allowed: a whole number from 1 (first) to 2 (2 players, one snail each) or ko",
+    ),
+    "gasterospeed an unknown word": (
+        "gasterospeed",
+        _edit("gasterospeed", "1,2,Ann,ko", "1,2,Ann,dnf"),
+        (),
+        "row 4: column position: got 'dnf'; allowed: a whole number from 1",
+    ),
+    "gasterospeed race points": (
+        "gasterospeed",
+        "match,race,player,points\n1,1,Ann,9\n1,1,Bob,6\n",
+        (),
+        "row 3: column points: got 6; allowed: 1, 9 (the race points of 2 players",
+    ),
 }
 
 
@@ -105,18 +165,25 @@ def test_bad_sheet_is_one_line_per_bad_row_exit_2_nothing_written(case, tmp_path
     assert "Traceback" not in err and not out.exists()
 
 
-@pytest.mark.parametrize("game, overrides, text", [
-    ("curlastique", (), GOOD["curlastique"]),
-    # a bullseye counted by the puck's centre holds 5 pucks: 500 becomes possible
-    ("curlastique", ('zones.line_rule="centre"',), _edit("curlastique", "1,2,Ann,460", "1,2,Ann,500")),
-    ("curlastique", ("zones.values=[95,80,40,20]",), POINTS + "1,1,Ann,95\n1,1,Bob,445\n"),  # 3 x 95 + 2 x 80
-    ("carrom", (), GOOD["carrom"]),
-    ("carrom", ("scoring.queen_points=4", "scoring.max_board_points=13"), _edit("carrom", "1,2,Bob,7", "1,2,Bob,13")),
-    ("carrom", (), POINTS + "1,1,Ann,160\n1,1,Bob,0\n1,1,Cy,0\n"),  # three players: one took every coin
-    ("gasterospeed", (), GOOD["gasterospeed"]),
-    # two snails each: a player's best snail can be third of four
-    ("gasterospeed", ("variants.two_snails=true",), _edit("gasterospeed", "1,1,Bob,2", "1,1,Bob,3")),
-])
+@pytest.mark.parametrize(
+    "game, overrides, text",
+    [
+        ("curlastique", (), GOOD["curlastique"]),
+        # a bullseye counted by the puck's centre holds 5 pucks: 500 becomes possible
+        ("curlastique", ('zones.line_rule="centre"',), _edit("curlastique", "1,2,Ann,460", "1,2,Ann,500")),
+        ("curlastique", ("zones.values=[95,80,40,20]",), POINTS + "1,1,Ann,95\n1,1,Bob,445\n"),  # 3 x 95 + 2 x 80
+        ("carrom", (), GOOD["carrom"]),
+        (
+            "carrom",
+            ("scoring.queen_points=4", "scoring.max_board_points=13"),
+            _edit("carrom", "1,2,Bob,7", "1,2,Bob,13"),
+        ),
+        ("carrom", (), POINTS + "1,1,Ann,160\n1,1,Bob,0\n1,1,Cy,0\n"),  # three players: one took every coin
+        ("gasterospeed", (), GOOD["gasterospeed"]),
+        # two snails each: a player's best snail can be third of four
+        ("gasterospeed", ("variants.two_snails=true",), _edit("gasterospeed", "1,1,Bob,2", "1,1,Bob,3")),
+    ],
+)
 def test_good_sheet_is_read(game, overrides, text, tmp_path):
     """The reader accepts what the rules (with their ``--set``) can produce."""
     spec = get_game(game)
@@ -141,15 +208,25 @@ def test_documented_format_calibrates_without_source(game, tmp_path, capsys):
     overrides, outcome, word = END_TO_END[game]
     spec = get_game(game)
     rules = load_rules(spec, overrides=list(overrides))
-    text = simulated_sheet(spec, rules, [player_at_skill(spec, 0.5), player_at_skill(spec, 2.0)], ["Ann", "Bob"],
-                           3, 5, outcome, round_word=word, batch=3)
+    text = simulated_sheet(
+        spec,
+        rules,
+        [player_at_skill(spec, 0.5), player_at_skill(spec, 2.0)],
+        ["Ann", "Bob"],
+        3,
+        5,
+        outcome,
+        round_word=word,
+        batch=3,
+    )
     assert text.startswith(f"match,{word},player,{outcome.column}\n")
     sheet = tmp_path / "sheet.csv"
     sheet.write_text(text)
     out = tmp_path / "cal"
     sets = [arg for key in overrides for arg in ("--set", key)]
-    code, stdout, err = run_cli(capsys, "calibrate", game, sheet, "--out", out, "--points", "4", "--matches", "2",
-                                "--no-progress", *sets)
+    code, stdout, err = run_cli(
+        capsys, "calibrate", game, sheet, "--out", out, "--points", "4", "--matches", "2", "--no-progress", *sets
+    )
     assert code == 0, err
     assert "Ann" in stdout and "95 %" in stdout
     for name in ("fit.csv", "calibrate.html", "profiles/Ann.toml", "profiles/Bob.toml"):

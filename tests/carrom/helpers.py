@@ -35,8 +35,9 @@ WHITES = ids(WHITE)
 BLACKS = ids(BLACK)
 
 
-def board(*overrides: str, n_seats: int = 2, breaker: int = 0, scores=None,
-          white_side: int | None = 0, seed: int = 0) -> BoardState:
+def board(
+    *overrides: str, n_seats: int = 2, breaker: int = 0, scores=None, white_side: int | None = 0, seed: int = 0
+) -> BoardState:
     """A board past its break (the formation, coins ready to be 'pocketed' by script)."""
     r = rules(*overrides)
     state = BoardState(r, n_seats, breaker, scores, np.random.default_rng(seed), white_side=white_side)

@@ -11,8 +11,7 @@ def _breakers(log):
 
 
 def test_game_ends_at_25_points_with_the_queen_bonus_stopping_at_22():
-    log = play_match(rules("ruleset=family"), scripted_players(2), MatchSeeds(0, 0),
-                     resolver=clearing_resolver)
+    log = play_match(rules("ruleset=family"), scripted_players(2), MatchSeeds(0, 0), resolver=clearing_resolver)
     first = _breakers(log)[0]
     # each breaker clears its board at once: 9 + 3 points, then 9 only from 22 on
     pts = {r["round"]: r["points"] for r in log.rounds if r["seat"] == first}
@@ -25,8 +24,7 @@ def test_game_ends_at_25_points_with_the_queen_bonus_stopping_at_22():
 
 def test_eight_stuck_boards_end_the_game_in_a_draw():
     resolver = QueueResolver([hit(1)])  # one white falls on the first stroke, then misses
-    log = play_match(rules("game.max_strokes_per_board=4"), scripted_players(2), MatchSeeds(0, 0),
-                     resolver=resolver)
+    log = play_match(rules("game.max_strokes_per_board=4"), scripted_players(2), MatchSeeds(0, 0), resolver=resolver)
     assert log.matches["rounds"] == 8 and log.matches["stuck_boards"] == 8
     assert log.matches["draw"] and log.matches["winner"] == -1 and log.matches["finished"]
     assert log.matches["capped_games"] == 1
@@ -43,16 +41,14 @@ def test_leader_after_8_boards_wins_below_the_target():
     def only_seat0(state, seat, x, angle, speed):
         return clearing_resolver(state, seat, x, angle, speed) if seat == 0 else hit()
 
-    log = play_match(rules("game.target_points=100"), scripted_players(2), MatchSeeds(0, 0),
-                     resolver=only_seat0)
+    log = play_match(rules("game.target_points=100"), scripted_players(2), MatchSeeds(0, 0), resolver=only_seat0)
     assert log.matches["rounds"] == 8 and log.matches["finished"] and not log.matches["draw"]
     assert log.matches["winner"] == 0 and log.matches["capped_games"] == 1
     assert {p["seat"]: p["score"] for p in log.players} == {0: 12 + 12 + 6 * 9, 1: 0}
 
 
 def test_tied_family_game_after_8_boards_is_a_draw():
-    log = play_match(rules("game.target_points=100"), scripted_players(2), MatchSeeds(0, 0),
-                     resolver=clearing_resolver)
+    log = play_match(rules("game.target_points=100"), scripted_players(2), MatchSeeds(0, 0), resolver=clearing_resolver)
     # each breaker clears 4 boards: 12 + 12 + 9 + 9 = 42 a side
     assert log.matches["rounds"] == 8 and log.matches["finished"] and log.matches["draw"]
     assert [p["score"] for p in log.players] == [42, 42] and not any(p["won"] for p in log.players)

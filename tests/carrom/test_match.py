@@ -15,13 +15,26 @@ from .helpers import SPEC, rules
 matplotlib.use("Agg")
 
 REQUIRED = {
-    "matches": {"winner", "winning_team", "rounds", "finished", "strokes", "draw", "stuck_boards",
-                "capped_games"},
+    "matches": {"winner", "winning_team", "rounds", "finished", "strokes", "draw", "stuck_boards", "capped_games"},
     "players": {"seat", "profile", "team", "score", "rank", "won"},
     "rounds": {"round", "seat", "points", "cumulative", "coins_left", "queen_covered_by", "breaker"},
-    "events": {"index", "round", "seat", "striker_x", "striker_y", "intended_angle_deg",
-               "intended_speed", "executed_angle_deg", "executed_speed", "whites", "blacks",
-               "queen", "queen_event", "foul", "dues"},
+    "events": {
+        "index",
+        "round",
+        "seat",
+        "striker_x",
+        "striker_y",
+        "intended_angle_deg",
+        "intended_speed",
+        "executed_angle_deg",
+        "executed_speed",
+        "whites",
+        "blacks",
+        "queen",
+        "queen_event",
+        "foul",
+        "dues",
+    },
 }
 
 
@@ -32,9 +45,12 @@ def _play(lineup, *overrides, seed=0, match=0):
 
 @pytest.fixture(scope="module")
 def logs():
-    return [_play(["club", "casual"], match=0), _play(["casual", "beginner"], "ruleset=icf", match=1),
-            _play(["club", "casual", "beginner"], "game.max_boards=1", match=2),
-            _play(["casual", "club", "casual", "club"], "game.max_boards=2", match=3)]
+    return [
+        _play(["club", "casual"], match=0),
+        _play(["casual", "beginner"], "ruleset=icf", match=1),
+        _play(["club", "casual", "beginner"], "game.max_boards=1", match=2),
+        _play(["casual", "club", "casual", "club"], "game.max_boards=2", match=3),
+    ]
 
 
 def test_tables_have_the_required_columns_and_plain_stable_types(logs):
@@ -87,16 +103,25 @@ def test_runner_tables_identical_across_workers_and_summary_metrics():
         b = two[name].sort_values(list(two[name].columns[:4])).reset_index(drop=True)
         pd.testing.assert_frame_equal(a, b)
     metrics = SPEC.summary(one)
-    for key in ("boards_per_game", "strokes_per_board", "points_per_board", "queen_pocketed_rate",
-                "queen_covered_rate", "queen_returned_rate", "fouls_per_board", "break_advantage",
-                "stuck_boards", "draws", "capped_games"):
+    for key in (
+        "boards_per_game",
+        "strokes_per_board",
+        "points_per_board",
+        "queen_pocketed_rate",
+        "queen_covered_rate",
+        "queen_returned_rate",
+        "fouls_per_board",
+        "break_advantage",
+        "stuck_boards",
+        "draws",
+        "capped_games",
+    ):
         assert key in metrics and np.isfinite(metrics[key]), key
     assert metrics["boards_per_game"] == 1.0
     figures = SPEC.plots(one)
     assert figures and figures[0][0].startswith("Pocketing")
     events = one["events"]
-    pocket_cols = [c for c in events.columns if c.startswith(("white_", "black_", "queen_"))
-                   and c != "queen_event"]
+    pocket_cols = [c for c in events.columns if c.startswith(("white_", "black_", "queen_")) and c != "queen_event"]
     assert len(pocket_cols) == 12
     assert events[pocket_cols].to_numpy().sum() == (events["whites"] + events["blacks"] + events["queen"]).sum()
 

@@ -84,8 +84,10 @@ def test_every_target_met_exits_0_and_writes_both_summaries(tmp_path, capsys):
     assert summary["status"] == "met" and summary["exit_status"] == 0 and summary["deterministic"]
     assert [t["verdict"] for t in summary["targets"]] == ["met"] * 3
     assert [t["target"] for t in summary["targets"]] == [
-        "seat_win_rate(seat 0) @duel [baseline]", "rounds_quantile(q0.5) @duel [baseline]",
-        "rounds_quantile(q0.5) @duel [bonus]"]
+        "seat_win_rate(seat 0) @duel [baseline]",
+        "rounds_quantile(q0.5) @duel [baseline]",
+        "rounds_quantile(q0.5) @duel [bonus]",
+    ]
     # decided at the first of two stages: 400 matches, α/2 spent, a 1 − 2·0.025 interval inside the band
     first = summary["targets"][0]
     assert (first["look"], first["matches"], first["alpha"]) == (1, 400, pytest.approx(0.025))
@@ -146,19 +148,32 @@ def test_the_same_seed_giving_different_tables_exits_1(tmp_path, capsys, monkeyp
     assert "DIFFERENT" in out
 
 
-@pytest.mark.parametrize("change, expected", [
-    (("matches = 800", "matchs = 800"), "check.toml: matchs: unknown key; allowed: alpha, baseline, bootstrap"),
-    (('metric = "seat_win_rate"', 'metric = "seat_winrate"'),
-     "check.toml: targets[0].metric: got 'seat_winrate'; allowed: 'seat_win_rate', 'profile_win_rate'"),
-    (('players = ["plain", "plain"]', 'players = ["plain", "wizard"]'),
-     "check.toml: lineup 'duel': players: unknown profile 'wizard'; allowed: plain, lucky"),
-    (('metric = "seat_win_rate"\nseat = 0', 'metric = "profile_win_rate"\nprofile = "lucky"'),
-     "check.toml: targets[0].profile: got 'lucky', not a profile of line-up 'duel'; allowed: plain"),
-    (('metric = "seat_win_rate"\nseat = 0', 'metric = "game"\nname = "ko_rate"'),
-     "check.toml: targets[0].metric: toy-dice has no game metrics; allowed: seat_win_rate, profile_win_rate"),
-    (('variant = "*"', 'variant = "bonsu"'),
-     "check.toml: targets[1].variant: unknown rules 'bonsu'; allowed: baseline, bonus, *"),
-])
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        (("matches = 800", "matchs = 800"), "check.toml: matchs: unknown key; allowed: alpha, baseline, bootstrap"),
+        (
+            ('metric = "seat_win_rate"', 'metric = "seat_winrate"'),
+            "check.toml: targets[0].metric: got 'seat_winrate'; allowed: 'seat_win_rate', 'profile_win_rate'",
+        ),
+        (
+            ('players = ["plain", "plain"]', 'players = ["plain", "wizard"]'),
+            "check.toml: lineup 'duel': players: unknown profile 'wizard'; allowed: plain, lucky",
+        ),
+        (
+            ('metric = "seat_win_rate"\nseat = 0', 'metric = "profile_win_rate"\nprofile = "lucky"'),
+            "check.toml: targets[0].profile: got 'lucky', not a profile of line-up 'duel'; allowed: plain",
+        ),
+        (
+            ('metric = "seat_win_rate"\nseat = 0', 'metric = "game"\nname = "ko_rate"'),
+            "check.toml: targets[0].metric: toy-dice has no game metrics; allowed: seat_win_rate, profile_win_rate",
+        ),
+        (
+            ('variant = "*"', 'variant = "bonsu"'),
+            "check.toml: targets[1].variant: unknown rules 'bonsu'; allowed: baseline, bonus, *",
+        ),
+    ],
+)
 def test_a_bad_file_is_one_line_exit_2_and_nothing_written(tmp_path, capsys, change, expected):
     text = (HEAD.format(matches=800, stages=2) + MET).replace(*change, 1)
     path = tmp_path / "check.toml"
@@ -198,8 +213,10 @@ def test_a_game_metric_is_checked_and_an_unknown_one_refused(tmp_path, capsys):
     js = tmp_path / "summary.json"
     code, out, err = _run(capsys, path, "--json", js)
     assert code == 2 and out == "" and not js.exists()
-    assert err == (f"tablesim: error: {path}: targets: name: unknown game metric 'bust_rat' on line-up 'duel'; "
-                   "allowed: bust_rate, rolls_per_turn\n")
+    assert err == (
+        f"tablesim: error: {path}: targets: name: unknown game metric 'bust_rat' on line-up 'duel'; "
+        "allowed: bust_rate, rolls_per_turn\n"
+    )
 
 
 def test_bad_options_are_refused_before_any_match(tmp_path, capsys):
@@ -213,7 +230,7 @@ def test_bad_options_are_refused_before_any_match(tmp_path, capsys):
 
 
 def test_set_applies_to_every_rules_set(tmp_path, capsys):
-    path = _file(tmp_path, MET.split("[[targets]]\nmetric = \"rounds")[0], matches=100, stages=1)
+    path = _file(tmp_path, MET.split('[[targets]]\nmetric = "rounds')[0], matches=100, stages=1)
     code, out, err = _run(capsys, path, "--set", "game.seat0_bonus=3", "--format", "json")
     assert code == 1, err
     assert json.loads(out)["targets"][0]["verdict"] == "missed"

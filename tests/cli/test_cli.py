@@ -35,15 +35,16 @@ def test_the_games_table_keeps_its_columns_whatever_the_title(capsys, monkeypatc
     from sim.cli import info
     from sim.core.game import get_game
 
-    long_title = dataclasses.replace(get_game("toy-dice"), name="toy-dice-with-a-long-name",
-                                     title="A Toy Dice Game With A Very Long Title")
+    long_title = dataclasses.replace(
+        get_game("toy-dice"), name="toy-dice-with-a-long-name", title="A Toy Dice Game With A Very Long Title"
+    )
     specs = {"toy-dice": get_game("toy-dice"), long_title.name: long_title}
     monkeypatch.setattr(info, "game_names", lambda: list(specs))
     monkeypatch.setattr(info, "get_game", specs.__getitem__)
     code, out, _ = run_cli(capsys, "games")
     lines = out.strip().splitlines()
     assert code == 0 and len(lines) == 2
-    assert len({line.index("players:") for line in lines}) == 1          # one column for every game
+    assert len({line.index("players:") for line in lines}) == 1  # one column for every game
     assert lines[1].startswith("toy-dice-with-a-long-name  A Toy Dice Game With A Very Long Title  players:")
 
 
@@ -55,8 +56,9 @@ def test_rules_prints_the_default_file_and_effective_overrides(capsys):
 
 
 def test_run_json_summary_has_win_rates_with_cis(capsys):
-    code, out, _ = run_cli(capsys, "run", "toy-dice", "--matches", "60", "--players", "plain,lucky",
-                           "--format", "json", "--seed", "3")
+    code, out, _ = run_cli(
+        capsys, "run", "toy-dice", "--matches", "60", "--players", "plain,lucky", "--format", "json", "--seed", "3"
+    )
     assert code == 0
     summary = json.loads(out)
     seats = summary["win_rate_by_seat"]
@@ -72,8 +74,23 @@ def test_run_out_dir_tables_identical_for_jobs_and_chunks(capsys, tmp_path):
     dirs = []
     for jobs, chunk in [("1", "60"), ("2", "7")]:
         out_dir = tmp_path / f"j{jobs}"
-        code, _, _ = run_cli(capsys, "run", "toy-dice", "--matches", "60", "--players", "plain,lucky,plain",
-                             "--jobs", jobs, "--chunk-size", chunk, "--out", str(out_dir), "--seed", "9")
+        code, _, _ = run_cli(
+            capsys,
+            "run",
+            "toy-dice",
+            "--matches",
+            "60",
+            "--players",
+            "plain,lucky,plain",
+            "--jobs",
+            jobs,
+            "--chunk-size",
+            chunk,
+            "--out",
+            str(out_dir),
+            "--seed",
+            "9",
+        )
         assert code == 0
         dirs.append(load_tables(out_dir))
     for table in dirs[0]:
@@ -106,8 +123,19 @@ def test_bad_input_one_line_each_exit_2_nothing_written(capsys, tmp_path):
 def test_malformed_rules_file(capsys, tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text("[game\n")
-    code, _, err = run_cli(capsys, "run", "toy-dice", "--matches", "5", "--players", "plain,lucky",
-                           "--rules", str(bad), "--out", str(tmp_path / "o"))
+    code, _, err = run_cli(
+        capsys,
+        "run",
+        "toy-dice",
+        "--matches",
+        "5",
+        "--players",
+        "plain,lucky",
+        "--rules",
+        str(bad),
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert code == 2 and "malformed TOML" in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "o").exists()
 
@@ -122,8 +150,9 @@ def test_unknown_game_and_unknown_option(capsys):
 def test_out_dir_of_a_different_run_is_refused(capsys, tmp_path):
     out_dir = str(tmp_path / "o")
     assert run_cli(capsys, "run", "toy-dice", "--matches", "5", "--players", "plain,lucky", "--out", out_dir)[0] == 0
-    code, _, err = run_cli(capsys, "run", "toy-dice", "--matches", "5", "--players", "plain,lucky",
-                           "--seed", "1", "--out", out_dir)
+    code, _, err = run_cli(
+        capsys, "run", "toy-dice", "--matches", "5", "--players", "plain,lucky", "--seed", "1", "--out", out_dir
+    )
     assert code == 2 and "holds a different run (seed differs)" in err
 
 
@@ -140,8 +169,24 @@ def test_ctrl_c_keeps_finished_chunks_and_rerun_resumes(tmp_path):
     out_dir = tmp_path / "o"
     script = tmp_path / "cli.py"
     script.write_text(SCRIPT.format(root=str(ROOT)))
-    argv = [sys.executable, str(script), "run", "toy-dice", "--matches", "200", "--players", "plain,lucky",
-            "--set", "game.delay_s=0.01", "--chunk-size", "10", "--out", str(out_dir), "--seed", "2"]
+    argv = [
+        sys.executable,
+        str(script),
+        "run",
+        "toy-dice",
+        "--matches",
+        "200",
+        "--players",
+        "plain,lucky",
+        "--set",
+        "game.delay_s=0.01",
+        "--chunk-size",
+        "10",
+        "--out",
+        str(out_dir),
+        "--seed",
+        "2",
+    ]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline and len(list((out_dir / "matches").glob("*.parquet"))) < 3:
@@ -156,8 +201,13 @@ def test_ctrl_c_keeps_finished_chunks_and_rerun_resumes(tmp_path):
     assert finished.returncode == 0, finished.stderr
     resumed = load_tables(out_dir)
     fresh_dir = tmp_path / "fresh"
-    fresh = subprocess.run([*argv[:-4], "--out", str(fresh_dir), "--seed", "2"], capture_output=True,
-                           text=True, timeout=120, env={**os.environ})
+    fresh = subprocess.run(
+        [*argv[:-4], "--out", str(fresh_dir), "--seed", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ},
+    )
     assert fresh.returncode == 0, fresh.stderr
     for table, frame in load_tables(fresh_dir).items():
         pd.testing.assert_frame_equal(frame, resumed[table])

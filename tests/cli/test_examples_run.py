@@ -64,8 +64,15 @@ def readme_commands() -> list[str]:
 
 
 #: The size keys of a balance or sensitivity file, each with the value the test plays at most.
-SMALL_SEARCH = {"trials": 2, "validate_matches": 4, "validate_top": 1, "blocks": 2, "bootstrap": 50,
-                "first_rung": 2, "startup_trials": 1}
+SMALL_SEARCH = {
+    "trials": 2,
+    "validate_matches": 4,
+    "validate_top": 1,
+    "blocks": 2,
+    "bootstrap": 50,
+    "first_rung": 2,
+    "startup_trials": 1,
+}
 
 
 def _quick_baseline(data: dict) -> None:
@@ -75,7 +82,7 @@ def _quick_baseline(data: dict) -> None:
     searched = {str(p.get("key", "")).split("[")[0] for p in data.get("parameters", [])}
     searched |= {k for p in data.get("parameters", []) for k in p.get("keys", [])}
     quick = {}
-    for override in (hints.quick if hints else ()):
+    for override in hints.quick if hints else ():
         key, value = override.split("=", 1)
         if key not in searched:
             quick[key] = tomllib.loads(f"v = {value}")["v"]
@@ -138,13 +145,24 @@ def reduced(command: str, cwd: Path) -> tuple[list[str], str | None]:
         assert source.is_file(), f"{command}: {words[2]} does not exist"
         words[2] = str(_reduced_file(source, cwd / "reduced").relative_to(cwd))
     elif verb == "exploit":  # the last of a repeated option wins
-        words += ["--trials", "2", "--matches", "4", "--first-rung", "2", "--validate-top", "1",
-                  "--validate-matches", "4"]
+        words += [
+            "--trials",
+            "2",
+            "--matches",
+            "4",
+            "--first-rung",
+            "2",
+            "--validate-top",
+            "1",
+            "--validate-matches",
+            "4",
+        ]
     elif verb == "calibrate":
         words += ["--points", "4", "--matches", "2"]
     elif verb == "bench":
         words = ["tablesim", "bench", "--only", "physics", "--seconds", "0.1"] + (
-            ["--format", "json"] if "json" in words else [])
+            ["--format", "json"] if "json" in words else []
+        )
     return words, redirect
 
 
@@ -167,8 +185,9 @@ def _run(command: str, cwd: Path, monkeypatch) -> float:
     seconds = time.perf_counter() - started
     print(f"{seconds:6.1f} s ({time.process_time() - cpu:5.1f} s CPU)  {command}", file=sys.__stdout__)
     if words[1] in USER_DATA and not (cwd / words[USER_DATA[words[1]]]).exists():
-        assert code == 2 and err.getvalue() == f"tablesim: error: {words[USER_DATA[words[1]]]}: file not found\n", \
+        assert code == 2 and err.getvalue() == f"tablesim: error: {words[USER_DATA[words[1]]]}: file not found\n", (
             f"{command}\n{err.getvalue()[-3000:]}"
+        )
         return seconds
     assert code == 0, f"{command}\n{err.getvalue()[-3000:]}"
     return seconds
@@ -184,9 +203,22 @@ def test_the_examples_are_found():
     examples = help_examples()
     assert "tablesim examples --copy examples" in examples
     assert any(c.startswith("tablesim experiment examples/") for c in examples)
-    assert {c.split()[1] for c in examples} >= {"games", "rules", "profiles", "run", "experiment", "report",
-                                                 "export", "replay", "shot", "examples", "balance",
-                                                 "sensitivity", "calibrate", "new-game"}
+    assert {c.split()[1] for c in examples} >= {
+        "games",
+        "rules",
+        "profiles",
+        "run",
+        "experiment",
+        "report",
+        "export",
+        "replay",
+        "shot",
+        "examples",
+        "balance",
+        "sensitivity",
+        "calibrate",
+        "new-game",
+    }
     assert len(readme_commands()) >= 8
 
 
@@ -195,8 +227,7 @@ def _run_all(commands: list[str], place, monkeypatch) -> None:
     times = {command: _run(command, place, monkeypatch) for command in commands}
     for command, seconds in sorted(times.items(), key=lambda item: -item[1])[:5]:
         print(f"{seconds:6.1f} s  {command}")
-    print(f"{len(commands)} commands: {time.perf_counter() - started:.1f} s, "
-          f"{time.process_time() - cpu:.1f} s CPU")
+    print(f"{len(commands)} commands: {time.perf_counter() - started:.1f} s, {time.process_time() - cpu:.1f} s CPU")
 
 
 @pytest.mark.slow

@@ -27,21 +27,29 @@ def test_xlsx_holds_the_tables_and_the_report_figures(experiment, tmp_path, caps
     for name in ("matches", "players", "rounds"):
         assert len(sheets[name]) == len(tables[name])
         assert list(sheets[name].columns) == list(tables[name].columns)
-    pd.testing.assert_series_equal(sheets["players"]["score"], tables["players"]["score"], check_names=False, check_dtype=False)
+    pd.testing.assert_series_equal(
+        sheets["players"]["score"], tables["players"]["score"], check_names=False, check_dtype=False
+    )
     summary = sheets["summary"]
     analysis = analyse(load_results(experiment))
     seats = summary[summary["figure"] == "win rate by seat"]
     assert len(seats) == len(analysis.seat_rates)
     first = analysis.seat_rates.iloc[0]
-    row = seats[(seats["variant"] == first["variant"]) & (seats["lineup"] == first["lineup"])
-                & (seats["subject"] == f"seat {first['seat']}")].iloc[0]
+    row = seats[
+        (seats["variant"] == first["variant"])
+        & (seats["lineup"] == first["lineup"])
+        & (seats["subject"] == f"seat {first['seat']}")
+    ].iloc[0]
     assert row["value"] == pytest.approx(first["win_rate"]) and row["ci_low"] == pytest.approx(first["ci_low"])
     effects = summary[summary["figure"].str.startswith("variant effect")]
     assert len(effects) == len(analysis.effects) and effects["p_adjusted"].notna().all()
     # each effect's interval is the adjusted one, consistent with the adjusted p beside it
     first = analysis.effects.iloc[0]
-    row = effects[(effects["variant"] == first["variant"]) & (effects["lineup"] == first["lineup"])
-                  & (effects["subject"] == first["label"])].iloc[0]
+    row = effects[
+        (effects["variant"] == first["variant"])
+        & (effects["lineup"] == first["lineup"])
+        & (effects["subject"] == first["label"])
+    ].iloc[0]
     assert (row["ci_low"], row["ci_high"]) == pytest.approx((first["ci_low_adjusted"], first["ci_high_adjusted"]))
     assert ((effects["ci_low"] > 0) | (effects["ci_high"] < 0)).eq(effects["p_adjusted"] < 0.05).all()
     assert effects["method"].str.contains("adjusted together").all()
@@ -67,10 +75,13 @@ def test_long_tables_continue_on_further_sheets(monkeypatch, tmp_path):
     assert sum(len(f) for f in back.values()) == 20
 
 
-@pytest.mark.parametrize("argv, expected", [
-    (["--format", "xlsx", "--out", "x.csv"], "--out x.csv: unknown extension '.csv'; allowed: .xlsx"),
-    (["--format", "pdf"], "argument --format: invalid choice: 'pdf'"),
-])
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["--format", "xlsx", "--out", "x.csv"], "--out x.csv: unknown extension '.csv'; allowed: .xlsx"),
+        (["--format", "pdf"], "argument --format: invalid choice: 'pdf'"),
+    ],
+)
 def test_bad_export_options_are_one_line(experiment, capsys, argv, expected):
     assert main(["export", str(experiment), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -30,32 +30,59 @@ from tests.core.reliability import SCRIPT, snapshot
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
-FUZZ = settings(max_examples=int(os.environ.get("TABLESIM_FUZZ_EXAMPLES", "80")), deadline=None,
-                phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
-                suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                       HealthCheck.data_too_large],
-                derandomize=not os.environ.get("TABLESIM_FUZZ_RANDOM"))
+FUZZ = settings(
+    max_examples=int(os.environ.get("TABLESIM_FUZZ_EXAMPLES", "80")),
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+    derandomize=not os.environ.get("TABLESIM_FUZZ_RANDOM"),
+)
 #: Experiment files play matches (and a rerun) when they are sound: a fifth of the examples
 #: keeps the suite's budget; TABLESIM_FUZZ_EXAMPLES raises both.
 FUZZ_EXPERIMENTS = settings(FUZZ, max_examples=max(1, FUZZ.max_examples // 5))
 
-RULE_KEYS = ["game.target", "game.max_rounds", "game.seat0_bonus", "dice.sides", "dice.faces",
-             "dice.mode", "dice", "game", "game.nope", "nope", "nope.deeper.key", "dice.faces.x",
-             "game.target.x", "Game.Target", "deck.tir.count", "dice.mode.sum"]
+RULE_KEYS = [
+    "game.target",
+    "game.max_rounds",
+    "game.seat0_bonus",
+    "dice.sides",
+    "dice.faces",
+    "dice.mode",
+    "dice",
+    "game",
+    "game.nope",
+    "nope",
+    "nope.deeper.key",
+    "dice.faces.x",
+    "game.target.x",
+    "Game.Target",
+    "deck.tir.count",
+    "dice.mode.sum",
+]
 PROFILES = ["plain", "lucky", "wizard", "", " plain ", "PLAIN", "profile.toml", "missing.toml"]
 
 # -- values ------------------------------------------------------------------------------------
 scalars = st.one_of(
-    st.integers(-(2**63), 2**63 - 1), st.integers(-3, 60), st.booleans(),
-    st.floats(allow_nan=True, allow_infinity=True), st.floats(-5, 50),
-    st.text(max_size=12), st.sampled_from(["sum", "max", "min", ""]),
+    st.integers(-(2**63), 2**63 - 1),
+    st.integers(-3, 60),
+    st.booleans(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.floats(-5, 50),
+    st.text(max_size=12),
+    st.sampled_from(["sum", "max", "min", ""]),
     st.dates(datetime.date(1, 1, 1), datetime.date(9999, 12, 31)),
 )
-values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=7), st.dictionaries(st.sampled_from(["sides", "target", "x", "faces", "mode"]),
-                                                 inner, max_size=3)), max_leaves=10)
-keys = st.one_of(st.sampled_from(RULE_KEYS), st.text(st.characters(blacklist_categories=("Cs",)),
-                                                     min_size=0, max_size=10))
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=7),
+        st.dictionaries(st.sampled_from(["sides", "target", "x", "faces", "mode"]), inner, max_size=3),
+    ),
+    max_leaves=10,
+)
+keys = st.one_of(
+    st.sampled_from(RULE_KEYS), st.text(st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=10)
+)
 
 
 def toml_literal(value) -> str:
@@ -71,18 +98,27 @@ set_items = st.one_of(
 
 def nested(key_strategy, depth=2):
     leaf = values
-    return st.dictionaries(key_strategy, leaf if depth == 0 else st.one_of(leaf, nested(key_strategy, depth - 1)),
-                           max_size=4)
+    return st.dictionaries(
+        key_strategy, leaf if depth == 0 else st.one_of(leaf, nested(key_strategy, depth - 1)), max_size=4
+    )
 
 
-SOUND_RULES = [{"game": {"target": 30}}, {"dice": {"sides": 4, "mode": "max"}}, {"game": {"max_rounds": 8}},
-               {"dice": {"sides": 3, "faces": [3, 2, 1]}}, {}]
+SOUND_RULES = [
+    {"game": {"target": 30}},
+    {"dice": {"sides": 4, "mode": "max"}},
+    {"game": {"max_rounds": 8}},
+    {"dice": {"sides": 3, "faces": [3, 2, 1]}},
+    {},
+]
 SOUND_PROFILES = [{"bonus": 1.0}, {"base": "lucky", "name": "steady"}, {"name": "p" * 300}, {}]
 
 toml_documents = st.one_of(
     st.sampled_from(SOUND_RULES + SOUND_PROFILES).map(tomli_w.dumps),
-    nested(st.sampled_from(["game", "dice", "target", "sides", "faces", "mode", "max_rounds", "bonus",
-                            "base", "name", "x"])).map(tomli_w.dumps),
+    nested(
+        st.sampled_from(
+            ["game", "dice", "target", "sides", "faces", "mode", "max_rounds", "bonus", "base", "name", "x"]
+        )
+    ).map(tomli_w.dumps),
     st.text(max_size=80),
     st.binary(max_size=60).map(lambda b: b.decode("latin-1")),
 )
@@ -95,27 +131,52 @@ def experiment_files(draw) -> str:
     def pick(good, bad):
         return draw(st.sampled_from(good)) if sound and draw(st.integers(0, 6)) else draw(st.sampled_from(good + bad))
 
-    doc = {"game": pick(["toy-dice"], ["chess", 3]), "matches": pick([1, 3, 6], [0, -1, 10**16, "3", 2.5]),
-           "seed": pick([0, 7, 2**62], [-1]), "chunk_size": pick([1, 4, 25], [0, 10**7])}
+    doc = {
+        "game": pick(["toy-dice"], ["chess", 3]),
+        "matches": pick([1, 3, 6], [0, -1, 10**16, "3", 2.5]),
+        "seed": pick([0, 7, 2**62], [-1]),
+        "chunk_size": pick([1, 4, 25], [0, 10**7]),
+    }
     if draw(st.booleans()):
         doc["rotate_seats"] = pick([True, False], ["yes"])
     if draw(st.booleans()):
-        doc["baseline"] = {"set": draw(st.dictionaries(st.sampled_from(RULE_KEYS), values, max_size=2))
-                           if not sound else {"game.target": 30}}
+        doc["baseline"] = {
+            "set": draw(st.dictionaries(st.sampled_from(RULE_KEYS), values, max_size=2))
+            if not sound
+            else {"game.target": 30}
+        }
     variant = st.fixed_dictionaries(
         {"name": st.sampled_from(["v", "a/b", "x" * 300] if sound else ["v", "baseline", "", "x" * 300, "a/b"])},
-        optional={"set": st.dictionaries(st.sampled_from(RULE_KEYS), values, max_size=2) if not sound
-                  else st.sampled_from([{"dice.sides": 4}, {"dice.faces": [6, 5, 4, 3, 2, 1]}]),
-                  "rules": st.sampled_from(["", "rules.toml"] if sound else ["rules.toml", "missing.toml", ".", ""])})
+        optional={
+            "set": st.dictionaries(st.sampled_from(RULE_KEYS), values, max_size=2)
+            if not sound
+            else st.sampled_from([{"dice.sides": 4}, {"dice.faces": [6, 5, 4, 3, 2, 1]}]),
+            "rules": st.sampled_from(["", "rules.toml"] if sound else ["rules.toml", "missing.toml", ".", ""]),
+        },
+    )
     doc["variants"] = draw(st.lists(variant, max_size=2, unique_by=lambda v: v["name"]))
-    players = st.lists(st.sampled_from(["plain", "lucky"] if sound else PROFILES), min_size=2 if sound else 0,
-                       max_size=4 if sound else 5)
-    doc["lineups"] = draw(st.lists(st.fixed_dictionaries(
-        {"name": st.sampled_from(["pl", "p/l", "y" * 300] if sound else ["pl", "p/l", "", "y" * 300]),
-         "players": players}), min_size=1 if sound else 0, max_size=2, unique_by=lambda x: x["name"]))
+    players = st.lists(
+        st.sampled_from(["plain", "lucky"] if sound else PROFILES),
+        min_size=2 if sound else 0,
+        max_size=4 if sound else 5,
+    )
+    doc["lineups"] = draw(
+        st.lists(
+            st.fixed_dictionaries(
+                {
+                    "name": st.sampled_from(["pl", "p/l", "y" * 300] if sound else ["pl", "p/l", "", "y" * 300]),
+                    "players": players,
+                }
+            ),
+            min_size=1 if sound else 0,
+            max_size=2,
+            unique_by=lambda x: x["name"],
+        )
+    )
     if not sound:
-        for key, value in draw(st.dictionaries(st.sampled_from(["precision", "nope", "game", "lineups"]),
-                                               values, max_size=1)).items():
+        for key, value in draw(
+            st.dictionaries(st.sampled_from(["precision", "nope", "game", "lineups"]), values, max_size=1)
+        ).items():
             doc[key] = value
     try:
         return tomli_w.dumps(doc)
@@ -124,8 +185,23 @@ def experiment_files(draw) -> str:
 
 
 # -- paths -------------------------------------------------------------------------------------
-PATHS = ["out", "deep/er/out", "a_file", "a_file/sub", "a_dir", "/proc/x", "/proc/self/mem", "/dev/zero",
-         "/dev/null", "z" * 300, "sp ace/é", "", ".", "results_dir", "results_dir/matches"]
+PATHS = [
+    "out",
+    "deep/er/out",
+    "a_file",
+    "a_file/sub",
+    "a_dir",
+    "/proc/x",
+    "/proc/self/mem",
+    "/dev/zero",
+    "/dev/null",
+    "z" * 300,
+    "sp ace/é",
+    "",
+    ".",
+    "results_dir",
+    "results_dir/matches",
+]
 
 
 def sandbox(tmp: Path) -> None:
@@ -137,8 +213,24 @@ def _template(root: Path) -> Path:
     """A small finished results directory, made once and copied into each case that wants one."""
     folder = root / "template"
     if not folder.exists():
-        assert main(["run", "toy-dice", "--matches", "6", "--players", "plain,lucky", "--chunk-size", "3",
-                     "--out", str(folder), "--no-progress"]) == 0
+        assert (
+            main(
+                [
+                    "run",
+                    "toy-dice",
+                    "--matches",
+                    "6",
+                    "--players",
+                    "plain,lucky",
+                    "--chunk-size",
+                    "3",
+                    "--out",
+                    str(folder),
+                    "--no-progress",
+                ]
+            )
+            == 0
+        )
     return folder
 
 
@@ -182,23 +274,42 @@ def run_case(tmp: Path, argv: list[str], capsys) -> tuple[int, str]:
     return code, err
 
 
-VALID_SETS = ["game.target=30", "game.max_rounds=10", "dice.sides=4", "dice.mode=max", "dice.faces=[1,2,3,4,5,9]",
-              "dice.faces=[9,5,4,3,2,1]", "game.seat0_bonus=1.5"]
+VALID_SETS = [
+    "game.target=30",
+    "game.max_rounds=10",
+    "dice.sides=4",
+    "dice.mode=max",
+    "dice.faces=[1,2,3,4,5,9]",
+    "dice.faces=[9,5,4,3,2,1]",
+    "game.seat0_bonus=1.5",
+]
 
 
 @st.composite
 def run_commands(draw) -> list[str]:
     """Mostly sound commands with a few things wrong (or none), and some entirely random ones."""
     sound = draw(st.booleans())
+
     def pick(good, bad):
         return draw(st.sampled_from(good)) if sound and draw(st.integers(0, 5)) else draw(st.sampled_from(good + bad))
 
-    players = draw(st.lists(st.sampled_from(["plain", "lucky"] if sound else PROFILES), min_size=2 if sound else 1,
-                            max_size=4 if sound else 5))
-    argv = ["run", pick(["toy-dice"], ["chess", ""]), "--matches", pick(["1", "3", "12"], ["0", "-2", str(10**16)]),
-            "--players", ",".join(players), "--no-progress"]
-    for item in draw(st.lists(st.sampled_from(VALID_SETS) if sound and draw(st.booleans()) else set_items,
-                              max_size=3)):
+    players = draw(
+        st.lists(
+            st.sampled_from(["plain", "lucky"] if sound else PROFILES),
+            min_size=2 if sound else 1,
+            max_size=4 if sound else 5,
+        )
+    )
+    argv = [
+        "run",
+        pick(["toy-dice"], ["chess", ""]),
+        "--matches",
+        pick(["1", "3", "12"], ["0", "-2", str(10**16)]),
+        "--players",
+        ",".join(players),
+        "--no-progress",
+    ]
+    for item in draw(st.lists(st.sampled_from(VALID_SETS) if sound and draw(st.booleans()) else set_items, max_size=3)):
         argv += ["--set", item]
     optional = {
         "--rules": (["rules.toml"], PATHS),
@@ -239,27 +350,64 @@ def other_commands(draw) -> list[str]:
                 argv += [flag, draw(st.sampled_from(PATHS)) + draw(st.sampled_from(suffixes))]
         return argv
     if kind == "replay":
-        return ["replay", draw(st.sampled_from(["toy-dice", "gasterospeed", "nope"])), "--match",
-                draw(st.sampled_from(["-1", "x"])), "--seed", draw(st.sampled_from(["0", "-3"]))]
+        return [
+            "replay",
+            draw(st.sampled_from(["toy-dice", "gasterospeed", "nope"])),
+            "--match",
+            draw(st.sampled_from(["-1", "x"])),
+            "--seed",
+            draw(st.sampled_from(["0", "-3"])),
+        ]
     if kind == "shot":
-        argv = ["shot", draw(st.sampled_from(["toy-dice", "curlastique"])), "--speed",
-                draw(st.sampled_from(["1.3", "nan", "-1", "x"]))]
+        argv = [
+            "shot",
+            draw(st.sampled_from(["toy-dice", "curlastique"])),
+            "--speed",
+            draw(st.sampled_from(["1.3", "nan", "-1", "x"])),
+        ]
         if draw(st.booleans()):
             argv += ["--plot", draw(st.sampled_from(PATHS)) + draw(st.sampled_from([".png", ".svg", ".xyz", ""]))]
         if draw(st.booleans()):
             argv += ["--state", draw(st.sampled_from(["rules.toml", *PATHS]))]
         return argv
-    return draw(st.sampled_from([["demo", "--jobs", "0"], ["demo", "--out", "a_file/x"], ["bench", "--seconds", "0"],
-                                 ["games", "--format", "xml"], [], ["nope"], ["--version"], ["balance", "a_dir"],
-                                 ["sensitivity", "/proc/self/mem"], ["balance", "exp.toml", "--jobs", "0"],
-                                 ["run", "toy-dice"], ["run", "toy-dice", "--matches", "1e3", "--players", "a"]]))
+    return draw(
+        st.sampled_from(
+            [
+                ["demo", "--jobs", "0"],
+                ["demo", "--out", "a_file/x"],
+                ["bench", "--seconds", "0"],
+                ["games", "--format", "xml"],
+                [],
+                ["nope"],
+                ["--version"],
+                ["balance", "a_dir"],
+                ["sensitivity", "/proc/self/mem"],
+                ["balance", "exp.toml", "--jobs", "0"],
+                ["run", "toy-dice"],
+                ["run", "toy-dice", "--matches", "1e3", "--players", "a"],
+            ]
+        )
+    )
 
 
-files = st.fixed_dictionaries({"rules.toml": toml_documents, "profile.toml": toml_documents,
-                               "exp.toml": experiment_files()})
-results_kinds = st.one_of(st.none(), st.sampled_from(["intact", "damaged-part", "{}", "[]", '{"kind": "run"',
-                                                      '{"kind": "run", "game": "toy-dice"}', '{"kind": 3, "game": []}']),
-                          st.text(max_size=30))
+files = st.fixed_dictionaries(
+    {"rules.toml": toml_documents, "profile.toml": toml_documents, "exp.toml": experiment_files()}
+)
+results_kinds = st.one_of(
+    st.none(),
+    st.sampled_from(
+        [
+            "intact",
+            "damaged-part",
+            "{}",
+            "[]",
+            '{"kind": "run"',
+            '{"kind": "run", "game": "toy-dice"}',
+            '{"kind": 3, "game": []}',
+        ]
+    ),
+    st.text(max_size=30),
+)
 
 
 @FUZZ
@@ -281,8 +429,11 @@ def test_fuzz_other_commands(tmp_path_factory, template, capsys, argv, files, re
 
 
 @FUZZ_EXPERIMENTS
-@given(experiment=experiment_files(), rules=st.sampled_from(SOUND_RULES).map(tomli_w.dumps) | toml_documents,
-       out=st.sampled_from(["out", "z" * 300, "deep/er/out", "a_file", "/proc/x"]))
+@given(
+    experiment=experiment_files(),
+    rules=st.sampled_from(SOUND_RULES).map(tomli_w.dumps) | toml_documents,
+    out=st.sampled_from(["out", "z" * 300, "deep/er/out", "a_file", "/proc/x"]),
+)
 def test_fuzz_experiment_files(tmp_path_factory, template, capsys, experiment, rules, out):
     tmp = tmp_path_factory.mktemp("case")
     _prepare(tmp, template, {"exp.toml": experiment, "rules.toml": rules}, None)
@@ -303,12 +454,17 @@ SUBPROCESS_CASES = [
 
 @pytest.mark.parametrize("argv", SUBPROCESS_CASES, ids=lambda a: " ".join(a)[:40])
 def test_fuzz_cases_through_a_real_process(tmp_path, template, argv):
-    _prepare(tmp_path, template, {"exp.toml": 'game = "toy-dice"\nmatches = 2\n[[lineups]]\nname = "p"\n'
-                                              'players = ["plain", "lucky"]\n'}, "{}")
+    _prepare(
+        tmp_path,
+        template,
+        {"exp.toml": 'game = "toy-dice"\nmatches = 2\n[[lineups]]\nname = "p"\nplayers = ["plain", "lucky"]\n'},
+        "{}",
+    )
     (tmp_path / "cli.py").write_text(SCRIPT)
     before = snapshot(tmp_path)
-    done = subprocess.run([sys.executable, str(tmp_path / "cli.py"), *argv], cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(tmp_path / "cli.py"), *argv], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 2, done.stderr
     assert "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("tablesim: error: ")

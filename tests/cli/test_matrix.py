@@ -20,8 +20,23 @@ def game(tmp_path):
 
 
 def test_rock_paper_scissors_prints_a_cycle_and_a_uniform_equilibrium(game, capsys):
-    assert main(["matrix", NAME, "--profiles", "rock,paper,scissors", "--matches", "300", "--set",
-                 "game.mode=\"hands\"", "--bootstrap", "100"]) == 0
+    assert (
+        main(
+            [
+                "matrix",
+                NAME,
+                "--profiles",
+                "rock,paper,scissors",
+                "--matches",
+                "300",
+                "--set",
+                'game.mode="hands"',
+                "--bootstrap",
+                "100",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "P(row beats column)" in out and "mostly cyclic (rock-paper-scissors)" in out
     assert "3 profiles are part of optimal play" in out
@@ -29,8 +44,25 @@ def test_rock_paper_scissors_prints_a_cycle_and_a_uniform_equilibrium(game, caps
 
 def test_json_ratings_order_a_transitive_game_and_the_report_carries_the_matrix(game, tmp_path, capsys):
     out = tmp_path / "m"
-    assert main(["matrix", NAME, "--profiles", "weak,good,best", "--matches", "300", "--out", str(out),
-                 "--format", "json", "--bootstrap", "100"]) == 0
+    assert (
+        main(
+            [
+                "matrix",
+                NAME,
+                "--profiles",
+                "weak,good,best",
+                "--matches",
+                "300",
+                "--out",
+                str(out),
+                "--format",
+                "json",
+                "--bootstrap",
+                "100",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert [r["profile"] for r in data["ratings"]] == ["best", "good", "weak"]
     assert data["cyclic_ci"][1] < 0.1 and len(data["pairs"]) == 6
@@ -43,13 +75,16 @@ def test_json_ratings_order_a_transitive_game_and_the_report_carries_the_matrix(
     assert 'id="matrix"' in html and "Ratings and the meta-game" in html
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--profiles", "rock"], "--profiles: got 'rock'; allowed: two or more"),
-    (["--profiles", "rock,,paper"], "--profiles: got 'rock,,paper'"),
-    (["--profiles", "rock,rock"], "--profiles: the names rock, rock repeat"),
-    (["--profiles", "rock,lizard"], "lizard"),
-    (["--profiles", "rock,paper", "--matches", "1"], "--matches"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--profiles", "rock"], "--profiles: got 'rock'; allowed: two or more"),
+        (["--profiles", "rock,,paper"], "--profiles: got 'rock,,paper'"),
+        (["--profiles", "rock,rock"], "--profiles: the names rock, rock repeat"),
+        (["--profiles", "rock,lizard"], "lizard"),
+        (["--profiles", "rock,paper", "--matches", "1"], "--matches"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2_and_nothing_written(game, tmp_path, capsys, argv, message):
     out = tmp_path / "never"
     assert main(["matrix", NAME, *argv, "--out", str(out)]) == 2

@@ -74,8 +74,7 @@ def text() -> str:
     return DOC.read_text(encoding="utf-8")
 
 
-def test_every_file_block_parses_and_the_blocks_replace_every_file_of_the_skeleton(text, tmp_path, monkeypatch,
-                                                                                      capsys):
+def test_every_file_block_parses_and_the_blocks_replace_every_file_of_the_skeleton(text, tmp_path, monkeypatch, capsys):
     files = doc_files(text)
     for path, body in files.items():
         if path.endswith(".py"):
@@ -107,15 +106,29 @@ def installed(text, tmp_path_factory) -> tuple[Path, dict[str, str]]:
     for path, body in doc_files(text).items():
         (package / path).write_text(body, encoding="utf-8")
     site = tmp / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "-qq", "--no-deps", "--no-build-isolation",
-                    "--target", str(site), str(package)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-qq",
+            "--no-deps",
+            "--no-build-isolation",
+            "--target",
+            str(site),
+            str(package),
+        ],
+        check=True,
+    )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
     return package, env
 
 
 def _tablesim(argv: list[str], env: dict[str, str], cwd: Path) -> str:
-    done = subprocess.run([sys.executable, "-m", "sim.cli", *argv], env=env, cwd=cwd, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "sim.cli", *argv], env=env, cwd=cwd, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, f"tablesim {shlex.join(argv)}: exit {done.returncode}\n{done.stderr[-3000:]}"
     return done.stdout
 
@@ -135,8 +148,14 @@ def test_the_worked_example_installs_and_plays_as_the_page_shows(text, installed
 @pytest.mark.timeout(300)
 def test_the_worked_example_passes_its_own_tests_and_every_conformance_check(installed):
     package, env = installed
-    done = subprocess.run([sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests"], cwd=package,
-                          env=env, capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests"],
+        cwd=package,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     failures = [line for line in done.stdout.splitlines() if line.startswith(("E ", "FAILED", "ERROR"))]
     assert done.returncode == 0, "\n".join(failures[-60:]) or done.stdout[-3000:] + done.stderr[-2000:]
     passed = re.findall(rf"test_conformance\[{GAME}-(\w+)[^\]]*\] PASSED", done.stdout)

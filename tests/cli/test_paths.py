@@ -32,24 +32,48 @@ def cases(p: Path):
         ([*RUN, "--out", p / "a_file" / "sub"], f"--out {p / 'a_file' / 'sub'}: {p / 'a_file'} is a file"),
         ([*RUN, "--out", p / "a_file"], f"--out {p / 'a_file'}: exists and is not a directory"),
         (["report", results, "--out", "/proc/x/r.html"], "--out /proc/x/r.html: cannot write in /proc"),
-        (["report", results, "--out", p / "a_file" / "r.html"], f"--out {p / 'a_file' / 'r.html'}: {p / 'a_file'} is a file"),
+        (
+            ["report", results, "--out", p / "a_file" / "r.html"],
+            f"--out {p / 'a_file' / 'r.html'}: {p / 'a_file'} is a file",
+        ),
         (["report", results, "--out", p / "a_dir"], f"--out {p / 'a_dir'}: is a directory"),
-        (["report", results, "--out", p / "r.txt"], f"--out {p / 'r.txt'}: unknown extension '.txt'; allowed: .html, .htm"),
+        (
+            ["report", results, "--out", p / "r.txt"],
+            f"--out {p / 'r.txt'}: unknown extension '.txt'; allowed: .html, .htm",
+        ),
         (["report", results, "--markdown", p / "r.html"], f"--markdown {p / 'r.html'}: unknown extension '.html'"),
-        (["report", results, "--markdown", p / "a_file" / "r.md"], f"--markdown {p / 'a_file' / 'r.md'}: {p / 'a_file'} is a file"),
+        (
+            ["report", results, "--markdown", p / "a_file" / "r.md"],
+            f"--markdown {p / 'a_file' / 'r.md'}: {p / 'a_file'} is a file",
+        ),
         (["report", p / "a_file"], f"{p / 'a_file'}: not a directory"),
         (["report", p / "a_dir"], f"{p / 'a_dir'}: not a tablesim results directory (no manifest.json)"),
-        (["shot", "curlastique", "--speed", "1.3", "--plot", p / "a.xyz"], f"--plot {p / 'a.xyz'}: unknown extension '.xyz'; allowed: .png, .svg, .pdf"),
-        (["shot", "curlastique", "--speed", "1.3", "--plot", "/proc/x/a.png"], "--plot /proc/x/a.png: cannot write in /proc"),
+        (
+            ["shot", "curlastique", "--speed", "1.3", "--plot", p / "a.xyz"],
+            f"--plot {p / 'a.xyz'}: unknown extension '.xyz'; allowed: .png, .svg, .pdf",
+        ),
+        (
+            ["shot", "curlastique", "--speed", "1.3", "--plot", "/proc/x/a.png"],
+            "--plot /proc/x/a.png: cannot write in /proc",
+        ),
         (["shot", "curlastique", "--speed", "1.3", "--plot", p / "a_dir"], f"--plot {p / 'a_dir'}: is a directory"),
         (["shot", "curlastique", "--speed", "1.3", "--state", p / "a_dir"], f"--state {p / 'a_dir'}: is a directory"),
-        (["shot", "curlastique", "--speed", "1.3", "--state", p / "none.toml"], f"--state {p / 'none.toml'}: file not found"),
+        (
+            ["shot", "curlastique", "--speed", "1.3", "--state", p / "none.toml"],
+            f"--state {p / 'none.toml'}: file not found",
+        ),
         ([*RUN, "--rules", "/proc/self/mem"], "--rules /proc/self/mem: cannot be read (Input/output error)"),
         ([*RUN, "--rules", "/dev/zero"], "--rules /dev/zero: not a regular file"),
         ([*RUN, "--rules", p / "a_dir"], f"--rules {p / 'a_dir'}: is a directory"),
-        ([*RUN, "--rules", p / "a_file" / "r.toml"], f"--rules {p / 'a_file' / 'r.toml'}: file not found (a part of the path is a file)"),
+        (
+            [*RUN, "--rules", p / "a_file" / "r.toml"],
+            f"--rules {p / 'a_file' / 'r.toml'}: file not found (a part of the path is a file)",
+        ),
         (["rules", "toy-dice", "--rules", "/proc/self/mem"], "--rules /proc/self/mem: cannot be read"),
-        (["run", "toy-dice", "--matches", "5", "--players", f"plain,{p / 'a_dir'}.toml"], f"{p / 'a_dir'}.toml: file not found"),
+        (
+            ["run", "toy-dice", "--matches", "5", "--players", f"plain,{p / 'a_dir'}.toml"],
+            f"{p / 'a_dir'}.toml: file not found",
+        ),
         (["replay", "gasterospeed", "--match", "-1"], "--match: got -1; allowed: >= 0"),
         (["demo", "--jobs", "0", "--out", p / "demo"], "--jobs: got 0; allowed: >= 1, or -1 for every core"),
         (["demo", "--out", p / "a_file" / "demo"], f"--out {p / 'a_file' / 'demo'}: {p / 'a_file'} is a file"),
@@ -97,10 +121,14 @@ def test_an_unwritable_results_directory_is_refused_before_any_work(place, capsy
 
 def test_argparse_errors_carry_the_prefix_once(capsys):
     for argv, expected in [
-        (["run", "toy-dice", "--matches", "x", "--players", "a"],
-         "tablesim: error: argument --matches: invalid int value: 'x' (see tablesim run --help)"),
-        (["run", "toy-dice", "--players", "a"],
-         "tablesim: error: the following arguments are required: --matches (see tablesim run --help)"),
+        (
+            ["run", "toy-dice", "--matches", "x", "--players", "a"],
+            "tablesim: error: argument --matches: invalid int value: 'x' (see tablesim run --help)",
+        ),
+        (
+            ["run", "toy-dice", "--players", "a"],
+            "tablesim: error: the following arguments are required: --matches (see tablesim run --help)",
+        ),
         (["fly"], "tablesim: error: argument COMMAND: invalid choice: 'fly'"),
     ]:
         code, _, err = run_cli(capsys, *argv)

@@ -97,12 +97,16 @@ def test_no_game_is_named_in_the_cli_package():
 
     names = ("curlastique", "carrom", "gasterospeed")
     for path in Path(sim.cli.__file__).parent.glob("*.py"):
-        code = "\n".join(line for line in path.read_text().splitlines()
-                         if "example" not in line.lower() and not line.strip().startswith("#"))
+        code = "\n".join(
+            line
+            for line in path.read_text().splitlines()
+            if "example" not in line.lower() and not line.strip().startswith("#")
+        )
         assert not any(f'"{n}"' in code or f"'{n}'" in code for n in names), path
 
 
 # point 9 -------------------------------------------------------------------------------------
+
 
 def _every_game():
     from sim.core.game import game_names
@@ -116,8 +120,11 @@ def test_rules_with_set_keep_every_comment_and_read_back(game, capsys):
     default = load_rules(spec)
     text = default_rules_text(spec)
     docs = field_docs(spec.rules_type)
-    key = next(k for k, d in docs.items() if d["type"] == "an integer" and d.get("min") is not None
-               and (d.get("max") is None or d["max"] > d["min"]))
+    key = next(
+        k
+        for k, d in docs.items()
+        if d["type"] == "an integer" and d.get("min") is not None and (d.get("max") is None or d["max"] > d["min"])
+    )
     from sim.core.config import flatten, to_dict
 
     value = flatten(to_dict(default))[key]
@@ -160,9 +167,9 @@ def test_resolved_values_are_shown_beside_auto():
         def resolved(self):
             return {"dues": self.dues if self.dues != "auto" else self.ruleset == "icf"}
 
-    text = ('# the switches\n'
-            'ruleset = "family"   # family or icf\n'
-            'dues = "auto"        # "auto" = the ruleset\'s value\n')
+    text = (
+        '# the switches\nruleset = "family"   # family or icf\ndues = "auto"        # "auto" = the ruleset\'s value\n'
+    )
     default = load_config(Switches, tomllib.loads(text))
     icf = load_config(Switches, tomllib.loads(text), overrides=["ruleset=icf"])
     out = commented_toml(text, icf, default, icf.resolved())

@@ -20,17 +20,22 @@ def experiment(tmp_path_factory):
 
 def test_five_stored_matches_of_an_experiment_replay_to_their_scores(experiment, capsys):
     players = load_tables(experiment)["players"]
-    chosen = [("baseline", "plain-3", 0), ("seat0-bonus", "lucky-vs-2", 7), ("capped", "plain-3", 11),
-              ("seat0-bonus", "plain-3", 29), ("capped", "lucky-vs-2", 16)]
+    chosen = [
+        ("baseline", "plain-3", 0),
+        ("seat0-bonus", "lucky-vs-2", 7),
+        ("capped", "plain-3", 11),
+        ("seat0-bonus", "plain-3", 29),
+        ("capped", "lucky-vs-2", 16),
+    ]
     for variant, lineup, match in chosen:
-        stored = players[(players["variant"] == variant) & (players["lineup"] == lineup)
-                         & (players["match"] == match)].sort_values("seat")
+        stored = players[
+            (players["variant"] == variant) & (players["lineup"] == lineup) & (players["match"] == match)
+        ].sort_values("seat")
         log, seated, _ = replay_stored(stored_match(experiment, match, variant, lineup))
         replayed = [row["score"] for row in sorted(log.players, key=lambda r: r["seat"])]
         assert replayed == list(stored["score"]), (variant, lineup, match)
         assert [p.name for p in seated] == list(stored["profile"])  # the stored rotation
-        assert main(["replay", str(experiment), "--match", str(match), "--variant", variant,
-                     "--lineup", lineup]) == 0
+        assert main(["replay", str(experiment), "--match", str(match), "--variant", variant, "--lineup", lineup]) == 0
         out = capsys.readouterr().out
         assert f"rotation {match % 3}" in out and "replayed final scores equal the stored ones" in out
 
@@ -56,14 +61,20 @@ def test_a_changed_match_is_one_clear_line(experiment, capsys, monkeypatch):
     assert err[0].startswith("tablesim: error: match 3 does not replay: stored final scores seat 0 ")
 
 
-@pytest.mark.parametrize("argv, expected", [
-    (["--match", "3"], "--lineup: this results directory holds several; choose one of: plain-3, lucky-vs-2"),
-    (["--match", "3", "--lineup", "x"], "--lineup 'x': not in this results directory; allowed: plain-3, lucky-vs-2"),
-    (["--match", "3", "--variant", "nope", "--lineup", "plain-3"], "--variant 'nope': not in this results"),
-    (["--match", "30", "--lineup", "plain-3"], "--match 30: not stored in"),
-    (["--lineup", "plain-3"], "--match: required with a results directory"),
-    (["--match", "1", "--lineup", "plain-3", "--seed", "2"], "--rules, --set, --players and --seed: not with"),
-])
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["--match", "3"], "--lineup: this results directory holds several; choose one of: plain-3, lucky-vs-2"),
+        (
+            ["--match", "3", "--lineup", "x"],
+            "--lineup 'x': not in this results directory; allowed: plain-3, lucky-vs-2",
+        ),
+        (["--match", "3", "--variant", "nope", "--lineup", "plain-3"], "--variant 'nope': not in this results"),
+        (["--match", "30", "--lineup", "plain-3"], "--match 30: not stored in"),
+        (["--lineup", "plain-3"], "--match: required with a results directory"),
+        (["--match", "1", "--lineup", "plain-3", "--seed", "2"], "--rules, --set, --players and --seed: not with"),
+    ],
+)
 def test_bad_choices_are_one_line_exit_2(experiment, capsys, argv, expected):
     code = main(["replay", str(experiment), *argv])
     err = capsys.readouterr().err.strip().splitlines()
@@ -84,8 +95,11 @@ def test_a_run_directory_replays_too(tmp_path, capsys):
     assert main(["replay", str(out), "--match", "5"]) == 0
     text = capsys.readouterr().out
     stored = pd.read_parquet(out / "players").query("match == 5").sort_values("seat")
-    assert "replayed final scores equal the stored ones: " + ", ".join(
-        f"seat {s} {v:g}" for s, v in zip(stored["seat"], stored["score"])) in text
+    assert (
+        "replayed final scores equal the stored ones: "
+        + ", ".join(f"seat {s} {v:g}" for s, v in zip(stored["seat"], stored["score"]))
+        in text
+    )
     assert json.loads((out / "manifest.json").read_text())["rotate_seats"] is True
 
 
@@ -115,27 +129,32 @@ def test_a_gasterospeed_race_is_chosen_and_a_lone_snails_turns_are_folded(capsys
     assert fold == "=== Turns 10-136: one snail left running; its 127 turns are folded (--all-turns tells them) ==="
     assert len(folded) < len(full) // 8
     result = full.index("Race over after 137 turns.")
-    assert folded[folded.index("Race over after 137 turns."):] == full[result:]  # the same race, told shorter
-    assert folded[:folded.index(fold)] == full[:full.index("=== Turn 10 ===")]  # turns 1-9 told in full
+    assert folded[folded.index("Race over after 137 turns.") :] == full[result:]  # the same race, told shorter
+    assert folded[: folded.index(fold)] == full[: full.index("=== Turn 10 ===")]  # turns 1-9 told in full
     # race 2, told after race 1 was played untold: its points are the match's
     assert main(["replay", "gasterospeed", "--seed", "3", "--part", "2"]) == 0
     second = capsys.readouterr().out.splitlines()
     assert second[0].startswith("Race 2 of 6: ")
     spec = get_game("gasterospeed")
     rules = load_rules(spec, None, [])
-    rounds = pd.DataFrame(play_match(rules, load_lineup(spec, list(spec.demo_players), rules),
-                                     MatchSeeds(3, 0)).rounds)
+    rounds = pd.DataFrame(play_match(rules, load_lineup(spec, list(spec.demo_players), rules), MatchSeeds(3, 0)).rounds)
     points = rounds[rounds["round"] == 2].sort_values("seat")["points"].tolist()
-    told = {line.split(". ")[1][0]: int(line.split(": ")[1].split(" points")[0])
-            for line in second if line.startswith("  ") and " points, " in line}
+    told = {
+        line.split(". ")[1][0]: int(line.split(": ")[1].split(" points")[0])
+        for line in second
+        if line.startswith("  ") and " points, " in line
+    }
     assert [told[label] for label in "ABCD"] == points
 
 
-@pytest.mark.parametrize("argv, expected", [
-    (["replay", "gasterospeed", "--part", "7"], "--part 7: the championship has 6 races"),
-    (["replay", "gasterospeed", "--part", "0"], "--part: got 0; allowed: >= 1"),
-    (["replay", "curlastique", "--part", "2"], "--part: curlastique tells a match whole; it takes no --part"),
-])
+@pytest.mark.parametrize(
+    "argv, expected",
+    [
+        (["replay", "gasterospeed", "--part", "7"], "--part 7: the championship has 6 races"),
+        (["replay", "gasterospeed", "--part", "0"], "--part: got 0; allowed: >= 1"),
+        (["replay", "curlastique", "--part", "2"], "--part: curlastique tells a match whole; it takes no --part"),
+    ],
+)
 def test_a_part_the_game_has_not_is_one_line(capsys, argv, expected):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -13,9 +13,18 @@ from sim.cli import main
 from sim.core.game import get_game, installed_game_names
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--virtual-time-budget=15000"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--hide-scrollbars",
+    "--virtual-time-budget=15000",
+]
 
 # Put first in <head>: errors of the page's own script are caught; after load it steps, plays
 # for a few (virtual) seconds, goes to the last frame and writes what it saw into the DOM.
@@ -60,7 +69,7 @@ def _lineup(spec) -> str:
     hints = getattr(spec, "conformance", None)
     players = list(getattr(hints, "lineup", None) or spec.demo_players)
     fewest = min(spec.player_counts)
-    players = (players * fewest)[:max(fewest, min(len(players), 2))]  # the suite repeats a line-up to fill the seats
+    players = (players * fewest)[: max(fewest, min(len(players), 2))]  # the suite repeats a line-up to fill the seats
     return ",".join(players)
 
 
@@ -69,8 +78,7 @@ def _lineup(spec) -> str:
 def test_animated_replay_runs_and_ends_on_the_stored_scores(game, tmp_path, capsys):
     spec = get_game(game)
     results = tmp_path / "results"
-    assert main(["run", game, "--matches", "2", "--players", _lineup(spec), "--seed", "7",
-                 "--out", str(results)]) == 0
+    assert main(["run", game, "--matches", "2", "--players", _lineup(spec), "--seed", "7", "--out", str(results)]) == 0
     page = tmp_path / "replay.html"
     assert main(["replay", str(results), "--match", "1", "--html", str(page)]) == 0
     out = capsys.readouterr().out
@@ -79,8 +87,12 @@ def test_animated_replay_runs_and_ends_on_the_stored_scores(game, tmp_path, caps
     assert "http://" not in html and "https://" not in html  # self-contained
     probe = tmp_path / "probe.html"
     probe.write_text(html.replace("<head>", PROBE, 1), encoding="utf-8")
-    dom = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom",
-                          probe.as_uri()], capture_output=True, text=True, timeout=180)
+    dom = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", probe.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert dom.returncode == 0, dom.stderr[-2000:]
     found = re.search(r"<pre id=\"probe\">PROBE (.*?) END</pre>", dom.stdout)
     assert found, dom.stdout[-2000:]

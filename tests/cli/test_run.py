@@ -11,8 +11,25 @@ SEAT_EFFECT = ["--set", "game.seat0_bonus=3"]
 
 
 def _profiles(capsys, players, *extra):
-    assert main(["run", "toy-dice", "--matches", "600", "--players", players, "--seed", "5",
-                 "--format", "json", *SEAT_EFFECT, *extra]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "toy-dice",
+                "--matches",
+                "600",
+                "--players",
+                players,
+                "--seed",
+                "5",
+                "--format",
+                "json",
+                *SEAT_EFFECT,
+                *extra,
+            ]
+        )
+        == 0
+    )
     out, err = capsys.readouterr()
     summary = json.loads(out)
     return {row["profile"]: row for row in summary["win_rate_by_profile"]}, summary, err
@@ -73,16 +90,22 @@ def test_an_empty_seat_in_the_line_up_is_one_error_line_and_nothing_is_written(c
     out = tmp_path / "never"
     assert main(["run", "toy-dice", "--matches", "2", "--players", "plain,,lucky", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["tablesim: error: players: seat 2 of 'plain,,lucky' has no profile; allowed: a preset of "
-                   "toy-dice or the path of a .toml profile file for every seat"]
+    assert err == [
+        "tablesim: error: players: seat 2 of 'plain,,lucky' has no profile; allowed: a preset of "
+        "toy-dice or the path of a .toml profile file for every seat"
+    ]
     assert not out.exists()
 
 
 def test_a_rules_file_with_a_byte_order_mark_is_read(capsys, tmp_path):
     rules = tmp_path / "rules.toml"
     rules.write_bytes("\ufeff[game]\nseat0_bonus = 3\n".encode())
-    assert main(["run", "toy-dice", "--matches", "4", "--players", "plain,lucky", "--rules", str(rules),
-                 "--format", "json"]) == 0
+    assert (
+        main(
+            ["run", "toy-dice", "--matches", "4", "--players", "plain,lucky", "--rules", str(rules), "--format", "json"]
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["matches"] == 4
 
 
@@ -105,8 +128,10 @@ def test_a_full_disk_is_one_line_naming_the_directory_and_a_rerun_resumes(capsys
     argv = ["run", "toy-dice", "--matches", "40", "--players", "plain,lucky", "--chunk-size", "10", "--out", str(out)]
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert err[-1] == (f"tablesim: error: the disk is full (No space left on device) while writing {out}; the "
-                       "matches finished so far are kept: free some space and rerun the same command to resume")
+    assert err[-1] == (
+        f"tablesim: error: the disk is full (No space left on device) while writing {out}; the "
+        "matches finished so far are kept: free some space and rerun the same command to resume"
+    )
     assert len(load_tables(out)["matches"]) == written[0] == 10
     monkeypatch.setattr(ResultStore, "write_chunk", write_chunk)
     assert main(argv) == 0
@@ -115,8 +140,25 @@ def test_a_full_disk_is_one_line_naming_the_directory_and_a_rerun_resumes(capsys
 
 def test_run_stops_once_the_seats_are_shown_unfair_and_a_rerun_plays_nothing(capsys, tmp_path):
     out = tmp_path / "res"
-    argv = ["run", "toy-dice", "--matches", "20", "--players", "plain,plain", "--seed", "3", *SEAT_EFFECT,
-            "--stop-fair", "0.05", "--max-matches", "4000", "--chunk-size", "20", "--out", str(out)]
+    argv = [
+        "run",
+        "toy-dice",
+        "--matches",
+        "20",
+        "--players",
+        "plain,plain",
+        "--seed",
+        "3",
+        *SEAT_EFFECT,
+        "--stop-fair",
+        "0.05",
+        "--max-matches",
+        "4000",
+        "--chunk-size",
+        "20",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     text = capsys.readouterr().out
     manifest = json.loads((out / "manifest.json").read_text())
@@ -135,12 +177,16 @@ def test_run_stops_once_the_seats_are_shown_unfair_and_a_rerun_plays_nothing(cap
 
 def test_bad_stopping_options_are_one_line_and_write_nothing(capsys, tmp_path):
     base = ["run", "toy-dice", "--matches", "20", "--players", "plain,plain", "--out", str(tmp_path / "never")]
-    for extra, expected in ((["--stop-fair", "0.7"], "--stop-fair: got 0.7; allowed: a proportion above 0"),
-                            (["--max-matches", "100"], "--max-matches: only with --stop-fair or --stop-half-width"),
-                            (["--stop-fair", "0.02", "--max-matches", "10"], "--max-matches: got 10; allowed: 20 to"),
-                            (["--stop-half-width", "0.05", "--stop-alpha", "0"], "--stop-alpha: got 0.0"),
-                            (["--stop-fair", "0.02", "--players", "plain,lucky", "--no-rotate"],
-                             "--stop-fair: the seats hold different profiles and are not rotated")):
+    for extra, expected in (
+        (["--stop-fair", "0.7"], "--stop-fair: got 0.7; allowed: a proportion above 0"),
+        (["--max-matches", "100"], "--max-matches: only with --stop-fair or --stop-half-width"),
+        (["--stop-fair", "0.02", "--max-matches", "10"], "--max-matches: got 10; allowed: 20 to"),
+        (["--stop-half-width", "0.05", "--stop-alpha", "0"], "--stop-alpha: got 0.0"),
+        (
+            ["--stop-fair", "0.02", "--players", "plain,lucky", "--no-rotate"],
+            "--stop-fair: the seats hold different profiles and are not rotated",
+        ),
+    ):
         assert main(base + extra) == 2, extra
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and expected in err[0], (extra, err)

@@ -69,7 +69,7 @@ def test_one_slot_swept_on_a_profile_key_keeps_the_other_slots(tmp_path):
 
 
 def test_every_value_plays_the_same_seeds(tmp_path):
-    experiment = load_experiment(write(tmp_path, 'skill = [0, 1, 2]', matches=20))
+    experiment = load_experiment(write(tmp_path, "skill = [0, 1, 2]", matches=20))
     tables = run_experiment(experiment, ResultStore(tmp_path / "out"), progress=False)
     matches = tables["matches"]
     seeds = matches.pivot_table(index="match", columns=["variant", "lineup"], values="seed")
@@ -78,16 +78,19 @@ def test_every_value_plays_the_same_seeds(tmp_path):
     assert set(manifest["sweep"]["lineups"]) == set(matches["lineup"])
 
 
-@pytest.mark.parametrize("sweep, message", [
-    ('skill = [0, 5]', "skill: got 5.0; allowed: 0 (cautious) to 2 (bold)"),
-    ('key = "hold_at"\nvalues = [500]', "hold_at: got 500"),
-    ('key = "hold_too"\nvalues = [5]', "hold_too: unknown key"),
-    ('skill = [1]\nkey = "hold_at"\nvalues = [5]', "sweep.skill: give either skill values or a key"),
-    ('key = "hold_at"', "sweep.values: missing"),
-    ('skill = [1, 1]', "sweep.skill: a value is repeated"),
-    ('slots = [2]\nskill = [1]', "sweep.slots: slot 2 is not in line-up 'duel'"),
-    ('slots = "some"\nskill = [1]', 'sweep.slots: got \'some\'; allowed: "all" or a list'),
-])
+@pytest.mark.parametrize(
+    "sweep, message",
+    [
+        ("skill = [0, 5]", "skill: got 5.0; allowed: 0 (cautious) to 2 (bold)"),
+        ('key = "hold_at"\nvalues = [500]', "hold_at: got 500"),
+        ('key = "hold_too"\nvalues = [5]', "hold_too: unknown key"),
+        ('skill = [1]\nkey = "hold_at"\nvalues = [5]', "sweep.skill: give either skill values or a key"),
+        ('key = "hold_at"', "sweep.values: missing"),
+        ("skill = [1, 1]", "sweep.skill: a value is repeated"),
+        ("slots = [2]\nskill = [1]", "sweep.slots: slot 2 is not in line-up 'duel'"),
+        ('slots = "some"\nskill = [1]', "sweep.slots: got 'some'; allowed: \"all\" or a list"),
+    ],
+)
 def test_a_bad_sweep_names_the_file_and_what_is_allowed(tmp_path, sweep, message):
     path = write(tmp_path, sweep)
     with pytest.raises(ConfigError) as info:
@@ -99,8 +102,10 @@ def test_a_game_without_a_skill_path_refuses_a_skill_sweep(tmp_path):
     from tests.core import toygame  # noqa: F401  (registers toy-dice, which has no skill path)
 
     path = tmp_path / "toy.toml"
-    path.write_text('game = "toy-dice"\nmatches = 4\n[[lineups]]\nname = "x"\nplayers = ["plain", "plain"]\n'
-                    '[sweep]\nskill = [0, 1]\n')
+    path.write_text(
+        'game = "toy-dice"\nmatches = 4\n[[lineups]]\nname = "x"\nplayers = ["plain", "plain"]\n'
+        "[sweep]\nskill = [0, 1]\n"
+    )
     with pytest.raises(ConfigError) as info:
         load_experiment(path)
     assert "declares no skill path" in info.value.problems[0] and str(path) in info.value.problems[0]
@@ -118,35 +123,46 @@ def test_the_sweep_sees_a_known_effect_of_the_swept_slot(tmp_path):
 
 
 def test_the_report_plots_every_outcome_against_the_value_with_the_reports_intervals(tmp_path):
-    path = write(tmp_path, 'skill = [0, 2]\nmetrics = ["bust_rate"]', matches=60)  # two values: the report's figures are most of the cost
+    path = write(
+        tmp_path, 'skill = [0, 2]\nmetrics = ["bust_rate"]', matches=60
+    )  # two values: the report's figures are most of the cost
     run_experiment(load_experiment(path), ResultStore(tmp_path / "out"), progress=False)
     analysis = analyse(load_results(tmp_path / "out"))
     frames = sweep_frames(analysis)
     # the numbers are the report's own, regrouped by value
     merged = frames.seats.merge(analysis.seat_rates, on=["variant", "lineup", "seat"], suffixes=("", "_report"))
     assert len(merged) == 2 * 2 * 2  # variants × values × seats
-    assert np.allclose(merged["ci_low"], merged["ci_low_report"]) and np.allclose(merged["ci_high"],
-                                                                                   merged["ci_high_report"])
+    assert np.allclose(merged["ci_low"], merged["ci_low_report"]) and np.allclose(
+        merged["ci_high"], merged["ci_high_report"]
+    )
     assert set(frames.effects["variant"]) == {"short"} and set(frames.effects["sweep_value"]) == {0.0, 2.0}
     assert set(frames.verdicts["sweep_value"]) == {0.0, 2.0}
     # the game's metric named in [sweep] metrics: its paired effects, the report's own, by value
     from analysis.game_effects import game_metric_effects
 
     assert frames.metrics == ("bust_rate",) and set(frames.game_effects["metric"]) == {"bust_rate"}
-    own = frames.game_effects.merge(game_metric_effects(analysis), on=["variant", "lineup", "metric"],
-                                    suffixes=("", "_report"))
-    assert len(own) == 2 and np.allclose(own["effect"], own["effect_report"]) \
+    own = frames.game_effects.merge(
+        game_metric_effects(analysis), on=["variant", "lineup", "metric"], suffixes=("", "_report")
+    )
+    assert (
+        len(own) == 2
+        and np.allclose(own["effect"], own["effect_report"])
         and np.allclose(own["p_adjusted"], own["p_adjusted_report"])
+    )
     # the section as the report draws and renders it (its figure maker, classes and template; the
     # whole report, ~20 figures of other sections, is built by test_cli_runs_a_sweep...)
     from analysis.report import Section, Table, _Figures, render_html
 
     html = render_html(analysis, sweep_sections(analysis, _Figures().make, Section, Table))
-    section = html[html.index('id="sweep"'):]
-    section = section[:section.index("</section>")]
-    for caption in ("Win rate by seat against skill — duel", "Game length against skill — duel",
-                    "Effect of short against skill — duel", "Outcomes against skill — duel",
-                    "Effect of short on the game&#39;s metrics against skill — duel"):
+    section = html[html.index('id="sweep"') :]
+    section = section[: section.index("</section>")]
+    for caption in (
+        "Win rate by seat against skill — duel",
+        "Game length against skill — duel",
+        "Effect of short against skill — duel",
+        "Outcomes against skill — duel",
+        "Effect of short on the game&#39;s metrics against skill — duel",
+    ):
         assert caption in section
     assert len(re.findall(r"<img src=\"data:image/png;base64,", section)) == 4
     assert section.count("<tr>") == 1 + 2 * 2  # header + variants × values
@@ -162,7 +178,7 @@ def test_a_report_without_a_sweep_has_no_sweep_section(tmp_path):
 
 
 def test_cli_runs_a_sweep_and_refuses_a_bad_one_with_one_line(tmp_path, capsys):
-    path = write(tmp_path, 'skill = [0, 2]', matches=10)
+    path = write(tmp_path, "skill = [0, 2]", matches=10)
     code, out, err = run_cli(capsys, "experiment", path, "--out", tmp_path / "out", "--no-progress", "--report")
     assert code == 0, err
     assert 'id="sweep"' in (tmp_path / "out" / "report.html").read_text()
@@ -173,7 +189,7 @@ def test_cli_runs_a_sweep_and_refuses_a_bad_one_with_one_line(tmp_path, capsys):
     assert sorted(matches["lineup"].unique()) == ["duel skill=0", "duel skill=2"]
     by_value = {name: sorted(frame["seed"]) for name, frame in matches.groupby("lineup")}
     assert by_value["duel skill=0"] == by_value["duel skill=2"]
-    bad = write(tmp_path, 'skill = [0, 9]')
+    bad = write(tmp_path, "skill = [0, 9]")
     code, out, err = run_cli(capsys, "experiment", bad, "--out", tmp_path / "bad", "--no-progress")
     lines = [line for line in err.splitlines() if line.strip()]
     assert code == 2 and not (tmp_path / "bad").exists()
@@ -195,11 +211,14 @@ players = ["standard", "bold"]
 """
 
 
-@pytest.mark.parametrize("rotate, extra, played", [
-    ("true", "", 22),
-    ("true", '[[lineups]]\nname = "trio"\nplayers = ["standard", "bold", "cautious"]', 24),
-    ("false", "", 21),
-])
+@pytest.mark.parametrize(
+    "rotate, extra, played",
+    [
+        ("true", "", 22),
+        ("true", '[[lineups]]\nname = "trio"\nplayers = ["standard", "bold", "cautious"]', 24),
+        ("false", "", 21),
+    ],
+)
 def test_matches_round_up_to_whole_rotations_and_a_note_says_so(tmp_path, capsys, rotate, extra, played):
     path = tmp_path / "rotated.toml"
     path.write_text(ROTATED.format(rotate=rotate, extra=extra))
@@ -209,9 +228,11 @@ def test_matches_round_up_to_whole_rotations_and_a_note_says_so(tmp_path, capsys
     if played == 21:
         assert notes == []
     else:
-        assert notes == [f"tablesim: note: {path}: matches: 21 is not a whole number of seat rotations "
-                         f"({'2' if played == 22 else '2, 3'} seats): playing {played}, every seed under each "
-                         "rotation"]
+        assert notes == [
+            f"tablesim: note: {path}: matches: 21 is not a whole number of seat rotations "
+            f"({'2' if played == 22 else '2, 3'} seats): playing {played}, every seed under each "
+            "rotation"
+        ]
     matches = load_results(tmp_path / "out").tables["matches"]
     assert (matches.groupby("lineup").size() == played).all()
     if rotate == "true":  # every seed under every rotation of its line-up

@@ -35,8 +35,10 @@ def test_list_names_every_choice_in_text_and_json(game, capsys):
 
 def test_worth_table_ranks_the_choices_and_the_report_carries_it(game, tmp_path, capsys):
     out = tmp_path / "w"
-    assert main(["worth", NAME, "--players", "plain,plain", "--matches", "400", "--out", str(out),
-                 "--format", "json"]) == 0
+    assert (
+        main(["worth", NAME, "--players", "plain,plain", "--matches", "400", "--out", str(out), "--format", "json"])
+        == 0
+    )
     table = json.loads(capsys.readouterr().out)
     assert [r["choice"] for r in table][0] == "boost"  # worth 0.18: first in the ranking
     boost = table[0]
@@ -44,8 +46,10 @@ def test_worth_table_ranks_the_choices_and_the_report_carries_it(game, tmp_path,
     assert boost["pairs"] == 400 and boost["seeds"] == 200 and boost["used_share"] == 1.0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["kind"] == "worth" and manifest["status"] == "complete"
-    assert set(manifest["worth"]["lineups"]) == {"plain,plain", *(f"plain,plain without {c}" for c in
-                                                                    ("boost", "nudge", "swap", "flourish"))}
+    assert set(manifest["worth"]["lineups"]) == {
+        "plain,plain",
+        *(f"plain,plain without {c}" for c in ("boost", "nudge", "swap", "flourish")),
+    }
     assert main(["report", str(out)]) == 0
     html = (out / "report.html").read_text()
     assert 'id="worth"' in html and "Boost: worth +" in html
@@ -61,12 +65,18 @@ def test_text_output_says_each_choice_in_a_sentence(game, capsys):
     assert "Boost: worth +" in out and "Swap" in out and "Nudge" not in out
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--players", "plain,plain", "--choices", "boost,zzz"], "--choices: unknown choice 'zzz'; allowed: boost, nudge, swap, flourish"),
-    (["--players", "plain,plain", "--slot", "2"], "--slot: got 2; the line-up has slots 0 to 1"),
-    (["--players", "plain,plain", "--matches", "0"], "--matches"),
-    ([], "--players: required"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["--players", "plain,plain", "--choices", "boost,zzz"],
+            "--choices: unknown choice 'zzz'; allowed: boost, nudge, swap, flourish",
+        ),
+        (["--players", "plain,plain", "--slot", "2"], "--slot: got 2; the line-up has slots 0 to 1"),
+        (["--players", "plain,plain", "--matches", "0"], "--matches"),
+        ([], "--players: required"),
+    ],
+)
 def test_bad_input_is_one_line_exit_2_and_nothing_written(game, tmp_path, capsys, argv, message):
     out = tmp_path / "never"
     assert main(["worth", NAME, *argv, "--out", str(out)]) == 2
@@ -93,15 +103,19 @@ def test_a_profile_forbidding_an_unknown_choice_is_refused(game, tmp_path, capsy
 
 def test_an_experiment_worth_table_adds_the_restricted_lineups(game, tmp_path):
     path = tmp_path / "worth.toml"
-    path.write_text(f'game = "{NAME}"\nmatches = 40\nrotate_seats = true\n'
-                    '[[lineups]]\nname = "duel"\nplayers = ["plain", "plain"]\n'
-                    '[worth]\nchoices = ["boost"]\nslot = 1\n')
+    path.write_text(
+        f'game = "{NAME}"\nmatches = 40\nrotate_seats = true\n'
+        '[[lineups]]\nname = "duel"\nplayers = ["plain", "plain"]\n'
+        '[worth]\nchoices = ["boost"]\nslot = 1\n'
+    )
     experiment = load_experiment(path)
     assert [c.lineup for c in experiment.cells] == ["duel", "duel without boost"]
     restricted = experiment.cells[1].players
     assert restricted[0].profile.forbid == () and restricted[1].profile.forbid == ("boost",)
-    assert experiment_manifest(experiment)["worth"]["lineups"]["duel without boost"] == {"lineup": "duel",
-                                                                                         "choice": "boost"}
+    assert experiment_manifest(experiment)["worth"]["lineups"]["duel without boost"] == {
+        "lineup": "duel",
+        "choice": "boost",
+    }
     path.write_text(path.read_text().replace("slot = 1", "slot = 2"))
     with pytest.raises(Exception, match="worth.slot: slot 2 is not in line-up 'duel'"):
         load_experiment(path)

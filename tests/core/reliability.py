@@ -53,9 +53,14 @@ STARTED: list[subprocess.Popen] = []
 
 def popen(tmp_path: Path, *argv, **kwargs) -> subprocess.Popen:
     """``tablesim ARGV`` as a subprocess in its own session (so a kill reaches its workers)."""
-    proc = subprocess.Popen([sys.executable, str(cli_script(tmp_path)), *map(str, argv)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True, **kwargs)
+    proc = subprocess.Popen(
+        [sys.executable, str(cli_script(tmp_path)), *map(str, argv)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        **kwargs,
+    )
     STARTED.append(proc)
     return proc
 
@@ -71,8 +76,9 @@ def kill_started() -> None:
 
 
 def run_sub(tmp_path: Path, *argv, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(cli_script(tmp_path)), *map(str, argv)],
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, str(cli_script(tmp_path)), *map(str, argv)], capture_output=True, text=True, timeout=timeout
+    )
 
 
 def wait_for(predicate, timeout: float = 60.0, step: float = 0.02) -> bool:

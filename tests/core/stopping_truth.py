@@ -25,8 +25,17 @@ from sim.core.stopping import Question, Stopping, answer_cell, effect_observatio
 from tests.analysis.seat_rotation_truth import Design, advantage_for, players_table, true_rate, winners
 
 
-def fairness_verdicts(seats: int, rate: float, correlation: str, seeds: int, reps: int, margin: float,
-                      alpha: float = 0.05, looks: int = 8, seed: int = 0) -> dict[str, float]:
+def fairness_verdicts(
+    seats: int,
+    rate: float,
+    correlation: str,
+    seeds: int,
+    reps: int,
+    margin: float,
+    alpha: float = 0.05,
+    looks: int = 8,
+    seed: int = 0,
+) -> dict[str, float]:
     """Share of replicates answered fair / unfair within ``seeds`` seeds, and the median seeds to an answer.
 
     Seat 0's rate is ``rate`` (the others share the rest); the answer is
@@ -46,15 +55,23 @@ def fairness_verdicts(seats: int, rate: float, correlation: str, seeds: int, rep
         answer = answer_cell(question, rule, players, None, seeds * seats).answers["fairness"]
         if answer:
             counts[answer] += 1
-            first = next(size for size in sizes
-                         if answer_cell(question, rule, players[players["seed"] < size], None,
-                                        size * seats).answers["fairness"])
+            first = next(
+                size
+                for size in sizes
+                if answer_cell(question, rule, players[players["seed"] < size], None, size * seats).answers["fairness"]
+            )
             taken.append(first)
-    return {"truth": true_rate(seats, advantage, correlation), "fair": counts["fair"] / reps,
-            "unfair": counts["unfair"] / reps, "median_seeds": float(np.median(taken)) if taken else float("nan")}
+    return {
+        "truth": true_rate(seats, advantage, correlation),
+        "fair": counts["fair"] / reps,
+        "unfair": counts["unfair"] / reps,
+        "median_seeds": float(np.median(taken)) if taken else float("nan"),
+    }
 
-def effect_signs(seats: int, correlation: str, advantage: float, seeds: int, reps: int, alpha: float = 0.05,
-                 seed: int = 1) -> dict[str, float]:
+
+def effect_signs(
+    seats: int, correlation: str, advantage: float, seeds: int, reps: int, alpha: float = 0.05, seed: int = 1
+) -> dict[str, float]:
     """Share of replicates whose variant (seat 0 given ``advantage``) is answered "raises" / "lowers".
 
     The variant replays the baseline's draws (common random numbers), except without an
@@ -70,8 +87,12 @@ def effect_signs(seats: int, correlation: str, advantage: float, seeds: int, rep
         r = betting_cs(x, alpha)
         raises += r.low > 0.5
         lowers += r.high < 0.5
-    return {"effect": true_rate(seats, advantage, correlation) - 1 / seats, "raises": raises / reps,
-            "lowers": lowers / reps}
+    return {
+        "effect": true_rate(seats, advantage, correlation) - 1 / seats,
+        "raises": raises / reps,
+        "lowers": lowers / reps,
+    }
+
 
 def main(argv: list[str] | None = None) -> None:
     """Print wrong-verdict rates at the band's edge, power at 1/n, and effect signs."""
@@ -82,14 +103,21 @@ def main(argv: list[str] | None = None) -> None:
     for seats, correlation in itertools.product((2, 4), ("negative", "none", "positive")):
         edge = fairness_verdicts(seats, 1 / seats + 0.05, correlation, 600, args.reps, 0.05)
         fair = fairness_verdicts(seats, 1 / seats, correlation, 600, args.reps // 4, 0.05)
-        print(f"{seats} seats {correlation:8s}: at the edge wrong {edge['fair'] + edge['unfair']:.3f} "
-              f"(fair {edge['fair']:.3f}); at 1/n shown fair {fair['fair']:.3f} within 600 seeds, "
-              f"median {fair['median_seeds']:.0f} seeds", flush=True)
+        print(
+            f"{seats} seats {correlation:8s}: at the edge wrong {edge['fair'] + edge['unfair']:.3f} "
+            f"(fair {edge['fair']:.3f}); at 1/n shown fair {fair['fair']:.3f} within 600 seeds, "
+            f"median {fair['median_seeds']:.0f} seeds",
+            flush=True,
+        )
     for seats, correlation in itertools.product((2, 4), ("negative", "positive")):
         null = effect_signs(seats, correlation, 0.0, 600, args.reps)
         real = effect_signs(seats, correlation, 0.5, 600, args.reps // 4)
-        print(f"{seats} seats {correlation:8s}: no effect, a sign claimed {null['raises'] + null['lowers']:.3f}; "
-              f"effect {real['effect']:+.3f}: raises {real['raises']:.3f}, lowers {real['lowers']:.3f}", flush=True)
+        print(
+            f"{seats} seats {correlation:8s}: no effect, a sign claimed {null['raises'] + null['lowers']:.3f}; "
+            f"effect {real['effect']:+.3f}: raises {real['raises']:.3f}, lowers {real['lowers']:.3f}",
+            flush=True,
+        )
+
 
 if __name__ == "__main__":
     main()

@@ -42,9 +42,11 @@ def test_compaction_merges_consecutive_parts_and_keeps_the_tables(tmp_path):
     assert len(parts(store.path)) == 40
     assert store.compact(max_matches=150, min_parts=0) == 37
     for table in ("matches", "players", "rounds", "events"):
-        assert [n[21:] for n in parts(store.path, table)] == ["000000000000-000000000149.parquet",
-                                                             "000000000150-000000000299.parquet",
-                                                             "000000000300-000000000399.parquet"]
+        assert [n[21:] for n in parts(store.path, table)] == [
+            "000000000000-000000000149.parquet",
+            "000000000150-000000000299.parquet",
+            "000000000300-000000000399.parquet",
+        ]
     assert_same_tables(before, load_tables(store.path))
     assert store.stored_count() == 400
     # resume: only the new matches are played, and the tables are those of one run
@@ -61,8 +63,10 @@ def test_a_gap_is_never_merged_over(tmp_path):
     run_cells(GAME, [c], 100, 4, chunk_size=10, store=store, progress=False)
     run_cells(GAME, [c], 300, 4, chunk_size=10, store=store, progress=False, start=200)
     store.compact(min_parts=0)
-    assert [n[21:] for n in parts(store.path)] == ["000000000000-000000000099.parquet",
-                                                  "000000000200-000000000299.parquet"]
+    assert [n[21:] for n in parts(store.path)] == [
+        "000000000000-000000000099.parquet",
+        "000000000200-000000000299.parquet",
+    ]
 
 
 def test_columns_whose_type_differs_between_chunks_widen_as_pandas_concatenates(tmp_path):
@@ -81,6 +85,7 @@ def test_columns_whose_type_differs_between_chunks_widen_as_pandas_concatenates(
     store.compact(min_parts=0)
     after = load_tables(store.path)
     assert len(parts(store.path)) == 1
+
     # the same values; `note` reads back as one string column, where concatenating the chunks
     # (one of them all None) gives pandas' object column
     def values(frame):
@@ -171,21 +176,36 @@ def test_compact_killed_at_random_moments_then_rerun_keeps_every_match_once(tmp_
 
 def test_a_finished_run_compacts_its_directory_and_compact_refuses_what_is_not_one(tmp_path, capsys):
     out = tmp_path / "out"
-    argv = ["run", "toy-dice", "--matches", 200, "--players", "plain,lucky", "--seed", 3, "--chunk-size", 5,
-            "--out", out, "--no-progress"]
+    argv = [
+        "run",
+        "toy-dice",
+        "--matches",
+        200,
+        "--players",
+        "plain,lucky",
+        "--seed",
+        3,
+        "--chunk-size",
+        5,
+        "--out",
+        out,
+        "--no-progress",
+    ]
     code, _, err = run_cli(capsys, *argv)
     assert code == 0 and "40 parts merged" not in err and "39 parts merged into larger ones" in err, err
     assert len(parts(out)) == 1 and len(parts(out, "rounds")) == 1
-    fresh = run_cells(GAME, [Cell("baseline", "plain,lucky", cell().rules, cell().players, rotate_seats=True)],
-                      200, 3, progress=False)
+    fresh = run_cells(
+        GAME, [Cell("baseline", "plain,lucky", cell().rules, cell().players, rotate_seats=True)], 200, 3, progress=False
+    )
     assert_same_tables(load_tables(out), fresh)
     code, text, _ = run_cli(capsys, "compact", out)
     assert code == 0 and "1 parts per table -> 1 (0 merged away)" in text
     code, _, err = run_cli(capsys, "compact", tmp_path / "nothing")
     assert code == 2 and error_lines(err) == [f"tablesim: error: {tmp_path / 'nothing'}: not a directory"]
     code, _, err = run_cli(capsys, "compact", tmp_path)
-    assert code == 2 and error_lines(err) == [f"tablesim: error: {tmp_path}: not a tablesim results directory "
-                                              "(no manifest.json)"]
+    assert code == 2 and error_lines(err) == [
+        f"tablesim: error: {tmp_path}: not a tablesim results directory (no manifest.json)"
+    ]
     code, _, err = run_cli(capsys, "compact", out, "--max-matches", 0)
     assert code == 2 and "--max-matches: got 0" in err
 

@@ -27,6 +27,7 @@ def problems(*overrides, user_file=None):
 
 # the source the user wrote -------------------------------------------------------------------
 
+
 def test_an_unknown_table_set_by_the_user_is_blamed_on_the_set():
     assert problems("dic.sides=3") == ["--set: dic: unknown key; allowed: dice, game"]
 
@@ -35,7 +36,8 @@ def test_a_derived_bound_is_reported_once_under_the_key_the_user_set():
     # the user sets only max_rounds; the check that fails is on game.target (20 > 1 x 6)
     assert problems("game.max_rounds=1") == [
         "--set: game.max_rounds: makes game.target (unchanged) invalid: got 20; allowed: <= 6 "
-        "(reachable within game.max_rounds rounds)"]
+        "(reachable within game.max_rounds rounds)"
+    ]
 
 
 def test_a_derived_bound_is_dropped_when_the_users_key_has_its_own_line():
@@ -52,9 +54,11 @@ def test_a_user_file_is_named_for_its_own_keys(tmp_path):
     user.write_text("[game]\nmax_rounds = 2\n")
     assert problems(user_file=user) == [
         f"{user}: game.max_rounds: makes game.target (unchanged) invalid: got 20; allowed: <= 12 "
-        "(reachable within game.max_rounds rounds)"]
+        "(reachable within game.max_rounds rounds)"
+    ]
     assert problems("game.target=13", user_file=user) == [
-        "--set: game.target: got 13; allowed: <= 12 (reachable within game.max_rounds rounds)"]
+        "--set: game.target: got 13; allowed: <= 12 (reachable within game.max_rounds rounds)"
+    ]
 
 
 def test_curlastique_set_problems_are_blamed_on_the_set():
@@ -72,10 +76,30 @@ def test_curlastique_set_problems_are_blamed_on_the_set():
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(key=st.sampled_from(["game.target", "game.max_rounds", "game.delay_s", "dice.sides", "dice.faces",
-                            "dice.mode", "dice", "game", "game.nope", "nope.x", "dice.faces.x"]),
-       value=st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=True), st.text(max_size=5),
-                       st.booleans(), st.lists(st.integers(-3, 9), max_size=8)))
+@given(
+    key=st.sampled_from(
+        [
+            "game.target",
+            "game.max_rounds",
+            "game.delay_s",
+            "dice.sides",
+            "dice.faces",
+            "dice.mode",
+            "dice",
+            "game",
+            "game.nope",
+            "nope.x",
+            "dice.faces.x",
+        ]
+    ),
+    value=st.one_of(
+        st.integers(-(10**6), 10**6),
+        st.floats(allow_nan=True),
+        st.text(max_size=5),
+        st.booleans(),
+        st.lists(st.integers(-3, 9), max_size=8),
+    ),
+)
 def test_a_set_problem_never_blames_the_package_rules_file(key, value):
     try:
         load_config(ToyRules, DEFAULTS, None, [(key, value)])
@@ -87,6 +111,7 @@ def test_a_set_problem_never_blames_the_package_rules_file(key, value):
 
 
 # entries of named tables ---------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Card:
@@ -104,8 +129,9 @@ class Deck:
     deck: dict[str, Card] = field(default_factory=dict)
 
 
-DECK = {"deck": {"tir": {"kind": "action", "count": 4, "effects": ["shoot"]},
-                 "vitesse": {"kind": "speed", "count": 30}}}
+DECK = {
+    "deck": {"tir": {"kind": "action", "count": 4, "effects": ["shoot"]}, "vitesse": {"kind": "speed", "count": 30}}
+}
 
 
 def deck_problems(*overrides):
@@ -119,8 +145,7 @@ def test_a_typo_in_an_entry_name_gets_the_close_match():
 
 
 def test_existing_entries_may_change_any_key_and_complete_new_ones_are_welcome():
-    deck = load_config(Deck, DECK, None, ["deck.tir.count=10", "deck.bouclier.kind=speed",
-                                          "deck.bouclier.count=2"])
+    deck = load_config(Deck, DECK, None, ["deck.tir.count=10", "deck.bouclier.kind=speed", "deck.bouclier.count=2"])
     assert deck.deck["tir"].count == 10 and deck.deck["tir"].effects == ("shoot",)
     assert deck.deck["bouclier"].count == 2
 
@@ -153,6 +178,7 @@ def test_gasterospeed_deck_typo_gets_the_close_match():
 
 # notes ---------------------------------------------------------------------------------------
 
+
 def test_notes_of_a_rules_dataclass_reach_the_handler_only_for_valid_rules():
     seen = []
     with note_handler(seen.append):
@@ -164,21 +190,27 @@ def test_notes_of_a_rules_dataclass_reach_the_handler_only_for_valid_rules():
 
 
 def test_the_cli_prints_a_note_on_stderr_and_goes_on(capsys, tmp_path):
-    code, out, err = run_cli(capsys, "run", "toy-dice", "--matches", "4", "--players", "plain,lucky",
-                             "--set", "dice.faces=[6,5,4,3,2,1]")
+    code, out, err = run_cli(
+        capsys, "run", "toy-dice", "--matches", "4", "--players", "plain,lucky", "--set", "dice.faces=[6,5,4,3,2,1]"
+    )
     assert code == 0 and "4 matches" in out
     assert error_lines(err) == [
-        "tablesim: note: --set: dice.faces: the face values are not in increasing order (allowed; a typo?)"]
+        "tablesim: note: --set: dice.faces: the face values are not in increasing order (allowed; a typo?)"
+    ]
 
 
 def test_an_experiment_note_names_the_file_and_the_variant_once(capsys, tmp_path):
     path = tmp_path / "exp.toml"
-    path.write_text('game = "toy-dice"\nmatches = 2\nseed = 1\n[[variants]]\nname = "down"\n'
-                    'set = { "dice.faces" = [6, 5, 4, 3, 2, 1] }\n[[lineups]]\nname = "pl"\n'
-                    'players = ["plain", "lucky"]\n')
+    path.write_text(
+        'game = "toy-dice"\nmatches = 2\nseed = 1\n[[variants]]\nname = "down"\n'
+        'set = { "dice.faces" = [6, 5, 4, 3, 2, 1] }\n[[lineups]]\nname = "pl"\n'
+        'players = ["plain", "lucky"]\n'
+    )
     code, out, err = run_cli(capsys, "experiment", path, "--out", tmp_path / "o", "--no-progress")
     assert code == 0, err
     notes = [line for line in error_lines(err) if "note:" in line]
-    assert notes == [f"tablesim: note: {path}: variant 'down': dice.faces: the face values are not in "
-                     "increasing order (allowed; a typo?)"]
+    assert notes == [
+        f"tablesim: note: {path}: variant 'down': dice.faces: the face values are not in "
+        "increasing order (allowed; a typo?)"
+    ]
     assert GAME.name == "toy-dice"

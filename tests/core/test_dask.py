@@ -33,13 +33,46 @@ def cluster(tmp_path):
     address = f"tcp://127.0.0.1:{port}"
     env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
     log = open(tmp_path / "cluster.log", "w")
-    scheduler = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
-                                  "--port", str(port), "--no-dashboard"], stdout=log, stderr=log, env=env,
-                                 start_new_session=True)
-    workers = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nworkers", "1",
-                                 "--nthreads", "1", "--no-dashboard", "--name", f"w{i}",
-                                 "--preload", "tests.core.toygame"],
-                                stdout=log, stderr=log, env=env, start_new_session=True) for i in range(2)]
+    scheduler = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "distributed.cli.dask_scheduler",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--no-dashboard",
+        ],
+        stdout=log,
+        stderr=log,
+        env=env,
+        start_new_session=True,
+    )
+    workers = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "distributed.cli.dask_worker",
+                address,
+                "--nworkers",
+                "1",
+                "--nthreads",
+                "1",
+                "--no-dashboard",
+                "--name",
+                f"w{i}",
+                "--preload",
+                "tests.core.toygame",
+            ],
+            stdout=log,
+            stderr=log,
+            env=env,
+            start_new_session=True,
+        )
+        for i in range(2)
+    ]
     from dask.distributed import Client
 
     with Client(address, timeout="60s") as client:
@@ -58,8 +91,24 @@ def cluster(tmp_path):
 
 def run(tmp_path, name, *extra):
     out = tmp_path / name
-    code = main(["run", "toy-dice", "--matches", "120", "--players", "plain,lucky,plain", "--seed", "5",
-                 "--chunk-size", "6", "--out", str(out), "--no-progress", *extra])
+    code = main(
+        [
+            "run",
+            "toy-dice",
+            "--matches",
+            "120",
+            "--players",
+            "plain,lucky,plain",
+            "--seed",
+            "5",
+            "--chunk-size",
+            "6",
+            "--out",
+            str(out),
+            "--no-progress",
+            *extra,
+        ]
+    )
     assert code == 0
     return load_tables(out)
 
@@ -76,11 +125,31 @@ def test_killing_a_worker_mid_run_loses_no_match(cluster, tmp_path, capsys):
     address, workers = cluster
     local = run(tmp_path, "local", "--jobs", "1")
     out = tmp_path / "killed"
-    argv = [sys.executable, "-c", f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.core.toygame; "
-            "from sim.cli import main; sys.exit(main(sys.argv[1:]))",
-            "run", "toy-dice", "--matches", "120", "--players", "plain,lucky,plain", "--seed", "5",
-            "--chunk-size", "6", "--set", "game.delay_s=0.05", "--out", str(out),
-            "--backend", "dask", "--scheduler", address, "--no-progress"]
+    argv = [
+        sys.executable,
+        "-c",
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); import tests.core.toygame; "
+        "from sim.cli import main; sys.exit(main(sys.argv[1:]))",
+        "run",
+        "toy-dice",
+        "--matches",
+        "120",
+        "--players",
+        "plain,lucky,plain",
+        "--seed",
+        "5",
+        "--chunk-size",
+        "6",
+        "--set",
+        "game.delay_s=0.05",
+        "--out",
+        str(out),
+        "--backend",
+        "dask",
+        "--scheduler",
+        address,
+        "--no-progress",
+    ]
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while time.time() < deadline and len(list((out / "matches").glob("*.parquet"))) < 3:
@@ -150,6 +219,7 @@ def test_chunks_are_grouped_in_fewer_dask_tasks_and_each_comes_back_once():
             results = list(dask_results(_sleepy, ((i, 0.01) for i in range(chunks)), chunks))
         # each worker froze its start-up objects out of the collector after its first group
         import gc
+
         assert all(n > 1000 for n in client.run(gc.get_freeze_count).values())
     assert sorted(results) == list(range(chunks))
     groups = [t for t in stream.data if t["key"].startswith("_play_group")]
@@ -162,13 +232,20 @@ def test_two_clusters_one_after_the_other_in_a_fresh_process(tmp_path):
     LocalCluster later (a dask.config.set block made before distributed registered its defaults
     used to drop them on exit: KeyError 'comm')."""
     script = tmp_path / "two.py"
-    script.write_text("from sim.core.cluster import dask_client\n"
-                      "if __name__ == '__main__':\n"
-                      "    for _ in range(2):\n"
-                      "        with dask_client(workers=1) as client:\n"
-                      "            client.wait_for_workers(1, timeout=60)\n"
-                      "    print('two clusters')\n")
+    script.write_text(
+        "from sim.core.cluster import dask_client\n"
+        "if __name__ == '__main__':\n"
+        "    for _ in range(2):\n"
+        "        with dask_client(workers=1) as client:\n"
+        "            client.wait_for_workers(1, timeout=60)\n"
+        "    print('two clusters')\n"
+    )
     root = Path(__file__).resolve().parents[2]
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=180,
-                          env={**os.environ, "PYTHONPATH": str(root)})
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
     assert done.returncode == 0 and "two clusters" in done.stdout, done.stderr[-2000:]

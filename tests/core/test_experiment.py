@@ -95,8 +95,11 @@ def test_precision_target_plays_on_until_the_ci_is_tight(tmp_path):
 def test_bad_experiment_files_name_each_problem(tmp_path):
     path = write(tmp_path).read_text()
     bad = tmp_path / "bad.toml"
-    bad.write_text(path.replace('"dice.faces" = [1, 2, 3, 4, 5, 12]', '"dice.faces" = [1, 2]')
-                   .replace('["plain", "lucky"]', '["plain", "wizard"]').replace("matches = 24", "matches = 0"))
+    bad.write_text(
+        path.replace('"dice.faces" = [1, 2, 3, 4, 5, 12]', '"dice.faces" = [1, 2]')
+        .replace('["plain", "lucky"]', '["plain", "wizard"]')
+        .replace("matches = 24", "matches = 0")
+    )
     with pytest.raises(ConfigError) as info:
         load_experiment(bad)
     assert info.value.problems == [f"{bad}: matches: got 0; allowed: >= 1"]
@@ -116,20 +119,25 @@ def test_a_line_up_problem_of_every_variant_is_said_once_and_one_of_some_variant
     wizard = [line for line in info.value.problems if "wizard" in line]
     assert len(wizard) == 1 and wizard[0].startswith(f"{bad}: lineup 'plain-lucky': players: unknown profile")
     teams = tmp_path / "teams.toml"
-    teams.write_text('game = "curlastique"\nmatches = 10\n[[variants]]\nname = "teams"\n'
-                     'set = { "game.teams" = true }\n[[variants]]\nname = "other"\n'
-                     'set = { "game.target_score" = 300 }\n[[lineups]]\nname = "three"\n'
-                     'players = ["club", "club", "club"]\n')
+    teams.write_text(
+        'game = "curlastique"\nmatches = 10\n[[variants]]\nname = "teams"\n'
+        'set = { "game.teams" = true }\n[[variants]]\nname = "other"\n'
+        'set = { "game.target_score" = 300 }\n[[lineups]]\nname = "three"\n'
+        'players = ["club", "club", "club"]\n'
+    )
     with pytest.raises(ConfigError) as info:
         load_experiment(teams)
-    assert info.value.problems == [f"{teams}: lineup 'three' (teams): players: game.teams = true needs 4 players "
-                                   "(2 teams of 2), got 3"]
+    assert info.value.problems == [
+        f"{teams}: lineup 'three' (teams): players: game.teams = true needs 4 players (2 teams of 2), got 3"
+    ]
 
 
 def test_cli_experiment_bad_file_exit_2_nothing_written(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
-    bad.write_text('game = "toy-dice"\nmatches = 3\nseed = 1\n[[lineups]]\nname = "x"\nplayers = ["plain", "plain"]\n'
-                   '[[variants]]\nname = "v"\nset = { "game.nope" = 1 }\n')
+    bad.write_text(
+        'game = "toy-dice"\nmatches = 3\nseed = 1\n[[lineups]]\nname = "x"\nplayers = ["plain", "plain"]\n'
+        '[[variants]]\nname = "v"\nset = { "game.nope" = 1 }\n'
+    )
     code = main(["experiment", str(bad), "--out", str(tmp_path / "o")])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "variant 'v': game.nope: unknown key" in err
@@ -171,21 +179,28 @@ def test_an_experiment_file_without_matches_is_one_line_naming_the_key(tmp_path,
     bad.write_text('game = "toy-dice"\nseed = 1\n[[lineups]]\nname = "x"\nplayers = ["plain", "plain"]\n')
     code = main(["experiment", str(bad), "--out", str(tmp_path / "o")])
     err = capsys.readouterr().err
-    assert code == 2 and err == f"tablesim: error: {bad}: matches: missing; the matches per variant and line-up, " \
-                                "e.g. matches = 200\n"
+    assert (
+        code == 2
+        and err
+        == f"tablesim: error: {bad}: matches: missing; the matches per variant and line-up, e.g. matches = 200\n"
+    )
     assert not (tmp_path / "o").exists()
 
 
 def test_matches_given_on_the_command_line_are_rounded_up_to_whole_rotations(tmp_path, capsys):
     path = tmp_path / "three.toml"
-    path.write_text('game = "toy-dice"\nmatches = 12\nseed = 1\nchunk_size = 4\nrotate_seats = true\n'
-                    '[[lineups]]\nname = "x"\nplayers = ["plain", "lucky", "plain"]\n')
+    path.write_text(
+        'game = "toy-dice"\nmatches = 12\nseed = 1\nchunk_size = 4\nrotate_seats = true\n'
+        '[[lineups]]\nname = "x"\nplayers = ["plain", "lucky", "plain"]\n'
+    )
     out = tmp_path / "o"
     code = main(["experiment", str(path), "--matches", "10", "--out", str(out), "--no-progress"])
     err = capsys.readouterr().err
     assert code == 0, err
-    assert ("tablesim experiment: --matches 10 rounded up to 12: with seat rotation every seed is played under "
-            "each rotation of every line-up") in err
+    assert (
+        "tablesim experiment: --matches 10 rounded up to 12: with seat rotation every seed is played under "
+        "each rotation of every line-up"
+    ) in err
     matches = load_tables(out)["matches"]
     assert len(matches) == 12 and matches.groupby("seed").size().eq(3).all()
 
@@ -195,15 +210,16 @@ def test_experiment_seed_replays_the_design_on_other_seeds(tmp_path, capsys, mon
 
     path = write(tmp_path)
     monkeypatch.chdir(tmp_path)
-    assert main(["experiment", str(path), "--format", "json"]) == 0               # the file's seed, 7
+    assert main(["experiment", str(path), "--format", "json"]) == 0  # the file's seed, 7
     assert main(["experiment", str(path), "--seed", "7", "--format", "json"]) == 0
     assert main(["experiment", str(path), "--seed", "8", "--format", "json"]) == 0
     capsys.readouterr()
-    file_seed, seven, eight = (load_tables(tmp_path / "results" / name)["matches"]
-                               for name in ("exp", "exp-seed7", "exp-seed8"))
+    file_seed, seven, eight = (
+        load_tables(tmp_path / "results" / name)["matches"] for name in ("exp", "exp-seed7", "exp-seed8")
+    )
     pd.testing.assert_frame_equal(file_seed, seven)
-    assert len(eight) == len(file_seed)                                             # the same design ...
-    assert not file_seed[["winner", "rounds"]].equals(eight[["winner", "rounds"]])   # ... on other seeds
+    assert len(eight) == len(file_seed)  # the same design ...
+    assert not file_seed[["winner", "rounds"]].equals(eight[["winner", "rounds"]])  # ... on other seeds
     assert json.loads((tmp_path / "results" / "exp-seed8" / "manifest.json").read_text())["seed"] == 8
     assert main(["experiment", str(path), "--seed", "-1"]) == 2
     assert "--seed: got -1" in capsys.readouterr().err

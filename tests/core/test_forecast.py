@@ -50,6 +50,11 @@ def test_a_run_that_cannot_fit_the_disk_stops_keeps_its_chunks_and_resumes(capsy
 
 
 def test_durations_and_sizes_read_as_a_person_says_them():
-    assert [human_duration(s) for s in (45, 600, 3 * 3600 + 600, 5 * 86400, 3e8)] == \
-        ["45 s", "10 min", "3 h 10 min", "5.0 days", "9.5 years"]
+    assert [human_duration(s) for s in (45, 600, 3 * 3600 + 600, 5 * 86400, 3e8)] == [
+        "45 s",
+        "10 min",
+        "3 h 10 min",
+        "5.0 days",
+        "9.5 years",
+    ]
     assert [human_bytes(b) for b in (512, 12_400_000, 2.5e12)] == ["512 B", "12.4 MB", "2.5 TB"]

@@ -48,8 +48,21 @@ players = ["plain", "lucky"]
 
 
 def run_argv(out: Path) -> list:
-    return ["run", "toy-dice", "--matches", 40, "--players", "plain,lucky", "--seed", 3, "--chunk-size", 10,
-            "--out", out, "--no-progress"]
+    return [
+        "run",
+        "toy-dice",
+        "--matches",
+        40,
+        "--players",
+        "plain,lucky",
+        "--seed",
+        3,
+        "--chunk-size",
+        10,
+        "--out",
+        out,
+        "--no-progress",
+    ]
 
 
 def experiment_argv(tmp_path: Path, out: Path) -> list:
@@ -73,8 +86,10 @@ def markdown_report(capsys, out: Path, md: Path, *extra) -> tuple[int, str, str]
 def incomplete_line(verb: str, out: Path, cells: str, *, allowed: bool = False) -> str:
     command = json.loads((out / "manifest.json").read_text())["command"]
     what = "report" if verb == "report" else "export"
-    line = (f"tablesim {verb}: {'note: ' if allowed else ''}{out} is incomplete: {cells}; the {what} is labelled "
-            f"incomplete; replay the missing matches with: {command}")
+    line = (
+        f"tablesim {verb}: {'note: ' if allowed else ''}{out} is incomplete: {cells}; the {what} is labelled "
+        f"incomplete; replay the missing matches with: {command}"
+    )
     return line if allowed else line + " (or pass --allow-incomplete)"
 
 
@@ -87,9 +102,9 @@ def assert_no_duplicates(out: Path) -> None:
 
 # the end-to-end cycle: undamaged, damaged, replayed --------------------------------------------
 
+
 @pytest.mark.parametrize("kind", ["run", "experiment"])
-def test_a_truncated_part_is_reported_incomplete_and_the_recorded_command_restores_the_report(
-        capsys, tmp_path, kind):
+def test_a_truncated_part_is_reported_incomplete_and_the_recorded_command_restores_the_report(capsys, tmp_path, kind):
     out = tmp_path / "out"
     argv = run_argv(out) if kind == "run" else experiment_argv(tmp_path, out)
     assert run_cli(capsys, *argv)[0] == 0
@@ -104,8 +119,11 @@ def test_a_truncated_part_is_reported_incomplete_and_the_recorded_command_restor
     if kind == "run":
         cell, missing, planned, stored = "baseline / plain,lucky", "20–29", 40, 30
     else:
-        cell = [c for c in ("baseline / plain-vs-lucky", "seat0-bonus / plain-vs-lucky")
-                if victim.name.startswith(cell_key(*c.split(" / ")))][0]
+        cell = [
+            c
+            for c in ("baseline / plain-vs-lucky", "seat0-bonus / plain-vs-lucky")
+            if victim.name.startswith(cell_key(*c.split(" / ")))
+        ][0]
         missing, planned, stored = "8–11", 24, 20
     shortfall = f"{cell} holds {stored} of {planned} matches ({missing} missing)"
     assert error_lines(err)[-1] == incomplete_line("report", out, shortfall)
@@ -115,7 +133,7 @@ def test_a_truncated_part_is_reported_incomplete_and_the_recorded_command_restor
     assert "design report (incomplete)</title>" in html
     assert html.index('class="incomplete"') < html.index('id="summary"')
     assert "> **Warning:** These results are incomplete: " + shortfall in damaged
-    overview = damaged[damaged.index("### Overview"):]
+    overview = damaged[damaged.index("### Overview") :]
     assert overview.split("\n- ", 1)[1].startswith("These results are incomplete: " + shortfall)
     assert f"of {planned * (1 if kind == 'run' else 2)} planned matches stored" in damaged
     assert damaged != before  # the figures come from the matches that are left
@@ -123,8 +141,10 @@ def test_a_truncated_part_is_reported_incomplete_and_the_recorded_command_restor
     code, stdout, err = run_cli(capsys, *argv)  # the recorded command, rerun
     assert code == 0, err
     total = planned * (1 if kind == "run" else 2)
-    assert f"tablesim {kind}: resumed: {total - 10 if kind == 'run' else total - 4} of {total} matches already " \
-           f"stored in {out}" in err  # only the set-aside chunk is played again
+    assert (
+        f"tablesim {kind}: resumed: {total - 10 if kind == 'run' else total - 4} of {total} matches already "
+        f"stored in {out}" in err
+    )  # only the set-aside chunk is played again
     tables = load_tables(out)
     for table in ("matches", "players", "rounds", "events"):
         pd.testing.assert_frame_equal(tables[table], whole[table])
@@ -142,12 +162,16 @@ def test_the_recorded_command_in_the_line_is_the_one_that_made_the_run(capsys, t
     truncate(parts(out)[0])
     code, _, err = run_cli(capsys, "report", out)
     assert code == 3
-    command = error_lines(err)[-1].split("replay the missing matches with: ", 1)[1].removesuffix(
-        " (or pass --allow-incomplete)")
+    command = (
+        error_lines(err)[-1]
+        .split("replay the missing matches with: ", 1)[1]
+        .removesuffix(" (or pass --allow-incomplete)")
+    )
     assert shlex.split(command) == ["tablesim", *map(str, argv)]
 
 
 # export ---------------------------------------------------------------------------------------
+
 
 def test_export_of_an_incomplete_directory_is_labelled_and_exits_3(capsys, tmp_path):
     out = tmp_path / "out"
@@ -161,8 +185,12 @@ def test_export_of_an_incomplete_directory_is_labelled_and_exits_3(capsys, tmp_p
     assert f"wrote {folder / 'summary.csv'}" in stdout  # written all the same
     summary = pd.read_csv(folder / "summary.csv")
     first = summary.iloc[0]
-    assert (first["figure"], first["variant"], first["lineup"], first["value"]) == \
-        ("results incomplete", "baseline", "plain,lucky", 30)
+    assert (first["figure"], first["variant"], first["lineup"], first["value"]) == (
+        "results incomplete",
+        "baseline",
+        "plain,lucky",
+        30,
+    )
     assert first["subject"] == "matches 10–19 missing" and first["unit"] == "matches stored of 40 planned"
     assert first["method"].startswith("replay the missing matches with: tablesim run toy-dice")
     assert (summary["figure"] == "results incomplete").sum() == 1
@@ -193,6 +221,7 @@ def test_export_of_a_complete_directory_has_no_incomplete_row(capsys, tmp_path):
 
 
 # report flags and other stores ----------------------------------------------------------------
+
 
 def test_report_with_allow_incomplete_exits_0_and_is_still_labelled(capsys, tmp_path):
     out = tmp_path / "out"
@@ -259,6 +288,7 @@ def test_report_help_names_the_flag_and_the_exit_status(capsys):
 
 # the record ----------------------------------------------------------------------------------
 
+
 def test_missing_ranges_are_what_the_stored_ranges_leave_of_the_plan():
     r = MatchRange
     assert missing_ranges([r(0, 149), r(175, 199)], 200) == (r(150, 174),)
@@ -270,18 +300,23 @@ def test_missing_ranges_are_what_the_stored_ranges_leave_of_the_plan():
 
 def test_stored_ranges_come_from_the_match_indices_present():
     matches = pd.DataFrame({"variant": ["b"] * 5 + ["v"] * 2, "lineup": "x", "match": [0, 1, 2, 5, 6, 0, 1]})
-    assert stored_ranges_of(matches) == {("b", "x"): [MatchRange(0, 2), MatchRange(5, 6)],
-                                         ("v", "x"): [MatchRange(0, 1)]}
+    assert stored_ranges_of(matches) == {
+        ("b", "x"): [MatchRange(0, 2), MatchRange(5, 6)],
+        ("v", "x"): [MatchRange(0, 1)],
+    }
 
 
-@pytest.mark.parametrize("manifest, longest, planned", [
-    ({"kind": "run", "matches": 40, "status": "interrupted"}, 20, 40),
-    ({"kind": "run", "matches": 40, "status": "complete"}, 80, 40),  # an earlier, longer run's leftovers
-    ({"kind": "experiment", "matches": 200, "matches_played": 400, "status": "complete"}, 400, 400),
-    ({"kind": "experiment", "matches": 200, "status": "running"}, 150, 200),  # the floor
-    ({"kind": "experiment", "matches": 200, "status": "interrupted"}, 300, 300),  # played on towards a target
-    ({"kind": "run", "status": "complete"}, 12, 12),  # no plan recorded: what the longest cell holds
-])
+@pytest.mark.parametrize(
+    "manifest, longest, planned",
+    [
+        ({"kind": "run", "matches": 40, "status": "interrupted"}, 20, 40),
+        ({"kind": "run", "matches": 40, "status": "complete"}, 80, 40),  # an earlier, longer run's leftovers
+        ({"kind": "experiment", "matches": 200, "matches_played": 400, "status": "complete"}, 400, 400),
+        ({"kind": "experiment", "matches": 200, "status": "running"}, 150, 200),  # the floor
+        ({"kind": "experiment", "matches": 200, "status": "interrupted"}, 300, 300),  # played on towards a target
+        ({"kind": "run", "status": "complete"}, 12, 12),  # no plan recorded: what the longest cell holds
+    ],
+)
 def test_planned_matches_per_cell(manifest, longest, planned):
     assert planned_matches(manifest, longest) == planned
 
@@ -289,20 +324,29 @@ def test_planned_matches_per_cell(manifest, longest, planned):
 def test_assess_names_every_short_cell_and_counts_what_is_stored():
     r = MatchRange
     cells = [{"variant": v, "lineup": x} for v in ("baseline", "big") for x in ("a", "b")]
-    manifest = {"kind": "experiment", "matches": 10, "matches_played": 10, "status": "complete", "cells": cells,
-                "command": "tablesim experiment e.toml"}
+    manifest = {
+        "kind": "experiment",
+        "matches": 10,
+        "matches_played": 10,
+        "status": "complete",
+        "cells": cells,
+        "command": "tablesim experiment e.toml",
+    }
     stored = {("baseline", "a"): [r(0, 9)], ("baseline", "b"): [r(0, 3), r(6, 9)], ("big", "a"): [r(0, 4)]}
     damaged = [part_name("baseline", "b", 4, 5), part_name("baseline", "a", 0, 4) + ".1", "old~name.parquet"]
     result = assess(manifest, stored, damaged)
     assert not result.complete and result.planned_total == 40 and result.stored == 23
     assert result.set_aside == 1  # the part of baseline / a was replayed since
     assert [s.text() for s in result.shortfalls] == [
-        "baseline / b holds 8 of 10 matches (4–5 missing)", "big / a holds 5 of 10 matches (5–9 missing)",
-        "big / b holds 0 of 10 matches (0–9 missing)"]
+        "baseline / b holds 8 of 10 matches (4–5 missing)",
+        "big / a holds 5 of 10 matches (5–9 missing)",
+        "big / b holds 0 of 10 matches (0–9 missing)",
+    ]
     assert result.sentence().startswith("These results are incomplete: baseline / b holds 8 of 10 matches")
     assert "1 damaged part was set aside under damaged/." in result.sentence()
-    assert result.sentence().endswith("replay the missing matches with: tablesim experiment e.toml "
-                                      "(it resumes and plays only the missing matches).")
+    assert result.sentence().endswith(
+        "replay the missing matches with: tablesim experiment e.toml (it resumes and plays only the missing matches)."
+    )
     assert Completeness().complete and Completeness().sentence() == ""
 
 
@@ -316,11 +360,19 @@ def test_many_short_cells_are_counted_after_the_first_few():
 def test_the_replay_command_writes_into_the_directory_reported():
     from sim.core.completeness import replay_command
 
-    assert replay_command({"command": "tablesim run toy-dice --matches 4 --out r1"}, "elsewhere/r1") == \
-        "tablesim run toy-dice --matches 4 --out r1"  # as recorded: it names its folder
-    assert replay_command({"command": "tablesim experiment my exp.toml"}, "results/my exp") == \
-        "tablesim experiment my exp.toml --out 'results/my exp'"
-    assert replay_command({"command": "tablesim demo (curlastique_demo.toml)",
-                           "experiment_file": "/x/curlastique_demo.toml"}, "reports/demo/curlastique") == \
-        "tablesim experiment /x/curlastique_demo.toml --out reports/demo/curlastique"
+    assert (
+        replay_command({"command": "tablesim run toy-dice --matches 4 --out r1"}, "elsewhere/r1")
+        == "tablesim run toy-dice --matches 4 --out r1"
+    )  # as recorded: it names its folder
+    assert (
+        replay_command({"command": "tablesim experiment my exp.toml"}, "results/my exp")
+        == "tablesim experiment my exp.toml --out 'results/my exp'"
+    )
+    assert (
+        replay_command(
+            {"command": "tablesim demo (curlastique_demo.toml)", "experiment_file": "/x/curlastique_demo.toml"},
+            "reports/demo/curlastique",
+        )
+        == "tablesim experiment /x/curlastique_demo.toml --out reports/demo/curlastique"
+    )
     assert replay_command({"command": "tablesim"}, "d") == replay_command({}, "d") == ""

@@ -60,8 +60,21 @@ RUN_DELAY_S = 0.04
 
 
 def test_run_killed_at_random_moments_then_rerun_equals_an_uninterrupted_run(tmp_path, capsys):
-    argv = ["run", "toy-dice", "--matches", 240, "--players", "plain,lucky,plain", "--seed", 4, "--chunk-size", 7,
-            "--set", f"game.delay_s={RUN_DELAY_S}", "--no-progress"]
+    argv = [
+        "run",
+        "toy-dice",
+        "--matches",
+        240,
+        "--players",
+        "plain,lucky,plain",
+        "--seed",
+        4,
+        "--chunk-size",
+        7,
+        "--set",
+        f"game.delay_s={RUN_DELAY_S}",
+        "--no-progress",
+    ]
     killed, whole = tmp_path / "killed", tmp_path / "whole"
     moments = kill_at_random_moments(tmp_path, [*argv, "--jobs", 2, "--out", killed], killed, seed=1)
     partial = len(load_tables(killed)["matches"]) if (killed / "matches").exists() else 0
@@ -148,10 +161,12 @@ def balance_result(out: Path) -> tuple[list, dict]:
     return [{k: t[k] for k in keep} for t in trials], {"best": summary["best"], "trials": summary["trials"]}
 
 
-@pytest.mark.parametrize("optimizer, pruner", [("ntbea", "none"), ("tpe", "wilcoxon"), ("tpe", "halving"),
-                                               ("random", "halving")])
-def test_balance_killed_at_random_moments_then_rerun_equals_an_uninterrupted_search(tmp_path, capsys, optimizer,
-                                                                                     pruner):
+@pytest.mark.parametrize(
+    "optimizer, pruner", [("ntbea", "none"), ("tpe", "wilcoxon"), ("tpe", "halving"), ("random", "halving")]
+)
+def test_balance_killed_at_random_moments_then_rerun_equals_an_uninterrupted_search(
+    tmp_path, capsys, optimizer, pruner
+):
     path = tmp_path / "balance.toml"
     path.write_text(BALANCE.format(optimizer=optimizer, pruner=pruner))
     killed, whole = tmp_path / "killed", tmp_path / "whole"

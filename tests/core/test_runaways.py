@@ -50,6 +50,7 @@ def tree_memory(processes) -> tuple[int, int]:
 
 # memory --------------------------------------------------------------------------------------
 
+
 def test_a_trillion_matches_are_planned_without_memory():
     cells = [cell(), cell("other")]
     tracemalloc.start()
@@ -81,8 +82,12 @@ def test_resuming_a_huge_run_reads_part_names_not_keys(tmp_path):
 
 
 @settings(max_examples=200, deadline=None)
-@given(ranges=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 15)), max_size=6),
-       start=st.integers(0, 30), stop=st.integers(0, 80), size=st.integers(1, 9))
+@given(
+    ranges=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 15)), max_size=6),
+    start=st.integers(0, 30),
+    stop=st.integers(0, 80),
+    size=st.integers(1, 9),
+)
 def test_chunks_cover_exactly_the_matches_not_stored(ranges, start, stop, size):
     stored = [(first, first + length) for first, length in ranges]
     covered = {m for first, last in stored for m in range(first, last + 1)}
@@ -106,8 +111,20 @@ def test_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(tm
     memory is flat from the first chunk on); SIGINT → stopped within 5 s. Without --out: a
     billion matches would not fit this disk, and a run stores-to-be stops on that after its
     first chunks (tests/core/test_forecast.py)."""
-    proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**9, "--players", "plain,lucky", "--jobs", 2,
-                 "--chunk-size", 500, "--no-progress")
+    proc = popen(
+        tmp_path,
+        "run",
+        "toy-dice",
+        "--matches",
+        10**9,
+        "--players",
+        "plain,lucky",
+        "--jobs",
+        2,
+        "--chunk-size",
+        500,
+        "--no-progress",
+    )
     started, playing, peak_pss, peak_rss, workers = time.time(), None, 0, 0, set()
     while proc.poll() is None and time.time() - started < 60 and (playing is None or time.time() - playing < 4):
         processes = tree(proc.pid)
@@ -118,8 +135,10 @@ def test_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(tm
         peak_pss, peak_rss = max(peak_pss, pss), max(peak_rss, rss)
         time.sleep(0.25)
     assert proc.poll() is None, proc.communicate()[1]
-    print(f"peak over {time.time() - started:.0f} s: PSS {peak_pss / 2**20:.0f} MB, "
-          f"RSS sum {peak_rss / 2**20:.0f} MB, {len(workers)} child processes")
+    print(
+        f"peak over {time.time() - started:.0f} s: PSS {peak_pss / 2**20:.0f} MB, "
+        f"RSS sum {peak_rss / 2**20:.0f} MB, {len(workers)} child processes"
+    )
     assert peak_pss < 500 * 2**20
     assert playing is not None  # it was playing, not planning
     interrupted = time.time()
@@ -135,10 +154,23 @@ def test_a_billion_matches_on_2_jobs_stay_small_and_stop_within_5_s_of_ctrl_c(tm
 
 # workers and Ctrl-C --------------------------------------------------------------------------
 
+
 def test_jobs_1000_on_10_matches_starts_no_pool(capsys, tmp_path):
     before = {p.pid for p in psutil.Process().children(recursive=True)}
-    code, out, err = run_cli(capsys, "run", "toy-dice", "--matches", 10, "--players", "plain,lucky",
-                             "--jobs", 1000, "--out", tmp_path / "o", "--no-progress")
+    code, out, err = run_cli(
+        capsys,
+        "run",
+        "toy-dice",
+        "--matches",
+        10,
+        "--players",
+        "plain,lucky",
+        "--jobs",
+        1000,
+        "--out",
+        tmp_path / "o",
+        "--no-progress",
+    )
     assert code == 0 and "10 matches" in out, err
     assert {p.pid for p in psutil.Process().children(recursive=True)} <= before
     assert "warning" not in err  # one chunk: one worker, which is this process
@@ -148,18 +180,45 @@ def test_more_jobs_than_cores_is_warned(capsys, tmp_path, monkeypatch):
     import sim.core.runner as runner
 
     monkeypatch.setattr(runner, "cpu_count", lambda: 1)
-    code, out, err = run_cli(capsys, "run", "toy-dice", "--matches", 20, "--players", "plain,lucky",
-                             "--jobs", 2, "--chunk-size", 5, "--no-progress")
+    code, out, err = run_cli(
+        capsys,
+        "run",
+        "toy-dice",
+        "--matches",
+        20,
+        "--players",
+        "plain,lucky",
+        "--jobs",
+        2,
+        "--chunk-size",
+        5,
+        "--no-progress",
+    )
     assert code == 0, err
-    assert error_lines(err) == ["tablesim: warning: 2 worker processes on 1 cores: no faster than 1, and "
-                                "each worker costs memory (see --jobs)"]
+    assert error_lines(err) == [
+        "tablesim: warning: 2 worker processes on 1 cores: no faster than 1, and each worker costs memory (see --jobs)"
+    ]
 
 
 @pytest.mark.slow
 def test_ctrl_c_at_many_jobs_stops_within_seconds_and_leaves_no_worker(tmp_path):
     out = tmp_path / "out"
-    proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**6, "--players", "plain,lucky", "--jobs", 6,
-                 "--set", "game.delay_s=0.001", "--out", out, "--no-progress")
+    proc = popen(
+        tmp_path,
+        "run",
+        "toy-dice",
+        "--matches",
+        10**6,
+        "--players",
+        "plain,lucky",
+        "--jobs",
+        6,
+        "--set",
+        "game.delay_s=0.001",
+        "--out",
+        out,
+        "--no-progress",
+    )
     assert wait_for(lambda: (out / "manifest.json").exists(), timeout=60)
     assert wait_for(lambda: len(tree(proc.pid)) >= 7, timeout=60)  # six workers (and loky's tracker)
     time.sleep(1.0)
@@ -171,15 +230,31 @@ def test_ctrl_c_at_many_jobs_stops_within_seconds_and_leaves_no_worker(tmp_path)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     lines = error_lines(err)
-    assert lines[-1].startswith("tablesim run: interrupted; ") and lines[-1].endswith("rerun the same command to resume")
+    assert lines[-1].startswith("tablesim run: interrupted; ") and lines[-1].endswith(
+        "rerun the same command to resume"
+    )
     assert wait_for(lambda: not any(pid_alive(pid) for pid in workers), timeout=5)
 
 
 @pytest.mark.slow
 def test_workers_exit_when_their_parent_is_killed(tmp_path):
     out = tmp_path / "out"
-    proc = popen(tmp_path, "run", "toy-dice", "--matches", 10**6, "--players", "plain,lucky", "--jobs", 3,
-                 "--set", "game.delay_s=0.001", "--out", out, "--no-progress")
+    proc = popen(
+        tmp_path,
+        "run",
+        "toy-dice",
+        "--matches",
+        10**6,
+        "--players",
+        "plain,lucky",
+        "--jobs",
+        3,
+        "--set",
+        "game.delay_s=0.001",
+        "--out",
+        out,
+        "--no-progress",
+    )
     assert wait_for(lambda: len(parts(out)) >= 2, timeout=60)
     workers = {p.pid for p in tree(proc.pid)[1:]}
     assert len(workers) >= 3
@@ -207,10 +282,12 @@ def test_a_ctrl_c_while_workers_are_being_started_is_raised_not_lost():
         with pytest.raises(KeyboardInterrupt):
             with _workers_ignore_sigint():
                 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
-                os.kill(os.getpid(), signal.SIGINT)   # process-directed, as from the terminal
-                time.sleep(0.2)                       # delivered meanwhile, to the other thread
-                blocked = int(next(line.split()[1] for line in open(f"/proc/{child.pid}/status")
-                                   if line.startswith("SigBlk:")), 16)
+                os.kill(os.getpid(), signal.SIGINT)  # process-directed, as from the terminal
+                time.sleep(0.2)  # delivered meanwhile, to the other thread
+                blocked = int(
+                    next(line.split()[1] for line in open(f"/proc/{child.pid}/status") if line.startswith("SigBlk:")),
+                    16,
+                )
     finally:
         stop.set()
         child.kill()
@@ -321,8 +398,9 @@ def test_the_suite_takes_ctrl_c_when_started_with_it_ignored():
 
     root = Path(__file__).resolve().parents[2]
     test = "tests/core/test_runaways.py::test_a_run_leaves_the_callers_ctrl_c_as_it_found_it"
-    ignoring = "trap '' INT; exec \"$0\" -m pytest -q -p no:cacheprovider \"$1\""  # as a background job starts
-    done = subprocess.run(["bash", "-c", ignoring, sys.executable, test], cwd=root, capture_output=True, text=True,
-                          timeout=300)
+    ignoring = 'trap \'\' INT; exec "$0" -m pytest -q -p no:cacheprovider "$1"'  # as a background job starts
+    done = subprocess.run(
+        ["bash", "-c", ignoring, sys.executable, test], cwd=root, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stdout[-2000:]
     assert "3 passed" in done.stdout and "warning" not in done.stdout

@@ -89,7 +89,9 @@ def test_unknown_profile_and_bad_player_count():
 
     with pytest.raises(ConfigError) as info:
         load_lineup(GAME, ["plain", "wizard"])
-    assert info.value.problems == ["players: unknown profile 'wizard'; allowed: plain, lucky, or the path of a .toml profile file"]
+    assert info.value.problems == [
+        "players: unknown profile 'wizard'; allowed: plain, lucky, or the path of a .toml profile file"
+    ]
     with pytest.raises(ConfigError) as info:
         load_lineup(GAME, ["plain"] * 5)
     assert info.value.problems[0] == "players: toy-dice takes 2, 3, 4 players, got 5"
@@ -115,10 +117,14 @@ def test_rotating_identical_players_plays_different_matches_and_players_keep_the
     rolls = tables["events"].groupby("match")["roll"].apply(tuple)
     assert len(set(rolls)) == 3  # three rotations of one seed: three different matches
     mixed = load_lineup(GAME, ["plain", "lucky", "plain"], rules)
-    events = run_cells(GAME, [Cell("b", "plp", rules, mixed, rotate_seats=True)], 3, root_seed=8,
-                       progress=False)["events"].merge(
-        run_cells(GAME, [Cell("b", "plp", rules, mixed, rotate_seats=True)], 3, root_seed=8,
-                  progress=False)["players"][["match", "seat", "slot"]], on=["match", "seat"])
+    events = run_cells(GAME, [Cell("b", "plp", rules, mixed, rotate_seats=True)], 3, root_seed=8, progress=False)[
+        "events"
+    ].merge(
+        run_cells(GAME, [Cell("b", "plp", rules, mixed, rotate_seats=True)], 3, root_seed=8, progress=False)["players"][
+            ["match", "seat", "slot"]
+        ],
+        on=["match", "seat"],
+    )
     first_rolls = events[events["round"] == 1].set_index(["match", "slot"])["roll"]
     for slot in range(3):  # a player's first roll is the same whichever seat it sits in
         assert first_rolls.xs(slot, level="slot").nunique() == 1

@@ -12,8 +12,10 @@ def test_same_key_same_stream():
 
 
 def test_streams_differ_by_purpose_match_and_root():
-    draws = {key: MatchSeeds(*key[:2]).rng(key[2]).integers(0, 1 << 30, 4).tolist()
-             for key in [(7, 3, "chance"), (7, 3, "seat0"), (7, 4, "chance"), (8, 3, "chance")]}
+    draws = {
+        key: MatchSeeds(*key[:2]).rng(key[2]).integers(0, 1 << 30, 4).tolist()
+        for key in [(7, 3, "chance"), (7, 3, "seat0"), (7, 4, "chance"), (8, 3, "chance")]
+    }
     assert len({tuple(v) for v in draws.values()}) == 4
 
 

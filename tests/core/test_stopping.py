@@ -123,14 +123,22 @@ def test_the_report_says_where_each_cell_stopped_and_why(stopped, tmp_path):
     assert load_experiment(rebuilt).settings.stopping == load_experiment(stopped[0] / "exp.toml").settings.stopping
 
 
-@pytest.mark.parametrize("rule, message", [
-    ('[stopping]\neffect = "  "\n', "stopping.effect: got '  '; allowed: \"seat N\" (N a seat number) or a profile"),
-    ('[stopping]\neffect = "seat 7"\n', "stopping.effect: got 'seat 7'; the line-ups have seats 0 to 1"),
-    ('[stopping]\neffect = "wizard"\n', "stopping.effect: got 'wizard'; allowed: \"seat N\" or a profile of the "
-                                        "line-ups (lucky, plain)"),
-    ('[stopping]\nfairness = 0.02\n[precision]\nhalf_width = 0.05\n', "give [precision] or [stopping], not both"),
-    ('[stopping]\nfairness = 0.02\nmax_matches = 10\n', "stopping.max_matches: must be >= matches (24)"),
-])
+@pytest.mark.parametrize(
+    "rule, message",
+    [
+        (
+            '[stopping]\neffect = "  "\n',
+            "stopping.effect: got '  '; allowed: \"seat N\" (N a seat number) or a profile",
+        ),
+        ('[stopping]\neffect = "seat 7"\n', "stopping.effect: got 'seat 7'; the line-ups have seats 0 to 1"),
+        (
+            '[stopping]\neffect = "wizard"\n',
+            "stopping.effect: got 'wizard'; allowed: \"seat N\" or a profile of the line-ups (lucky, plain)",
+        ),
+        ("[stopping]\nfairness = 0.02\n[precision]\nhalf_width = 0.05\n", "give [precision] or [stopping], not both"),
+        ("[stopping]\nfairness = 0.02\nmax_matches = 10\n", "stopping.max_matches: must be >= matches (24)"),
+    ],
+)
 def test_a_bad_stopping_rule_is_named(tmp_path, rule, message):
     path = write(tmp_path, matches=24, extra=rule)
     with pytest.raises(ConfigError) as info:

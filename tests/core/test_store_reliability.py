@@ -36,11 +36,26 @@ def assert_same_tables(a, b):
 
 
 def run_args(out, matches=40, *extra):
-    return ["run", "toy-dice", "--matches", matches, "--players", "plain,lucky", "--seed", 3,
-            "--chunk-size", 10, "--out", out, "--no-progress", *extra]
+    return [
+        "run",
+        "toy-dice",
+        "--matches",
+        matches,
+        "--players",
+        "plain,lucky",
+        "--seed",
+        3,
+        "--chunk-size",
+        10,
+        "--out",
+        out,
+        "--no-progress",
+        *extra,
+    ]
 
 
 # line-up names -----------------------------------------------------------------------------
+
 
 def test_lineups_differing_only_in_cleaned_characters_keep_their_own_matches(capsys, tmp_path):
     path = tmp_path / "exp.toml"
@@ -52,11 +67,14 @@ def test_lineups_differing_only_in_cleaned_characters_keep_their_own_matches(cap
     tables = load_tables(out)
     assert tables["matches"].groupby("lineup").size().to_dict() == {"club vs casual": 10, "club/vs/casual": 10}
     assert len(parts(out)) == 6  # 3 chunks of 4, 4, 2 matches per line-up
-    assert {p.name.split("_")[0] for p in parts(out)} == {cell_key("baseline", "club vs casual"),
-                                                           cell_key("baseline", "club/vs/casual")}
+    assert {p.name.split("_")[0] for p in parts(out)} == {
+        cell_key("baseline", "club vs casual"),
+        cell_key("baseline", "club/vs/casual"),
+    }
     # the players of each line-up are the ones it declared (nothing swapped by an overwrite)
-    first_seat = tables["players"].query("seat == 0 and rotation == 0" if "rotation" in tables["players"]
-                                         else "seat == 0")
+    first_seat = tables["players"].query(
+        "seat == 0 and rotation == 0" if "rotation" in tables["players"] else "seat == 0"
+    )
     assert set(first_seat[first_seat.lineup == "club vs casual"]["profile"]) == {"plain"}
     assert set(first_seat[first_seat.lineup == "club/vs/casual"]["profile"]) == {"lucky"}
     before = {p: p.stat().st_mtime_ns for p in parts(out)}
@@ -66,6 +84,7 @@ def test_lineups_differing_only_in_cleaned_characters_keep_their_own_matches(cap
 
 
 # locked directories ------------------------------------------------------------------------
+
 
 def test_a_second_run_into_a_locked_directory_exits_2_and_no_key_is_duplicated(capsys, tmp_path):
     out = tmp_path / "out"
@@ -105,6 +124,7 @@ def test_a_lock_left_by_a_killed_run_does_not_block(capsys, tmp_path):
 
 
 # damaged parts -----------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("damage", ["truncated", "empty", "players-garbage"])
 def test_a_damaged_part_is_named_moved_aside_and_replayed(capsys, tmp_path, damage):
@@ -161,13 +181,17 @@ def test_a_part_whose_rows_belong_to_another_cell_is_refused(capsys, tmp_path):
 
 # damaged manifests -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("content,reason", [
-    (bytes(range(7, 256, 4)) + b"\xff", "damaged (not valid JSON"),
-    (b'{"kind": "run", "game": "toy-di', "damaged (not valid JSON"),
-    (b"[]", "damaged (expected a JSON object, got list)"),
-    (b"{}", "not a tablesim manifest (no 'kind')"),
-    (b'{"kind": "run"}', "not a tablesim manifest (no 'game')"),
-])
+
+@pytest.mark.parametrize(
+    "content,reason",
+    [
+        (bytes(range(7, 256, 4)) + b"\xff", "damaged (not valid JSON"),
+        (b'{"kind": "run", "game": "toy-di', "damaged (not valid JSON"),
+        (b"[]", "damaged (expected a JSON object, got list)"),
+        (b"{}", "not a tablesim manifest (no 'kind')"),
+        (b'{"kind": "run"}', "not a tablesim manifest (no 'game')"),
+    ],
+)
 def test_a_damaged_manifest_is_one_line_for_every_command(capsys, tmp_path, content, reason):
     out = tmp_path / "out"
     assert run_cli(capsys, *run_args(out))[0] == 0
@@ -184,6 +208,7 @@ def test_a_damaged_manifest_is_one_line_for_every_command(capsys, tmp_path, cont
 
 
 # long names --------------------------------------------------------------------------------
+
 
 def test_a_300_character_lineup_name_is_stored_and_read_back(capsys, tmp_path):
     long_name = "x" * 150 + "/" + "y" * 149
@@ -208,6 +233,7 @@ def test_a_refused_command_with_a_long_name_leaves_nothing_behind(capsys, tmp_pa
 
 
 # the older layout ----------------------------------------------------------------------------
+
 
 def test_parts_of_the_older_layout_are_read_then_renamed_by_a_resumed_run(capsys, tmp_path):
     out, fresh = tmp_path / "out", tmp_path / "fresh"

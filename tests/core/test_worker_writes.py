@@ -91,11 +91,27 @@ def _workers(pid: int) -> list[int]:
 @pytest.mark.slow
 def test_a_worker_killed_mid_run_is_one_line_and_the_rerun_completes_the_tables(tmp_path, capsys):
     out = tmp_path / "out"
-    argv = ["run", "toy-dice", "--matches", 600, "--players", "plain,lucky", "--seed", 3, "--jobs", 2,
-            "--chunk-size", 10, "--set", "game.delay_s=0.01", "--out", out, "--no-progress"]
+    argv = [
+        "run",
+        "toy-dice",
+        "--matches",
+        600,
+        "--players",
+        "plain,lucky",
+        "--seed",
+        3,
+        "--jobs",
+        2,
+        "--chunk-size",
+        10,
+        "--set",
+        "game.delay_s=0.01",
+        "--out",
+        out,
+        "--no-progress",
+    ]
     proc = popen(tmp_path, *argv)
-    assert wait_for(lambda: len(list((out / "matches").glob("*.parquet"))) >= 3 or proc.poll() is not None,
-                    timeout=90)
+    assert wait_for(lambda: len(list((out / "matches").glob("*.parquet"))) >= 3 or proc.poll() is not None, timeout=90)
     workers = _workers(proc.pid)
     assert workers
     for worker in workers:  # SIGKILL, whatever each is doing (playing, or writing a part)

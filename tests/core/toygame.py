@@ -41,8 +41,13 @@ class ToyRules:
             yield "dice.faces", f"expected {self.dice.sides} values (one per side), got {len(self.dice.faces)}"
         top = max(self.dice.faces) if self.dice.faces else self.dice.sides
         if self.game.target > self.game.max_rounds * top:
-            yield "game.target", (f"got {self.game.target}; allowed: <= {self.game.max_rounds * top} "
-                                  "(reachable within game.max_rounds rounds)")
+            yield (
+                "game.target",
+                (
+                    f"got {self.game.target}; allowed: <= {self.game.max_rounds * top} "
+                    "(reachable within game.max_rounds rounds)"
+                ),
+            )
 
     def notes(self):
         if list(self.dice.faces) != sorted(self.dice.faces):
@@ -68,8 +73,9 @@ def play_match(rules: ToyRules, players, seeds) -> MatchLog:
                 roll = rules.dice.faces[roll - 1]
             points = roll + player.profile.bonus + (rules.game.seat0_bonus if seat == 0 else 0.0)
             scores[seat] += points
-            rounds.append({"round": round_number, "seat": seat, "points": float(points),
-                           "cumulative": float(scores[seat])})
+            rounds.append(
+                {"round": round_number, "seat": seat, "points": float(points), "cumulative": float(scores[seat])}
+            )
             events.append({"index": index, "round": round_number, "seat": seat, "roll": roll})
             index += 1
         if max(scores) >= rules.game.target:
@@ -82,15 +88,34 @@ def play_match(rules: ToyRules, players, seeds) -> MatchLog:
         best = max(scores)
     winner = scores.index(best) if finished else -1
     order = sorted(range(len(players)), key=lambda s: -scores[s])
-    players_rows = [{"seat": s, "profile": p.name, "team": -1, "score": float(scores[s]),
-                     "rank": order.index(s) + 1, "won": s == winner} for s, p in enumerate(players)]
-    return MatchLog(matches={"winner": winner, "winning_team": -1, "rounds": round_number,
-                             "finished": finished},
-                    players=players_rows, rounds=rounds, events=events)
+    players_rows = [
+        {
+            "seat": s,
+            "profile": p.name,
+            "team": -1,
+            "score": float(scores[s]),
+            "rank": order.index(s) + 1,
+            "won": s == winner,
+        }
+        for s, p in enumerate(players)
+    ]
+    return MatchLog(
+        matches={"winner": winner, "winning_team": -1, "rounds": round_number, "finished": finished},
+        players=players_rows,
+        rounds=rounds,
+        events=events,
+    )
 
 
-GAME = register(GameSpec(
-    name="toy-dice", title="Toy dice", rules_type=ToyRules, default_rules=HERE / "toy_rules.toml",
-    profile_type=ToyProfile, profiles=HERE / "toy_profiles.toml", play_match=play_match,
-    player_counts=(2, 3, 4),
-))
+GAME = register(
+    GameSpec(
+        name="toy-dice",
+        title="Toy dice",
+        rules_type=ToyRules,
+        default_rules=HERE / "toy_rules.toml",
+        profile_type=ToyProfile,
+        profiles=HERE / "toy_profiles.toml",
+        play_match=play_match,
+        player_counts=(2, 3, 4),
+    )
+)

@@ -47,8 +47,7 @@ class Scripted(ExactPolicy):
         seen: every :class:`Situation` this player was shown, in order.
     """
 
-    def __init__(self, rules: CurlastiqueRules, plan: dict[tuple[int, int], int] | None = None,
-                 default: int = 0):
+    def __init__(self, rules: CurlastiqueRules, plan: dict[tuple[int, int], int] | None = None, default: int = 0):
         super().__init__(rules)
         self.plan = plan or {}
         self.default = default

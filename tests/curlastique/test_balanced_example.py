@@ -50,8 +50,7 @@ def test_the_balanced_zone_values_hold_on_new_seeds_at_every_skill(lineup):
     spec = get_game("curlastique")
     rules = load_rules(spec, STORED / "best_rules.toml")
     players = load_lineup(spec, [LINEUPS[lineup]] * 4, rules)
-    tables = run_cells(spec, [Cell("best", lineup, rules, players)], 240, root_seed=20261202, jobs=1,
-                       progress=False)
+    tables = run_cells(spec, [Cell("best", lineup, rules, players)], 240, root_seed=20261202, jobs=1, progress=False)
     seat0 = tables["players"][tables["players"]["seat"] == 0]
     low, high = wilson_interval(int(seat0["won"].sum()), len(seat0), 0.99)
     assert low <= 0.32 and high >= 0.18, (seat0["won"].mean(), low, high)

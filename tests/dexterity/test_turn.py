@@ -47,16 +47,29 @@ class _Policy:
 
 
 def test_a_turn_places_the_executed_shot_and_resolves_it_from_there():
-    turn = play_turn(_Policy(0.3), "board", np.random.default_rng(0), place=lambda x: x - 0.1,
-                     resolve=lambda shot: ("played", shot), forfeit=lambda: "lost")
+    turn = play_turn(
+        _Policy(0.3),
+        "board",
+        np.random.default_rng(0),
+        place=lambda x: x - 0.1,
+        resolve=lambda shot: ("played", shot),
+        forfeit=lambda: "lost",
+    )
     assert turn.intent == ("intent", "board") and turn.executed == ShotParams(0.3, 1.0, 2.0)
     assert turn.placed == pytest.approx(0.2) and turn.played == ShotParams(turn.placed, 1.0, 2.0)
     assert turn.outcome == ("played", turn.played)
 
 
-@pytest.mark.parametrize("x, place", [(math.nan, lambda x: pytest.fail("placed a forfeited shot")),
-                                      (0.3, lambda x: math.nan)])
+@pytest.mark.parametrize(
+    "x, place", [(math.nan, lambda x: pytest.fail("placed a forfeited shot")), (0.3, lambda x: math.nan)]
+)
 def test_a_shot_without_a_legal_start_is_forfeited_and_not_resolved(x, place):
-    turn = play_turn(_Policy(x), "board", np.random.default_rng(0), place=place,
-                     resolve=lambda shot: pytest.fail("resolved a forfeited shot"), forfeit=lambda: "lost")
+    turn = play_turn(
+        _Policy(x),
+        "board",
+        np.random.default_rng(0),
+        place=place,
+        resolve=lambda shot: pytest.fail("resolved a forfeited shot"),
+        forfeit=lambda: "lost",
+    )
     assert turn.outcome == "lost" and math.isnan(turn.placed)

@@ -23,6 +23,7 @@ def config(**changes) -> RaceConfig:
     """The default race rules with ``changes`` (field → value)."""
     return replace(CONFIG, **changes)
 
+
 #: A 4-wide straight track, finish at the top (row 0), start slots on row 5.
 OPEN = """
 #FFFF#
@@ -158,8 +159,18 @@ class Scripted:
         return list(range(n))
 
 
-def race(c=None, n_seats: int = 2, *, shells=RULES.shells, policies=None, dice=None, config=None,
-         events=None, fill_piles: bool = True, deck: Deck = DECK) -> Race:
+def race(
+    c=None,
+    n_seats: int = 2,
+    *,
+    shells=RULES.shells,
+    policies=None,
+    dice=None,
+    config=None,
+    events=None,
+    fill_piles: bool = True,
+    deck: Deck = DECK,
+) -> Race:
     """A race on circuit ``c`` with empty hands and no snail placed; the rest of the deck in
     the draw pile (in uid order, so tests can reason about it) unless ``fill_piles`` is off.
     ``config``: the race rules (default: the rules file's); ``deck``: the cards (default: the

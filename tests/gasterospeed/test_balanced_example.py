@@ -11,8 +11,19 @@ from sim.core.game import get_game
 from sim.core.rules import load_rules
 
 STORED = Path(__file__).resolve().parents[2] / "reports" / "examples" / "gasterospeed_balance"
-ACTION_CARDS = ("aspiration", "laitue_bleue", "turbo_petard", "ressort", "kangouroute_aigue", "rouler_bouler",
-                "coup_de_folie", "choc", "tir", "renfort_de_coquille", "retour_de_baton")
+ACTION_CARDS = (
+    "aspiration",
+    "laitue_bleue",
+    "turbo_petard",
+    "ressort",
+    "kangouroute_aigue",
+    "rouler_bouler",
+    "coup_de_folie",
+    "choc",
+    "tir",
+    "renfort_de_coquille",
+    "retour_de_baton",
+)
 
 
 def test_the_stored_card_counts_meet_both_targets_on_fresh_seeds_and_keep_34_cards():

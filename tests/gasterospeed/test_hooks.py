@@ -27,7 +27,7 @@ def test_frames_end_on_the_scores_play_match_stores(overrides):
         seeds = MatchSeeds(7, match)
         log = play_match(rules, players, seeds)
         page = GAME.frames(rules, players, seeds)
-        json.dumps(page)                                     # JSON-able
+        json.dumps(page)  # JSON-able
         scores = [row["score"] for row in sorted(log.players, key=lambda r: r["seat"])]
         assert page["final_scores"] == scores and page["frames"][-1]["scores"] == scores
         rounds = log.rounds
@@ -57,8 +57,12 @@ def test_frames_show_every_running_snail_on_its_square_and_the_points_so_far():
 
 def test_examples_are_the_games_own_folder():
     names = sorted(p.name for p in GAME.examples.glob("*.toml"))  # (an __init__.py makes it package data)
-    assert names == ["gasterospeed_balance.toml", "gasterospeed_demo.toml", "gasterospeed_temperature_sweep.toml",
-                     "gasterospeed_worth_balance.toml"]
+    assert names == [
+        "gasterospeed_balance.toml",
+        "gasterospeed_demo.toml",
+        "gasterospeed_temperature_sweep.toml",
+        "gasterospeed_worth_balance.toml",
+    ]
     first = (GAME.examples / "gasterospeed_balance.toml").read_text(encoding="utf-8").splitlines()[0]
     assert "sim/gasterospeed/examples/gasterospeed_balance.toml" in first
 
@@ -90,8 +94,7 @@ def test_win_rate_rises_along_the_skill_path():
     wins = []
     for skill in (0.0, 1.0, 2.0):
         me = player_at_skill(GAME, skill, "me")
-        tables = run_cells(GAME, [Cell("skill", "c", rules, (me, greedy), rotate_seats=True)], 80, 5,
-                           progress=False)
+        tables = run_cells(GAME, [Cell("skill", "c", rules, (me, greedy), rotate_seats=True)], 80, 5, progress=False)
         mine = tables["players"][tables["players"]["profile"] == "me"]
         wins.append(int(mine["won"].sum()))
     assert wins[0] < wins[1] <= wins[2], wins

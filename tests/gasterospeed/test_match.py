@@ -45,8 +45,9 @@ def _types(rows):
 def test_tables_have_the_required_columns_and_stable_plain_types():
     logs = [play_match(RULES, LINEUP[:n], MatchSeeds(1, i)) for i, n in enumerate((2, 3, 4))]
     first = logs[0]
-    assert {"winner", "winning_team", "rounds", "finished", "champion", "races",
-            "turn_capped_races"} <= set(first.matches)
+    assert {"winner", "winning_team", "rounds", "finished", "champion", "races", "turn_capped_races"} <= set(
+        first.matches
+    )
     assert first.matches["winning_team"] == -1 and first.matches["rounds"] == 6
     assert {"seat", "profile", "team", "score", "rank", "won", "shells_left"} <= set(first.players[0])
     assert {"round", "seat", "points", "cumulative", "circuit", "arrival", "shells_left", "ko"} <= set(first.rounds[0])
@@ -71,9 +72,18 @@ def test_runner_assembles_the_tables_and_summary_metrics():
     assert len(tables["matches"]) == 6 and len(tables["rounds"]) == 6 * 6 * 4
     metrics = GAME.summary(tables)
     assert all(isinstance(v, float) for v in metrics.values())
-    for key in ("ko_rate", "race_turns", "turn_capped_rate", "ko_rate.stargot", "points.goulet",
-                "race_win_rate.slot1", "card_play_rate.tir", "card_win_rate.tir",
-                "card_play_rate.renfort_de_coquille", "card_play_rate.rouler_bouler"):
+    for key in (
+        "ko_rate",
+        "race_turns",
+        "turn_capped_rate",
+        "ko_rate.stargot",
+        "points.goulet",
+        "race_win_rate.slot1",
+        "card_play_rate.tir",
+        "card_win_rate.tir",
+        "card_play_rate.renfort_de_coquille",
+        "card_play_rate.rouler_bouler",
+    ):
         assert key in metrics, key
     assert 0 <= metrics["ko_rate"] <= 1 and metrics["race_turns"] > 1
     # capped races per circuit, and the longest race, for a report to set against race.turn_cap
@@ -95,11 +105,12 @@ def test_replay_tells_the_first_race_turn_by_turn_with_a_map_each_turn():
     assert text.startswith("Race 1 of 6: La Ligne Droite")
     turns = re.findall(r"=== Turn (\d+) ===", text)
     assert [int(t) for t in turns] == list(range(1, len(turns) + 1))
-    assert text.count("#FFFFFF#") == len(turns) + 1       # the map at the start and after each turn
+    assert text.count("#FFFFFF#") == len(turns) + 1  # the map at the start and after each turn
     first = sorted((x for x in log.rounds if x["round"] == 1 and x["arrival"] > 0), key=lambda x: x["arrival"])
     told = re.findall(r"^  (\d+)\. [A-F] \((\w+)\): (\d+) points", text, flags=re.M)
     assert [(int(a), p, int(pts)) for a, p, pts in told] == [
-        (x["arrival"], LINEUP[x["seat"]].name, x["points"]) for x in first]
+        (x["arrival"], LINEUP[x["seat"]].name, x["points"]) for x in first
+    ]
     assert len(turns) == first[0]["turns"]
 
 
@@ -109,7 +120,7 @@ class Spy:
     def __init__(self, inner):
         self.inner = inner
         self.wants_board = getattr(inner, "wants_board", True)
-        self.forbid = getattr(inner, "forbid", frozenset())      # attributes of the Policy protocol
+        self.forbid = getattr(inner, "forbid", frozenset())  # attributes of the Policy protocol
         self.seen = []
 
     def __getattr__(self, name):
@@ -118,6 +129,7 @@ class Spy:
         def wrapped(*args):
             self.seen.append((name, args))
             return method(*args)
+
         return wrapped
 
 
@@ -203,6 +215,8 @@ def test_display_names_change_the_replay_only(key, name):
     rules = load_rules(GAME, None, base)
     changed = load_rules(GAME, None, [*base, f'{key}="{name}"'])
     players = load_lineup(GAME, ["tactician", "greedy", "random"], rules)
-    assert play_match(rules, players, MatchSeeds(4, 0)).tables() == play_match(changed, players, MatchSeeds(4, 0)).tables()
+    assert (
+        play_match(rules, players, MatchSeeds(4, 0)).tables() == play_match(changed, players, MatchSeeds(4, 0)).tables()
+    )
     seeds = MatchSeeds(4, 0) if key.startswith("circuits") else MatchSeeds(6, 3)
     assert replay(rules, players, seeds) != replay(changed, players, seeds)

@@ -32,8 +32,9 @@ def test_parts_sum_to_the_summary(tables):
 def test_the_parts_bootstrap_draws_the_same_intervals_as_resampled_tables(tables):
     spec = get_game("gasterospeed")
     targets = [Target(metric="game", name=name, low=0.0, high=0.2) for name in ("ko_rate", "card_win_rate_spread")]
-    fast = measure_all(targets, tables, spec.summary, bootstrap=40, seed=9,
-                       game_parts=(spec.metric_parts, spec.metrics_from_parts))
+    fast = measure_all(
+        targets, tables, spec.summary, bootstrap=40, seed=9, game_parts=(spec.metric_parts, spec.metrics_from_parts)
+    )
     slow = measure_all(targets, tables, spec.summary, bootstrap=40, seed=9)
     for f, s in zip(fast, slow):
         assert f["value"] == s["value"]

@@ -12,8 +12,19 @@ from sim.core.game import get_game
 from sim.core.rules import load_rules
 
 STORED = Path(__file__).resolve().parents[2] / "reports" / "examples" / "gasterospeed_worth_balance"
-ACTION_CARDS = ("aspiration", "laitue_bleue", "turbo_petard", "ressort", "kangouroute_aigue", "rouler_bouler",
-                "coup_de_folie", "choc", "tir", "renfort_de_coquille", "retour_de_baton")
+ACTION_CARDS = (
+    "aspiration",
+    "laitue_bleue",
+    "turbo_petard",
+    "ressort",
+    "kangouroute_aigue",
+    "rouler_bouler",
+    "coup_de_folie",
+    "choc",
+    "tir",
+    "renfort_de_coquille",
+    "retour_de_baton",
+)
 
 
 def _spread(candidate: dict) -> dict:
@@ -44,5 +55,7 @@ def test_the_stored_search_on_worth_claims_only_what_its_fresh_seeds_show():
 def test_the_surface_models_every_cards_worth_over_the_trials():
     surface = json.loads((STORED / "surface.json").read_text())
     assert surface["metrics"] == sorted(f"worth.{card}" for card in ACTION_CARDS)
-    assert surface["trials"] == 36 and surface["point"] == json.loads((STORED / "balance.json").read_text())[
-        "best"]["point"]["action-cards"]
+    assert (
+        surface["trials"] == 36
+        and surface["point"] == json.loads((STORED / "balance.json").read_text())["best"]["point"]["action-cards"]
+    )

@@ -8,7 +8,10 @@ from sim.physics import STATUS_ON
 # Deterministic hypothesis runs (same examples every time, CI-friendly); no deadline
 # because the very first call of the engine on a machine compiles it.
 settings.register_profile(
-    "physics", deadline=None, derandomize=True, print_blob=True,
+    "physics",
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 PHYSICS = settings.get_profile("physics")

@@ -27,10 +27,18 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_import_does_not_load_numba_or_compile():
-    code = ("import sys, time; t = time.perf_counter(); import sim.physics; "
-            "print('numba' in sys.modules, time.perf_counter() - t)")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         env={"PYTHONPATH": str(ROOT), "PATH": ""}, check=True).stdout.split()
+    code = (
+        "import sys, time; t = time.perf_counter(); import sim.physics; "
+        "print('numba' in sys.modules, time.perf_counter() - t)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        check=True,
+    ).stdout.split()
     assert out[0] == "False"
     assert float(out[1]) < 1.0
 
@@ -121,6 +129,7 @@ def test_truncation_flag_freezes_a_valid_state():
     r = simulate(table, S.CARROM_PHYSICS, d, max_events=5)
     assert r.truncated and r.n_events == 5
     from .conftest import max_overlap
+
     assert max_overlap(r.final_pos, d.radius, r.status) <= 1e-9
 
 
@@ -158,13 +167,14 @@ def test_a_prepared_batch_gives_simulate_batch_and_sees_discs_written_in_place()
     table, d = S.carrom_table(), S.carrom_break()
     starts, vels = np.repeat(d.pos[:1], 3, axis=0), np.array([[0.0, 3.0], [0.1, 4.0], [-0.2, 2.5]])
     batch = P.PreparedBatch(table, S.CARROM_PHYSICS, d, 0)
-    for _ in range(2):   # the same answer every time: nothing carried from one run to the next
+    for _ in range(2):  # the same answer every time: nothing carried from one run to the next
         got, expected = batch.run(starts, vels), simulate_batch(table, S.CARROM_PHYSICS, d, 0, starts, vels)
         assert np.array_equal(got.final_pos, expected.final_pos) and np.array_equal(got.status, expected.status)
         assert np.array_equal(got.n_events, expected.n_events)
-    d.pos[5] += [0.0, 0.05]   # a new layout, written into the held arrays
-    assert np.array_equal(batch.run(starts, vels).final_pos,
-                          simulate_batch(table, S.CARROM_PHYSICS, d, 0, starts, vels).final_pos)
+    d.pos[5] += [0.0, 0.05]  # a new layout, written into the held arrays
+    assert np.array_equal(
+        batch.run(starts, vels).final_pos, simulate_batch(table, S.CARROM_PHYSICS, d, 0, starts, vels).final_pos
+    )
     with pytest.raises(ValueError, match="same"):
         batch.run(starts, vels[:2])
 
@@ -172,8 +182,12 @@ def test_a_prepared_batch_gives_simulate_batch_and_sees_discs_written_in_place()
 def test_a_shot_longer_than_the_record_buffers_is_recorded_whole():
     """simulate_kernel starts with room for 64 + 8n events and runs the shot again with twice
     the room when they run out: the records, paths and result are those of one run."""
-    walls = [(-0.5, -0.5, 0.5, -0.5, 1.0), (0.5, -0.5, 0.5, 0.5, 1.0), (0.5, 0.5, -0.5, 0.5, 1.0),
-             (-0.5, 0.5, -0.5, -0.5, 1.0)]
+    walls = [
+        (-0.5, -0.5, 0.5, -0.5, 1.0),
+        (0.5, -0.5, 0.5, 0.5, 1.0),
+        (0.5, 0.5, -0.5, 0.5, 1.0),
+        (-0.5, 0.5, -0.5, -0.5, 1.0),
+    ]
     table, physics = Table.build(walls=walls), Physics(friction=0.001, restitution=1.0)
     d = Discs(pos=[[0.0, 0.0], [0.2, 0.1]], vel=[[3.0, 1.3], [-1.0, 2.2]], radius=0.02, mass=0.01)
     tr = P.trace(table, physics, d)
@@ -211,13 +225,13 @@ def test_a_stale_kernel_cache_is_cleared(tmp_path):
     cached = tmp_path / "kernels.f-1.py311.nbi"
     cached.write_text("")
     fake = SimpleNamespace(_cache=SimpleNamespace(cache_path=str(tmp_path)))
-    clear_stale(fake, [source], "k.stamp", ["*.nbi"])      # no stamp yet: cleared, stamped
+    clear_stale(fake, [source], "k.stamp", ["*.nbi"])  # no stamp yet: cleared, stamped
     assert not cached.exists() and (tmp_path / "k.stamp").exists()
     cached.write_text("")
-    clear_stale(fake, [source], "k.stamp", ["*.nbi"])      # same sources: kept
+    clear_stale(fake, [source], "k.stamp", ["*.nbi"])  # same sources: kept
     assert cached.exists()
     source.write_text("x = 2\n")
-    clear_stale(fake, [source], "k.stamp", ["*.nbi"])      # a source changed: cleared
+    clear_stale(fake, [source], "k.stamp", ["*.nbi"])  # a source changed: cleared
     assert not cached.exists()
 
 
@@ -230,19 +244,21 @@ def test_a_game_package_cache_is_cleared_in_every_folder_when_any_module_changed
         (package / folder / "__init__.py").write_text("")
     rules_module = package / "rules" / "moves.py"
     rules_module.write_text("STEP = 1\n")
-    caches = [package / "rules" / "__pycache__" / "moves.push-1.py311.nbi",
-              package / "players" / "kernels" / "__pycache__" / "lookahead.plan-3.py311.nbc"]
+    caches = [
+        package / "rules" / "__pycache__" / "moves.push-1.py311.nbi",
+        package / "players" / "kernels" / "__pycache__" / "lookahead.plan-3.py311.nbc",
+    ]
 
     def fill() -> None:
         for cached in caches:
             cached.write_text("")
 
     fill()
-    clear_stale_package(package, "game.stamp")                 # no stamp yet: every folder cleared
+    clear_stale_package(package, "game.stamp")  # no stamp yet: every folder cleared
     assert not any(c.exists() for c in caches) and (package / "__pycache__" / "game.stamp").exists()
     fill()
-    clear_stale_package(package, "game.stamp")                 # nothing changed: kept
+    clear_stale_package(package, "game.stamp")  # nothing changed: kept
     assert all(c.exists() for c in caches)
-    rules_module.write_text("STEP = 2\n")                      # a rules module changed: the players'
-    clear_stale_package(package, "game.stamp")                 # kernel that calls it is cleared too
+    rules_module.write_text("STEP = 2\n")  # a rules module changed: the players'
+    clear_stale_package(package, "game.stamp")  # kernel that calls it is cleared too
     assert not any(c.exists() for c in caches)

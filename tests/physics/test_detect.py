@@ -52,8 +52,16 @@ speed = st.one_of(st.just(0.0), st.floats(0.01, 10.0))
 
 
 @settings(PHYSICS, max_examples=1000)
-@given(dx=st.floats(-0.6, 0.6), dy=st.floats(-0.6, 0.6), si=speed, sj=speed, ui=unit, uj=unit,
-       rr=st.floats(0.02, 0.06), mu=st.floats(0.05, 0.3))
+@given(
+    dx=st.floats(-0.6, 0.6),
+    dy=st.floats(-0.6, 0.6),
+    si=speed,
+    sj=speed,
+    ui=unit,
+    uj=unit,
+    rr=st.floats(0.02, 0.06),
+    mu=st.floats(0.05, 0.3),
+)
 def test_pair_toi_random(dx, dy, si, sj, ui, uj, rr, mu):
     pj = np.array([dx, dy])
     if np.hypot(dx, dy) < rr + 1e-6:
@@ -62,8 +70,16 @@ def test_pair_toi_random(dx, dy, si, sj, ui, uj, rr, mu):
 
 
 @settings(PHYSICS, max_examples=1000)
-@given(t_hit=st.floats(0.0, 0.98), si=st.floats(0.05, 6.0), sj=st.floats(0.0, 6.0), ui=unit,
-       uj=unit, side=unit, rr=st.floats(0.02, 0.06), mu=st.floats(0.05, 0.3))
+@given(
+    t_hit=st.floats(0.0, 0.98),
+    si=st.floats(0.05, 6.0),
+    sj=st.floats(0.0, 6.0),
+    ui=unit,
+    uj=unit,
+    side=unit,
+    rr=st.floats(0.02, 0.06),
+    mu=st.floats(0.05, 0.3),
+)
 def test_pair_toi_aimed(t_hit, si, sj, ui, uj, side, rr, mu):
     """Discs placed so that they would touch at some time: most examples are contacts,
     many of them oblique or grazing."""
@@ -80,8 +96,16 @@ def test_pair_toi_aimed(t_hit, si, sj, ui, uj, side, rr, mu):
 
 
 @settings(PHYSICS, max_examples=600)
-@given(si=st.floats(0.2, 6.0), sj=st.floats(0.0, 6.0), ui=unit, uj=unit, side=unit,
-       t_hit=st.floats(0.05, 0.95), rr=st.floats(0.02, 0.06), depth=st.floats(1e-8, 1e-5))
+@given(
+    si=st.floats(0.2, 6.0),
+    sj=st.floats(0.0, 6.0),
+    ui=unit,
+    uj=unit,
+    side=unit,
+    t_hit=st.floats(0.05, 0.95),
+    rr=st.floats(0.02, 0.06),
+    depth=st.floats(1e-8, 1e-5),
+)
 def test_pair_toi_never_misses_grazing(si, sj, ui, uj, side, t_hit, rr, depth):
     """Place j so that the closest approach is exactly `depth` inside contact (a graze of 1e-8
     to 1e-5 of the radius sum): the engine must report the contact."""
@@ -98,8 +122,9 @@ def test_pair_toi_never_misses_grazing(si, sj, ui, uj, side, t_hit, rr, depth):
     assert tau < INF
 
 
-@pytest.mark.parametrize("offset, hit", [(1 - 1e-9, True), (1 - 1e-6, True), (1 + 1e-7, False),
-                                         (1 + 2e-9 / 0.0318 * 2, False)])
+@pytest.mark.parametrize(
+    "offset, hit", [(1 - 1e-9, True), (1 - 1e-6, True), (1 + 1e-7, False), (1 + 2e-9 / 0.0318 * 2, False)]
+)
 def test_head_on_pass_by_offsets(offset, hit):
     """Two discs passing each other with opposite velocities: the relative path is a
     straight line at a distance offset·rr."""
@@ -138,8 +163,14 @@ def test_piece_after_the_first_stop():
 
 # ------------------------------------------------------------------------- static targets
 @settings(PHYSICS, max_examples=600)
-@given(px=st.floats(-0.5, 0.5), py=st.floats(-0.5, 0.5), u=unit, s=st.floats(0.01, 10.0),
-       r=st.floats(0.005, 0.03), mu=st.floats(0.05, 0.3))
+@given(
+    px=st.floats(-0.5, 0.5),
+    py=st.floats(-0.5, 0.5),
+    u=unit,
+    s=st.floats(0.01, 10.0),
+    r=st.floats(0.005, 0.03),
+    mu=st.floats(0.05, 0.3),
+)
 def test_segment_hit_vs_brute_force(px, py, u, s, r, mu):
     a = mu * 9.81
     x1, y1, x2, y2 = -0.2, 0.1, 0.3, -0.05
@@ -164,8 +195,7 @@ def test_segment_hit_vs_brute_force(px, py, u, s, r, mu):
 
 
 @settings(PHYSICS, max_examples=600)
-@given(px=st.floats(-0.5, 0.5), py=st.floats(-0.5, 0.5), u=unit, s=st.floats(0.01, 10.0),
-       rho=st.floats(0.005, 0.05))
+@given(px=st.floats(-0.5, 0.5), py=st.floats(-0.5, 0.5), u=unit, s=st.floats(0.01, 10.0), rho=st.floats(0.005, 0.05))
 def test_circle_hit_vs_brute_force(px, py, u, s, rho):
     if np.hypot(px, py) < rho + 1e-6:
         return

@@ -27,8 +27,17 @@ def _state(p, v, radius, a):
 
 
 @settings(PHYSICS, max_examples=2000)
-@given(dx=st.floats(-0.7, 0.7), dy=st.floats(-0.7, 0.7), si=speed, sj=speed, hi=unit, hj=unit,
-       radius=st.floats(0.01, 0.03), mu=st.floats(0.05, 0.3), t=st.floats(0.0, 0.5))
+@given(
+    dx=st.floats(-0.7, 0.7),
+    dy=st.floats(-0.7, 0.7),
+    si=speed,
+    sj=speed,
+    hi=unit,
+    hj=unit,
+    radius=st.floats(0.01, 0.03),
+    mu=st.floats(0.05, 0.3),
+    t=st.floats(0.0, 0.5),
+)
 def test_bound_never_after_the_exact_time(dx, dy, si, sj, hi, hj, radius, mu, t):
     a = mu * 9.81
     if np.hypot(dx, dy) < 2 * radius + 1e-6:
@@ -47,8 +56,16 @@ def test_bound_never_after_the_exact_time(dx, dy, si, sj, hi, hj, radius, mu, t)
 
 
 @settings(PHYSICS, max_examples=2000)
-@given(dist=st.floats(0.03, 0.6), off=st.floats(-0.05, 0.05), si=speed, sj=speed, hi=unit, hj=unit,
-       radius=st.floats(0.01, 0.03), mu=st.floats(0.05, 0.3))
+@given(
+    dist=st.floats(0.03, 0.6),
+    off=st.floats(-0.05, 0.05),
+    si=speed,
+    sj=speed,
+    hi=unit,
+    hj=unit,
+    radius=st.floats(0.01, 0.03),
+    mu=st.floats(0.05, 0.3),
+)
 def test_bound_never_after_the_exact_time_aimed(dist, off, si, sj, hi, hj, radius, mu):
     """Disc j lies ahead on disc i's path (near it): most examples are contacts."""
     a = mu * 9.81

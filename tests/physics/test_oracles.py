@@ -52,8 +52,7 @@ def test_coulomb_not_viscous_half_distance_at_71_percent_speed():
 
 # ---------------------------------------------------------------------------- 1-D head-on
 def _head_on(m1, m2, r1, r2, e, u0=2.0, mu=0.1, gap=0.1):
-    d = Discs(pos=[[0.0, 0.0], [0.0, r1 + r2 + gap]], vel=[[0.0, u0], [0.0, 0.0]],
-              radius=[r1, r2], mass=[m1, m2])
+    d = Discs(pos=[[0.0, 0.0], [0.0, r1 + r2 + gap]], vel=[[0.0, u0], [0.0, 0.0]], radius=[r1, r2], mass=[m1, m2])
     r = simulate(Table(), Physics(friction=mu, restitution=e), d, record_paths=True)
     ev = r.events[0]
     assert ev["kind"] == DISC and (ev["a"], ev["b"]) == (0, 1)
@@ -73,8 +72,7 @@ def test_head_on_equal_masses(e):
     assert v1 == pytest.approx((1 - e) / 2 * u, rel=REL, abs=1e-9)
 
 
-@pytest.mark.parametrize("e, coin, striker", [(1.0, 1.463, 0.463), (0.9, 1.390, 0.490),
-                                              (0.8, 1.317, 0.517)])
+@pytest.mark.parametrize("e, coin, striker", [(1.0, 1.463, 0.463), (0.9, 1.390, 0.490), (0.8, 1.317, 0.517)])
 def test_head_on_striker_on_coin(e, coin, striker):
     """15 g striker on a 5.5 g coin: the 1-D restitution formulas and their values at
     e = 1, 0.9, 0.8 (the table of docs/physics.md)."""
@@ -93,8 +91,7 @@ def test_oblique_equal_mass_elastic_separates_at_90_degrees(phi_deg):
     R = 0.0159
     phi = np.deg2rad(phi_deg)
     mu = 0.1
-    d = Discs(pos=[[0.0, 0.0], [2 * R * np.sin(phi), 0.3]], vel=[[0.0, 3.0], [0.0, 0.0]],
-              radius=R, mass=0.0055)
+    d = Discs(pos=[[0.0, 0.0], [2 * R * np.sin(phi), 0.3]], vel=[[0.0, 3.0], [0.0, 0.0]], radius=R, mass=0.0055)
     r = simulate(Table(), Physics(friction=mu, restitution=1.0), d, record_paths=True)
     assert r.n_events == 1 and r.events[0]["kind"] == DISC
     p0, p1 = r.paths
@@ -157,8 +154,9 @@ def test_wall_hit_from_either_side_and_end_point_is_a_post():
 def test_obstacle_head_on(e_o):
     mu = 0.1
     table = Table.build(obstacles=[(0.0, 0.5, 0.01, e_o)])
-    r = simulate(table, Physics(friction=mu, restitution=1.0),
-                 Discs([[0.0, 0.0]], [[0.0, 2.0]], 0.02, 0.01), record_paths=True)
+    r = simulate(
+        table, Physics(friction=mu, restitution=1.0), Discs([[0.0, 0.0]], [[0.0, 2.0]], 0.02, 0.01), record_paths=True
+    )
     ev = r.events[0]
     assert ev["kind"] == OBSTACLE and ev["b"] == 0 and ev["y"] == pytest.approx(0.47, abs=1e-12)
     u = np.sqrt(4.0 - 2 * mu * G * 0.47)
@@ -208,8 +206,7 @@ def test_removed_disc_takes_no_further_part():
     assert [int(k) for k in r.events["kind"]] == [OUT]
     assert r.status.tolist() == [STATUS_OUT, STATUS_ON]
     # discs not in play at the start are ignored altogether
-    d2 = Discs([[0.0, 0.0], [0.0, 0.3]], [[0.0, 3.0], [0.0, 0.0]], 0.02, 0.01,
-               status=[STATUS_ON, STATUS_POCKETED])
+    d2 = Discs([[0.0, 0.0], [0.0, 0.3]], [[0.0, 3.0], [0.0, 0.0]], 0.02, 0.01, status=[STATUS_ON, STATUS_POCKETED])
     r2 = simulate(Table(), Physics(0.1, 0.9), d2)
     assert r2.n_events == 0 and np.array_equal(r2.final_pos[1], [0.0, 0.3])
 
@@ -220,8 +217,7 @@ def _impact(mu_c, e, phi_deg, m2=1e4):
     impact log row and the normal / tangent unit vectors at the contact."""
     R = 0.02
     phi = np.deg2rad(phi_deg)
-    d = Discs([[0.0, 0.0], [2 * R * np.sin(phi), 0.2]], [[0.0, 2.0], [0.0, 0.0]], R,
-              [0.01, m2])
+    d = Discs([[0.0, 0.0], [2 * R * np.sin(phi), 0.2]], [[0.0, 2.0], [0.0, 0.0]], R, [0.01, m2])
     tr = trace(Table(), Physics(0.1, e, contact_friction=mu_c), d, max_events=100)
     imp = tr.impacts
     p = tr.result.paths

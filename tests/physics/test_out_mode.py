@@ -26,9 +26,9 @@ from .conftest import PHYSICS, max_overlap
 from .test_properties import _layout
 
 MU, G = 0.1, 9.81
-A = MU * G          # deceleration, m/s²
-R = 0.02            # disc radius, m
-LINE_Y = 0.5        # an out line across the board at y = 0.5 m
+A = MU * G  # deceleration, m/s²
+R = 0.02  # disc radius, m
+LINE_Y = 0.5  # an out line across the board at y = 0.5 m
 
 
 def line_table(mode, e=0.5):
@@ -39,7 +39,7 @@ def test_bounce_mode_reflects_with_the_element_restitution_and_marks_the_disc_lo
     v, e = 2.0, 0.5
     d = Discs([[0.0, 0.0]], [[0.0, v]], R, 0.01)
     r = simulate(line_table("bounce", e), Physics(MU, 0.9), d)
-    u = np.sqrt(v * v - 2 * A * (LINE_Y - R))             # speed at the contact
+    u = np.sqrt(v * v - 2 * A * (LINE_Y - R))  # speed at the contact
     assert [int(k) for k in r.events["kind"]] == [OUT]
     assert r.status[0] == STATUS_LOST
     assert r.final_pos[0, 1] == pytest.approx(LINE_Y - R - (e * u) ** 2 / (2 * A), abs=1e-12)
@@ -59,8 +59,8 @@ def test_a_lost_disc_comes_back_and_knocks_a_disc_at_rest():
     r = simulate(line_table("bounce", e_w), ph, d)
     assert [int(k) for k in r.events["kind"]] == [OUT, DISC]
     assert r.status.tolist() == [STATUS_LOST, STATUS_ON]
-    u1_sq = v * v - 2 * A * (LINE_Y - R - 0.3)               # at the out line
-    u2_sq = e_w ** 2 * u1_sq - 2 * A * (LINE_Y - R - (0.1 + 2 * R))  # at the disc
+    u1_sq = v * v - 2 * A * (LINE_Y - R - 0.3)  # at the out line
+    u2_sq = e_w**2 * u1_sq - 2 * A * (LINE_Y - R - (0.1 + 2 * R))  # at the disc
     assert r.final_pos[1, 1] == pytest.approx(0.1 - u2_sq / (2 * A), abs=1e-8)
     assert r.final_pos[0, 1] == pytest.approx(0.1 + 2 * R, abs=1e-8)
     # removed at contact, the same shot never reaches disc 1
@@ -72,8 +72,11 @@ def test_a_lost_disc_comes_back_and_knocks_a_disc_at_rest():
 def test_a_lost_disc_bounces_off_every_out_element_it_touches():
     """Between two out lines a lost disc bounces back and forth: an OUT event per contact,
     each reflecting with its line's restitution, until it stops between them."""
-    table = Table.build(out_segments=[(-1, 0.5, 1, 0.5, 0.9), (-1, -0.5, 1, -0.5, 0.9)],
-                        out_circles=[(3.0, 0.0, 0.1, 0.5)], out_mode="bounce")
+    table = Table.build(
+        out_segments=[(-1, 0.5, 1, 0.5, 0.9), (-1, -0.5, 1, -0.5, 0.9)],
+        out_circles=[(3.0, 0.0, 0.1, 0.5)],
+        out_mode="bounce",
+    )
     r = simulate(table, Physics(MU, 0.9), Discs([[0.0, 0.0]], [[0.0, 3.0]], R, 0.01))
     assert len(r.events) >= 3 and set(r.events["kind"].tolist()) == {OUT}
     assert r.events["b"].tolist()[:3] == [0, 1, 0]
@@ -95,8 +98,7 @@ def test_out_circle_bounce_uses_its_own_restitution():
 
 def test_pockets_remove_at_once_in_either_mode():
     for mode in ("remove", "bounce"):
-        table = Table.build(pockets=[(0.0, 0.3, 0.02)], out_segments=[(-1, 1, 1, 1, 0.5)],
-                            out_mode=mode)
+        table = Table.build(pockets=[(0.0, 0.3, 0.02)], out_segments=[(-1, 1, 1, 1, 0.5)], out_mode=mode)
         r = simulate(table, Physics(MU, 0.9), Discs([[0.0, 0.0]], [[0.0, 2.0]], R, 0.01))
         assert r.events["kind"].tolist() == [POCKET] and r.status[0] == STATUS_POCKETED
 
@@ -137,15 +139,18 @@ def test_batch_and_trace_equal_simulate_bit_for_bit_in_bounce_mode():
 
 
 @settings(PHYSICS, max_examples=200)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 12), e=st.floats(0.3, 1.0),
-       fast=st.booleans())
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 12), e=st.floats(0.3, 1.0), fast=st.booleans())
 def test_random_layouts_with_bouncing_outs_keep_every_disc_on_the_board(seed, n, e, fast):
     """On the "outs" board (two walls, two out sides, an out line across the middle and an
     out post) with bouncing outs, nothing ever leaves the box: every disc ends ON or LOST,
     at rest, inside, with no overlap."""
     table, discs, h = _layout(seed, n, "outs", fast)
-    table = Table(walls=table.walls, out_segments=np.c_[table.out_segments, np.full(3, 0.6)],
-                  out_circles=np.c_[table.out_circles, [0.5]], out_mode="bounce")
+    table = Table(
+        walls=table.walls,
+        out_segments=np.c_[table.out_segments, np.full(3, 0.6)],
+        out_circles=np.c_[table.out_circles, [0.5]],
+        out_mode="bounce",
+    )
     r = simulate(table, Physics(0.15, e), discs)
     assert not r.truncated
     played = discs.status == STATUS_ON

@@ -63,8 +63,7 @@ def _layout(seed: int, n: int, board: str, fast: bool):
         kw["out_segments"] = [w[:4] for w in walls[2:]] + [(-h / 2, 0.0, h / 2, 0.0)]
         kw["out_circles"] = [(0.0, h - 0.05, 0.01)]
     elif board == "obstacles":
-        kw["obstacles"] = [(rng.uniform(-h, h), rng.uniform(-h, h), 0.01, rng.uniform(0.3, 1))
-                           for _ in range(3)]
+        kw["obstacles"] = [(rng.uniform(-h, h), rng.uniform(-h, h), 0.01, rng.uniform(0.3, 1)) for _ in range(3)]
     discs = Discs(pos, vel, rad, mass)
     keep = np.ones(placed, bool)
     if board == "outs":  # nothing may start across the middle out line
@@ -81,9 +80,15 @@ boards = st.sampled_from(["box", "pockets", "outs", "obstacles"])
 
 
 @settings(PHYSICS, max_examples=1500)
-@given(seed=st.integers(0, 2**32 - 1), n=st.integers(2, 14), board=boards,
-       mu=st.floats(0.05, 0.3), e=st.floats(0.3, 1.0),
-       mu_c=st.one_of(st.just(0.0), st.floats(0.01, 0.6)), fast=st.booleans())
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 14),
+    board=boards,
+    mu=st.floats(0.05, 0.3),
+    e=st.floats(0.3, 1.0),
+    mu_c=st.one_of(st.just(0.0), st.floats(0.01, 0.6)),
+    fast=st.booleans(),
+)
 def test_random_layouts_invariants(seed, n, board, mu, e, mu_c, fast):
     table, discs, h = _layout(seed, n, board, fast)
     ph = Physics(friction=mu, restitution=e, contact_friction=mu_c)
@@ -151,8 +156,13 @@ def test_batch_of_carrom_breaks():
     discs = S.carrom_break()
     rng = np.random.default_rng(7)
     k = 2000
-    x, ang, v = execute_shots(rng.uniform(-0.2, 0.2, k), rng.uniform(-20, 20, k),
-                              rng.uniform(0.5, 10.0, k), ExecutionNoise(0.002, 0.5, 0.02), rng)
+    x, ang, v = execute_shots(
+        rng.uniform(-0.2, 0.2, k),
+        rng.uniform(-20, 20, k),
+        rng.uniform(0.5, 10.0, k),
+        ExecutionNoise(0.002, 0.5, 0.02),
+        rng,
+    )
     starts = np.column_stack([x, np.full(k, S.STRIKER_Y)])
     vels = heading(ang) * v[:, None]
     br = simulate_batch(table, S.CARROM_PHYSICS, discs, 0, starts, vels)
@@ -174,8 +184,13 @@ def test_batch_of_curlastique_throws():
     discs = S.curlastique_throw()
     rng = np.random.default_rng(11)
     k = 5000
-    x, ang, v = execute_shots(rng.uniform(-0.2, 0.2, k), rng.uniform(-35, 35, k),
-                              rng.uniform(0.3, 3.0, k), ExecutionNoise(0.0, 1.0, 0.05), rng)
+    x, ang, v = execute_shots(
+        rng.uniform(-0.2, 0.2, k),
+        rng.uniform(-35, 35, k),
+        rng.uniform(0.3, 3.0, k),
+        ExecutionNoise(0.0, 1.0, 0.05),
+        rng,
+    )
     starts = np.column_stack([x, np.full(k, S.CURL_ELASTIC_Y + S.PUCK_R)])
     br = simulate_batch(table, S.CURL_PHYSICS, discs, 0, starts, heading(ang) * v[:, None])
     assert not br.truncated.any() and np.all(np.isfinite(br.final_pos))
@@ -221,11 +236,9 @@ def test_many_random_layouts_including_low_restitution():
     rng = np.random.default_rng(2024)
     for it in range(10_000):
         board = ["box", "pockets", "outs", "obstacles"][it % 4]
-        table, discs, h = _layout(int(rng.integers(2**32)), int(rng.integers(2, 20)), board,
-                                  bool(it % 2))
+        table, discs, h = _layout(int(rng.integers(2**32)), int(rng.integers(2, 20)), board, bool(it % 2))
         e = float(rng.uniform(0.0, 1.0))
-        ph = Physics(float(rng.uniform(0.05, 0.3)), e,
-                     0.0 if it % 3 else float(rng.uniform(0.0, 0.6)))
+        ph = Physics(float(rng.uniform(0.05, 0.3)), e, 0.0 if it % 3 else float(rng.uniform(0.0, 0.6)))
         res = simulate(table, ph, discs, max_events=5_000)
         assert np.all(np.isfinite(res.final_pos))
         assert not res.truncated or e < 0.3
@@ -256,6 +269,12 @@ def test_same_seed_bit_identical_across_runs_and_processes():
         exec(_SEEDED, {})
     here = buf.getvalue().split()
     assert len(here) == 2 and here[0] == here[1]
-    other = subprocess.run([sys.executable, "-c", _SEEDED], cwd=root, capture_output=True,
-                           text=True, env={"PYTHONPATH": str(root), "PATH": ""}, check=True)
+    other = subprocess.run(
+        [sys.executable, "-c", _SEEDED],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(root), "PATH": ""},
+        check=True,
+    )
     assert other.stdout.split() == here[:1]

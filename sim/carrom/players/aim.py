@@ -46,16 +46,48 @@ from numba import njit
 
 from sim.physics.noise import compiled_executed
 
-__all__ = ["make_params", "pot_candidates", "best_pot", "LOCAL_POCKETS", "kind_name",
-           "striker_grid", "noisy_strikes", "pot_tables", "N_PARAMS", "P_KCOLL", "P_STRIKER_Y"]
+__all__ = [
+    "make_params",
+    "pot_candidates",
+    "best_pot",
+    "LOCAL_POCKETS",
+    "kind_name",
+    "striker_grid",
+    "noisy_strikes",
+    "pot_tables",
+    "N_PARAMS",
+    "P_KCOLL",
+    "P_STRIKER_Y",
+]
 
 #: Where each field lives in the ``params`` array (the layout of the module docstring). A
 #: module-level int is a compile-time constant to numba, so ``prm[P_CAPTURE]`` compiles to the
 #: same load as ``prm[8]``. A named tuple reads better but costs CPU: numba passes its 22 fields
 #: one by one to every compiled call (compare with ``benchmarks/bench_match_cpu.py --against``).
-(P_RS, P_RC, P_DECEL, P_KCOLL, P_MAX_SPEED, P_SIGMA_X, P_SIGMA_ANGLE, P_SIGMA_SPEED, P_CAPTURE, P_HALF,
- P_CUSHION_E, P_STRIKER_Y, P_POCKET_RADIUS, P_COS_CUT, P_SPEED_FACTOR, P_SPEED_MARGIN, P_DEPTH, P_APERTURE,
- P_REBOUND_FACTOR, P_REBOUND_CLEARANCE, P_BANK_SHIFT, P_GOOD_ENOUGH) = range(22)
+(
+    P_RS,
+    P_RC,
+    P_DECEL,
+    P_KCOLL,
+    P_MAX_SPEED,
+    P_SIGMA_X,
+    P_SIGMA_ANGLE,
+    P_SIGMA_SPEED,
+    P_CAPTURE,
+    P_HALF,
+    P_CUSHION_E,
+    P_STRIKER_Y,
+    P_POCKET_RADIUS,
+    P_COS_CUT,
+    P_SPEED_FACTOR,
+    P_SPEED_MARGIN,
+    P_DEPTH,
+    P_APERTURE,
+    P_REBOUND_FACTOR,
+    P_REBOUND_CLEARANCE,
+    P_BANK_SHIFT,
+    P_GOOD_ENOUGH,
+) = range(22)
 N_PARAMS = 22
 
 #: Routes: 0 direct / straight, 1..4 off the left, right, far, near cushion.
@@ -63,7 +95,7 @@ ROUTE_NAMES = ("", "left", "right", "far", "near")
 
 
 def kind_name(wall: int, bank: int) -> str:
-    """"cut", "rebound_left", "bank_near", "rebound_far+bank_right", ..."""
+    """ "cut", "rebound_left", "bank_near", "rebound_far+bank_right", ..."""
     parts = []
     if wall:
         parts.append(f"rebound_{ROUTE_NAMES[wall]}")
@@ -84,13 +116,33 @@ def make_params(geo, profile) -> np.ndarray:
     profile keys listed in the module docstring)."""
     r = geo.rules
     kcoll = (1 + r.physics.restitution) * geo.ms / (geo.ms + geo.mc)
-    return np.array([geo.rs, geo.rc, geo.decel, kcoll, r.striker.max_speed, profile.position_sigma_m,
-                     math.radians(profile.angle_sigma_deg), profile.speed_sigma_rel, geo.capture, geo.half,
-                     r.physics.cushion_restitution, geo.striker_y, r.board.pocket_radius,
-                     math.cos(math.radians(profile.max_cut_deg)), profile.coin_speed_factor,
-                     profile.coin_speed_margin, profile.pot_depth, profile.pot_aperture,
-                     profile.rebound_prior_factor, profile.rebound_pocket_clearance, profile.bank_shift,
-                     profile.position_good_enough], dtype=np.float64)
+    return np.array(
+        [
+            geo.rs,
+            geo.rc,
+            geo.decel,
+            kcoll,
+            r.striker.max_speed,
+            profile.position_sigma_m,
+            math.radians(profile.angle_sigma_deg),
+            profile.speed_sigma_rel,
+            geo.capture,
+            geo.half,
+            r.physics.cushion_restitution,
+            geo.striker_y,
+            r.board.pocket_radius,
+            math.cos(math.radians(profile.max_cut_deg)),
+            profile.coin_speed_factor,
+            profile.coin_speed_margin,
+            profile.pot_depth,
+            profile.pot_aperture,
+            profile.rebound_prior_factor,
+            profile.rebound_pocket_clearance,
+            profile.bank_shift,
+            profile.position_good_enough,
+        ],
+        dtype=np.float64,
+    )
 
 
 @njit(cache=True)
@@ -211,8 +263,9 @@ def _coin_leg_clear(cx, cy, bx, by, px, py, bank, coins, on, target, clearance):
     (bank > 0)."""
     if bank == 0:
         return _seg_clear(cx, cy, px, py, coins, on, target, clearance)
-    return _seg_clear(cx, cy, bx, by, coins, on, target, clearance) and \
-        _seg_clear(bx, by, px, py, coins, on, target, clearance)
+    return _seg_clear(cx, cy, bx, by, coins, on, target, clearance) and _seg_clear(
+        bx, by, px, py, coins, on, target, clearance
+    )
 
 
 @njit(cache=True, inline="always")
@@ -340,8 +393,9 @@ def _path_clear(sx, sy, bx, by, gx, gy, wall, coins, on, target, clearance):
     at (bx, by) (wall > 0: the target coin too, before the cushion)."""
     if wall == 0:
         return _seg_clear(sx, sy, gx, gy, coins, on, target, clearance)
-    return _seg_clear(sx, sy, bx, by, coins, on, -1, clearance) and \
-        _seg_clear(bx, by, gx, gy, coins, on, target, clearance)
+    return _seg_clear(sx, sy, bx, by, coins, on, -1, clearance) and _seg_clear(
+        bx, by, gx, gy, coins, on, target, clearance
+    )
 
 
 @njit(cache=True, inline="always")
@@ -500,12 +554,19 @@ def _prior_bound(cx, cy, ux, uy, v_coin, acc, p_speed, wall, xlo, xhi, prm):
     sy = prm[P_STRIKER_Y]
     gx = cx - (rs + rc) * ux
     gy = cy - (rs + rc) * uy
-    if abs(gx) > prm[P_HALF] - rs or abs(gy) > prm[P_HALF] - rs or (wall == 0 and cy <= sy) or (wall > 0 and prm[P_CUSHION_E] <= 0.0):
+    if (
+        abs(gx) > prm[P_HALF] - rs
+        or abs(gy) > prm[P_HALF] - rs
+        or (wall == 0 and cy <= sy)
+        or (wall > 0 and prm[P_CUSHION_E] <= 0.0)
+    ):
         return 0.0  # (the strike's own tests, which do not depend on the striker's position)
     factor = 1.0
     if wall > 0:
         line = prm[P_HALF] - rs
-        ends = prm[P_HALF] - prm[P_REBOUND_CLEARANCE] * prm[P_POCKET_RADIUS] - rs  # the bounce's |coordinate| along the line
+        ends = (
+            prm[P_HALF] - prm[P_REBOUND_CLEARANCE] * prm[P_POCKET_RADIUS] - rs
+        )  # the bounce's |coordinate| along the line
         w = line if wall == 2 or wall == 3 else -line
         if wall <= 2:  # left, right: the cushion line x = w
             cos_max = max(_cos_from(w, -ends, gx, gy, ux, uy), _cos_from(w, ends, gx, gy, ux, uy))
@@ -610,8 +671,19 @@ def pot_candidates(coins, on, targets, pockets, xs, spans, routes, prm, rank_wor
         out[row, 3] = legs[leg, 6]
         if legs[leg, 5] > 0 and routes[wall, int(legs[leg, 6])]:
             t = targets[ti]
-            prior = _prior_bound(coins[t, 0], coins[t, 1], legs[leg, 0], legs[leg, 1], legs[leg, 2], legs[leg, 3], legs[leg, 4],
-                                 wall, xlo, xhi, prm)
+            prior = _prior_bound(
+                coins[t, 0],
+                coins[t, 1],
+                legs[leg, 0],
+                legs[leg, 1],
+                legs[leg, 2],
+                legs[leg, 3],
+                legs[leg, 4],
+                wall,
+                xlo,
+                xhi,
+                prm,
+            )
             if prior > 0.0:
                 bound[row] = prior * rank_worth[ti]
                 order[n] = row
@@ -629,8 +701,19 @@ def pot_candidates(coins, on, targets, pockets, xs, spans, routes, prm, rank_wor
         leg = row // 5
         if clear[leg] == 0:
             t = targets[row // 100]
-            ok = _coin_leg_clear(coins[t, 0], coins[t, 1], legs[leg, 7], legs[leg, 8], legs[leg, 9], legs[leg, 10],
-                                 int(legs[leg, 6]), coins, on, t, 2.0 * prm[P_RC])
+            ok = _coin_leg_clear(
+                coins[t, 0],
+                coins[t, 1],
+                legs[leg, 7],
+                legs[leg, 8],
+                legs[leg, 9],
+                legs[leg, 10],
+                int(legs[leg, 6]),
+                coins,
+                on,
+                t,
+                2.0 * prm[P_RC],
+            )
             clear[leg] = 1 if ok else -1
         if clear[leg] < 0:
             continue
@@ -870,7 +953,9 @@ def _table_leg(cx, cy, p, pockets, xs, spans, prm, row):
     row[T_VCOIN] = v_coin
     row[T_ACC] = acc
     row[T_PSPEED] = p_speed
-    row[T_BOUND] = _prior_bound(cx, cy, ux, uy, v_coin, acc, p_speed, np.int64(0), xlo, xhi, prm)  # (int64: one compiled version)
+    row[T_BOUND] = _prior_bound(
+        cx, cy, ux, uy, v_coin, acc, p_speed, np.int64(0), xlo, xhi, prm
+    )  # (int64: one compiled version)
     row[T_LEG] = 1.0
 
 

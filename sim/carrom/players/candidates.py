@@ -58,8 +58,24 @@ def _targets(on, own, coin_value, queen_target, queen_value, worth_mode, worth_a
 
 
 @njit(cache=True)
-def pot_table(local, on, own, coin_value, queen_target, queen_value, worth_mode, worth_arg, worth_floor, pockets,
-              spans, aim_grid, routes, prm, budget, min_prior):
+def pot_table(
+    local,
+    on,
+    own,
+    coin_value,
+    queen_target,
+    queen_value,
+    worth_mode,
+    worth_arg,
+    worth_floor,
+    pockets,
+    spans,
+    aim_grid,
+    routes,
+    prm,
+    budget,
+    min_prior,
+):
     """The ``budget`` best pots and the coins a push may move.
 
     Args:
@@ -76,8 +92,9 @@ def pot_table(local, on, own, coin_value, queen_target, queen_value, worth_mode,
     n = 0
     targets, worth = _targets(on, own, coin_value, queen_target, queen_value, worth_mode, worth_arg, worth_floor)
     if targets.shape[0] > 0:
-        rows, order = pot_candidates(local, on, targets, pockets, striker_grid(spans, aim_grid), spans, routes,
-                                     prm, worth, budget, min_prior)
+        rows, order = pot_candidates(
+            local, on, targets, pockets, striker_grid(spans, aim_grid), spans, routes, prm, worth, budget, min_prior
+        )
         n = order.shape[0]
         for c in range(n):
             r = order[c]

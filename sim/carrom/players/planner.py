@@ -86,11 +86,14 @@ class Planner:
         self.pockets = LOCAL_POCKETS(geo.rules.board.pocket_centre)
         self.max_speed = geo.rules.striker.max_speed
         self.break_offsets, self.break_aims, self.break_speeds = (
-            np.array(v, dtype=np.float64) for v in (profile.break_offsets_m, profile.break_aims, profile.break_speeds))
+            np.array(v, dtype=np.float64) for v in (profile.break_offsets_m, profile.break_aims, profile.break_speeds)
+        )
         self.kept_break: Stroke | None = None  # break_plan = "once_per_match": the match's break
         self.break_plan = profile.break_plan
-        self.rehearsed = tuple(np.array([v], dtype=np.float64) for v in (
-            profile.rehearsed_break_offset_m, profile.rehearsed_break_aim, profile.rehearsed_break_speed))
+        self.rehearsed = tuple(
+            np.array([v], dtype=np.float64)
+            for v in (profile.rehearsed_break_offset_m, profile.rehearsed_break_aim, profile.rehearsed_break_speed)
+        )
         # a push's striker speed at the coin for each travel, and the pushes' share of the budget
         self.push_u = [math.sqrt(2 * geo.decel * push) / self.prm[P_KCOLL] for push in profile.push_travel_m]
         self.n_push = min(max(profile.push_min, int(profile.candidates * profile.push_share)), profile.candidates - 1)
@@ -108,10 +111,10 @@ class Planner:
             if problem is not None:  # a profile changed in code (the profile's problems refuse it when loaded)
                 raise ConfigError([f"{FORBID_KEY}: {problem}"])
             offsets, aims = allowed_breaks(forbid, profile.break_offsets_m, profile.break_aims)
-            self.break_grid = (np.array(offsets, dtype=np.float64), np.array(aims, dtype=np.float64),
-                               self.break_speeds)
-            if self.break_plan == "rehearsed" and forbid & set(break_choices(
-                    profile.rehearsed_break_offset_m, profile.rehearsed_break_aim)):
+            self.break_grid = (np.array(offsets, dtype=np.float64), np.array(aims, dtype=np.float64), self.break_speeds)
+            if self.break_plan == "rehearsed" and forbid & set(
+                break_choices(profile.rehearsed_break_offset_m, profile.rehearsed_break_aim)
+            ):
                 self.break_plan = "once_per_match"  # the rehearsed break is forbidden: plan one from the grid
 
     def execute(self, stroke: Stroke, rng: np.random.Generator) -> ShotParams:
@@ -125,8 +128,18 @@ class Planner:
 
     def through_middle(self, spans: np.ndarray) -> Candidates:
         """The last resort: the first break of the whole grid (never forbidden: it is no break)."""
-        return Candidates(break_table(spans, self.break_offsets, self.break_aims, self.break_speeds, self.geo.rc,
-                                      self.geo.striker_y, self.max_speed, 1))
+        return Candidates(
+            break_table(
+                spans,
+                self.break_offsets,
+                self.break_aims,
+                self.break_speeds,
+                self.geo.rc,
+                self.geo.striker_y,
+                self.max_speed,
+                1,
+            )
+        )
 
     def rehearsed_break(self, spans: np.ndarray) -> Candidates:
         """The profile's rehearsed break (``rehearsed_break_*``), from the nearest free spot."""
@@ -135,8 +148,13 @@ class Planner:
     def _worth(self, view: PlanView) -> tuple[int, float]:
         """How the own coins are ranked: (``candidates.WORTH_*`` mode, its value)."""
         p = self.profile
-        if not view.three and not view.solo and view.own_left <= 1 \
-                and not view.queen_settled and not view.queen_pending:
+        if (
+            not view.three
+            and not view.solo
+            and view.own_left <= 1
+            and not view.queen_settled
+            and not view.queen_pending
+        ):
             # the last coin must wait for the queen (family: potting it may unlock the queen)
             late = p.rank_last_coin_unlocks if _last_coin_unlocks(self.geo.rules) else p.rank_last_coin_waits
             return WORTH_LAST_COIN, late
@@ -179,10 +197,23 @@ class Planner:
         # only budget - n_push pots can be used (the pushes' share is theirs, or left to more
         # pushes when fewer pots exist), so the search looks for no more: it stops sooner
         table, ahead, n_pots = pot_table(
-            view.pos @ view.rot, view.on, view.own, self._coin_values(view),
-            bool(self.queen_pots and view.queen_on and (view.queen_allowed or view.solo)), float(view.queen_value),
-            mode, float(arg), p.rank_worth_floor, self.pockets, spans, p.aim_grid_m, self.routes, self.prm,
-            budget - self.n_push, p.pot_min_prior)
+            view.pos @ view.rot,
+            view.on,
+            view.own,
+            self._coin_values(view),
+            bool(self.queen_pots and view.queen_on and (view.queen_allowed or view.solo)),
+            float(view.queen_value),
+            mode,
+            float(arg),
+            p.rank_worth_floor,
+            self.pockets,
+            spans,
+            p.aim_grid_m,
+            self.routes,
+            self.prm,
+            budget - self.n_push,
+            p.pot_min_prior,
+        )
         pushes = self._pushes(ahead, max(self.n_push, budget - n_pots)) if self.pushes else []
         if not n_pots and not pushes:  # nothing to pot and nothing in front: a firm stroke through the middle
             return self.through_middle(spans)
@@ -223,9 +254,10 @@ class Planner:
         first = min(p.screen_samples, p.samples)
         scores = self._simulate(sit, view, cands, first, rng)
         if first < p.samples:
-            pool = np.argsort(-scores.mean(axis=1), kind="stable")[:p.finalists]
-            more = self._simulate(sit, view, Candidates(np.ascontiguousarray(cands.table[:, pool])), p.samples - first,
-                                  rng)
+            pool = np.argsort(-scores.mean(axis=1), kind="stable")[: p.finalists]
+            more = self._simulate(
+                sit, view, Candidates(np.ascontiguousarray(cands.table[:, pool])), p.samples - first, rng
+            )
             scores = np.concatenate([scores[pool], more], axis=1)
         else:
             pool = None
@@ -233,8 +265,9 @@ class Planner:
         best = int(mean.argmax())
         return cands.stroke(best if pool is None else int(pool[best]), float(mean[best]))
 
-    def _simulate(self, sit: np.ndarray, view: PlanView, cands: Candidates, samples: int,
-                  rng: np.random.Generator) -> np.ndarray:
+    def _simulate(
+        self, sit: np.ndarray, view: PlanView, cands: Candidates, samples: int, rng: np.random.Generator
+    ) -> np.ndarray:
         """(len(cands), samples) values of noisy executions of the candidates (``sit``: the
         situation array, :func:`~sim.carrom.players.value.situation`)."""
         z = rng.standard_normal((3, len(cands), samples))  # sim.physics.execute_shots's draws
@@ -246,9 +279,31 @@ class Planner:
         geo = self.geo
         samples = z.shape[2]
         values, seconds = simulate_values(
-            cands.x, cands.angle, cands.speed, z, self.sigma, self.max_speed, geo.striker_y, view.spans, view.rot,
-            geo.engine_args, view.pos, view.on, geo.radii, geo.masses, view.own, view.opp, self._coin_values(view),
-            view.next_targets, view.next_rot, sit, self.weights, self.pockets, self.profile.position_grid_m,
-            geo.legal, self.prm)
+            cands.x,
+            cands.angle,
+            cands.speed,
+            z,
+            self.sigma,
+            self.max_speed,
+            geo.striker_y,
+            view.spans,
+            view.rot,
+            geo.engine_args,
+            view.pos,
+            view.on,
+            geo.radii,
+            geo.masses,
+            view.own,
+            view.opp,
+            self._coin_values(view),
+            view.next_targets,
+            view.next_rot,
+            sit,
+            self.weights,
+            self.pockets,
+            self.profile.position_grid_m,
+            geo.legal,
+            self.prm,
+        )
         add_engine_seconds(seconds)
         return values.reshape(len(cands), samples)

@@ -29,10 +29,34 @@ __all__ = ["MAX_EVENTS", "simulate_values"]
 MAX_EVENTS = 10_000
 
 
-
 @njit(cache=True)
-def simulate_values(x, angle, speed, z, sigma, vmax, sy, spans, rot, engine, pos, on, radii, masses, own, opp,
-                    coin_value, next_targets, next_rot, sit, w, pockets, grid_step, legal, prm):
+def simulate_values(
+    x,
+    angle,
+    speed,
+    z,
+    sigma,
+    vmax,
+    sy,
+    spans,
+    rot,
+    engine,
+    pos,
+    on,
+    radii,
+    masses,
+    own,
+    opp,
+    coin_value,
+    next_targets,
+    next_rot,
+    sit,
+    w,
+    pockets,
+    grid_step,
+    legal,
+    prm,
+):
     """(C·S,) values of noisy executions of C intended strokes, candidate-major, and the
     engine's CPU seconds.
 
@@ -73,12 +97,44 @@ def simulate_values(x, angle, speed, z, sigma, vmax, sy, spans, rot, engine, pos
     starts, vels = noisy_strikes(x, angle, speed, z, sigma, vmax, sy, spans, rot)
     walls, outs, obst, outc, table_pockets, a, e, mu_c = engine
     started = cpu_seconds()
-    final, status, _, _, _ = batch_kernel(walls, outs, obst, outc, table_pockets, a, e, mu_c, discs,
-                                          np.zeros((m + 1, 2)), radius, mass, np.zeros(m + 1, dtype=np.int8), m,
-                                          starts, vels, MAX_EVENTS)
+    final, status, _, _, _ = batch_kernel(
+        walls,
+        outs,
+        obst,
+        outc,
+        table_pockets,
+        a,
+        e,
+        mu_c,
+        discs,
+        np.zeros((m + 1, 2)),
+        radius,
+        mass,
+        np.zeros(m + 1, dtype=np.int8),
+        m,
+        starts,
+        vels,
+        MAX_EVENTS,
+    )
     seconds = cpu_seconds() - started
-    values = outcome_values(status, final, discs[:m], ids, own[ids], opp[ids], coin_value[ids], next_targets[ids],
-                            rot, next_rot, sit, w, pockets, striker_grid(spans, grid_step), legal, prm)
+    values = outcome_values(
+        status,
+        final,
+        discs[:m],
+        ids,
+        own[ids],
+        opp[ids],
+        coin_value[ids],
+        next_targets[ids],
+        rot,
+        next_rot,
+        sit,
+        w,
+        pockets,
+        striker_grid(spans, grid_step),
+        legal,
+        prm,
+    )
     return values, seconds
 
 

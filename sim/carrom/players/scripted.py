@@ -11,8 +11,17 @@ from sim.dexterity import ShotParams
 from ..rules.board import StrokeOutcome
 from ..rules.view import Stroke
 
-__all__ = ["QUEEN_ID", "MISS", "hit", "ScriptedPlayer", "scripted_players", "QueueResolver",
-           "clearing_resolver", "never_touches", "last_coins_first"]
+__all__ = [
+    "QUEEN_ID",
+    "MISS",
+    "hit",
+    "ScriptedPlayer",
+    "scripted_players",
+    "QueueResolver",
+    "clearing_resolver",
+    "never_touches",
+    "last_coins_first",
+]
 
 QUEEN_ID = 0
 

@@ -28,19 +28,67 @@ from .aim import best_pot, pot_tables
 __all__ = ["weights", "situation", "outcome_values"]
 
 # the weights array (weights())
-(W_OPP_COIN, W_QUEEN_COVERED, W_QUEEN_PENDING, W_QUEEN_WASTED, W_COVER_MADE, W_COVER_MISSED, W_DUE,
- W_BOARD_WON, W_LAST_PENALTY, W_LAST_RETURNED, W_LAST_WAIT, W_NEXT_SELF, W_NEXT_OPP, W_OPP_QUEEN,
- W_PRACTICE_DUE) = range(15)
-_WEIGHT_KEYS = ("value_opponent_coin", "value_queen_covered", "value_queen_pending", "value_queen_wasted",
-                "value_cover_made", "value_cover_missed", "value_due", "value_board_won",
-                "value_last_coin_penalty", "value_last_coin_returned", "value_last_coin_wait",
-                "value_next_pot_self", "value_next_pot_opponent", "value_opponent_queen", "value_practice_due")
+(
+    W_OPP_COIN,
+    W_QUEEN_COVERED,
+    W_QUEEN_PENDING,
+    W_QUEEN_WASTED,
+    W_COVER_MADE,
+    W_COVER_MISSED,
+    W_DUE,
+    W_BOARD_WON,
+    W_LAST_PENALTY,
+    W_LAST_RETURNED,
+    W_LAST_WAIT,
+    W_NEXT_SELF,
+    W_NEXT_OPP,
+    W_OPP_QUEEN,
+    W_PRACTICE_DUE,
+) = range(15)
+_WEIGHT_KEYS = (
+    "value_opponent_coin",
+    "value_queen_covered",
+    "value_queen_pending",
+    "value_queen_wasted",
+    "value_cover_made",
+    "value_cover_missed",
+    "value_due",
+    "value_board_won",
+    "value_last_coin_penalty",
+    "value_last_coin_returned",
+    "value_last_coin_wait",
+    "value_next_pot_self",
+    "value_next_pot_opponent",
+    "value_opponent_queen",
+    "value_practice_due",
+)
 
 # the situation array (situation())
-(S_SOLO, S_THREE, S_QUEEN_ON, S_QUEEN_ALLOWED, S_QUEEN_PRIOR, S_QUEEN_PENDING, S_QUEEN_SETTLED,
- S_QUEEN_VALUE, S_OWN_LEFT, S_OPP_LEFT, S_OWN_DOWN, S_NEXT_QUEEN, S_SAFETY, S_DUES, S_COVER_SAME,
- S_DUE_KEEPS, S_DUE_RETURNS, S_OPP_ENDS, S_INELIGIBLE_LOSES, S_QUEEN_OWN_FIRST, S_LAST_PENALTY,
- S_OPP_LAST_PENALTY, S_LAST_MODE) = range(23)
+(
+    S_SOLO,
+    S_THREE,
+    S_QUEEN_ON,
+    S_QUEEN_ALLOWED,
+    S_QUEEN_PRIOR,
+    S_QUEEN_PENDING,
+    S_QUEEN_SETTLED,
+    S_QUEEN_VALUE,
+    S_OWN_LEFT,
+    S_OPP_LEFT,
+    S_OWN_DOWN,
+    S_NEXT_QUEEN,
+    S_SAFETY,
+    S_DUES,
+    S_COVER_SAME,
+    S_DUE_KEEPS,
+    S_DUE_RETURNS,
+    S_OPP_ENDS,
+    S_INELIGIBLE_LOSES,
+    S_QUEEN_OWN_FIRST,
+    S_LAST_PENALTY,
+    S_OPP_LAST_PENALTY,
+    S_LAST_MODE,
+) = range(23)
 #: ``last_coin.before_queen`` as S_LAST_MODE: the coin stays down, comes back and the turn goes
 #: on, or comes back and the turn ends ("end_turn", "end_turn_unlock").
 LAST_MODES = {"stays_down": 0.0, "replay": 1.0}
@@ -55,13 +103,34 @@ def situation(view: PlanView, safety: bool) -> np.ndarray:
     """The view's flags and counts and the rules' switches as the kernel's situation array."""
     rules = view.geo.rules
     sw = rules.switches
-    return np.array([
-        view.solo, view.three, view.queen_on, view.queen_allowed, view.queen_prior, view.queen_pending,
-        view.queen_settled, view.queen_value, view.own_left, view.opp_left, view.own_down,
-        view.next_queen_allowed, safety, sw.dues, sw.cover_same_stroke, sw.due_keeps_turn_with_own,
-        sw.due_returns_stroke_coins, sw.opponent_coin_ends_turn, sw.ineligible_queen_loses_turn,
-        sw.queen_needs_own_first, sw.last_coin_before_queen_penalty, sw.opponent_last_coin_penalty,
-        LAST_MODES.get(rules.last_coin.before_queen, 2.0)], dtype=np.float64)
+    return np.array(
+        [
+            view.solo,
+            view.three,
+            view.queen_on,
+            view.queen_allowed,
+            view.queen_prior,
+            view.queen_pending,
+            view.queen_settled,
+            view.queen_value,
+            view.own_left,
+            view.opp_left,
+            view.own_down,
+            view.next_queen_allowed,
+            safety,
+            sw.dues,
+            sw.cover_same_stroke,
+            sw.due_keeps_turn_with_own,
+            sw.due_returns_stroke_coins,
+            sw.opponent_coin_ends_turn,
+            sw.ineligible_queen_loses_turn,
+            sw.queen_needs_own_first,
+            sw.last_coin_before_queen_penalty,
+            sw.opponent_last_coin_penalty,
+            LAST_MODES.get(rules.last_coin.before_queen, 2.0),
+        ],
+        dtype=np.float64,
+    )
 
 
 @njit(cache=True)
@@ -140,8 +209,9 @@ def _to_local(final_k, rot, local):
 
 
 @njit(cache=True)
-def outcome_values(status, final, start, ids, own, opp, coin_value, next_targets, rot, next_rot, sit, w,
-                   pockets, xs, legal, prm):
+def outcome_values(
+    status, final, start, ids, own, opp, coin_value, next_targets, rot, next_rot, sit, w, pockets, xs, legal, prm
+):
     """The value of each simulated outcome (see the module docstring).
 
     Args:
@@ -174,20 +244,19 @@ def outcome_values(status, final, start, ids, own, opp, coin_value, next_targets
             worth[:] = 1.0
         else:
             value, cont, settled, pending_after, q_ok = _stroke_terms(
-                gained + w[W_OPP_COIN] * opp_n, st, own_n, opp_n, q, sit, w)
+                gained + w[W_OPP_COIN] * opp_n, st, own_n, opp_n, q, sit, w
+            )
             _next_worth(worth, ids, own, coin_value, own_n, settled, pending_after, q_ok, sit, w)
         if cont:
             _to_local(final[k], rot, local)
-            value += w[W_NEXT_SELF] * best_pot(local, alive, worth, pockets, xs, legal, prm, moved, self_tab,
-                                               self_pos)
+            value += w[W_NEXT_SELF] * best_pot(local, alive, worth, pockets, xs, legal, prm, moved, self_tab, self_pos)
         elif sit[S_SAFETY] > 0 and w[W_NEXT_OPP] != 0.0:  # (weight 0: the same value, not computed)
             for j in range(m):
                 worth[j] = 1.0 if next_targets[j] else 0.0
                 if ids[j] == 0:
                     worth[j] = w[W_OPP_QUEEN] if sit[S_NEXT_QUEEN] > 0 else 0.0
             _to_local(final[k], next_rot, local)
-            value += w[W_NEXT_OPP] * best_pot(local, alive, worth, pockets, xs, legal, prm, moved, next_tab,
-                                              next_pos)
+            value += w[W_NEXT_OPP] * best_pot(local, alive, worth, pockets, xs, legal, prm, moved, next_tab, next_pos)
         out[k] = value
     return out
 

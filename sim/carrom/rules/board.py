@@ -35,8 +35,22 @@ from sim.physics import (
 from .placement import free_spans
 from .schema import CarromRules
 
-__all__ = ["WHITE", "BLACK", "QUEEN", "COLOUR_NAMES", "N_COINS", "STRIKER", "POCKET_NAMES",
-           "Geometry", "geometry", "side_quarter", "formation", "StrokeOutcome", "physics_stroke", "nearest_in"]
+__all__ = [
+    "WHITE",
+    "BLACK",
+    "QUEEN",
+    "COLOUR_NAMES",
+    "N_COINS",
+    "STRIKER",
+    "POCKET_NAMES",
+    "Geometry",
+    "geometry",
+    "side_quarter",
+    "formation",
+    "StrokeOutcome",
+    "physics_stroke",
+    "nearest_in",
+]
 
 WHITE, BLACK, QUEEN = 0, 1, 2
 COLOUR_NAMES = ("white", "black", "queen")
@@ -101,8 +115,9 @@ class Geometry:
     @cached_property
     def physics(self) -> Physics:
         p = self.rules.physics
-        return Physics(friction=p.friction, restitution=p.restitution,
-                       contact_friction=p.contact_friction, gravity=p.gravity)
+        return Physics(
+            friction=p.friction, restitution=p.restitution, contact_friction=p.contact_friction, gravity=p.gravity
+        )
 
     @cached_property
     def engine_args(self) -> tuple:
@@ -427,8 +442,15 @@ def stroke_discs(geo: Geometry, pos: np.ndarray, on: np.ndarray, striker_xy, vel
     return discs
 
 
-def physics_stroke(rules: CarromRules, pos: np.ndarray, on: np.ndarray, striker_xy,
-                   angle_board_deg: float, speed: float, record_paths: bool = False) -> StrokeOutcome:
+def physics_stroke(
+    rules: CarromRules,
+    pos: np.ndarray,
+    on: np.ndarray,
+    striker_xy,
+    angle_board_deg: float,
+    speed: float,
+    record_paths: bool = False,
+) -> StrokeOutcome:
     """Play one stroke with the physics engine.
 
     Args:
@@ -451,7 +473,13 @@ def physics_stroke(rules: CarromRules, pos: np.ndarray, on: np.ndarray, striker_
             pockets.append(b)
         elif kind == DISC and (a == STRIKER or b == STRIKER):
             touched = True  # ShotResult.first_contact >= 0
-    return StrokeOutcome(pocketed=tuple(pocketed), pockets=tuple(pockets),
-                         striker_pocketed=bool(result.status[STRIKER] == STATUS_POCKETED), touched=touched,
-                         final_pos=result.final_pos[:N_COINS].copy(),
-                         striker_final=result.final_pos[STRIKER].copy(), events=ev, paths=result.paths)
+    return StrokeOutcome(
+        pocketed=tuple(pocketed),
+        pockets=tuple(pockets),
+        striker_pocketed=bool(result.status[STRIKER] == STATUS_POCKETED),
+        touched=touched,
+        final_pos=result.final_pos[:N_COINS].copy(),
+        striker_final=result.final_pos[STRIKER].copy(),
+        events=ev,
+        paths=result.paths,
+    )

@@ -110,9 +110,16 @@ class BoardState:
             practice positions); ``break_pending`` is then False.
     """
 
-    def __init__(self, rules: CarromRules, n_seats: int, breaker: int, scores=None,
-                 rng: np.random.Generator | None = None, white_side: int | None = None,
-                 layout: tuple[np.ndarray, np.ndarray] | None = None):
+    def __init__(
+        self,
+        rules: CarromRules,
+        n_seats: int,
+        breaker: int,
+        scores=None,
+        rng: np.random.Generator | None = None,
+        white_side: int | None = None,
+        layout: tuple[np.ndarray, np.ndarray] | None = None,
+    ):
         self.rules = rules
         self.sw = rules.switches
         self.geo = geometry(rules)
@@ -214,8 +221,11 @@ class BoardState:
         if self.prev_own[seat] or self.queen_ticket[seat]:
             return True
         # "stays_down": a player with no coin left cannot have one on the previous stroke
-        return self.rules.last_coin.before_queen == "stays_down" and not self.three \
+        return (
+            self.rules.last_coin.before_queen == "stays_down"
+            and not self.three
             and self.coins_left(self.side_of[seat]) == 0
+        )
 
     def only_queen_left(self) -> bool:
         return bool(self.on[QUEEN_ID] and np.count_nonzero(self.on) == 1)
@@ -311,8 +321,9 @@ class BoardState:
         rep.queen = int(QUEEN_ID in fell)
         return fell
 
-    def _striker_due(self, seat: int, own: list[int], opp: list[int], queen_in: bool,
-                     rep: StrokeReport, returns: list) -> tuple[bool, int]:
+    def _striker_due(
+        self, seat: int, own: list[int], opp: list[int], queen_in: bool, rep: StrokeReport, returns: list
+    ) -> tuple[bool, int]:
         """The striker fell (``rules.dues``): the queen back, the due paid or owed.
         Returns (the turn continues, own coins that count: always 0)."""
         sw, side = self.sw, self.side_of[seat]
@@ -334,8 +345,9 @@ class BoardState:
             continues = False
         return continues, 0
 
-    def _clean_stroke(self, seat: int, fell: list[int], own: list[int], opp: list[int],
-                      prior: bool, rep: StrokeReport, returns: list) -> tuple[bool, int]:
+    def _clean_stroke(
+        self, seat: int, fell: list[int], own: list[int], opp: list[int], prior: bool, rep: StrokeReport, returns: list
+    ) -> tuple[bool, int]:
         """No due: outstanding dues paid, the pending queen covered or returned, a queen that
         fell judged. Returns (the turn continues, own coins that count for the queen)."""
         side = self.side_of[seat]
@@ -364,8 +376,9 @@ class BoardState:
             continues = False
         return continues, effective
 
-    def _queen_fell(self, seat: int, fell: list[int], prior: bool, effective: int,
-                    rep: StrokeReport, returns: list, continues: bool) -> bool:
+    def _queen_fell(
+        self, seat: int, fell: list[int], prior: bool, effective: int, rep: StrokeReport, returns: list, continues: bool
+    ) -> bool:
         """The queen fell without a due: returned if not allowed, else covered or pending."""
         sw, side = self.sw, self.side_of[seat]
         alone = fell == [QUEEN_ID] and not self.on.any()  # the last disc on the board
@@ -387,8 +400,9 @@ class BoardState:
             rep.queen_event = "pocketed"
         return continues
 
-    def _close_stroke(self, seat: int, own: list[int], opp: list[int], rep: StrokeReport,
-                      continues: bool) -> StrokeReport:
+    def _close_stroke(
+        self, seat: int, own: list[int], opp: list[int], rep: StrokeReport, continues: bool
+    ) -> StrokeReport:
         """Last coins, the board's end, a pending queen left at the turn's end, whose turn."""
         if not self.three:
             continues = self._last_coin_rules(seat, self.side_of[seat], own, opp, rep, continues)
@@ -424,8 +438,11 @@ class BoardState:
         """The pocketed coin that pays a due, or -1 if the seat's side has none."""
         side = self.side_of[seat]
         if self.three:
-            cands = [c for c in range(N_COINS) if not self.on[c] and self.credit[c] == seat
-                     and self.colour[c] != QUEEN and c not in exclude]
+            cands = [
+                c
+                for c in range(N_COINS)
+                if not self.on[c] and self.credit[c] == seat and self.colour[c] != QUEEN and c not in exclude
+            ]
             cands.sort(key=lambda c: (self.coin_value(c), c))
         else:
             mask = self.own_mask(seat)
@@ -434,8 +451,9 @@ class BoardState:
             cands.sort(key=lambda c: (self.credit[c] != side, c))
         return cands[0] if cands else -1
 
-    def _last_coin_rules(self, seat: int, side: int, own: list[int], opp: list[int],
-                         rep: StrokeReport, continues: bool) -> bool:
+    def _last_coin_rules(
+        self, seat: int, side: int, own: list[int], opp: list[int], rep: StrokeReport, continues: bool
+    ) -> bool:
         """ICF 106-107 or the family fallback when a side's last coin falls."""
         sw = self.sw
         other = 1 - side
@@ -459,8 +477,10 @@ class BoardState:
             if sw.opponent_last_coin_penalty:
                 rep.foul = "opponent_last_coin"
                 pts = self.coins_left(side)
-                if not (settled and self.side_of[self.queen_seat] == side) and \
-                        self.scores[other] < self.rules.scoring.queen_bonus_below:
+                if (
+                    not (settled and self.side_of[self.queen_seat] == side)
+                    and self.scores[other] < self.rules.scoring.queen_bonus_below
+                ):
                     pts += self.rules.scoring.queen_points
                 self._finish(other, pts, "opponent_last_coin")
             elif not settled:

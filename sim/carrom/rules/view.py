@@ -107,8 +107,7 @@ def striker_spans(view: PlanView) -> np.ndarray:
     return view.spans
 
 
-def execute_stroke(noise: ExecutionNoise, max_speed: float, stroke: Stroke,
-                   rng: np.random.Generator) -> ShotParams:
+def execute_stroke(noise: ExecutionNoise, max_speed: float, stroke: Stroke, rng: np.random.Generator) -> ShotParams:
     """The stroke after the execution noise, the speed capped at the striker's ``max_speed``
     (m/s); a forfeited stroke (``x`` NaN) draws nothing."""
     if not math.isfinite(stroke.x):

@@ -56,12 +56,14 @@ def board_shapes(rules: CarromRules) -> list[dict]:
     """The board as shapes: playing surface, pockets, centre circle and the four baulk lines."""
     geo = geometry(rules)
     h = geo.half
-    shapes: list[dict] = [{"kind": "rect", "x": -h - 0.04, "y": -h - 0.04, "w": 2 * h + 0.08, "h": 2 * h + 0.08,
-                           "fill": "#6b3d1e"},
-                          {"kind": "rect", "x": -h, "y": -h, "w": 2 * h, "h": 2 * h, "fill": "#f1dfb5",
-                           "stroke": "#5b3a1a"}]
-    shapes += [{"kind": "circle", "x": float(px), "y": float(py), "r": float(geo.capture), "fill": "#111111"}
-               for px, py in geo.pocket_xy]
+    shapes: list[dict] = [
+        {"kind": "rect", "x": -h - 0.04, "y": -h - 0.04, "w": 2 * h + 0.08, "h": 2 * h + 0.08, "fill": "#6b3d1e"},
+        {"kind": "rect", "x": -h, "y": -h, "w": 2 * h, "h": 2 * h, "fill": "#f1dfb5", "stroke": "#5b3a1a"},
+    ]
+    shapes += [
+        {"kind": "circle", "x": float(px), "y": float(py), "r": float(geo.capture), "fill": "#111111"}
+        for px, py in geo.pocket_xy
+    ]
     shapes.append({"kind": "circle", "x": 0.0, "y": 0.0, "r": 0.16, "stroke": "#8a5a2b"})
     low, high = float(geo.legal[0][0]), float(geo.legal[-1][1])
     y = abs(float(geo.striker_y))
@@ -73,8 +75,19 @@ def board_shapes(rules: CarromRules) -> list[dict]:
 
 def _discs_at_rest(pos: np.ndarray, on: np.ndarray, colour: np.ndarray, r: float) -> list[dict]:
     """The coins on the board, one circle each (a stable id per coin, so the page moves it)."""
-    return [{"kind": "circle", "id": f"coin{i}", "x": round(float(pos[i, 0]), 5), "y": round(float(pos[i, 1]), 5),
-             "r": r, "fill": _COIN_FILL[int(colour[i])], "stroke": "#000000"} for i in range(N_COINS) if on[i]]
+    return [
+        {
+            "kind": "circle",
+            "id": f"coin{i}",
+            "x": round(float(pos[i, 0]), 5),
+            "y": round(float(pos[i, 1]), 5),
+            "r": r,
+            "fill": _COIN_FILL[int(colour[i])],
+            "stroke": "#000000",
+        }
+        for i in range(N_COINS)
+        if on[i]
+    ]
 
 
 def _stroke_paths(record: dict, coin_r: float, striker_r: float) -> list[dict]:
@@ -87,8 +100,9 @@ def _stroke_paths(record: dict, coin_r: float, striker_r: float) -> list[dict]:
         if i == STRIKER:
             paths.append({"id": "striker", "points": subsampled_path(path), "r": striker_r, "fill": _STRIKER_FILL})
         else:
-            paths.append({"id": f"coin{i}", "points": subsampled_path(path), "r": coin_r,
-                          "fill": _COIN_FILL[int(colour[i])]})
+            paths.append(
+                {"id": f"coin{i}", "points": subsampled_path(path), "r": coin_r, "fill": _COIN_FILL[int(colour[i])]}
+            )
     return paths
 
 
@@ -96,8 +110,10 @@ def _told(e: dict) -> str:
     """One line of detail of a stroke."""
     if not math.isfinite(e["placed_x"]):
         return "no legal striker spot: the stroke is lost"
-    parts = [f"aims at coin {e['target']}" if e.get("target") not in (None, "", -1) else "stroke",
-             f"{e['executed_speed']:.2f} m/s"]
+    parts = [
+        f"aims at coin {e['target']}" if e.get("target") not in (None, "", -1) else "stroke",
+        f"{e['executed_speed']:.2f} m/s",
+    ]
     if e["whites"] or e["blacks"] or e["queen"]:
         parts.append(f"pocketed {e['whites']} white, {e['blacks']} black" + (", the queen" if e["queen"] else ""))
     if e["foul"]:
@@ -140,16 +156,26 @@ def frames(rules: CarromRules, players: Sequence[Player], seeds: MatchSeeds) -> 
         if last_stroke[key] == e["index"]:
             for seat, cumulative in board_end.get(key, {}).items():
                 scores[seat] = float(cumulative)
-        out.append({"label": f"game {e['game']} · board {e['round']} · seat {e['seat']} ({players[e['seat']].name}): "
-                             f"stroke {e['board_stroke']}",
-                    "scores": list(scores), "shapes": shapes, "paths": paths, "text": _told(e)})
+        out.append(
+            {
+                "label": f"game {e['game']} · board {e['round']} · seat {e['seat']} ({players[e['seat']].name}): "
+                f"stroke {e['board_stroke']}",
+                "scores": list(scores),
+                "shapes": shapes,
+                "paths": paths,
+                "text": _told(e),
+            }
+        )
     final = [float(r["score"]) for r in sorted(log.players, key=lambda r: r["seat"])]
     if out:
         out[-1]["scores"] = final
         winner = log.matches["winner"]
         out[-1]["text"] += f" — winner: seat {winner}" if winner >= 0 else " — no winner"
     h = float(geo.half) + 0.06  # the frame around the playing surface
-    return {"title": f"Carrom ({rules.ruleset} rules): " + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(players)),
-            "board": {"extent": [-h, -h, h, h], "background": "#ffffff", "shapes": board_shapes(rules)},
-            "seats": [{"name": p.name, "colour": SEAT_COLOURS[s % len(SEAT_COLOURS)]} for s, p in enumerate(players)],
-            "frames": out, "final_scores": final}
+    return {
+        "title": f"Carrom ({rules.ruleset} rules): " + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(players)),
+        "board": {"extent": [-h, -h, h, h], "background": "#ffffff", "shapes": board_shapes(rules)},
+        "seats": [{"name": p.name, "colour": SEAT_COLOURS[s % len(SEAT_COLOURS)]} for s, p in enumerate(players)],
+        "frames": out,
+        "final_scores": final,
+    }

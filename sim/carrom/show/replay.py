@@ -48,8 +48,7 @@ _QUEEN = {
 }
 
 
-def replay(rules: CarromRules, players: Sequence[Player], seeds: MatchSeeds,
-           resolver: Resolver | None = None) -> str:
+def replay(rules: CarromRules, players: Sequence[Player], seeds: MatchSeeds, resolver: Resolver | None = None) -> str:
     """The match of ``play_match(rules, players, seeds)`` told stroke by stroke.
 
     Args:
@@ -113,8 +112,7 @@ def _stroke(e: dict, names: _Names, kind_width: int, owed: bool) -> str:
         told.append(_QUEEN.get(e["queen_event"], f"queen {e['queen_event']}"))
     paid = int(e["due_coins"])
     if e["dues"]:
-        how = f"paid with {_plural(paid, 'coin')} put back" if paid else \
-            "owed" if owed else "nothing to pay it with"
+        how = f"paid with {_plural(paid, 'coin')} put back" if paid else "owed" if owed else "nothing to pay it with"
         told.append(f"{_plural(int(e['dues']), 'due')}, {how}")
     elif paid:
         told.append(f"{_plural(paid, 'coin')} put back to pay an owed due")
@@ -131,8 +129,10 @@ def _stroke(e: dict, names: _Names, kind_width: int, owed: bool) -> str:
         told.append("turn passes")
     aim = f"at {_pocket(e['aimed_pocket'])}" if e["aimed_pocket"] else ""
     kind = (e["kind"] or "-").ljust(kind_width)
-    return (f"  stroke {e['board_stroke']:3d}  {names.padded(e['seat'])}  {kind}  {aim:<13s} -> "
-            f"{'; '.join(told)}  [{e['coins_on_board']} on board]")
+    return (
+        f"  stroke {e['board_stroke']:3d}  {names.padded(e['seat'])}  {kind}  {aim:<13s} -> "
+        f"{'; '.join(told)}  [{e['coins_on_board']} on board]"
+    )
 
 
 def _board_end(rows: list[dict], names: _Names, rules: CarromRules, three: bool) -> list[str]:
@@ -142,12 +142,17 @@ def _board_end(rows: list[dict], names: _Names, rules: CarromRules, three: bool)
     strokes = _plural(int(first["strokes"]), "stroke")
     end, win = first["end"], int(first["board_winner"])
     win_side = names.side_of[win] if win >= 0 else -1
-    queen = (f"queen covered by {names.seat(int(first['queen_covered_by']))}"
-             if first["queen_covered_by"] >= 0 else "queen not covered")
+    queen = (
+        f"queen covered by {names.seat(int(first['queen_covered_by']))}"
+        if first["queen_covered_by"] >= 0
+        else "queen not covered"
+    )
     lines = []
     if end == "stuck":
-        lines.append(f"  Board over after {strokes}: stuck (cap game.max_strokes_per_board = "
-                     f"{rules.game.max_strokes_per_board}); nobody scores; {queen}.")
+        lines.append(
+            f"  Board over after {strokes}: stuck (cap game.max_strokes_per_board = "
+            f"{rules.game.max_strokes_per_board}); nobody scores; {queen}."
+        )
         return lines
     if three:
         pts = ", ".join(f"{names.side(s)} {by_side[s]['points']}" for s in sorted(by_side))
@@ -164,13 +169,14 @@ def _board_end(rows: list[dict], names: _Names, rules: CarromRules, three: bool)
         "opponent_last_coin": f"{names.side(lose_side)} pocketed the opponents' last coin",
     }.get(end, f"ended ({end})")
     lines.append(f"  Board over after {strokes}: {how}; {queen}.")
-    lines.append(f"  {names.side(win_side)} wins the board: {_plural(int(by_side[win_side]['points']), 'point')} "
-                 f"({left} {colour} {'coin' if left == 1 else 'coins'} left).")
+    lines.append(
+        f"  {names.side(win_side)} wins the board: {_plural(int(by_side[win_side]['points']), 'point')} "
+        f"({left} {colour} {'coin' if left == 1 else 'coins'} left)."
+    )
     return lines
 
 
-def describe(rules: CarromRules, players: Sequence[Player], log: MatchLog,
-             seeds: MatchSeeds | None = None) -> str:
+def describe(rules: CarromRules, players: Sequence[Player], log: MatchLog, seeds: MatchSeeds | None = None) -> str:
     """The text of a finished match log (see the module docstring)."""
     g, sw = rules.game, rules.switches
     names = _Names(players)
@@ -181,27 +187,38 @@ def describe(rules: CarromRules, players: Sequence[Player], log: MatchLog,
 
     lines: list[str] = [replay_title("Carrom", seeds)]
     mode = {2: "singles", 3: "three players, each for themselves", 4: "doubles"}[n]
-    extra = (f", then the leader wins (up to {_plural(g.max_extra_boards, 'extra board')} on a tie)"
-             if sw.extra_board_on_tie else ", then the leader wins (a tie is a draw)")
+    extra = (
+        f", then the leader wins (up to {_plural(g.max_extra_boards, 'extra board')} on a tie)"
+        if sw.extra_board_on_tie
+        else ", then the leader wins (a tie is a draw)"
+    )
     who = "team" if n == 4 else "player"
-    lines.append(f"Rules: {rules.ruleset} ({mode}); a game is won by the first {who} to {target} points "
-                 f"after a board, or after {_plural(g.max_boards, 'board')}{extra}.")
+    lines.append(
+        f"Rules: {rules.ruleset} ({mode}); a game is won by the first {who} to {target} points "
+        f"after a board, or after {_plural(g.max_boards, 'board')}{extra}."
+    )
     if g.best_of > 1:
         lines.append(f"Match: best of {g.best_of} games (drawn games replayed, at most {g.max_games} games).")
     if three:
         t = rules.three_players
-        lines.append(f"Coins score to who pockets them: white {t.white_points}, black {t.black_points}, "
-                     f"queen {t.queen_points} once covered.")
+        lines.append(
+            f"Coins score to who pockets them: white {t.white_points}, black {t.black_points}, "
+            f"queen {t.queen_points} once covered."
+        )
     else:
-        lines.append(f"The board winner scores the opponents' coins left, +{rules.scoring.queen_points} "
-                     f"for a queen it covered (below {rules.scoring.queen_bonus_below} points), "
-                     f"at most {rules.scoring.max_board_points} a board.")
+        lines.append(
+            f"The board winner scores the opponents' coins left, +{rules.scoring.queen_points} "
+            f"for a queen it covered (below {rules.scoring.queen_bonus_below} points), "
+            f"at most {rules.scoring.max_board_points} a board."
+        )
     lines.append("Line-up:")
     for s, p in enumerate(players):
         team = f", team {names.side_of[s]} (partner: seat {(s + 2) % 4})" if n == 4 else ""
         lines.append(f"  seat {s}: {p.name}{team}")
-    lines.append("Stroke lines: shot kind and aimed pocket, then what fell and where "
-                 "(pockets named from the shooter's seat) and what the rules made of it.")
+    lines.append(
+        "Stroke lines: shot kind and aimed pocket, then what fell and where "
+        "(pockets named from the shooter's seat) and what the rules made of it."
+    )
 
     events_by_board, rows_by_board = log.by_round()
     boards = sorted(set(rows_by_board) | set(events_by_board))
@@ -223,8 +240,9 @@ def describe(rules: CarromRules, players: Sequence[Player], log: MatchLog,
             head += f": {names.seat(int(rows[0]['breaker']))} breaks"
             if not three:
                 colours = {int(r["side"]): r["colour"] for r in rows}
-                head += "; " + ", ".join(f"{colours[s]}: {names.side(s)}"
-                                         for s in sorted(colours, key=lambda s: colours[s] != "white"))
+                head += "; " + ", ".join(
+                    f"{colours[s]}: {names.side(s)}" for s in sorted(colours, key=lambda s: colours[s] != "white")
+                )
         lines.append(head)
         for e in events_by_board.get(b, []):
             lines.append(_stroke(e, names, kind_width, sw.due_outstanding))
@@ -242,8 +260,9 @@ def describe(rules: CarromRules, players: Sequence[Player], log: MatchLog,
             told = "-".join(str(x) for x in scores)
             lines.append("")
             if len(leaders) == 1:
-                lines.append(f"Game {game} over after {_plural(board_in_game, 'board')}: "
-                             f"{names.side(leaders[0])} wins, {told}.")
+                lines.append(
+                    f"Game {game} over after {_plural(board_in_game, 'board')}: {names.side(leaders[0])} wins, {told}."
+                )
             else:
                 lines.append(f"Game {game} over after {_plural(board_in_game, 'board')}: drawn, {told}.")
 
@@ -263,16 +282,22 @@ def _match_end(log: MatchLog, names: _Names) -> list[str]:
         side = names.side_of[w]
         games = f"{_plural(int(by_seat[w]['games_won']), 'game')} won, " if m["games"] > 1 else ""
         for_team = f" for {names.side(side)}" if n == 4 else ""
-        lines.append(f"Winner: {names.seat(w)}{for_team}: {games}{by_seat[w]['score']} points "
-                     f"after {_plural(int(m['rounds']), 'board')}.")
+        lines.append(
+            f"Winner: {names.seat(w)}{for_team}: {games}{by_seat[w]['score']} points "
+            f"after {_plural(int(m['rounds']), 'board')}."
+        )
     else:
         unfinished = "" if m["finished"] else " (unfinished: a cap stopped it)"
         lines.append(f"No winner: the match is a draw after {_plural(int(m['rounds']), 'board')}{unfinished}.")
+
     def detail(p) -> str:
         team = f"  team {names.side_of[int(p['seat'])]}" if n == 4 else ""
-        return (f"{p['score']:3d} points{team}  games won {p['games_won']}, {p['coins_pocketed']} coins pocketed, "
-                f"{_plural(int(p['fouls']), 'foul')}")
+        return (
+            f"{p['score']:3d} points{team}  games won {p['games_won']}, {p['coins_pocketed']} coins pocketed, "
+            f"{_plural(int(p['fouls']), 'foul')}"
+        )
 
-    lines += final_scores_block(log.players, int(m["winner"]), names.seat, detail,
-                                "Final scores (points over the match's games):")
+    lines += final_scores_block(
+        log.players, int(m["winner"]), names.seat, detail, "Final scores (points over the match's games):"
+    )
     return lines

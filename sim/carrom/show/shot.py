@@ -105,10 +105,10 @@ class ShotOutcome:
     """One stroke's result: discs' start and final positions, statuses, and the events."""
 
     rules: CarromRules
-    start: np.ndarray   # (20, 2)
-    final: np.ndarray   # (20, 2)
-    status: list[str]   # per disc: rest | pocketed | off (not on the board)
-    owners: list[str]   # per disc: white | black | queen | striker
+    start: np.ndarray  # (20, 2)
+    final: np.ndarray  # (20, 2)
+    status: list[str]  # per disc: rest | pocketed | off (not on the board)
+    owners: list[str]  # per disc: white | black | queen | striker
     events: np.ndarray
     paths: list | None
     placed_x: float
@@ -118,19 +118,34 @@ class ShotOutcome:
         for i in range(len(self.owners)):
             if self.status[i] == "off":
                 continue
-            discs.append({"id": i, "owner": self.owners[i],
-                          "start_x": float(self.start[i, 0]), "start_y": float(self.start[i, 1]),
-                          "final_x": float(self.final[i, 0]), "final_y": float(self.final[i, 1]),
-                          "status": self.status[i]})
-        events = [{"time": float(e["time"]), "kind": EVENT_NAMES[int(e["kind"])], "a": int(e["a"]),
-                   "b": int(e["b"]), "x": float(e["x"]), "y": float(e["y"])} for e in self.events]
+            discs.append(
+                {
+                    "id": i,
+                    "owner": self.owners[i],
+                    "start_x": float(self.start[i, 0]),
+                    "start_y": float(self.start[i, 1]),
+                    "final_x": float(self.final[i, 0]),
+                    "final_y": float(self.final[i, 1]),
+                    "status": self.status[i],
+                }
+            )
+        events = [
+            {
+                "time": float(e["time"]),
+                "kind": EVENT_NAMES[int(e["kind"])],
+                "a": int(e["a"]),
+                "b": int(e["b"]),
+                "x": float(e["x"]),
+                "y": float(e["y"]),
+            }
+            for e in self.events
+        ]
         return {"striker_x": self.placed_x, "discs": discs, "events": events}
 
     def text(self) -> str:
         d = self.as_dict()
         fell = [x for x in d["discs"] if x["status"] == "pocketed"]
-        lines = [f"striker at x = {self.placed_x:+.4f} m on seat 0's base line; "
-                 f"{len(d['events'])} events"]
+        lines = [f"striker at x = {self.placed_x:+.4f} m on seat 0's base line; {len(d['events'])} events"]
         if fell:
             lines.append("pocketed: " + ", ".join(f"{x['owner']} #{x['id']}" for x in fell))
         else:
@@ -155,8 +170,9 @@ class ShotOutcome:
             r = geo.rs if i == STRIKER else geo.rc
             if self.paths is not None and len(self.paths[i]) > 1:
                 p = self.paths[i]
-                ax.plot(p[:, 1], p[:, 2], "-", color=colours[owner] if owner != "white" else "#b08d57",
-                        lw=1.0, alpha=0.8)
+                ax.plot(
+                    p[:, 1], p[:, 2], "-", color=colours[owner] if owner != "white" else "#b08d57", lw=1.0, alpha=0.8
+                )
             ax.add_patch(plt.Circle(self.start[i], r, fill=False, ls=":", ec="grey", lw=0.6))
             if self.status[i] == "rest":
                 ax.add_patch(plt.Circle(self.final[i], r, fc=colours[owner], ec="black", lw=0.5))
@@ -195,8 +211,13 @@ def draw_board(ax, rules: CarromRules) -> None:
     ax.set_ylabel("y (m)")
 
 
-def shot(rules: CarromRules, x: float | None = None, angle_deg: float = 0.0, speed: float = 4.0,
-         state: str | Path | None = None) -> ShotOutcome:
+def shot(
+    rules: CarromRules,
+    x: float | None = None,
+    angle_deg: float = 0.0,
+    speed: float = 4.0,
+    state: str | Path | None = None,
+) -> ShotOutcome:
     """Play one stroke from seat 0's base line (see the module docstring).
 
     Args:
@@ -228,4 +249,3 @@ def shot(rules: CarromRules, x: float | None = None, angle_deg: float = 0.0, spe
     final[STRIKER] = out.striker_final
     owners = [COLOUR_NAMES[int(c)] for c in col] + ["striker"]
     return ShotOutcome(rules, start, final, status, owners, events, out.paths, float(placed))
-

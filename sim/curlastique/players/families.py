@@ -61,16 +61,16 @@ ON_CENTRE_M = 1e-6
 class Kit:
     """What the families need of the rules and the profile, as the compiled code takes it."""
 
-    spots: np.ndarray     # (P, 2) m draw spots, best zone first
+    spots: np.ndarray  # (P, 2) m draw spots, best zone first
     geometry: np.ndarray  # r, d, y0, x_max, a_max, v_max, μg, e, cx, cy, best zone value
-    zones: tuple          # scorer.kernel_args
-    style: np.ndarray     # draw_clearance, draw_offset_m, takeout_cut, double_max_gap_m,
+    zones: tuple  # scorer.kernel_args
+    style: np.ndarray  # draw_clearance, draw_offset_m, takeout_cut, double_max_gap_m,
     #                       firm², soft², double_speed
-    counts: np.ndarray    # draw_spots, takeout_targets, raise_targets, double_targets, double_partners
-    guards: np.ndarray    # guard_distances_m
-    allowed: np.ndarray   # (5,) bool: the profile's families, less those it forbids
-    order: np.ndarray     # fill_order as family ids
-    rings: np.ndarray     # (R + 1,) bool: may aim at ring i (index 0: at no ring, always True)
+    counts: np.ndarray  # draw_spots, takeout_targets, raise_targets, double_targets, double_partners
+    guards: np.ndarray  # guard_distances_m
+    allowed: np.ndarray  # (5,) bool: the profile's families, less those it forbids
+    order: np.ndarray  # fill_order as family ids
+    rings: np.ndarray  # (R + 1,) bool: may aim at ring i (index 0: at no ring, always True)
 
 
 @lru_cache(maxsize=64)
@@ -90,8 +90,11 @@ def draw_spots(rules: CurlastiqueRules, per_ring: int) -> tuple[np.ndarray, np.n
             rows.append(np.c_[rho * np.sin(phi), cy - rho * np.cos(phi)])
         inner = radius
     spots = np.vstack(rows)
-    on_board = ((np.abs(spots[:, 0]) <= rules.board.width / 2 - r)
-                & (spots[:, 1] <= rules.board.length - r) & (spots[:, 1] >= rules.launch_y + rules.puck.diameter))
+    on_board = (
+        (np.abs(spots[:, 0]) <= rules.board.width / 2 - r)
+        & (spots[:, 1] <= rules.board.length - r)
+        & (spots[:, 1] >= rules.launch_y + rules.puck.diameter)
+    )
     spots = spots[on_board]
     values = score.points(spots)
     order = np.lexsort((spots[:, 1], np.abs(spots[:, 0]), np.hypot(spots[:, 0], spots[:, 1] - cy), -values))
@@ -103,10 +106,22 @@ def draw_spots(rules: CurlastiqueRules, per_ring: int) -> tuple[np.ndarray, np.n
 #: ``draw_clearance``, ``draw_offset_m``, ``takeout_cut``, ``double_max_gap_m``, the squared
 #: takeout speeds, ``double_speed``) and ``counts`` array (candidates per family). Module-level
 #: ints are compile-time constants to numba: a named index costs what a literal one did.
-(G_RADIUS, G_DIAMETER, G_LAUNCH_Y, G_X_MAX, G_ANGLE_MAX, G_V_MAX, G_DECEL, G_RESTITUTION, G_CENTRE_X, G_CENTRE_Y,
- G_TOP_VALUE) = range(11)
-(S_DRAW_CLEARANCE, S_DRAW_OFFSET, S_TAKEOUT_CUT, S_DOUBLE_MAX_GAP, S_FIRM_SPEED_SQ, S_SOFT_SPEED_SQ,
- S_DOUBLE_SPEED) = range(7)
+(
+    G_RADIUS,
+    G_DIAMETER,
+    G_LAUNCH_Y,
+    G_X_MAX,
+    G_ANGLE_MAX,
+    G_V_MAX,
+    G_DECEL,
+    G_RESTITUTION,
+    G_CENTRE_X,
+    G_CENTRE_Y,
+    G_TOP_VALUE,
+) = range(11)
+(S_DRAW_CLEARANCE, S_DRAW_OFFSET, S_TAKEOUT_CUT, S_DOUBLE_MAX_GAP, S_FIRM_SPEED_SQ, S_SOFT_SPEED_SQ, S_DOUBLE_SPEED) = (
+    range(7)
+)
 C_DRAW_SPOTS, C_TAKEOUT_TARGETS, C_RAISE_TARGETS, C_DOUBLE_TARGETS, C_DOUBLE_PARTNERS = range(5)
 
 
@@ -114,26 +129,63 @@ def kit(rules: CurlastiqueRules, profile) -> Kit:
     """The :class:`Kit` of a rules set and a planner's profile."""
     spots, values = draw_spots(rules, int(profile.draw_spots_per_ring))
     p, lim = rules.physics, rules.launch
-    geometry = np.array([rules.puck.radius, rules.puck.diameter, rules.launch_y, lim.x_max, lim.angle_max_deg,
-                         rules.max_speed, p.friction * p.gravity, p.restitution, 0.0, rules.zones.centre_y,
-                         float(values[0]) if len(values) else 0.0])
-    style = np.array([profile.draw_clearance, profile.draw_offset_m, profile.takeout_cut, profile.double_max_gap_m,
-                      profile.takeout_firm_speed ** 2, profile.takeout_soft_speed ** 2, profile.double_speed],
-                     dtype=float)
-    counts = np.array([profile.draw_spots, profile.takeout_targets, profile.raise_targets,
-                       profile.double_targets, profile.double_partners], dtype=np.int64)
+    geometry = np.array(
+        [
+            rules.puck.radius,
+            rules.puck.diameter,
+            rules.launch_y,
+            lim.x_max,
+            lim.angle_max_deg,
+            rules.max_speed,
+            p.friction * p.gravity,
+            p.restitution,
+            0.0,
+            rules.zones.centre_y,
+            float(values[0]) if len(values) else 0.0,
+        ]
+    )
+    style = np.array(
+        [
+            profile.draw_clearance,
+            profile.draw_offset_m,
+            profile.takeout_cut,
+            profile.double_max_gap_m,
+            profile.takeout_firm_speed**2,
+            profile.takeout_soft_speed**2,
+            profile.double_speed,
+        ],
+        dtype=float,
+    )
+    counts = np.array(
+        [
+            profile.draw_spots,
+            profile.takeout_targets,
+            profile.raise_targets,
+            profile.double_targets,
+            profile.double_partners,
+        ],
+        dtype=np.int64,
+    )
     forbid = set(getattr(profile, "forbid", ()))
     allowed = np.array([name in profile.families and f"shot.{name}" not in forbid for name in FAMILY_IDS])
     rings = np.array([True] + [f"zone.{i}" not in forbid for i in range(1, len(rules.zones.radii) + 1)])
-    return Kit(spots=spots, geometry=geometry, zones=scorer(rules.zones, rules.puck.radius).kernel_args,
-               style=style, counts=counts, guards=np.asarray(profile.guard_distances_m, dtype=float),
-               allowed=allowed, order=np.array([FAMILY_IDS[f] for f in profile.fill_order], dtype=np.int64),
-               rings=rings)
+    return Kit(
+        spots=spots,
+        geometry=geometry,
+        zones=scorer(rules.zones, rules.puck.radius).kernel_args,
+        style=style,
+        counts=counts,
+        guards=np.asarray(profile.guard_distances_m, dtype=float),
+        allowed=allowed,
+        order=np.array([FAMILY_IDS[f] for f in profile.fill_order], dtype=np.int64),
+        rings=rings,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Compiled rows, one function per family
 # ---------------------------------------------------------------------------------------------
+
 
 # The compiled helpers below take their counters, family ids and flags as np.int64 / np.bool_
 # values: a literal constant argument would compile each helper once more per literal value.
@@ -258,8 +310,18 @@ def _doubles(rows, n, pos, hit, theirs, g, style, first, partners, rings):
             if i == j or dist > style[S_DOUBLE_MAX_GAP]:
                 continue
             nx, ny = gx / dist, gy / dist
-            n = _along(rows, n, np.int64(DOUBLE), pos[i, 0] - d * nx, pos[i, 1] - d * ny, nx, ny, style[S_DOUBLE_SPEED],
-                       g, rings[i])
+            n = _along(
+                rows,
+                n,
+                np.int64(DOUBLE),
+                pos[i, 0] - d * nx,
+                pos[i, 1] - d * ny,
+                nx,
+                ny,
+                style[S_DOUBLE_SPEED],
+                g,
+                rings[i],
+            )
     return n
 
 
@@ -313,7 +375,7 @@ def _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards,
         rings[i] = ring_of(pos[i, 0], pos[i, 1], g[G_CENTRE_X], g[G_CENTRE_Y], radii)
         aimable[i] = aims[rings[i]]
     theirs = _ranked(pos, pts, ~mine & (pts > 0), np.bool_(True))
-    hit = _ranked(pos, pts, ~mine & (pts > 0) & aimable, np.bool_(True))   # theirs, unless aims forbids
+    hit = _ranked(pos, pts, ~mine & (pts > 0) & aimable, np.bool_(True))  # theirs, unless aims forbids
     own = _ranked(pos, pts, mine & (pts < g[G_TOP_VALUE]) & aimable, np.bool_(False))
     cap = 3 * spots.shape[0] + 4 * m + m + m * m + guards.shape[0] + 1
     rows = np.empty((cap, WIDTH))
@@ -329,8 +391,9 @@ def _family_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards,
             elif family == RAISE:
                 n = _raises(rows, n, pos, own, g, counts[C_RAISE_TARGETS], rings)
             elif family == DOUBLE:
-                n = _doubles(rows, n, pos, hit, theirs, g, style, counts[C_DOUBLE_TARGETS],
-                             counts[C_DOUBLE_PARTNERS], rings)
+                n = _doubles(
+                    rows, n, pos, hit, theirs, g, style, counts[C_DOUBLE_TARGETS], counts[C_DOUBLE_PARTNERS], rings
+                )
             else:
                 n = _guards(rows, n, pos, pts, mine, guards, g, radii, aims)
         size[family] = n - start[family]
@@ -350,7 +413,7 @@ def _fill(rows, start, size, order, budget):
                 break
             if cursor[family] < size[family]:
                 row = start[family] + cursor[family]
-                for col in range(WIDTH):   # (a loop: a row assignment compiles shape-error formatting)
+                for col in range(WIDTH):  # (a loop: a row assignment compiles shape-error formatting)
                     picked[n, col] = rows[row, col]
                 cursor[family] += 1
                 n += 1
@@ -367,12 +430,25 @@ def _picked_rows(pos, owner, side, seat, spots, g, zones, style, counts, guards,
     return _fill(rows, start, size, order, budget)
 
 
-def candidate_rows(k: Kit, pos: np.ndarray, owner: np.ndarray, side: np.ndarray, seat: int,
-                   budget: int) -> np.ndarray:
+def candidate_rows(k: Kit, pos: np.ndarray, owner: np.ndarray, side: np.ndarray, seat: int, budget: int) -> np.ndarray:
     """The picked candidate rows (n <= budget, columns ``FAM .. AIM``) for a board: none of a
     family or aimed at a ring the profile forbids (``k.allowed``, ``k.rings``)."""
-    return _picked_rows(pos, owner, side, seat, k.spots, k.geometry, k.zones, k.style, k.counts, k.guards,
-                        k.allowed, k.order, budget, k.rings)
+    return _picked_rows(
+        pos,
+        owner,
+        side,
+        seat,
+        k.spots,
+        k.geometry,
+        k.zones,
+        k.style,
+        k.counts,
+        k.guards,
+        k.allowed,
+        k.order,
+        budget,
+        k.rings,
+    )
 
 
 def finish(k: Kit, rows: np.ndarray) -> np.ndarray:
@@ -384,7 +460,8 @@ def finish(k: Kit, rows: np.ndarray) -> np.ndarray:
     exact = rows[:, EXACT].nonzero()[0]
     if len(exact):
         mug, v_max = float(k.geometry[G_DECEL]), float(k.geometry[G_V_MAX])
-        for i, impact, rx, ry in zip(exact.tolist(), rows[exact, IMPACT].tolist(), rows[exact, RX].tolist(),
-                                     rows[exact, RY].tolist()):
-            shots[i, 2] = min(math.sqrt(impact ** 2 + 2 * mug * max(math.hypot(rx, ry), 0.0)), v_max)
+        for i, impact, rx, ry in zip(
+            exact.tolist(), rows[exact, IMPACT].tolist(), rows[exact, RX].tolist(), rows[exact, RY].tolist()
+        ):
+            shots[i, 2] = min(math.sqrt(impact**2 + 2 * mug * max(math.hypot(rx, ry), 0.0)), v_max)
     return shots

@@ -92,7 +92,7 @@ def _jittered(shots, fams, z, jitter):
     n, extra = shots.shape[0], z.shape[0]
     out = np.empty((n + extra, 3))
     out_fams = np.empty(n + extra, dtype=np.int64)
-    for i in range(n):   # loops, not slice assignments (those compile shape-error formatting)
+    for i in range(n):  # loops, not slice assignments (those compile shape-error formatting)
         out[i, 0], out[i, 1], out[i, 2], out_fams[i] = shots[i, 0], shots[i, 1], shots[i, 2], fams[i]
     for i in range(extra):
         b = i % n
@@ -111,7 +111,7 @@ def _best(pos, owner, seat, side, rival, samples, placed, free, rest, engine_fin
     ``rest[k]`` (in play if ``placed[k]``), else the engine's next row."""
     cx, cy, radii, values, rule, radius, decreasing = zones
     m, n_sides, mine = pos.shape[0], rival.shape[0], side[seat]
-    resting = np.zeros(n_sides)   # points of the pucks at rest, unmoved, by side
+    resting = np.zeros(n_sides)  # points of the pucks at rest, unmoved, by side
     pts = np.empty(m)
     for i in range(m):
         pts[i] = zone_points(pos[i, 0], pos[i, 1], cx, cy, radii, values, rule, radius, decreasing)
@@ -126,19 +126,19 @@ def _best(pos, owner, seat, side, rival, samples, placed, free, rest, engine_fin
                 for r in range(n_sides):
                     totals[r] = resting[r]
                 if placed[k]:
-                    totals[mine] += zone_points(rest[k, 0], rest[k, 1], cx, cy, radii, values, rule, radius,
-                                                decreasing)
+                    totals[mine] += zone_points(rest[k, 0], rest[k, 1], cx, cy, radii, values, rule, radius, decreasing)
             else:
                 totals[:] = 0.0
                 for i in range(m + 1):
                     if engine_status[j, i] != STATUS_ON:
                         continue
                     x, y = engine_final[j, i, 0], engine_final[j, i, 1]
-                    if i < m and x == pos[i, 0] and y == pos[i, 1]:   # not moved: as it lay
+                    if i < m and x == pos[i, 0] and y == pos[i, 1]:  # not moved: as it lay
                         totals[side[owner[i]]] += pts[i]
                     else:
-                        totals[side[owner[i]] if i < m else mine] += zone_points(x, y, cx, cy, radii, values, rule,
-                                                                                 radius, decreasing)
+                        totals[side[owner[i]] if i < m else mine] += zone_points(
+                            x, y, cx, cy, radii, values, rule, radius, decreasing
+                        )
                 j += 1
             other = 0.0
             if rival.any():
@@ -159,8 +159,9 @@ def _plan(shots, z, sigmas, limits, pos, owner, seat, side, rival, samples, zone
     (:func:`~sim.curlastique.rules.settling.engine_batch`) and :func:`_best`, in one call: the best
     candidate's index, its mean margin and the engine's CPU seconds."""
     launch_y, d, a, edges, circles, parked = flight
-    placed, free, rest, hit_starts, hit_vel = _throws(shots, z, sigmas, limits, pos, launch_y, d, a, edges, circles,
-                                                      parked)
+    placed, free, rest, hit_starts, hit_vel = _throws(
+        shots, z, sigmas, limits, pos, launch_y, d, a, edges, circles, parked
+    )
     final, status, seconds = engine_batch(pos, parked, hit_starts, hit_vel, engine, d / 2, mass)
     best, margin = _best(pos, owner, seat, side, rival, samples, placed, free, rest, final, status, zones)
     return best, margin, seconds
@@ -200,24 +201,39 @@ class Planner(NoisyPolicy):
         if extra <= 0:
             return Candidates(shots, rows[:, 0].astype(np.int64), aims)
         if len(shots):  # jittered copies of the first candidates (aimed where they are)
-            jittered, fams = _jittered(shots, rows[:, 0].astype(np.int64), rng.normal(0.0, 1.0, (extra, 3)),
-                                       self.jitter)
+            jittered, fams = _jittered(
+                shots, rows[:, 0].astype(np.int64), rng.normal(0.0, 1.0, (extra, 3)), self.jitter
+            )
             return Candidates(jittered, fams, np.concatenate([aims, aims[np.arange(extra) % len(aims)]]))
         x_max, a_max, _ = self.limits  # no family offers a shot: random ones
         low, high = self.profile.fallback_speed
         g = self.kit.geometry
         draw = np.sqrt(2 * float(g[G_DECEL]) * max(float(g[G_CENTRE_Y] - g[G_LAUNCH_Y]), 0.0))
-        shots = np.column_stack([rng.uniform(-x_max, x_max, extra), rng.uniform(-a_max, a_max, extra),
-                                 rng.uniform(low, high, extra) * draw])
+        shots = np.column_stack(
+            [rng.uniform(-x_max, x_max, extra), rng.uniform(-a_max, a_max, extra), rng.uniform(low, high, extra) * draw]
+        )
         return Candidates(shots, np.full(extra, RANDOM, dtype=np.int64), np.zeros(extra, dtype=np.int64))
 
     def decide(self, sit: Situation, rng: np.random.Generator) -> Shot:
         shots, fams, aims = self.candidates(sit, rng)
         samples, board = self.profile.samples, self.arena
         z = rng.standard_normal((3, len(shots), samples))
-        best, margin, seconds = _plan(shots, z, self.noise, self.limits, sit.pos, sit.owner, sit.seat, sit.side,
-                                      self.rivals(sit), samples, self.kit.zones, board.flight, board.engine_args,
-                                      board.mass)
+        best, margin, seconds = _plan(
+            shots,
+            z,
+            self.noise,
+            self.limits,
+            sit.pos,
+            sit.owner,
+            sit.seat,
+            sit.side,
+            self.rivals(sit),
+            samples,
+            self.kit.zones,
+            board.flight,
+            board.engine_args,
+            board.mass,
+        )
         add_engine_seconds(seconds)
         x, a, v = shots[best].tolist()
         return Shot(x, a, v, _NAMES[fams[best]], margin, int(aims[best]))

@@ -35,8 +35,20 @@ if TYPE_CHECKING:
     from ..rules.board import Arena
 
 
-__all__ = ["CurlastiqueProfile", "Policy", "make_policy", "ExecutedShot", "ExactPolicy", "RandomPlayer",
-           "NoisyPolicy", "launch_limits", "clip_shot", "FAMILIES", "FILL_ORDER", "POLICIES"]
+__all__ = [
+    "CurlastiqueProfile",
+    "Policy",
+    "make_policy",
+    "ExecutedShot",
+    "ExactPolicy",
+    "RandomPlayer",
+    "NoisyPolicy",
+    "launch_limits",
+    "clip_shot",
+    "FAMILIES",
+    "FILL_ORDER",
+    "POLICIES",
+]
 
 
 @runtime_checkable

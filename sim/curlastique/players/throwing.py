@@ -79,7 +79,13 @@ class NoisyPolicy(ExactPolicy):
     def noisy(self, x, angle, speed, rng: np.random.Generator, samples: int | None = None):
         """Executed shots (x, angle, speed arrays) for intended ones, clipped to the launcher's
         limits; ``samples=S`` adds a trailing axis of S (vectorised, for plots and studies)."""
-        ex, ea, ev = execute_shots(np.asarray(x, float), np.asarray(angle, float), np.asarray(speed, float),
-                                   self.execution_noise, rng, samples=samples)
+        ex, ea, ev = execute_shots(
+            np.asarray(x, float),
+            np.asarray(angle, float),
+            np.asarray(speed, float),
+            self.execution_noise,
+            rng,
+            samples=samples,
+        )
         x_max, a_max, v_max = self.limits
         return np.clip(ex, -x_max, x_max), np.clip(ea, -a_max, a_max), np.clip(ev, 0.0, v_max)

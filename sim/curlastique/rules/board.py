@@ -37,8 +37,20 @@ from .flight import board_edges, free_flights
 from .schema import CurlastiqueRules
 from .settling import engine_batch, landing
 
-__all__ = ["BoardGeometry", "geometry", "table", "physics", "aim_angle", "launch_velocity",
-           "Landing", "Arena", "arena", "simulate_throws", "physics_resolver", "discs_for"]
+__all__ = [
+    "BoardGeometry",
+    "geometry",
+    "table",
+    "physics",
+    "aim_angle",
+    "launch_velocity",
+    "Landing",
+    "Arena",
+    "arena",
+    "simulate_throws",
+    "physics_resolver",
+    "discs_for",
+]
 
 
 @dataclass(frozen=True)
@@ -56,14 +68,20 @@ def geometry(rules: CurlastiqueRules) -> BoardGeometry:
     """The board's elements from the rules (cached)."""
     b = rules.board
     hw, length, c = b.width / 2, b.length, b.corner_size
-    rim = ((-hw, 0.0, hw, 0.0),                      # near rim
-           (-hw, 0.0, -hw, length - c),              # left side
-           (hw, 0.0, hw, length - c),                # right side
-           (-hw + c, length, hw - c, length))        # far rim
+    rim = (
+        (-hw, 0.0, hw, 0.0),  # near rim
+        (-hw, 0.0, -hw, length - c),  # left side
+        (hw, 0.0, hw, length - c),  # right side
+        (-hw + c, length, hw - c, length),
+    )  # far rim
     corners = ((-hw, length - c, -hw + c, length), (hw - c, length, hw, length - c)) if c > 0 else ()
     px = rules.peg_x
-    return BoardGeometry(rim=rim, corners=corners, elastic=(-px, b.elastic_y, px, b.elastic_y),
-                         pegs=((-px, b.elastic_y, b.peg_radius), (px, b.elastic_y, b.peg_radius)))
+    return BoardGeometry(
+        rim=rim,
+        corners=corners,
+        elastic=(-px, b.elastic_y, px, b.elastic_y),
+        pegs=((-px, b.elastic_y, b.peg_radius), (px, b.elastic_y, b.peg_radius)),
+    )
 
 
 @lru_cache(maxsize=32)
@@ -76,23 +94,27 @@ def table(rules: CurlastiqueRules):
     ``removed`` at the contact."""
     g, b, out = geometry(rules), rules.board, rules.out
     walls, outs, obstacles, out_circles = [], [], [], []
-    for segs, is_out, e in ((g.rim, out.rim, b.rim_restitution),
-                            (g.corners, out.corners, b.corner_restitution),
-                            ((g.elastic,), out.elastic, b.elastic_restitution)):
+    for segs, is_out, e in (
+        (g.rim, out.rim, b.rim_restitution),
+        (g.corners, out.corners, b.corner_restitution),
+        ((g.elastic,), out.elastic, b.elastic_restitution),
+    ):
         for seg in segs:
             (outs if is_out else walls).append((*seg, e))
     for peg in g.pegs:
         (out_circles if out.pegs else obstacles).append((*peg, b.peg_restitution))
     mode = "bounce" if out.lost_puck == "moves_on" else "remove"
-    return Table.build(walls=walls, out_segments=outs, obstacles=obstacles, out_circles=out_circles,
-                       out_mode=mode)
+    return Table.build(walls=walls, out_segments=outs, obstacles=obstacles, out_circles=out_circles, out_mode=mode)
 
 
 def out_element(rules: CurlastiqueRules, b: int) -> str:
     """Name of the element behind the ``b`` field of an OUT event (rim, corner, elastic, peg)."""
     g, out = geometry(rules), rules.out
-    names = ((["rim"] * len(g.rim) if out.rim else []) + (["corner"] * len(g.corners) if out.corners else [])
-             + (["elastic"] if out.elastic else []))
+    names = (
+        (["rim"] * len(g.rim) if out.rim else [])
+        + (["corner"] * len(g.corners) if out.corners else [])
+        + (["elastic"] if out.elastic else [])
+    )
     return names[b] if b < len(names) else "peg"
 
 
@@ -100,8 +122,9 @@ def out_element(rules: CurlastiqueRules, b: int) -> str:
 def physics(rules: CurlastiqueRules):
     """The :class:`sim.physics.Physics` of the rules (cached)."""
     p = rules.physics
-    return Physics(friction=p.friction, restitution=p.restitution,
-                   contact_friction=p.contact_friction, gravity=p.gravity)
+    return Physics(
+        friction=p.friction, restitution=p.restitution, contact_friction=p.contact_friction, gravity=p.gravity
+    )
 
 
 def aim_angle(dx, dy):
@@ -119,9 +142,12 @@ def discs_for(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat:
 
     The thrown puck is parked behind the elastic until a shot places it (``kind`` = owner)."""
     parked = np.array([[0.0, rules.board.elastic_y / 2]])
-    return Discs(pos=np.vstack([np.reshape(pos, (-1, 2)), parked]),
-                 radius=rules.puck.radius, mass=rules.puck.mass,
-                 kind=np.append(np.asarray(owner, dtype=np.int64), seat))
+    return Discs(
+        pos=np.vstack([np.reshape(pos, (-1, 2)), parked]),
+        radius=rules.puck.radius,
+        mass=rules.puck.mass,
+        kind=np.append(np.asarray(owner, dtype=np.int64), seat),
+    )
 
 
 class Landing(NamedTuple):
@@ -174,16 +200,14 @@ class Arena:
         self.table, self.physics = table(rules), physics(rules)
         self.deceleration = self.physics.deceleration
         self.radius, self.launch_y, self.mass = rules.puck.radius, rules.launch_y, rules.puck.mass
-        self.edges = board_edges(np.array(g.rim + g.corners, dtype=float).reshape(-1, 4),
-                                 (0.0, rules.board.length / 2))
+        self.edges = board_edges(np.array(g.rim + g.corners, dtype=float).reshape(-1, 4), (0.0, rules.board.length / 2))
         self.circles = np.array(g.pegs, dtype=float).reshape(-1, 3)
         self.parked = np.array([0.0, rules.board.elastic_y / 2])
         p = self.physics
         self.flight = (self.launch_y, rules.puck.diameter, self.deceleration, self.edges, self.circles, self.parked)
         self.engine_args = (*self.table.packed, p.friction * p.gravity, p.restitution, p.contact_friction)
 
-    def settle(self, pos: np.ndarray, owner: np.ndarray, seat: int, starts: np.ndarray,
-               vel: np.ndarray) -> Landing:
+    def settle(self, pos: np.ndarray, owner: np.ndarray, seat: int, starts: np.ndarray, vel: np.ndarray) -> Landing:
         """K throws from one board state: the broad phase, then the engine for the rest.
 
         Args:
@@ -195,15 +219,16 @@ class Arena:
         Returns:
             a :class:`Landing` with a leading K axis.
         """
-        free, rest, hit_starts, hit_vel = free_flights(pos, starts, vel, self.deceleration, self.radius,
-                                                       self.edges, self.circles, self.parked)
-        engine_final, engine_status, seconds = engine_batch(pos, self.parked, hit_starts, hit_vel, self.engine_args,
-                                                            self.radius, self.mass)
+        free, rest, hit_starts, hit_vel = free_flights(
+            pos, starts, vel, self.deceleration, self.radius, self.edges, self.circles, self.parked
+        )
+        engine_final, engine_status, seconds = engine_batch(
+            pos, self.parked, hit_starts, hit_vel, self.engine_args, self.radius, self.mass
+        )
         add_engine_seconds(seconds)
         return Landing(*_assemble(pos, free, rest, starts, engine_final, engine_status))
 
-    def throw(self, pos: np.ndarray, owner: np.ndarray, seat: int, x: float, angle_deg: float,
-              speed: float) -> Landing:
+    def throw(self, pos: np.ndarray, owner: np.ndarray, seat: int, x: float, angle_deg: float, speed: float) -> Landing:
         """One throw from a legal start ``x`` (m, finite), as :meth:`settle` settles it."""
         final, on, seconds = landing(pos, x, angle_deg, speed, self.flight, self.engine_args, self.mass)
         add_engine_seconds(seconds)
@@ -216,8 +241,9 @@ def arena(rules: CurlastiqueRules) -> Arena:
     return Arena(rules)
 
 
-def simulate_throws(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int,
-                    x, angle_deg, speed) -> tuple[np.ndarray, np.ndarray]:
+def simulate_throws(
+    rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int, x, angle_deg, speed
+) -> tuple[np.ndarray, np.ndarray]:
     """K throws from one board state (the broad phase, then one compiled engine call).
 
     Args:
@@ -238,8 +264,9 @@ def simulate_throws(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray,
     return tuple(arena(rules).settle(pos, np.asarray(owner, dtype=np.int64), seat, starts, vel))
 
 
-def physics_resolver(rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int,
-                     x: float, angle_deg: float, speed: float) -> Landing:
+def physics_resolver(
+    rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int, x: float, angle_deg: float, speed: float
+) -> Landing:
     """The default resolver of :func:`sim.curlastique.match.play_match`: one real throw."""
     final, on = simulate_throws(rules, pos, owner, seat, [x], [angle_deg], [speed])
     return Landing(final[0], on[0])

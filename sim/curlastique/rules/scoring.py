@@ -46,7 +46,7 @@ def zone_points(x, y, cx, cy, radii, values, rule, radius, decreasing):
         lo_key, hi_key = d - EDGE_TOL, d + EDGE_TOL
     else:
         lo_key, hi_key = d - radius + EDGE_TOL, d + radius - EDGE_TOL
-    inner, outer = 0, 0   # (radii increase) centre: rings with R < d and R <= d; else R <= d - r and R < d + r
+    inner, outer = 0, 0  # (radii increase) centre: rings with R < d and R <= d; else R <= d - r and R < d + r
     for i in range(n):
         if radii[i] < lo_key or (rule != 2 and radii[i] == lo_key):
             inner += 1
@@ -98,8 +98,15 @@ class Scorer:
         self.rule_code = LINE_RULE_CODES[self.rule]
         #: The trailing arguments of :func:`zone_points` for these zones:
         #: ``(cx, cy, radii, values, rule, radius, decreasing)``.
-        self.kernel_args = (float(self.centre[0]), float(self.centre[1]), self.radii, self.values, self.rule_code,
-                            self.radius, self._decreasing)
+        self.kernel_args = (
+            float(self.centre[0]),
+            float(self.centre[1]),
+            self.radii,
+            self.values,
+            self.rule_code,
+            self.radius,
+            self._decreasing,
+        )
 
     def points(self, pos: np.ndarray, on_board: np.ndarray | None = None) -> np.ndarray:
         """Points of each puck (int64, shape ``pos.shape[:-1]``); pucks not on the board score 0.

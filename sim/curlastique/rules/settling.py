@@ -29,7 +29,6 @@ __all__ = ["MAX_EVENTS", "engine_batch", "landing"]
 MAX_EVENTS = 10_000
 
 
-
 @njit(cache=True, error_model="numpy")
 def engine_batch(pos, parked, starts, vel, engine, radius, mass):
     """E throws from the board ``pos`` (M, 2) through the engine's batch kernel: the thrown puck
@@ -47,9 +46,25 @@ def engine_batch(pos, parked, starts, vel, engine, radius, mass):
     discs[m, 0], discs[m, 1] = parked[0], parked[1]
     walls, outs, obst, outc, pockets, a, e, mu_c = engine
     started = cpu_seconds()
-    final, status, _, _, _ = batch_kernel(walls, outs, obst, outc, pockets, a, e, mu_c, discs,
-                                          np.zeros((m + 1, 2)), np.full(m + 1, radius), np.full(m + 1, mass),
-                                          np.zeros(m + 1, dtype=np.int8), m, starts, vel, MAX_EVENTS)
+    final, status, _, _, _ = batch_kernel(
+        walls,
+        outs,
+        obst,
+        outc,
+        pockets,
+        a,
+        e,
+        mu_c,
+        discs,
+        np.zeros((m + 1, 2)),
+        np.full(m + 1, radius),
+        np.full(m + 1, mass),
+        np.zeros(m + 1, dtype=np.int8),
+        m,
+        starts,
+        vel,
+        MAX_EVENTS,
+    )
     return final, status, cpu_seconds() - started
 
 

@@ -48,8 +48,16 @@ class _Recorder:
         self.ids: list[str] = []
         self.throws: list[dict] = []
 
-    def __call__(self, rules: CurlastiqueRules, pos: np.ndarray, owner: np.ndarray, seat: int,
-                 x: float, angle_deg: float, speed: float) -> Landing:
+    def __call__(
+        self,
+        rules: CurlastiqueRules,
+        pos: np.ndarray,
+        owner: np.ndarray,
+        seat: int,
+        x: float,
+        angle_deg: float,
+        speed: float,
+    ) -> Landing:
         if len(pos) == 0:
             self.ids = []
         discs = discs_for(rules, pos, owner, seat)
@@ -60,11 +68,17 @@ class _Recorder:
         on = result.status == STATUS_ON
         ids = [*self.ids, f"puck{len(self.throws)}"]
         owners = [*np.asarray(owner).tolist(), seat]
-        moved = [i for i in range(len(ids))
-                 if i == len(ids) - 1 or not on[i] or not np.array_equal(result.final_pos[i], start[i])]
-        self.throws.append({"paths": [(ids[i], owners[i], subsampled_path(result.paths[i])) for i in moved],
-                            "rest": [(ids[i], owners[i], *result.final_pos[i].tolist())
-                                     for i in range(len(ids)) if on[i]]})
+        moved = [
+            i
+            for i in range(len(ids))
+            if i == len(ids) - 1 or not on[i] or not np.array_equal(result.final_pos[i], start[i])
+        ]
+        self.throws.append(
+            {
+                "paths": [(ids[i], owners[i], subsampled_path(result.paths[i])) for i in moved],
+                "rest": [(ids[i], owners[i], *result.final_pos[i].tolist()) for i in range(len(ids)) if on[i]],
+            }
+        )
         self.ids = [ids[i] for i in range(len(ids)) if on[i]]
         return Landing(result.final_pos, on)
 
@@ -74,19 +88,45 @@ def board_shapes(rules: CurlastiqueRules) -> list[dict]:
     the elastic and its pegs."""
     b, z, g = rules.board, rules.zones, geometry(rules)
     hw = b.width / 2
-    shapes: list[dict] = [{"kind": "rect", "x": -hw, "y": 0.0, "w": b.width, "h": b.length, "fill": "#f3e3c3",
-                           "stroke": "#5b3a1a"}]
+    shapes: list[dict] = [
+        {"kind": "rect", "x": -hw, "y": 0.0, "w": b.width, "h": b.length, "fill": "#f3e3c3", "stroke": "#5b3a1a"}
+    ]
     for i in reversed(range(len(z.radii))):
-        shapes.append({"kind": "circle", "x": 0.0, "y": z.centre_y, "r": float(z.radii[i]),
-                       "fill": _RING_SHADES[i % len(_RING_SHADES)], "stroke": "#555555"})
+        shapes.append(
+            {
+                "kind": "circle",
+                "x": 0.0,
+                "y": z.centre_y,
+                "r": float(z.radii[i]),
+                "fill": _RING_SHADES[i % len(_RING_SHADES)],
+                "stroke": "#555555",
+            }
+        )
     for i, (radius, value) in enumerate(zip(z.radii, z.values, strict=True)):
         inner = z.radii[i - 1] if i else 0.0
-        shapes.append({"kind": "text", "x": 0.0, "y": z.centre_y + ((inner + radius) / 2 if i else 0.0),
-                       "text": str(value), "size": 11, "fill": "#333333", "anchor": "middle"})
+        shapes.append(
+            {
+                "kind": "text",
+                "x": 0.0,
+                "y": z.centre_y + ((inner + radius) / 2 if i else 0.0),
+                "text": str(value),
+                "size": 11,
+                "fill": "#333333",
+                "anchor": "middle",
+            }
+        )
     for x1, y1, x2, y2 in g.corners:
         corner_x = x1 if abs(x1) > abs(x2) else x2
-        shapes.append({"kind": "line", "points": [[x1, y1], [x2, y2], [corner_x, b.length]], "closed": True,
-                       "fill": "#5b3a1a", "stroke": "#5b3a1a", "width": 1})
+        shapes.append(
+            {
+                "kind": "line",
+                "points": [[x1, y1], [x2, y2], [corner_x, b.length]],
+                "closed": True,
+                "fill": "#5b3a1a",
+                "stroke": "#5b3a1a",
+                "width": 1,
+            }
+        )
     x1, y1, x2, y2 = g.elastic
     shapes.append({"kind": "line", "points": [[x1, y1], [x2, y2]], "stroke": "#222222", "width": 2})
     shapes += [{"kind": "circle", "x": x, "y": y, "r": r, "fill": "#222222"} for x, y, r in g.pegs]
@@ -94,8 +134,15 @@ def board_shapes(rules: CurlastiqueRules) -> list[dict]:
 
 
 def _puck(rules: CurlastiqueRules, pid: str, owner: int, x: float, y: float) -> dict:
-    return {"kind": "circle", "id": pid, "x": round(x, 5), "y": round(y, 5), "r": rules.puck.radius,
-            "fill": SEAT_COLOURS[owner % len(SEAT_COLOURS)], "stroke": "#000000"}
+    return {
+        "kind": "circle",
+        "id": pid,
+        "x": round(x, 5),
+        "y": round(y, 5),
+        "r": rules.puck.radius,
+        "fill": SEAT_COLOURS[owner % len(SEAT_COLOURS)],
+        "stroke": "#000000",
+    }
 
 
 def _told(e: dict) -> str:
@@ -128,24 +175,38 @@ def frames(rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds
         if math.isfinite(e["executed_x"]):
             record = next(throws)
             shapes = [_puck(rules, pid, owner, x, y) for pid, owner, x, y in record["rest"]]
-            paths = [{"id": pid, "points": points, "r": rules.puck.radius,
-                      "fill": SEAT_COLOURS[owner % len(SEAT_COLOURS)]} for pid, owner, points in record["paths"]]
+            paths = [
+                {"id": pid, "points": points, "r": rules.puck.radius, "fill": SEAT_COLOURS[owner % len(SEAT_COLOURS)]}
+                for pid, owner, points in record["paths"]
+            ]
         if last_throw[e["round"]] == e["index"]:
             for seat, cumulative in end_of_round.get(e["round"], {}).items():
                 scores[seat] = float(cumulative)
         decisive = " (decisive)" if e["decisive"] else ""
-        out.append({"label": f"round {e['round']}{decisive} · seat {e['seat']} ({players[e['seat']].name}): "
-                             f"throw {e['puck']}",
-                    "scores": list(scores), "shapes": shapes, "paths": paths, "text": _told(e)})
+        out.append(
+            {
+                "label": f"round {e['round']}{decisive} · seat {e['seat']} ({players[e['seat']].name}): "
+                f"throw {e['puck']}",
+                "scores": list(scores),
+                "shapes": shapes,
+                "paths": paths,
+                "text": _told(e),
+            }
+        )
     winner = log.matches["winner"]
     if out:
         out[-1]["text"] += f" — winner: seat {winner}" if winner >= 0 else " — no winner (round cap)"
     b = rules.board
     margin = 0.03
-    return {"title": f"Curlastique to {rules.game.target_score}: "
-                     + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(players)),
-            "board": {"extent": [-b.width / 2 - margin, -margin, b.width / 2 + margin, b.length + margin],
-                      "background": "#ffffff", "shapes": board_shapes(rules)},
-            "seats": [{"name": p.name, "colour": SEAT_COLOURS[s % len(SEAT_COLOURS)]} for s, p in enumerate(players)],
-            "frames": out,
-            "final_scores": [float(r["score"]) for r in sorted(log.players, key=lambda r: r["seat"])]}
+    return {
+        "title": f"Curlastique to {rules.game.target_score}: "
+        + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(players)),
+        "board": {
+            "extent": [-b.width / 2 - margin, -margin, b.width / 2 + margin, b.length + margin],
+            "background": "#ffffff",
+            "shapes": board_shapes(rules),
+        },
+        "seats": [{"name": p.name, "colour": SEAT_COLOURS[s % len(SEAT_COLOURS)]} for s, p in enumerate(players)],
+        "frames": out,
+        "final_scores": [float(r["score"]) for r in sorted(log.players, key=lambda r: r["seat"])],
+    }

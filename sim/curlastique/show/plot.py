@@ -27,15 +27,31 @@ def draw_board(ax, rules: CurlastiqueRules) -> None:
     hw = b.width / 2
     ax.add_patch(Rectangle((-hw, 0), b.width, b.length, facecolor="#f3e3c3", edgecolor="#5b3a1a", lw=3))
     for i, (radius, value) in reversed(list(enumerate(zip(z.radii, z.values, strict=False)))):
-        ax.add_patch(Circle((0, z.centre_y), radius, facecolor=_RING_SHADES[i % len(_RING_SHADES)],
-                            edgecolor="#555555", lw=0.8, alpha=0.6))
+        ax.add_patch(
+            Circle(
+                (0, z.centre_y),
+                radius,
+                facecolor=_RING_SHADES[i % len(_RING_SHADES)],
+                edgecolor="#555555",
+                lw=0.8,
+                alpha=0.6,
+            )
+        )
         inner = z.radii[i - 1] if i else 0.0
-        ax.text(0, z.centre_y + (inner + radius) / 2 if i else z.centre_y, str(value),
-                ha="center", va="center", fontsize=7, color="#333333")
+        ax.text(
+            0,
+            z.centre_y + (inner + radius) / 2 if i else z.centre_y,
+            str(value),
+            ha="center",
+            va="center",
+            fontsize=7,
+            color="#333333",
+        )
     for x1, y1, x2, y2 in g.corners:
         corner_x = x1 if abs(x1) > abs(x2) else x2
-        ax.add_patch(Polygon([(x1, y1), (x2, y2), (corner_x, b.length)], closed=True,
-                             facecolor="#5b3a1a", edgecolor="#5b3a1a"))
+        ax.add_patch(
+            Polygon([(x1, y1), (x2, y2), (corner_x, b.length)], closed=True, facecolor="#5b3a1a", edgecolor="#5b3a1a")
+        )
     x1, y1, x2, y2 = g.elastic
     ax.plot([x1, x2], [y1, y2], color="#222222", lw=1.5)
     for x, y, r in g.pegs:
@@ -47,8 +63,14 @@ def draw_board(ax, rules: CurlastiqueRules) -> None:
     ax.set_ylabel("y (m)")
 
 
-def plot_shot(rules: CurlastiqueRules, paths: Sequence[np.ndarray], owners: Sequence[int],
-              on: Sequence[bool], path: str, title: str = "") -> None:
+def plot_shot(
+    rules: CurlastiqueRules,
+    paths: Sequence[np.ndarray],
+    owners: Sequence[int],
+    on: Sequence[bool],
+    path: str,
+    title: str = "",
+) -> None:
     """Save a PNG of the board with every puck's trajectory and where it stopped.
 
     Args:
@@ -64,10 +86,19 @@ def plot_shot(rules: CurlastiqueRules, paths: Sequence[np.ndarray], owners: Sequ
         if len(verts) > 1:
             ax.plot(verts[:, 1], verts[:, 2], color=colour, lw=1.0, ls="-" if i == len(paths) - 1 else "--")
         ax.add_patch(Circle((verts[0, 1], verts[0, 2]), r, fill=False, edgecolor=colour, lw=0.5, ls=":"))
-        ax.add_patch(Circle((verts[-1, 1], verts[-1, 2]), r, facecolor=colour if alive else "none",
-                            edgecolor=colour, lw=1.2, alpha=0.9))
-        ax.text(verts[-1, 1], verts[-1, 2], str(i), ha="center", va="center", fontsize=6,
-                color="white" if alive else colour)
+        ax.add_patch(
+            Circle(
+                (verts[-1, 1], verts[-1, 2]),
+                r,
+                facecolor=colour if alive else "none",
+                edgecolor=colour,
+                lw=1.2,
+                alpha=0.9,
+            )
+        )
+        ax.text(
+            verts[-1, 1], verts[-1, 2], str(i), ha="center", va="center", fontsize=6, color="white" if alive else colour
+        )
     if title:
         ax.set_title(title, fontsize=9)
     fig.tight_layout()
@@ -93,8 +124,15 @@ def plot_stops(rules: CurlastiqueRules, events, players=None, max_points: int = 
     if len(kept) > max_points:
         kept = kept.sample(max_points, random_state=0)
     for i, (name, group) in enumerate(kept.groupby(label, sort=True)):
-        ax.scatter(group["final_x"], group["final_y"], s=3, alpha=0.3, linewidths=0,
-                   color=SEAT_COLOURS[i % len(SEAT_COLOURS)], label=f"{label} {name}")
+        ax.scatter(
+            group["final_x"],
+            group["final_y"],
+            s=3,
+            alpha=0.3,
+            linewidths=0,
+            color=SEAT_COLOURS[i % len(SEAT_COLOURS)],
+            label=f"{label} {name}",
+        )
     if len(kept):
         ax.legend(loc="lower right", fontsize=7, markerscale=3)
     ax.set_title("where thrown pucks stopped (in play)", fontsize=9)

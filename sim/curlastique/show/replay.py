@@ -32,8 +32,9 @@ from ..rules.schema import CurlastiqueRules
 __all__ = ["replay", "describe"]
 
 
-def replay(rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds,
-           resolver: Resolver | None = None) -> str:
+def replay(
+    rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds, resolver: Resolver | None = None
+) -> str:
     """The game of ``play_match(rules, players, seeds)`` told throw by throw.
 
     Args:
@@ -95,39 +96,44 @@ def _knocks(e: dict, teams: bool) -> str:
 def _throw(e: dict, names: _Names, family_width: int, teams: bool) -> str:
     family = (e["family"] or "-").ljust(family_width)
     if math.isfinite(e["executed_x"]):
-        shot = (f"x {e['executed_x']:+.3f} m {e['executed_angle_deg']:+6.2f} deg "
-                f"{e['executed_speed']:.2f} m/s")
+        shot = f"x {e['executed_x']:+.3f} m {e['executed_angle_deg']:+6.2f} deg {e['executed_speed']:.2f} m/s"
     else:
         shot = "no room".ljust(len("x +0.000 m +00.00 deg 0.00 m/s"))
     told = [part for part in (_knocks(e, teams), _where(e)) if part]
     return f"  turn {e['turn']:2d}  {names.padded(e['seat'])}  {family}  {shot}  -> {', '.join(told)}"
 
 
-def _header(rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds | None, names: _Names,
-            side: list[int]) -> list[str]:
+def _header(
+    rules: CurlastiqueRules, players: Sequence[Player], seeds: MatchSeeds | None, names: _Names, side: list[int]
+) -> list[str]:
     """The lines before the first round: the title, the rules that matter, the line-up and the key
     to the throw lines."""
     g, z = rules.game, rules.zones
     teams = bool(g.teams)
     lines: list[str] = [replay_title("Curlastique", seeds)]
-    lines.append(f"Target: {g.target_score} points; {_plural(g.pucks_per_player, 'puck')} per player "
-                 f"and round; at most {_plural(g.max_rounds, 'round')}.")
+    lines.append(
+        f"Target: {g.target_score} points; {_plural(g.pucks_per_player, 'puck')} per player "
+        f"and round; at most {_plural(g.max_rounds, 'round')}."
+    )
     rings = ", ".join(f"{v} within {r:.3f}" for v, r in zip(z.values, z.radii, strict=True))
-    lines.append(f"Zones: centre at (0, {z.centre_y:.3f}) m; points by ring radius (m): {rings}; "
-                 f"{_LINE_RULES.get(z.line_rule, 'line rule ' + repr(z.line_rule))}.")
+    lines.append(
+        f"Zones: centre at (0, {z.centre_y:.3f}) m; points by ring radius (m): {rings}; "
+        f"{_LINE_RULES.get(z.line_rule, 'line rule ' + repr(z.line_rule))}."
+    )
     if teams:
         lines.append("Teams: " + " against ".join(names.team(t, side) for t in sorted(set(side))) + ".")
     lines.append("Line-up:")
     for s, p in enumerate(players):
         extra = f", team {side[s]}" if teams else ""
         lines.append(f"  seat {s}: {p.name}{extra}")
-    lines.append("Throw lines: shot family, executed shot (start x, angle, speed), then what it "
-                 "knocked out and where the thrown puck stopped (later throws may still move it).")
+    lines.append(
+        "Throw lines: shot family, executed shot (start x, angle, speed), then what it "
+        "knocked out and where the thrown puck stopped (later throws may still move it)."
+    )
     return lines
 
 
-def describe(rules: CurlastiqueRules, players: Sequence[Player], log: MatchLog,
-             seeds: MatchSeeds | None = None) -> str:
+def describe(rules: CurlastiqueRules, players: Sequence[Player], log: MatchLog, seeds: MatchSeeds | None = None) -> str:
     """The text of a finished match log (see the module docstring)."""
     g = rules.game
     n = len(players)
@@ -147,8 +153,11 @@ def describe(rules: CurlastiqueRules, players: Sequence[Player], log: MatchLog,
         lines.append("")
         head = f"Round {no}"
         if decisive:
-            head += (" - DECISIVE (tie-break between " + _and([names.seat(s) for s in seats])
-                     + "; points not added to the scores)")
+            head += (
+                " - DECISIVE (tie-break between "
+                + _and([names.seat(s) for s in seats])
+                + "; points not added to the scores)"
+            )
         if rows:
             head += f": {names.seat(int(rows[0]['starter']))} starts"
         lines.append(head)
@@ -187,13 +196,17 @@ def describe(rules: CurlastiqueRules, players: Sequence[Player], log: MatchLog,
         if teams:
             t = side[w]
             team_total = sum(score[s] for s in range(n) if side[s] == t)
-            lines.append(f"Winner: seat {w} ({players[w].name}) for {names.team(t, side)}, "
-                         f"{team_total} team points after {rounds_told}.")
+            lines.append(
+                f"Winner: seat {w} ({players[w].name}) for {names.team(t, side)}, "
+                f"{team_total} team points after {rounds_told}."
+            )
         else:
             lines.append(f"Winner: seat {w} ({players[w].name}) with {score[w]} points after {rounds_told}.")
     else:
-        lines.append(f"No winner: the game stopped unfinished after {rounds_told} "
-                     f"(cap game.max_rounds = {g.max_rounds}).")
+        lines.append(
+            f"No winner: the game stopped unfinished after {rounds_told} (cap game.max_rounds = {g.max_rounds})."
+        )
+
     def detail(p) -> str:
         team = f"  team {side[int(p['seat'])]}" if teams else ""
         return f"{p['score']:4d} points{team}"

@@ -149,9 +149,18 @@ class Evaluator:
         self.fit(board.n, len(view.hand_sizes))
         config = view.config
         self.snails = len(view.snails)
-        self.disc = _value.begin(board.state, board.world, self.x, view.seat, float(config.shell_championship),
-                                 float(config.sacrifice_gain), self._hand_discount, self._hand_horizon, self.snails,
-                                 self.mean_worth(view.deck))
+        self.disc = _value.begin(
+            board.state,
+            board.world,
+            self.x,
+            view.seat,
+            float(config.shell_championship),
+            float(config.sacrifice_gain),
+            self._hand_discount,
+            self._hand_horizon,
+            self.snails,
+            self.mean_worth(view.deck),
+        )
         pushes = chances = False
         discard = view.discard
         if p.value_tailwind:
@@ -160,8 +169,17 @@ class Evaluator:
                 self._push_key = key
                 pushes = True
         if counters:
-            key = (view.race_no, view.turn, len(discard), discard[-1] if discard else -1, *view.draw_sizes,
-                   view.seat, len(view.hand), *view.hand, *view.hand_sizes)
+            key = (
+                view.race_no,
+                view.turn,
+                len(discard),
+                discard[-1] if discard else -1,
+                *view.draw_sizes,
+                view.seat,
+                len(view.hand),
+                *view.hand,
+                *view.hand_sizes,
+            )
             if key != self._counter_key:
                 self._counter_key = key
                 chances = True
@@ -183,8 +201,17 @@ class Evaluator:
         sizes = view.hand_sizes
         if sizes != self._sizes:
             self._sizes, self._sizes_array = sizes, np.array(sizes, dtype=np.int64)
-        _value.infer(self.x, self._seen(view), jostling, counters, unseen_cards(view), self._sizes_array,
-                     view.seat, pushes, chances)
+        _value.infer(
+            self.x,
+            self._seen(view),
+            jostling,
+            counters,
+            unseen_cards(view),
+            self._sizes_array,
+            view.seat,
+            pushes,
+            chances,
+        )
 
     def _deck_facts(self, deck: Deck) -> tuple[np.ndarray, np.ndarray]:
         """What the inferences need of ``deck``: its jostlers (:func:`~.inference.jostle_array`)
@@ -256,8 +283,9 @@ class Evaluator:
             self._cards_deck, self._cards = deck, seat_cards(deck, self.forbid)
         return self._cards
 
-    def _plan(self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int],
-              *parts: Sequence[int]) -> list[float]:
+    def _plan(
+        self, op: int, board: Board, deck: Deck, s: int, hand: Sequence[int], *parts: Sequence[int]
+    ) -> list[float]:
         """Run the look-ahead ``op`` (see :func:`~sim.gasterospeed.players.kernels.lookahead.plan`) with
         ``hand`` (uids) and the int sequences ``parts``; its result as a list."""
         if self._worth_deck is not deck:
@@ -268,20 +296,45 @@ class Evaluator:
         out = self._plan_out
         if out.size < 2 * len(ints):
             out = self._plan_out = np.empty(2 * len(ints))
-        n = _look.plan(op, board.state, board.world, self.cards(deck), self.x, self._worth_array, s,
-                       np.array(ints, dtype=np.int64), out)
+        n = _look.plan(
+            op,
+            board.state,
+            board.world,
+            self.cards(deck),
+            self.x,
+            self._worth_array,
+            s,
+            np.array(ints, dtype=np.int64),
+            out,
+        )
         return out[:n].tolist()
 
-    def plan_ends(self, board: Board, deck: Deck, s: int, ends: Sequence[int], hand: Sequence[int],
-                  later: Sequence[tuple[int, int]] = ()) -> list[float]:
+    def plan_ends(
+        self,
+        board: Board,
+        deck: Deck,
+        s: int,
+        ends: Sequence[int],
+        hand: Sequence[int],
+        later: Sequence[tuple[int, int]] = (),
+    ) -> list[float]:
         """Score of each end of a speed move of ``s`` (see
         :func:`~sim.gasterospeed.players.kernels.lookahead.plan_ends`); ``later``: (snail, squares) of
         the snails moving after it."""
-        return self._plan(_look.PLAN_ENDS, board, deck, s, hand, list(ends), [o for o, _ in later],
-                          [q for _, q in later])
+        return self._plan(
+            _look.PLAN_ENDS, board, deck, s, hand, list(ends), [o for o, _ in later], [q for _, q in later]
+        )
 
-    def speed_card(self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int],
-                   discard: Sequence[int], numbers: Sequence[int]) -> tuple[list[int], list[float]]:
+    def speed_card(
+        self,
+        board: Board,
+        deck: Deck,
+        s: int,
+        hand: Sequence[int],
+        at: Sequence[int],
+        discard: Sequence[int],
+        numbers: Sequence[int],
+    ) -> tuple[list[int], list[float]]:
         """The options weighed among a speed-card decision's and their scores (see
         :func:`~sim.gasterospeed.players.kernels.lookahead.speed_card`; per option its index in
         ``hand``, 1 for a discard, its speed number)."""
@@ -289,8 +342,9 @@ class Evaluator:
         k = len(out) // 2
         return [int(i) for i in out[:k]], out[k:]
 
-    def action_card(self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int],
-                    discard: Sequence[int]) -> list[float]:
+    def action_card(
+        self, board: Board, deck: Deck, s: int, hand: Sequence[int], at: Sequence[int], discard: Sequence[int]
+    ) -> list[float]:
         """The score of each action-card option (see
         :func:`~sim.gasterospeed.players.kernels.lookahead.action_card`; per option its index in
         ``hand``, 1 for a discard)."""

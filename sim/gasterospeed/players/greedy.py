@@ -72,8 +72,9 @@ class GreedyPolicy(Chooser):
                 continue
             cid = deck.cid[uid]
             if cid not in cache:
-                cache[cid] = -float(_look.expected_distance(board.state, board.world, deck.table, x, s,
-                                                            deck.type_of[uid]))
+                cache[cid] = -float(
+                    _look.expected_distance(board.state, board.world, deck.table, x, s, deck.type_of[uid])
+                )
             scores.append(cache[cid])
         return self.pick(scores)
 

@@ -18,8 +18,18 @@ from .kernels.value import counters_left, hold_chance
 if TYPE_CHECKING:
     from .profile import GasterospeedProfile
 
-__all__ = ["DiscardCount", "card_worth", "jostlers", "jostle_array", "counter_rows", "seen_by_type", "unseen_cards", "counter_chances",
-           "CANCELS", "SENDS_BACK"]
+__all__ = [
+    "DiscardCount",
+    "card_worth",
+    "jostlers",
+    "jostle_array",
+    "counter_rows",
+    "seen_by_type",
+    "unseen_cards",
+    "counter_chances",
+    "CANCELS",
+    "SENDS_BACK",
+]
 
 #: Reaction effects that cancel what they counter / that send it back to the other player.
 CANCELS = ("cancel", "stop", "block")
@@ -35,8 +45,9 @@ def card_worth(info: CardInfo, p: GasterospeedProfile) -> float:
     worth = 0.0
     for eff in info.effects:
         if eff.op == "move":
-            factor = p.worth_move_rolled if eff.roll else (p.worth_move_free if eff.path == "free"
-                                                           else p.worth_move_aimed)
+            factor = (
+                p.worth_move_rolled if eff.roll else (p.worth_move_free if eff.path == "free" else p.worth_move_aimed)
+            )
             worth += eff.squares * factor * (p.worth_behind_share if eff.condition != "none" else 1.0)
         elif eff.op == "shell":
             share = len(eff.faces) / p.worth_shell_die if eff.faces else 1.0
@@ -116,8 +127,8 @@ class DiscardCount:
         """Cards of each deck entry in ``pile`` (the list is this object's: copy it before
         changing it)."""
         counted = self._pile
-        if self._deck is deck and len(pile) >= len(counted) and pile[:len(counted)] == counted:
-            counts, tail = self._counts, pile[len(counted):]
+        if self._deck is deck and len(pile) >= len(counted) and pile[: len(counted)] == counted:
+            counts, tail = self._counts, pile[len(counted) :]
         else:
             counts, tail = [0] * len(deck.ids), pile
         type_of = deck.type_of
@@ -144,5 +155,6 @@ def counter_chances(view: View, situation: str, seen: list[int] | None = None) -
     unseen = unseen_cards(view)
     if unseen <= 0:
         return [(0.0, 0.0)] * len(view.hand_sizes)
-    return [(hold_chance(cancel, unseen, h), hold_chance(back, unseen, h)) if h > 0 else (0.0, 0.0)
-            for h in view.hand_sizes]
+    return [
+        (hold_chance(cancel, unseen, h), hold_chance(back, unseen, h)) if h > 0 else (0.0, 0.0) for h in view.hand_sizes
+    ]

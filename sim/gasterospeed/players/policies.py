@@ -42,8 +42,15 @@ from .greedy import GreedyPolicy
 from .profile import GasterospeedProfile
 from .tactician import TacticianPolicy
 
-__all__ = ["GasterospeedProfile", "Policy", "make_policy", "RandomPolicy", "GreedyPolicy", "TacticianPolicy",
-           "POLICIES"]
+__all__ = [
+    "GasterospeedProfile",
+    "Policy",
+    "make_policy",
+    "RandomPolicy",
+    "GreedyPolicy",
+    "TacticianPolicy",
+    "POLICIES",
+]
 
 
 class RandomPolicy(Chooser):

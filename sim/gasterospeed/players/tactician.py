@@ -54,8 +54,9 @@ class TacticianPolicy(Chooser):
             r, col = divmod(cell, c.width)
             gap = min((max(abs(r - o // c.width), abs(col - o % c.width)) for o in others), default=p.place_gap_cap)
             f = c.front[cell]
-            open_ahead = sum(1 for k in (-1, 0, 1) if c.nb[cell][(f + k) % 8] >= 0
-                             and c.dist[c.nb[cell][(f + k) % 8]] < c.dist[cell])
+            open_ahead = sum(
+                1 for k in (-1, 0, 1) if c.nb[cell][(f + k) % 8] >= 0 and c.dist[c.nb[cell][(f + k) % 8]] < c.dist[cell]
+            )
             scores.append(-c.dist[cell] + p.place_gap * min(gap, p.place_gap_cap) + p.place_open * open_ahead)
         return self.pick(scores)
 
@@ -70,8 +71,9 @@ class TacticianPolicy(Chooser):
         squares ahead); it is scored as staying put with the action plan of the hand without
         that card."""
         self._start(view, view.hand)
-        kept, scores = self.eval.speed_card(view.board, view.deck, s, view.hand, *_in_hand(view, options),
-                                            [view.deck.number[u] for u, _ in options])
+        kept, scores = self.eval.speed_card(
+            view.board, view.deck, s, view.hand, *_in_hand(view, options), [view.deck.number[u] for u, _ in options]
+        )
         return kept[self.pick(scores)]
 
     def _squares_of(self, deck) -> dict[int, int]:
@@ -87,8 +89,9 @@ class TacticianPolicy(Chooser):
         self._start(view, view.hand)
         mine = view.deck.number[uid]
         squares = self._squares_of(view.deck)
-        later = sorted(((o, n) for o, n in enumerate(view.revealed_speed) if 0 < n < mine and o != s),
-                       key=lambda x: -x[1])
+        later = sorted(
+            ((o, n) for o, n in enumerate(view.revealed_speed) if 0 < n < mine and o != s), key=lambda x: -x[1]
+        )
         later = [(o, squares.get(n, 1)) for o, n in later]
         return self.pick(self.eval.plan_ends(view.board, view.deck, s, ends, view.hand, later))
 
@@ -118,8 +121,9 @@ class TacticianPolicy(Chooser):
         keep = p.react_keep_near_end if near_end else (p.react_keep_last if n_reactions == 1 else p.react_keep)
         if cause == "jostle":
             taken = ev.value(view.stakes["none"])
-            return self.pick([0.0] + [ev.value(view.stakes[deck.cards[u].counter("jostle")]) - taken - keep
-                                      for u in options[1:]])
+            return self.pick(
+                [0.0] + [ev.value(view.stakes[deck.cards[u].counter("jostle")]) - taken - keep for u in options[1:]]
+            )
         situation = cause if cause in ("shot", "domino") else "loss"
         base = ev.value(board)
         loss = -ev.loss_delta(board, s, base)
@@ -129,8 +133,11 @@ class TacticianPolicy(Chooser):
                 scores.append(0.0)
                 continue
             score = loss - keep
-            if deck.cards[uid].counter(situation) in SENDS_BACK and source is not None \
-                    and board.status[source] == RUNNING:
+            if (
+                deck.cards[uid].counter(situation) in SENDS_BACK
+                and source is not None
+                and board.status[source] == RUNNING
+            ):
                 p_cancel, p_reflect = counter_chances(view, situation)[board.owner[source]]
                 score += (1 - p_cancel - p_reflect) * ev.loss_delta(board, source, base)
             scores.append(score)
@@ -169,8 +176,12 @@ class TacticianPolicy(Chooser):
         p = self.profile
 
         def danger(c) -> float:
-            return (p.commit_danger_base + p.commit_danger_shots * len(c.shot_hits) / c.die
-                    + p.commit_danger_obstacles * c.obstacle_damage + c.start_distance / p.commit_length_steps)
+            return (
+                p.commit_danger_base
+                + p.commit_danger_shots * len(c.shot_hits) / c.die
+                + p.commit_danger_obstacles * c.obstacle_damage
+                + c.start_distance / p.commit_length_steps
+            )
 
         upcoming = list(view.upcoming) or [view.circuit]
         races = max(1, view.races_left)

@@ -35,8 +35,13 @@ __all__ = ["applies", "speed_phase", "action_choices"]
 ENABLED = True
 
 _PHASES = {_kernel.EV_DISCARD: "discard", _kernel.EV_SPEED: "speed", _kernel.EV_DROP: "drop"}
-_OUTCOMES = {_kernel.OUT_SPEED_PHASE: "speed_phase", _kernel.OUT_VOID: "void", _kernel.OUT_BLOCKED: "blocked",
-             _kernel.OUT_SACRIFICE: "sacrifice", _kernel.OUT_FINISHED: "finished"}
+_OUTCOMES = {
+    _kernel.OUT_SPEED_PHASE: "speed_phase",
+    _kernel.OUT_VOID: "void",
+    _kernel.OUT_BLOCKED: "blocked",
+    _kernel.OUT_SACRIFICE: "sacrifice",
+    _kernel.OUT_FINISHED: "finished",
+}
 #: uniforms a seat may read in one call: a tie for its speed card, its move, its action card
 _DRAWS = 3
 
@@ -86,16 +91,20 @@ class _Table:
         for seat, ev in enumerate(evals):
             ev.x = self.X[seat]
         self.worths = np.stack([ev._worth_array for ev in evals])
-        self.cards = np.stack([ev.cards(deck) for ev in evals])     # per seat: its forbidden cards marked
-        self.params = np.array([[ev._hand_discount, ev._hand_horizon, ev.mean_worth(deck),
-                                 1.0 if ev.p.value_tailwind else 0.0] for ev in evals])
+        self.cards = np.stack([ev.cards(deck) for ev in evals])  # per seat: its forbidden cards marked
+        self.params = np.array(
+            [
+                [ev._hand_discount, ev._hand_horizon, ev.mean_worth(deck), 1.0 if ev.p.value_tailwind else 0.0]
+                for ev in evals
+            ]
+        )
         self.jostling, self.counters = evals[0]._deck_facts(deck)
         self.hands = np.zeros((n_seats, 0), dtype=np.int64)
         self.dice = np.zeros((n_seats, 0))
         self.push_keys = np.zeros((n_seats, 6), dtype=np.int64)
         self.counter_keys = np.zeros((n_seats, 0), dtype=np.int64)
-        self.keys_of: list[tuple] = [()] * (2 * n_seats)    # the keys the rows hold, as tuples
-        self.dice_of: list[tuple | None] = [None] * n_seats   # (buffer, first unread) each row holds
+        self.keys_of: list[tuple] = [()] * (2 * n_seats)  # the keys the rows hold, as tuples
+        self.dice_of: list[tuple | None] = [None] * n_seats  # (buffer, first unread) each row holds
         self.dice_at = np.zeros(n_seats, dtype=np.int64)
         self.disc = np.zeros(n_seats)
         self.decided = np.zeros(n_seats, dtype=np.bool_)
@@ -112,9 +121,12 @@ class _Table:
     def _outputs(self, n_seats: int, longest: int) -> None:
         """The buffers a speed phase writes (events, discarded, played, counts) for hands of at
         most ``longest`` cards."""
-        self.outputs = (np.empty((n_seats * (2 + longest), 5), dtype=np.int64),
-                        np.empty(n_seats * (1 + longest), dtype=np.int64), np.empty(n_seats, dtype=np.int64),
-                        np.zeros(3, dtype=np.int64))
+        self.outputs = (
+            np.empty((n_seats * (2 + longest), 5), dtype=np.int64),
+            np.empty(n_seats * (1 + longest), dtype=np.int64),
+            np.empty(n_seats, dtype=np.int64),
+            np.zeros(3, dtype=np.int64),
+        )
 
     def fits(self, race: RaceState) -> bool:
         """Whether the table is still the race's (same policies, same context arrays)."""
@@ -132,7 +144,7 @@ class _Table:
             self._outputs(n_seats, longest + 4)
         hands, hand_len = self.hands, self.hand_len
         for seat, hand in enumerate(piles.hands):
-            hands[seat, :len(hand)] = hand
+            hands[seat, : len(hand)] = hand
             hand_len[seat] = len(hand)
         d0, d1 = piles.discard
         # the kernels count their own discards in ``seen`` as they go: it is set afresh each call
@@ -143,12 +155,12 @@ class _Table:
         for seat, policy in enumerate(self.policies):
             buffer, first = held = policy.dice.unread(_DRAWS)
             last_held = self.dice_of[seat]
-            if last_held is not None and last_held[0] is buffer and last_held[1] == first:   # the row holds them
+            if last_held is not None and last_held[0] is buffer and last_held[1] == first:  # the row holds them
                 continue
             n = buffer.size - first
             if self.dice.shape[1] < n:
                 wider = np.zeros((n_seats, n + 256))
-                wider[:, :self.dice.shape[1]] = self.dice
+                wider[:, : self.dice.shape[1]] = self.dice
                 self.dice = wider
             self.dice[seat, :n] = buffer[first:]
             self.dice_of[seat] = held
@@ -162,10 +174,10 @@ class _Table:
     def _put(self, row: np.ndarray, key: tuple, at: int) -> None:
         """An evaluator's inference key into its row (see :meth:`store`)."""
         self.keys_of[at] = key
-        if len(key) >= row.size:       # a longer hand than the row holds: a new key anyway
+        if len(key) >= row.size:  # a longer hand than the row holds: a new key anyway
             key = ()
         row[0] = 1 if key else 0
-        row[1:len(key) + 1] = key
+        row[1 : len(key) + 1] = key
 
     def store(self, seat: int, disc: float) -> None:
         """A seat's decision state back to its evaluator (after a decision of the call): the
@@ -178,7 +190,7 @@ class _Table:
         if key != keys_of[seat]:
             ev._push_key = keys_of[seat] = key
         if counter[0]:
-            key = tuple(counter[1:9 + counter[8] + n_seats].tolist())
+            key = tuple(counter[1 : 9 + counter[8] + n_seats].tolist())
             if key != keys_of[n_seats + seat]:
                 ev._counter_key = keys_of[n_seats + seat] = key
 
@@ -190,20 +202,49 @@ def _load(race: RaceState) -> tuple:
     if table is None or not table.fits(race):
         table = race._tactician_table = _Table(race)
     table.load(race)
-    seats = (table.X, table.worths, table.params, table.push_keys, table.counter_keys, table.dice, table.dice_at,
-             table.disc, table.decided, table.cards)
-    rules = (race.race_no, race.turn, float(config.shell_championship), config.sacrifice_gain, config.sacrifice,
-             config.discard_in_speed_phase, config.separate)
-    return (table, table.deck, seats, (table.hands, table.hand_len, table.pile_state, table.seen),
-            (table.jostling, table.counters), rules)
+    seats = (
+        table.X,
+        table.worths,
+        table.params,
+        table.push_keys,
+        table.counter_keys,
+        table.dice,
+        table.dice_at,
+        table.disc,
+        table.decided,
+        table.cards,
+    )
+    rules = (
+        race.race_no,
+        race.turn,
+        float(config.shell_championship),
+        config.sacrifice_gain,
+        config.sacrifice,
+        config.discard_in_speed_phase,
+        config.separate,
+    )
+    return (
+        table,
+        table.deck,
+        seats,
+        (table.hands, table.hand_len, table.pile_state, table.seen),
+        (table.jostling, table.counters),
+        rules,
+    )
 
 
 def _unload(race: RaceState, table: _Table) -> None:
     """The hands, the dice read and the decisions' state back to the race and the players."""
     hands = table.hands
-    for seat, (hand, n, read, decided, disc) in enumerate(zip(
-            race.piles.hands, table.hand_len.tolist(), table.dice_at.tolist(), table.decided.tolist(),
-            table.disc.tolist())):
+    for seat, (hand, n, read, decided, disc) in enumerate(
+        zip(
+            race.piles.hands,
+            table.hand_len.tolist(),
+            table.dice_at.tolist(),
+            table.decided.tolist(),
+            table.disc.tolist(),
+        )
+    ):
         if len(hand) != n:
             hand[:] = hands[seat, :n].tolist()
         if read:
@@ -221,8 +262,20 @@ def speed_phase(race: RaceState, choose_actions: bool = False) -> dict[int, Card
     turn_speed = np.array(race.turn_speed, dtype=np.int64)
     events, discarded, played, counts = outputs = table.outputs
     chosen, chosen_discard = table.chosen, table.chosen_discard
-    _kernel.run(race.board.state, race.board.world, deck, seats, held, inferred, rules, turn_speed, outputs,
-                choose_actions, chosen, chosen_discard)
+    _kernel.run(
+        race.board.state,
+        race.board.world,
+        deck,
+        seats,
+        held,
+        inferred,
+        rules,
+        turn_speed,
+        outputs,
+        choose_actions,
+        chosen,
+        chosen_discard,
+    )
     _unload(race, table)
     n_events, n_discarded, n_played = counts.tolist()
     for uid in discarded[:n_discarded].tolist():
@@ -240,16 +293,20 @@ def action_choices(race: RaceState) -> dict[int, CardOption]:
     table, deck, seats, held, inferred, rules = _load(race)
     chosen, chosen_discard = table.chosen, table.chosen_discard
     _kernel.fresh(seats, None)
-    _kernel.choose(ACTION_CARD, race.board.state, race.board.world, deck, seats, held, inferred, rules, chosen,
-                   chosen_discard)
+    _kernel.choose(
+        ACTION_CARD, race.board.state, race.board.world, deck, seats, held, inferred, rules, chosen, chosen_discard
+    )
     _unload(race, table)
     return _options(chosen, chosen_discard)
 
 
 def _options(chosen: np.ndarray, discard: np.ndarray) -> dict[int, CardOption]:
     """``{snail: option}`` of the seats that chose a card (one snail a seat: its index is the seat's)."""
-    return {seat: CardOption(uid, flag) for seat, (uid, flag) in enumerate(zip(chosen.tolist(), discard.tolist()))
-            if uid >= 0}
+    return {
+        seat: CardOption(uid, flag)
+        for seat, (uid, flag) in enumerate(zip(chosen.tolist(), discard.tolist()))
+        if uid >= 0
+    }
 
 
 def _log(race: RaceState, rows: np.ndarray) -> None:

@@ -81,8 +81,13 @@ class Guard:
 
 
 def _world(circuit: Circuit, rules) -> np.ndarray:
-    key = (rules.ko_at_finish == "evacuated", rules.pushed_into_obstacle == "stay",
-           rules.start_slot_taken == "nearest", rules.domino_line == "along", not rules.pushes_cut_arrows)
+    key = (
+        rules.ko_at_finish == "evacuated",
+        rules.pushed_into_obstacle == "stay",
+        rules.start_slot_taken == "nearest",
+        rules.domino_line == "along",
+        not rules.pushes_cut_arrows,
+    )
     world = circuit.worlds.get(key)
     if world is None:
         world = circuit.worlds[key] = world_array(circuit, *key)
@@ -111,8 +116,21 @@ class Board:
         guard: the :class:`Guard` of a jostle being played (None: no counter).
     """
 
-    __slots__ = ("c", "world", "owner", "n", "state", "pos", "occ", "status", "shells", "max_shells", "slot",
-                 "rules", "guard")
+    __slots__ = (
+        "c",
+        "world",
+        "owner",
+        "n",
+        "state",
+        "pos",
+        "occ",
+        "status",
+        "shells",
+        "max_shells",
+        "slot",
+        "rules",
+        "guard",
+    )
 
     def __init__(self, circuit: Circuit, owners: Sequence[int], shells: Sequence[int], rules):
         self.c = circuit
@@ -134,12 +152,12 @@ class Board:
 
     def _bind(self) -> None:
         st, n = self.state, self.n
-        self.pos = st[HEAD + POS * n:HEAD + (POS + 1) * n]
-        self.status = st[HEAD + STATUS * n:HEAD + (STATUS + 1) * n]
-        self.shells = st[HEAD + SHELLS * n:HEAD + (SHELLS + 1) * n]
-        self.max_shells = st[HEAD + MAX_SHELLS * n:HEAD + (MAX_SHELLS + 1) * n]
-        self.slot = st[HEAD + SLOT * n:HEAD + (SLOT + 1) * n]
-        self.occ = st[len(st) - self.c.width * self.c.height:]
+        self.pos = st[HEAD + POS * n : HEAD + (POS + 1) * n]
+        self.status = st[HEAD + STATUS * n : HEAD + (STATUS + 1) * n]
+        self.shells = st[HEAD + SHELLS * n : HEAD + (SHELLS + 1) * n]
+        self.max_shells = st[HEAD + MAX_SHELLS * n : HEAD + (MAX_SHELLS + 1) * n]
+        self.slot = st[HEAD + SLOT * n : HEAD + (SLOT + 1) * n]
+        self.occ = st[len(st) - self.c.width * self.c.height :]
 
     def copy(self) -> Board:
         """An independent copy (no pending losses, no guard)."""
@@ -153,7 +171,7 @@ class Board:
     def _holding(self, state: np.ndarray) -> Board:
         b = Board.__new__(Board)
         b.c, b.world, b.owner, b.n, b.rules, b.guard = self.c, self.world, self.owner, self.n, self.rules, None
-        b.state = state                     # the views: bound on first use (__getattr__)
+        b.state = state  # the views: bound on first use (__getattr__)
         return b
 
     def moved_copy(self, s: int, d: int, squares: int, jostle: bool, leap: bool) -> Board | None:
@@ -176,14 +194,16 @@ class Board:
     def arrivals(self) -> list[int]:
         """Snails in the order they crossed the finish line."""
         start = HEAD + 6 * self.n
-        return self.state[start:start + self.state[N_ARRIVED]].tolist()
+        return self.state[start : start + self.state[N_ARRIVED]].tolist()
 
     @property
     def pending(self) -> list[Loss]:
         """Losses caused by the board (brambles), oldest first, not yet taken by the engine."""
         start = HEAD + 7 * self.n
-        return [Loss(s, self.c.obstacle_damage, "bramble")
-                for s in self.state[start:start + self.state[N_PENDING]].tolist()]
+        return [
+            Loss(s, self.c.obstacle_damage, "bramble")
+            for s in self.state[start : start + self.state[N_PENDING]].tolist()
+        ]
 
     def take_pending(self) -> list[Loss]:
         """The pending losses, which the board forgets."""
@@ -275,7 +295,7 @@ class Board:
             return int(kernel(self.state, self.world, s, d, squares, jostle, _UNGUARDED, _UNGUARDED))
         before = self.state.copy()
         g = np.zeros(_moves.G_ANSWERS + _moves.MAX_ANSWERS + self.n, dtype=np.int64)
-        g[_moves.G_ANSWERS + _moves.MAX_ANSWERS:] = [bool(x) for x in self.guard.may_counter]
+        g[_moves.G_ANSWERS + _moves.MAX_ANSWERS :] = [bool(x) for x in self.guard.may_counter]
         after = np.empty_like(before)
         while True:
             g[_moves.G_SEEN] = 0
@@ -284,8 +304,9 @@ class Board:
             self.state[:] = work
             if result != _moves.ASKED:
                 return result
-            answer = self.guard.answer(int(g[_moves.G_ASKED]), int(g[_moves.G_ASKED_DIR]),
-                                       self.with_state(after.copy()))
+            answer = self.guard.answer(
+                int(g[_moves.G_ASKED]), int(g[_moves.G_ASKED_DIR]), self.with_state(after.copy())
+            )
             self.state[:] = before
             given = g[_moves.G_GIVEN]
             if given >= _moves.MAX_ANSWERS:
@@ -321,8 +342,10 @@ class Board:
         """Running snails on the domino's line through ``s``, each side ordered outward from
         ``s``; the line ends at the rails. ``domino_line = "across"``: the row across the track
         (dashboard 8 side, then 4 side); ``"along"``: the file along it (front 2, then back 6)."""
-        return (_moves.domino_side(self.state, self.world, s, 0).tolist(),
-                _moves.domino_side(self.state, self.world, s, 1).tolist())
+        return (
+            _moves.domino_side(self.state, self.world, s, 0).tolist(),
+            _moves.domino_side(self.state, self.world, s, 1).tolist(),
+        )
 
     # -- KO snails in the only passage ---------------------------------------------------------
     def clear_blocking_ko(self) -> list[int]:

@@ -88,11 +88,17 @@ class Deck:
                     cards.append(CardInfo(cid, name, SPEED, number, squares=card.squares))
             else:
                 for _ in range(card.count):
-                    cards.append(CardInfo(cid, name, _KINDS[card.kind],
-                                          card.order if card.kind == "action" else 0,
-                                          effects=tuple(card.effects),
-                                          direction_table=tuple(card.direction_table),
-                                          counters=_counters(card)))
+                    cards.append(
+                        CardInfo(
+                            cid,
+                            name,
+                            _KINDS[card.kind],
+                            card.order if card.kind == "action" else 0,
+                            effects=tuple(card.effects),
+                            direction_table=tuple(card.direction_table),
+                            counters=_counters(card),
+                        )
+                    )
         self.cards: tuple[CardInfo, ...] = tuple(cards)
         self.kind = [c.kind for c in cards]
         self.number = [c.number for c in cards]
@@ -168,7 +174,7 @@ class Dice:
         ``at_least`` are left: the next block is drawn when fewer are), for compiled code that
         reads them in order; tell it how many it read with :meth:`skip`."""
         if len(self._buf) - self._i < at_least:
-            self._array = np.concatenate([self._array[self._i:], self._rng.random(256)])
+            self._array = np.concatenate([self._array[self._i :], self._rng.random(256)])
             self._buf = self._array.tolist()
             self._i = 0
         return self._array, self._i

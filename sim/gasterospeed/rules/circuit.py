@@ -25,18 +25,40 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-__all__ = ["Circuit", "compile_circuit", "parse_map", "map_problems", "DIRS", "TRACK", "MUD",
-           "ARROW", "FINISH", "BEHIND", "WALL", "OBST", "INF", "LEGEND"]
+__all__ = [
+    "Circuit",
+    "compile_circuit",
+    "parse_map",
+    "map_problems",
+    "DIRS",
+    "TRACK",
+    "MUD",
+    "ARROW",
+    "FINISH",
+    "BEHIND",
+    "WALL",
+    "OBST",
+    "INF",
+    "LEGEND",
+]
 
 DIRS = ((-1, 0), (-1, 1), (0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1))
 DIR_NAMES = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 TRACK, MUD, ARROW, FINISH, BEHIND, WALL, OBST = range(7)
 #: Square kinds a snail may enter (by its own move or when pushed).
 ENTERABLE = frozenset((TRACK, MUD, ARROW, FINISH))
-INF = 10 ** 6
+INF = 10**6
 ARROWS = {"^": 0, ">": 2, "v": 4, "<": 6}
-LEGEND = {".": TRACK, "S": TRACK, "F": FINISH, "=": BEHIND, "#": WALL, "o": OBST, "~": MUD,
-          **{a: ARROW for a in ARROWS}}
+LEGEND = {
+    ".": TRACK,
+    "S": TRACK,
+    "F": FINISH,
+    "=": BEHIND,
+    "#": WALL,
+    "o": OBST,
+    "~": MUD,
+    **{a: ARROW for a in ARROWS},
+}
 
 
 def parse_map(text: str) -> list[str]:
@@ -54,8 +76,7 @@ def _syntax_problems(rows: list[str]) -> list[str]:
             out.append(f"row {r + 1} has {len(row)} squares, expected {width} (the map must be a rectangle)")
         for c, ch in enumerate(row):
             if ch not in LEGEND:
-                out.append(f"row {r + 1}, column {c + 1}: unknown square {ch!r}; allowed: "
-                           + " ".join(LEGEND))
+                out.append(f"row {r + 1}, column {c + 1}: unknown square {ch!r}; allowed: " + " ".join(LEGEND))
                 break
     text = "".join(rows)
     if "F" not in text:
@@ -143,8 +164,15 @@ class Circuit:
 
 def compile_circuit(rules, name: str = "") -> Circuit:
     """The compiled :class:`Circuit` of a :class:`~sim.gasterospeed.rules.schema.CircuitRules` (cached)."""
-    return _compile(rules.map, rules.title or name, rules.die, tuple(rules.shot_hits),
-                    rules.reserve_shells, rules.obstacle_damage, name)
+    return _compile(
+        rules.map,
+        rules.title or name,
+        rules.die,
+        tuple(rules.shot_hits),
+        rules.reserve_shells,
+        rules.obstacle_damage,
+        name,
+    )
 
 
 def _fronts(kind: list[int], arrow: list[int], nb: list[tuple[int, ...]], dist: list[int]) -> list[int]:
@@ -184,8 +212,15 @@ def _fronts(kind: list[int], arrow: list[int], nb: list[tuple[int, ...]], dist: 
 
 
 @lru_cache(maxsize=128)
-def _compile(text: str, title: str, die: int, shot_hits: tuple[int, ...], reserve_shells: int,
-             obstacle_damage: int, name: str = "") -> Circuit:
+def _compile(
+    text: str,
+    title: str,
+    die: int,
+    shot_hits: tuple[int, ...],
+    reserve_shells: int,
+    obstacle_damage: int,
+    name: str = "",
+) -> Circuit:
     rows = parse_map(text)
     problems = _syntax_problems(rows)
     if problems:
@@ -198,8 +233,7 @@ def _compile(text: str, title: str, die: int, shot_hits: tuple[int, ...], reserv
     nb: list[tuple[int, ...]] = []
     for cell in range(n):
         r, c = divmod(cell, w)
-        nb.append(tuple((r + dr) * w + (c + dc) if 0 <= r + dr < h and 0 <= c + dc < w else -1
-                        for dr, dc in DIRS))
+        nb.append(tuple((r + dr) * w + (c + dc) if 0 <= r + dr < h and 0 <= c + dc < w else -1 for dr, dc in DIRS))
     steps: list[tuple[tuple[int, int], ...]] = []
     for p in range(n):
         out = []
@@ -241,7 +275,23 @@ def _compile(text: str, title: str, die: int, shot_hits: tuple[int, ...], reserv
             if q >= 0 and kind[q] in (TRACK, MUD, ARROW):
                 choice = (q, d)
         back.append(choice)
-    return Circuit(name=name, title=title or name, width=w, height=h, rows=tuple(rows), kind=kind,
-                   arrow=arrow, nb=nb, steps=steps, dist=dist, front=front, back=back, into=into, slots=slots,
-                   die=die, shot_hits=frozenset(shot_hits), reserve_shells=reserve_shells,
-                   obstacle_damage=obstacle_damage)
+    return Circuit(
+        name=name,
+        title=title or name,
+        width=w,
+        height=h,
+        rows=tuple(rows),
+        kind=kind,
+        arrow=arrow,
+        nb=nb,
+        steps=steps,
+        dist=dist,
+        front=front,
+        back=back,
+        into=into,
+        slots=slots,
+        die=die,
+        shot_hits=frozenset(shot_hits),
+        reserve_shells=reserve_shells,
+        obstacle_damage=obstacle_damage,
+    )

@@ -31,8 +31,11 @@ def place_snails(race: RaceState) -> None:
     rolls = [chance.roll(cfg.placement_die) for _ in range(n_seats)]
     ties = [chance.u() for _ in range(n_seats)]
     order = sorted(range(n_seats), key=lambda seat: (rolls[seat], ties[seat]))
-    say(race, "Placement rolls (D%d): " % cfg.placement_die
-        + ", ".join(f"{race.labels[race.snails_of[s][0]]} {rolls[s]}" for s in range(n_seats)))
+    say(
+        race,
+        "Placement rolls (D%d): " % cfg.placement_die
+        + ", ".join(f"{race.labels[race.snails_of[s][0]]} {rolls[s]}" for s in range(n_seats)),
+    )
     per = range(cfg.snails_per_seat)
     if cfg.two_snails_placement == "both":
         turns = [(seat, k) for seat in order for k in per]

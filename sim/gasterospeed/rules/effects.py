@@ -138,8 +138,10 @@ def _effect_move(race: RaceState, s: int, uid: int, eff: Effect) -> str:
             if race.countered.effect == "reverse":
                 board.push(s, (choice + 4) % 8, {s})
                 if race.trace is not None:
-                    say(race, f"  {name(race, s)} is pushed back one square by "
-                              f"{name(race, race.countered.snail)}'s counter")
+                    say(
+                        race,
+                        f"  {name(race, s)} is pushed back one square by {name(race, race.countered.snail)}'s counter",
+                    )
             return "countered"
     if board.status[s] == FINISHED:
         return "finished"

@@ -43,10 +43,17 @@ def log(race: Narrated, phase: str, s: int, uid: int, outcome: str) -> dict[str,
         return None
     deck = race.deck
     seat = race.board.owner[s]
-    row = {"index": len(race.events), "round": race.race_no, "turn": race.turn, "phase": phase,
-           "seat": seat, "snail": race.snails_of[seat].index(s),
-           "card": deck.cid[uid] if uid >= 0 else "",
-           "number": deck.number[uid] if uid >= 0 else 0, "outcome": outcome}
+    row = {
+        "index": len(race.events),
+        "round": race.race_no,
+        "turn": race.turn,
+        "phase": phase,
+        "seat": seat,
+        "snail": race.snails_of[seat].index(s),
+        "card": deck.cid[uid] if uid >= 0 else "",
+        "number": deck.number[uid] if uid >= 0 else 0,
+        "outcome": outcome,
+    }
     race.events.append(row)
     return row
 

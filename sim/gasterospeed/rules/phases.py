@@ -134,8 +134,13 @@ def speed_phase(race: RaceState, chosen: dict[int, int | tuple[int, bool]] | Non
         race.turn_speed[s] = deck.number[uid]
         plays[s] = uid
     if plays and race.trace is not None:
-        say(race, "Speed: " + ", ".join(f"{name(race, s)} {deck.number[u]}"
-                                        for s, u in sorted(plays.items(), key=lambda x: -deck.number[x[1]])))
+        say(
+            race,
+            "Speed: "
+            + ", ".join(
+                f"{name(race, s)} {deck.number[u]}" for s, u in sorted(plays.items(), key=lambda x: -deck.number[x[1]])
+            ),
+        )
     for s in sorted(plays, key=lambda s: -deck.number[plays[s]]):
         uid = plays[s]
         row = log(race, "speed", s, uid, "")

@@ -25,8 +25,9 @@ class Piles:
             (``variants.separate_fallback``); otherwise nothing is drawn.
     """
 
-    def __init__(self, deck: Deck, separate: bool, n_seats: int, chance: Dice, say: Callable[[str], None],
-                 fallback: bool = True):
+    def __init__(
+        self, deck: Deck, separate: bool, n_seats: int, chance: Dice, say: Callable[[str], None], fallback: bool = True
+    ):
         self.deck = deck
         self.separate = separate
         self.fallback = fallback
@@ -43,8 +44,12 @@ class Piles:
 
     def count(self) -> int:
         """Cards in draw piles + discard piles + hands + in play (always the deck's size)."""
-        return (sum(len(p) for p in self.draw) + sum(len(p) for p in self.discard)
-                + sum(len(h) for h in self.hands) + len(self.in_play))
+        return (
+            sum(len(p) for p in self.draw)
+            + sum(len(p) for p in self.discard)
+            + sum(len(h) for h in self.hands)
+            + len(self.in_play)
+        )
 
     def shuffle_in(self) -> None:
         """Put every card of the deck in its draw pile and shuffle the piles (set-up)."""

@@ -66,18 +66,32 @@ class RaceConfig:
     @classmethod
     def from_rules(cls, rules) -> RaceConfig:
         v, r = rules.variants, rules.race
-        return cls(hand_size=rules.hand_size, two_snails=v.two_snails,
-                   two_snail_hand=v.two_snails_hand_size, two_snails_placement=v.two_snails_placement,
-                   two_snails_choice_order=v.two_snails_choice_order,
-                   separate=rules.separate_decks, separate_fallback=v.separate_fallback,
-                   free_draws=v.free_draws, radis_sale=v.radis_sale,
-                   sacrifice=v.sacrifice, sacrifice_gain=v.sacrifice_gain,
-                   all_action_discard=r.all_action_discard, turn_cap=r.turn_cap,
-                   placement_die=r.placement_die, points=tuple(r.points), ko_points=r.ko_points,
-                   last_gets_ko_points=r.last_gets_ko_points, shell_championship=v.shell_championship,
-                   discard_in_speed_phase=r.discard_in_speed_phase, ko_at_finish=r.ko_at_finish,
-                   pushed_into_obstacle=r.pushed_into_obstacle, start_slot_taken=r.start_slot_taken,
-                   domino_line=r.domino_line, pushes_cut_arrows=r.pushes_cut_arrows)
+        return cls(
+            hand_size=rules.hand_size,
+            two_snails=v.two_snails,
+            two_snail_hand=v.two_snails_hand_size,
+            two_snails_placement=v.two_snails_placement,
+            two_snails_choice_order=v.two_snails_choice_order,
+            separate=rules.separate_decks,
+            separate_fallback=v.separate_fallback,
+            free_draws=v.free_draws,
+            radis_sale=v.radis_sale,
+            sacrifice=v.sacrifice,
+            sacrifice_gain=v.sacrifice_gain,
+            all_action_discard=r.all_action_discard,
+            turn_cap=r.turn_cap,
+            placement_die=r.placement_die,
+            points=tuple(r.points),
+            ko_points=r.ko_points,
+            last_gets_ko_points=r.last_gets_ko_points,
+            shell_championship=v.shell_championship,
+            discard_in_speed_phase=r.discard_in_speed_phase,
+            ko_at_finish=r.ko_at_finish,
+            pushed_into_obstacle=r.pushed_into_obstacle,
+            start_slot_taken=r.start_slot_taken,
+            domino_line=r.domino_line,
+            pushes_cut_arrows=r.pushes_cut_arrows,
+        )
 
     @property
     def snails_per_seat(self) -> int:
@@ -113,12 +127,24 @@ class RaceState:
             phases are played in Python.
     """
 
-    def __init__(self, circuit: Circuit, deck: Deck, config: RaceConfig, policies: Sequence[Policy],
-                 chance: Dice, *, shells: int | Sequence[int], race_no: int = 1,
-                 races_left: int = 0, scores: Sequence[float] | None = None,
-                 upcoming: Sequence[Circuit] = (), events: list | None = None,
-                 trace: list | None = None, on_turn: Callable[[RaceState], None] | None = None,
-                 compiled: CompiledTurn | None = None):
+    def __init__(
+        self,
+        circuit: Circuit,
+        deck: Deck,
+        config: RaceConfig,
+        policies: Sequence[Policy],
+        chance: Dice,
+        *,
+        shells: int | Sequence[int],
+        race_no: int = 1,
+        races_left: int = 0,
+        scores: Sequence[float] | None = None,
+        upcoming: Sequence[Circuit] = (),
+        events: list | None = None,
+        trace: list | None = None,
+        on_turn: Callable[[RaceState], None] | None = None,
+        compiled: CompiledTurn | None = None,
+    ):
         self.deck = deck
         self.config = config
         self.policies = list(policies)
@@ -136,8 +162,9 @@ class RaceState:
         self._snail_tuples = [tuple(snails) for snails in self.snails_of]
         self._shared: Board | None = None
         self._shared_of: Board | None = None
-        self.piles = Piles(deck, config.separate, n_seats, chance, lambda text: say(self, text),
-                           fallback=config.separate_fallback)
+        self.piles = Piles(
+            deck, config.separate, n_seats, chance, lambda text: say(self, text), fallback=config.separate_fallback
+        )
         self.hand_target = [config.two_snail_hand if per == 2 else config.hand_size] * n_seats
         self.turn = 0
         self.turn_speed = [0] * len(owners)
@@ -180,11 +207,24 @@ class RaceState:
         """The public information and ``seat``'s own hand (a fresh view; its board a copy)."""
         piles = self.piles
         wants = getattr(self.policies[seat], "wants_board", True)
-        return View(seat, self._snail_tuples[seat], self.public_board() if wants else None,
-                    tuple(piles.hands[seat]), self.deck, tuple(piles.discard[0] + piles.discard[1]),
-                    (len(piles.draw[0]), len(piles.draw[1])), tuple(map(len, piles.hands)),
-                    tuple(self.turn_speed), self.turn, self.race_no, self.races_left, self.scores,
-                    self.config, self.board.c, self.upcoming)
+        return View(
+            seat,
+            self._snail_tuples[seat],
+            self.public_board() if wants else None,
+            tuple(piles.hands[seat]),
+            self.deck,
+            tuple(piles.discard[0] + piles.discard[1]),
+            (len(piles.draw[0]), len(piles.draw[1])),
+            tuple(map(len, piles.hands)),
+            tuple(self.turn_speed),
+            self.turn,
+            self.race_no,
+            self.races_left,
+            self.scores,
+            self.config,
+            self.board.c,
+            self.upcoming,
+        )
 
     def public_board(self) -> Board:
         """A copy of the board for the players' views, shared by the views until the board

@@ -25,8 +25,7 @@ __all__ = ["frames"]
 
 #: Seat colours (Okabe–Ito) and square colours by kind; rails are the background.
 COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9")
-SQUARES = {TRACK: "#d9e8b0", MUD: "#8c6d46", ARROW: "#a9cbe8", FINISH: "#ffffff", BEHIND: "#bfb28f",
-           OBST: "#4f6b2f"}
+SQUARES = {TRACK: "#d9e8b0", MUD: "#8c6d46", ARROW: "#a9cbe8", FINISH: "#ffffff", BEHIND: "#bfb28f", OBST: "#4f6b2f"}
 SLOT, KO_FILL, GAP = "#efe0a8", "#9a9a9a", 2.0
 
 
@@ -49,10 +48,28 @@ def _board(circuits: dict[str, Circuit], left: dict[str, float]) -> list[dict[st
             fill = SLOT if q in slots else SQUARES.get(kind)
             if fill is not None:
                 row, col = divmod(q, c.width)
-                shapes.append({"kind": "rect", "x": x0 + col, "y": c.height - 1 - row, "w": 1, "h": 1,
-                               "fill": fill, "stroke": "#7a7a7a"})
-        shapes.append({"kind": "text", "x": x0 + c.width / 2, "y": c.height + 1.6, "text": c.title,
-                       "anchor": "middle", "size": 13, "fill": "#ffffff"})
+                shapes.append(
+                    {
+                        "kind": "rect",
+                        "x": x0 + col,
+                        "y": c.height - 1 - row,
+                        "w": 1,
+                        "h": 1,
+                        "fill": fill,
+                        "stroke": "#7a7a7a",
+                    }
+                )
+        shapes.append(
+            {
+                "kind": "text",
+                "x": x0 + c.width / 2,
+                "y": c.height + 1.6,
+                "text": c.title,
+                "anchor": "middle",
+                "size": 13,
+                "fill": "#ffffff",
+            }
+        )
     return shapes
 
 
@@ -68,9 +85,18 @@ def _snails(state: dict[str, Any], c: Circuit, x0: float, labels: list[str]) -> 
             x, y = x0 + 0.5 + state["arrivals"].index(s) % c.width, c.height + 0.5
         else:
             continue
-        shapes.append({"kind": "circle", "id": f"snail{s}", "x": x, "y": y, "r": 0.42,
-                       "fill": KO_FILL if status == KO else colour, "stroke": colour if status == KO else "#000000",
-                       "label": labels[s]})
+        shapes.append(
+            {
+                "kind": "circle",
+                "id": f"snail{s}",
+                "x": x,
+                "y": y,
+                "r": 0.42,
+                "fill": KO_FILL if status == KO else colour,
+                "stroke": colour if status == KO else "#000000",
+                "label": labels[s],
+            }
+        )
     return shapes
 
 
@@ -81,8 +107,14 @@ def _paths(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[di
     for shape in after:
         prev = old.get(shape["id"])
         if prev is not None and (prev["x"], prev["y"]) != (shape["x"], shape["y"]):
-            out.append({"id": shape["id"], "r": shape["r"], "fill": shape["fill"],
-                        "points": [[0.0, prev["x"], prev["y"]], [0.6, shape["x"], shape["y"]]]})
+            out.append(
+                {
+                    "id": shape["id"],
+                    "r": shape["r"],
+                    "fill": shape["fill"],
+                    "points": [[0.0, prev["x"], prev["y"]], [0.6, shape["x"], shape["y"]]],
+                }
+            )
     return out
 
 
@@ -107,9 +139,18 @@ def frames(rules, players: Sequence[Player], seeds: MatchSeeds) -> dict[str, Any
     def record(race) -> None:
         b = race.board
         circuits.setdefault(b.c.name, b.c)
-        states.append({"race": race.race_no, "turn": race.turn, "circuit": b.c.name, "pos": b.pos.tolist(),
-                       "status": b.status.tolist(), "shells": b.shells.tolist(), "owner": b.owner,
-                       "arrivals": b.arrivals})
+        states.append(
+            {
+                "race": race.race_no,
+                "turn": race.turn,
+                "circuit": b.c.name,
+                "pos": b.pos.tolist(),
+                "status": b.status.tolist(),
+                "shells": b.shells.tolist(),
+                "owner": b.owner,
+                "arrivals": b.arrivals,
+            }
+        )
 
     result = _run(rules, players, seeds, events=[], trace=None, on_turn=record)
     final = _winner(rules, result)[1]
@@ -126,17 +167,29 @@ def frames(rules, players: Sequence[Player], seeds: MatchSeeds) -> dict[str, Any
         paths = _paths(previous, shapes) if state["turn"] > 0 else []
         what = "start" if state["turn"] == 0 else f"turn {state['turn']}"
         shells = ", ".join(f"{labels[s]} {sh}" for s, sh in enumerate(state["shells"]))
-        out.append({"label": f"race {state['race']} · {c.title} · {what}" + (" · race over" if last else ""),
-                    "scores": [float(x) for x in after_race[state["race"] if last else state["race"] - 1]],
-                    "shapes": shapes, "paths": paths, "text": f"shells: {shells}"})
+        out.append(
+            {
+                "label": f"race {state['race']} · {c.title} · {what}" + (" · race over" if last else ""),
+                "scores": [float(x) for x in after_race[state["race"] if last else state["race"] - 1]],
+                "shapes": shapes,
+                "paths": paths,
+                "text": f"shells: {shells}",
+            }
+        )
         previous = shapes
     if out:
         out[-1]["scores"] = [float(x) for x in final]
     width = max((left[name] + c.width for name, c in circuits.items()), default=1.0)
     height = max((c.height for c in circuits.values()), default=1)
     who = ", ".join(f"{labels[s * per]} seat {s} {p.name}" for s, p in enumerate(players))
-    return {"title": f"Gastérospeed championship, {result['races']} races: {who}",
-            "board": {"extent": [-0.5, -0.5, width + 0.5, height + 2.5], "background": "#3b3b3b",
-                      "shapes": _board(circuits, left)},
-            "seats": [{"name": p.name, "colour": COLOURS[s % len(COLOURS)]} for s, p in enumerate(players)],
-            "frames": out, "final_scores": [float(x) for x in final]}
+    return {
+        "title": f"Gastérospeed championship, {result['races']} races: {who}",
+        "board": {
+            "extent": [-0.5, -0.5, width + 0.5, height + 2.5],
+            "background": "#3b3b3b",
+            "shapes": _board(circuits, left),
+        },
+        "seats": [{"name": p.name, "colour": COLOURS[s % len(COLOURS)]} for s, p in enumerate(players)],
+        "frames": out,
+        "final_scores": [float(x) for x in final],
+    }

@@ -41,7 +41,8 @@ def _breaks_by_seat(profile_changes, matches=3):
         for row in log.events:
             if row["is_break"]:
                 seen.setdefault((m, row["seat"]), []).append(
-                    (row["intended_x"], row["intended_angle_deg"], row["intended_speed"]))
+                    (row["intended_x"], row["intended_angle_deg"], row["intended_speed"])
+                )
     return seen
 
 
@@ -72,8 +73,9 @@ def test_a_kept_break_is_the_first_decision_and_draws_nothing_more():
 
 def test_a_rehearsed_break_is_played_as_written_without_planning():
     state, view = _break_view()
-    profile = _club(break_plan="rehearsed", rehearsed_break_offset_m=0.04, rehearsed_break_aim=1.0,
-                    rehearsed_break_speed=40.0).profile
+    profile = _club(
+        break_plan="rehearsed", rehearsed_break_offset_m=0.04, rehearsed_break_aim=1.0, rehearsed_break_speed=40.0
+    ).profile
     rng = np.random.default_rng(3)
     before = rng.bit_generator.state
     stroke = Planner(profile, state.geo).decide(view, rng)

@@ -30,13 +30,17 @@ EVERY = tuple(c.name for c in CHOICES if c.kind == "shot")  # the shot kinds
 def _made(kind: str, target: int) -> set[str]:
     """The choices a stroke makes, read from its kind here independently of the hook."""
     pot = kind not in ("push", "break", "random", "none", "")
-    return {name for name, yes in (
-        ("shot.cut", kind == "cut"),
-        ("shot.rebound", kind.startswith("rebound")),
-        ("shot.bank", "bank" in kind),
-        ("shot.queen", pot and target == 0),
-        ("shot.push", kind == "push"),
-    ) if yes}
+    return {
+        name
+        for name, yes in (
+            ("shot.cut", kind == "cut"),
+            ("shot.rebound", kind.startswith("rebound")),
+            ("shot.bank", "bank" in kind),
+            ("shot.queen", pot and target == 0),
+            ("shot.push", kind == "push"),
+        )
+        if yes
+    }
 
 
 def _casual(**changes) -> Player:
@@ -54,8 +58,9 @@ def _seat_made(events: pd.DataFrame, seat: int) -> set[str]:
     return set().union(*(_made(k, int(t)) for k, t in zip(rows["kind"], rows["target"], strict=True)))
 
 
-@pytest.mark.parametrize("mine, theirs", [(("shot.bank", "shot.queen"), ("shot.cut", "shot.push")),
-                                          (("shot.rebound",), ("shot.bank",))])
+@pytest.mark.parametrize(
+    "mine, theirs", [(("shot.bank", "shot.queen"), ("shot.cut", "shot.push")), (("shot.rebound",), ("shot.bank",))]
+)
 def test_each_seat_never_plays_what_it_forbids_and_the_other_still_does(mine, theirs):
     tables = _play(_casual(forbid=mine), _casual(forbid=theirs))
     events = tables["events"]
@@ -100,9 +105,14 @@ def _positions(n: int = 8):
         view = plan_view(state, seat)
         if not view.is_break:
             yield view
-        turn = play_turn(planner, view, rng, view.place,
-                         lambda s, seat=seat: physics_resolver(state, seat, s.x, s.angle_deg, s.speed),
-                         lambda: StrokeOutcome(touched=False))
+        turn = play_turn(
+            planner,
+            view,
+            rng,
+            view.place,
+            lambda s, seat=seat: physics_resolver(state, seat, s.x, s.angle_deg, s.speed),
+            lambda: StrokeOutcome(touched=False),
+        )
         state.apply(turn.outcome)
         if state.over:
             return
@@ -145,21 +155,32 @@ def test_forbidding_every_shot_kind_still_strikes_through_the_middle_and_ends_th
 
 
 def test_used_counts_each_seats_strokes_of_each_kind():
-    events = pd.DataFrame({
-        "variant": "v", "lineup": "l", "match": [0, 0, 0, 0, 0, 0, 1],
-        "seat": [0, 0, 0, 1, 1, 1, 0],
-        "kind": ["cut", "rebound_left+bank_far", "break", "push", "cut", "random", "bank_near"],
-        "target": [3, 0, -1, 5, 0, -1, 7],
-        "is_break": False})  # the break kind off the break: the last resort through the middle, no choice
+    events = pd.DataFrame(
+        {
+            "variant": "v",
+            "lineup": "l",
+            "match": [0, 0, 0, 0, 0, 0, 1],
+            "seat": [0, 0, 0, 1, 1, 1, 0],
+            "kind": ["cut", "rebound_left+bank_far", "break", "push", "cut", "random", "bank_near"],
+            "target": [3, 0, -1, 5, 0, -1, 7],
+            "is_break": False,
+        }
+    )  # the break kind off the break: the last resort through the middle, no choice
     players = pd.DataFrame({"variant": "v", "lineup": "l", "match": [0, 0, 1, 1], "seat": [0, 1, 0, 1]})
     counts = used({"events": events, "players": players})
     assert tuple(counts.columns) == USED_COLUMNS
     assert len(counts) == 4 * len(CHOICES)  # every seat and choice, zeros included
-    got = {(m, s, c): u for m, s, c, u in counts[["match", "seat", "choice", "uses"]].itertuples(index=False)
-           if u}
-    assert got == {(0, 0, "shot.cut"): 1, (0, 0, "shot.rebound"): 1, (0, 0, "shot.bank"): 1,
-                   (0, 0, "shot.queen"): 1, (0, 1, "shot.push"): 1, (0, 1, "shot.cut"): 1,
-                   (0, 1, "shot.queen"): 1, (1, 0, "shot.bank"): 1}
+    got = {(m, s, c): u for m, s, c, u in counts[["match", "seat", "choice", "uses"]].itertuples(index=False) if u}
+    assert got == {
+        (0, 0, "shot.cut"): 1,
+        (0, 0, "shot.rebound"): 1,
+        (0, 0, "shot.bank"): 1,
+        (0, 0, "shot.queen"): 1,
+        (0, 1, "shot.push"): 1,
+        (0, 1, "shot.cut"): 1,
+        (0, 1, "shot.queen"): 1,
+        (1, 0, "shot.bank"): 1,
+    }
 
 
 def test_used_matches_the_events_of_played_matches():

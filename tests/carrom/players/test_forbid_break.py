@@ -70,8 +70,16 @@ def test_the_variants_are_declared_and_split_the_grid_by_aim_and_offset():
     assert allowed_breaks(("break.off_centre",), offsets, aims) == ([0.0], aims)
 
 
-@pytest.mark.parametrize("forbid", [("break.centre",), ("break.cut",), ("break.off_centre",),
-                                    ("break.centre", "break.off_centre"), ("break.cut", "break.off_centre")])
+@pytest.mark.parametrize(
+    "forbid",
+    [
+        ("break.centre",),
+        ("break.cut",),
+        ("break.off_centre",),
+        ("break.centre", "break.off_centre"),
+        ("break.cut", "break.off_centre"),
+    ],
+)
 def test_the_break_candidates_are_the_grid_less_the_forbidden_variants_in_the_grids_order(forbid):
     view, spans = _break_view()
     every = _strokes(Planner(_casual(candidates=200).profile, GEO).candidates(view, spans))
@@ -89,7 +97,8 @@ def test_on_the_break_the_forbidden_variant_is_never_chosen_and_the_other_is(for
     view, _ = _break_view()
     for seed in range(3):
         stroke = Planner(_casual(break_plan="each_board", forbid=(forbid,)).profile, GEO).decide(
-            view, np.random.default_rng(seed))
+            view, np.random.default_rng(seed)
+        )
         assert stroke.kind == "break" and math.isfinite(stroke.value)  # planned: simulated
         assert played in _variants(stroke.x, stroke.angle_deg) and forbid not in _variants(stroke.x, stroke.angle_deg)
 
@@ -106,8 +115,10 @@ def test_the_last_resort_through_the_middle_is_no_break_and_never_forbidden():
     last_resorts = mine[~mine["is_break"]]
     assert len(last_resorts) and set(mine["kind"]) == {"break"}
     # from the nearest free spot at the queen's centre, break.centre forbidden or not
-    assert all(_variants(x, a) - {"break.off_centre"} == {"break.centre"}
-               for x, a in zip(last_resorts["intended_x"], last_resorts["intended_angle_deg"], strict=True))
+    assert all(
+        _variants(x, a) - {"break.off_centre"} == {"break.centre"}
+        for x, a in zip(last_resorts["intended_x"], last_resorts["intended_angle_deg"], strict=True)
+    )
     counts = used(tables).set_index(["seat", "choice"])["uses"].groupby(level=[0, 1]).sum()
     assert counts[(0, "break.centre")] == 0 and counts[(0, "break.cut")] == mine["is_break"].sum() > 0
     assert all(counts[(0, name)] == 0 for name in SHOTS)
@@ -119,17 +130,34 @@ def _break_row(n_seats: int, seat: int, x: float, aim: float, **row) -> dict:
     sy = GEO.striker_y
     angle = math.degrees(math.atan2(-(aim * GEO.rc - x), -sy))
     bx, by = GEO.to_board(n_seats, seat, (x, sy))
-    return {"variant": "v", "lineup": "l", "match": 0, "seat": seat, "kind": "break", "target": -1,
-            "is_break": True, "intended_x": x, "intended_angle_deg": angle, "placed_x": x,
-            "striker_x": bx, "striker_y": by, **row}
+    return {
+        "variant": "v",
+        "lineup": "l",
+        "match": 0,
+        "seat": seat,
+        "kind": "break",
+        "target": -1,
+        "is_break": True,
+        "intended_x": x,
+        "intended_angle_deg": angle,
+        "placed_x": x,
+        "striker_x": bx,
+        "striker_y": by,
+        **row,
+    }
 
 
 def test_used_reads_the_variant_of_each_break_back_from_its_stroke_in_every_seats_frame():
-    rows = [_break_row(4, 0, 0.0, 0.0), _break_row(4, 1, 0.04, 1.0), _break_row(4, 2, -0.08, 0.0),
-            _break_row(4, 3, 0.0, -1.0), _break_row(4, 3, 0.12, 0.001),
-            _break_row(4, 0, 0.0, 0.0, is_break=False),  # the last resort through the middle
-            _break_row(4, 1, 0.0, 0.0, kind="random"),  # the random player's break: no choice
-            _break_row(4, 2, 0.0, 0.0, placed_x=math.nan, striker_x=math.nan, striker_y=math.nan)]  # not placed
+    rows = [
+        _break_row(4, 0, 0.0, 0.0),
+        _break_row(4, 1, 0.04, 1.0),
+        _break_row(4, 2, -0.08, 0.0),
+        _break_row(4, 3, 0.0, -1.0),
+        _break_row(4, 3, 0.12, 0.001),
+        _break_row(4, 0, 0.0, 0.0, is_break=False),  # the last resort through the middle
+        _break_row(4, 1, 0.0, 0.0, kind="random"),  # the random player's break: no choice
+        _break_row(4, 2, 0.0, 0.0, placed_x=math.nan, striker_x=math.nan, striker_y=math.nan),
+    ]  # not placed
     events = pd.DataFrame(rows)
     aims = break_aim_points(events) / GEO.rc
     assert aims[:5] == pytest.approx([0.0, 1.0, 0.0, -1.0, 0.001], abs=1e-12) and np.isnan(aims[7])
@@ -137,16 +165,24 @@ def test_used_reads_the_variant_of_each_break_back_from_its_stroke_in_every_seat
     counts = used({"events": events, "players": players})
     assert tuple(counts.columns) == USED_COLUMNS and len(counts) == 4 * len(CHOICES)
     got = {(s, c): u for s, c, u in counts[["seat", "choice", "uses"]].itertuples(index=False) if u}
-    assert got == {(0, "break.centre"): 1, (1, "break.cut"): 1, (1, "break.off_centre"): 1,
-                   (2, "break.centre"): 1, (2, "break.off_centre"): 1, (3, "break.cut"): 2,
-                   (3, "break.off_centre"): 1}
+    assert got == {
+        (0, "break.centre"): 1,
+        (1, "break.cut"): 1,
+        (1, "break.off_centre"): 1,
+        (2, "break.centre"): 1,
+        (2, "break.off_centre"): 1,
+        (3, "break.cut"): 2,
+        (3, "break.off_centre"): 1,
+    }
 
 
 def test_used_counts_the_variant_of_every_break_played():
     """Four seats (every frame), champions among them (their grid reaches off-centre spots)."""
     four = rules("game.target_points=25", "game.max_boards=4")
-    players = [Player(f"{p.name}{seat}", dataclasses.replace(p.profile, break_plan="each_board"))
-               for seat, p in enumerate(load_lineup(SPEC, ["champion", "club", "champion", "club"], four))]
+    players = [
+        Player(f"{p.name}{seat}", dataclasses.replace(p.profile, break_plan="each_board"))
+        for seat, p in enumerate(load_lineup(SPEC, ["champion", "club", "champion", "club"], four))
+    ]
     tables = _play(*players, matches=2, rules=four)
     events = tables["events"]
     breaks = events[events["is_break"] & (events["kind"] == "break")]
@@ -155,8 +191,9 @@ def test_used_counts_the_variant_of_every_break_played():
     for (match, seat), rows in events.groupby(["match", "seat"]):
         mine = breaks[(breaks["match"] == match) & (breaks["seat"] == seat)]
         for name in BREAKS:
-            assert counts[(match, seat, name)] == sum(name in _variants(x, a) for x, a in zip(
-                mine["intended_x"], mine["intended_angle_deg"], strict=True))
+            assert counts[(match, seat, name)] == sum(
+                name in _variants(x, a) for x, a in zip(mine["intended_x"], mine["intended_angle_deg"], strict=True)
+            )
     total = used(tables).groupby("choice")["uses"].sum()
     assert total["break.centre"] + total["break.cut"] == len(breaks) and total["break.off_centre"] > 0
 
@@ -181,21 +218,31 @@ def test_once_per_match_keeps_an_allowed_break():
     assert _variants(first.x, first.angle_deg) & set(BREAKS) == {"break.cut"}
     state = rng.bit_generator.state
     assert planner.decide(view, rng) is first and rng.bit_generator.state == state
-    tables = _play(_casual(forbid=("break.centre",)), _casual(), matches=2,
-                   rules=rules("game.target_points=25", "game.max_boards=4"))
+    tables = _play(
+        _casual(forbid=("break.centre",)),
+        _casual(),
+        matches=2,
+        rules=rules("game.target_points=25", "game.max_boards=4"),
+    )
     events = tables["events"]
     mine = events[events["is_break"] & (events["seat"] == 0)]
     assert mine.groupby("match").size().max() >= 2  # several breaks of seat 0 in a match
     for _, rows in mine.groupby("match"):
         assert len(set(zip(rows["intended_x"], rows["intended_angle_deg"], rows["intended_speed"], strict=True))) == 1
-        assert all(_variants(x, a) == {"break.cut"} for x, a in zip(rows["intended_x"], rows["intended_angle_deg"],
-                                                                     strict=True))
+        assert all(
+            _variants(x, a) == {"break.cut"}
+            for x, a in zip(rows["intended_x"], rows["intended_angle_deg"], strict=True)
+        )
 
 
 def test_a_rehearsed_break_is_played_unless_forbidden_then_planned_once_from_the_allowed_grid():
     view, _ = _break_view()
-    rehearsed = {"break_plan": "rehearsed", "rehearsed_break_offset_m": 0.0, "rehearsed_break_aim": 0.0,
-                 "rehearsed_break_speed": 4.5}
+    rehearsed = {
+        "break_plan": "rehearsed",
+        "rehearsed_break_offset_m": 0.0,
+        "rehearsed_break_aim": 0.0,
+        "rehearsed_break_speed": 4.5,
+    }
     # its variant allowed: played as written, nothing simulated
     rng = np.random.default_rng(2)
     state = rng.bit_generator.state
@@ -218,12 +265,15 @@ def _refused(tmp_path, text: str) -> list[str]:
     return exc.value.problems
 
 
-@pytest.mark.parametrize("text", [
-    'forbid = ["break.centre", "break.cut"]\n',
-    'break_aims = [1.0, -1.0]\nforbid = ["break.cut", "shot.push"]\n',
-    'break_offsets_m = [0.04, -0.04]\nforbid = ["break.off_centre"]\n',
-    'break_plan = "rehearsed"\nrehearsed_break_aim = 1.0\nbreak_aims = [1.0]\nforbid = ["break.cut"]\n',
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'forbid = ["break.centre", "break.cut"]\n',
+        'break_aims = [1.0, -1.0]\nforbid = ["break.cut", "shot.push"]\n',
+        'break_offsets_m = [0.04, -0.04]\nforbid = ["break.off_centre"]\n',
+        'break_plan = "rehearsed"\nrehearsed_break_aim = 1.0\nbreak_aims = [1.0]\nforbid = ["break.cut"]\n',
+    ],
+)
 def test_a_profile_that_leaves_no_break_is_refused_in_one_line_naming_forbid(tmp_path, text):
     lines = _refused(tmp_path, 'base = "casual"\n' + text)
     assert len(lines) == 1 and "forbid" in lines[0] and "the break must be played" in lines[0], lines
@@ -268,13 +318,30 @@ def test_worth_refuses_up_front_a_restriction_that_leaves_a_player_no_break(tmp_
     player = _casual(break_aims=(0.0,))
     with pytest.raises(ConfigError) as exc:
         restricted_player(player, next(c for c in CHOICES if c.name == "break.centre"))
-    assert exc.value.problems == [f"{player.name} without break.centre: forbid: forbidding break.centre leaves no "
-                                  "break of the grid (break_offsets_m [0.0, 0.04, -0.04, 0.08, -0.08, 0.12, -0.12] × "
-                                  "break_aims [0.0]); the break must be played: allow one of its variants"]
+    assert exc.value.problems == [
+        f"{player.name} without break.centre: forbid: forbidding break.centre leaves no "
+        "break of the grid (break_offsets_m [0.0, 0.04, -0.04, 0.08, -0.08, 0.12, -0.12] × "
+        "break_aims [0.0]); the break must be played: allow one of its variants"
+    ]
     path = tmp_path / "centre.toml"
     path.write_text('base = "casual"\nbreak_aims = [0.0]\n')
-    assert main(["worth", "carrom", "--players", f"{path},casual", "--choices", "break.centre", "--matches", "2",
-                 "--out", str(tmp_path / "out")]) == 2
+    assert (
+        main(
+            [
+                "worth",
+                "carrom",
+                "--players",
+                f"{path},casual",
+                "--choices",
+                "break.centre",
+                "--matches",
+                "2",
+                "--out",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "without break.centre: forbid: forbidding break.centre leaves no break" in err[0], err
     assert not (tmp_path / "out").exists()

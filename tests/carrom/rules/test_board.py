@@ -27,8 +27,9 @@ def _noise_free(geo):
 
 def pot_candidates(coins, on, targets, pockets, xs, spans, rebounds, prm):
     """Every row searched (no ranking cut-off: keep 0, every target worth 1)."""
-    return _pot_candidates(coins, on, targets, pockets, xs, spans, pot_routes((), rebounds), prm,
-                           np.ones(len(targets)), 0, 0.0)[0]
+    return _pot_candidates(
+        coins, on, targets, pockets, xs, spans, pot_routes((), rebounds), prm, np.ones(len(targets)), 0, 0.0
+    )[0]
 
 
 def test_icf_geometry():
@@ -55,8 +56,7 @@ def test_break_formation_icf_rule_41():
     assert np.hypot(*pos.T).max() + r.coins.radius < r.board.outer_circle_diameter / 2
     # the Y: three arms of two whites each, one pointing at the breaker
     whites = pos[col == 0]
-    angles = sorted({round(float(np.degrees(np.arctan2(y, x))) % 360) for x, y in whites
-                     if np.hypot(x, y) > 0.05})
+    angles = sorted({round(float(np.degrees(np.arctan2(y, x))) % 360) for x, y in whites if np.hypot(x, y) > 0.05})
     assert 270 in angles
     pos2, _ = formation(rules("formation.white_y=arms_to_breaker_corners"))
     assert not np.allclose(pos, pos2)
@@ -99,8 +99,9 @@ def test_ghost_ball_cut_pots_the_coin_with_the_physics():
     on = np.zeros(19, dtype=bool)
     pos[1], on[1] = (0.15, 0.12), True
     prm = _noise_free(geo)
-    rows = pot_candidates(pos, on, np.array([1]), LOCAL_POCKETS(r.board.pocket_centre),
-                          np.linspace(-0.18, 0.18, 11), geo.legal, True, prm)
+    rows = pot_candidates(
+        pos, on, np.array([1]), LOCAL_POCKETS(r.board.pocket_centre), np.linspace(-0.18, 0.18, 11), geo.legal, True, prm
+    )
     direct = rows[(rows[:, 1] == 2) & (rows[:, 2] == 0) & (rows[:, 3] == 0)][0]  # far-right, cut
     _, _, _, _, x, angle, speed, prior = direct
     assert prior > 0.99
@@ -115,13 +116,22 @@ def test_noise_free_cuts_rebounds_and_banks_pot_the_coin(coin):
     pos = np.zeros((19, 2))
     on = np.zeros(19, dtype=bool)
     pos[1], on[1] = coin, True
-    rows = pot_candidates(pos, on, np.array([1]), LOCAL_POCKETS(r.board.pocket_centre),
-                          np.linspace(-0.18, 0.18, 11), geo.legal, True, _noise_free(geo))
+    rows = pot_candidates(
+        pos,
+        on,
+        np.array([1]),
+        LOCAL_POCKETS(r.board.pocket_centre),
+        np.linspace(-0.18, 0.18, 11),
+        geo.legal,
+        True,
+        _noise_free(geo),
+    )
     feasible = rows[rows[:, 7] > 0]
     assert (feasible[:, 2] > 0).sum() >= 3  # striker rebounds off several cushions
     assert (feasible[:, 3] > 0).sum() >= 2  # coin banks
-    potted = [physics_stroke(r, pos, on, (x, geo.striker_y), a, v).pocketed == (1,)
-              for _, _, _, _, x, a, v, _ in feasible]
+    potted = [
+        physics_stroke(r, pos, on, (x, geo.striker_y), a, v).pocketed == (1,) for _, _, _, _, x, a, v, _ in feasible
+    ]
     assert np.mean(potted) >= 0.9
 
 
@@ -152,10 +162,10 @@ def test_shot_default_is_the_break_and_json_ready(tmp_path):
 
 def test_shot_from_a_state_file_and_the_cli(tmp_path, capsys):
     state = tmp_path / "state.toml"
-    state.write_text('[[coins]]\ncolour = "white"\nx = 0.15\ny = 0.12\n'
-                     '[[coins]]\ncolour = "queen"\nx = 0.0\ny = 0.0\n')
-    code = main(["shot", "carrom", "--x", "0.0", "--angle", "0", "--speed", "1.0",
-                 "--state", str(state), "--format", "json"])
+    state.write_text('[[coins]]\ncolour = "white"\nx = 0.15\ny = 0.12\n[[coins]]\ncolour = "queen"\nx = 0.0\ny = 0.0\n')
+    code = main(
+        ["shot", "carrom", "--x", "0.0", "--angle", "0", "--speed", "1.0", "--state", str(state), "--format", "json"]
+    )
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert [d["owner"] for d in data["discs"]] == ["queen", "white", "striker"]
@@ -164,7 +174,6 @@ def test_shot_from_a_state_file_and_the_cli(tmp_path, capsys):
     with pytest.raises(ConfigError) as exc:
         shot(rules(), 0.0, 0.0, 1.0, state=str(bad))
     assert "coins[0].colour" in exc.value.problems[0]
-
 
 
 def _layout(r, coins):
@@ -184,8 +193,16 @@ def test_real_pot_of_an_own_coin_continues_the_turn():
     s = BoardState(r, 2, 0, layout=(pos, col), white_side=0)
     s.on[:] = False
     s.on[[white, 3]] = True
-    rows = pot_candidates(s.pos, s.on, np.array([white]), LOCAL_POCKETS(r.board.pocket_centre),
-                          np.linspace(-0.18, 0.18, 11), geo.legal, True, _noise_free(geo))
+    rows = pot_candidates(
+        s.pos,
+        s.on,
+        np.array([white]),
+        LOCAL_POCKETS(r.board.pocket_centre),
+        np.linspace(-0.18, 0.18, 11),
+        geo.legal,
+        True,
+        _noise_free(geo),
+    )
     _, _, _, _, x, angle, speed, _ = rows[(rows[:, 1] == 2) & (rows[:, 2] == 0) & (rows[:, 3] == 0)][0]
     rep = s.apply(physics_resolver(s, 0, x, angle, speed))
     assert rep.whites == 1 and rep.continues and s.turn == 0

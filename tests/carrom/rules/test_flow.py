@@ -65,8 +65,8 @@ def test_family_queen_needs_an_own_coin_on_the_previous_stroke():
 def test_family_queen_is_returned_after_an_earlier_but_not_previous_own_coin():
     s = board("ruleset=family")
     s.apply(hit(W[0]))  # own coin
-    s.apply(MISS)       # turn passes
-    s.apply(MISS)       # seat 1 misses
+    s.apply(MISS)  # turn passes
+    s.apply(MISS)  # seat 1 misses
     rep = s.apply(hit(QUEEN_ID))  # seat 0: own coin down, but not on the previous stroke
     assert rep.queen_event == "returned" and s.on[QUEEN_ID]
 
@@ -160,7 +160,6 @@ def test_icf_striker_with_own_coins_returns_them_plus_a_due_and_continues():
     assert s.coins_left(0) == 9
 
 
-
 def test_family_striker_with_own_coins_keeps_them_pays_a_due_and_plays_again():
     # seed: «Tant qu'une personne réussit à loger ses jetons ou la reine, elle peut rejouer»
     s = board("ruleset=family")
@@ -189,9 +188,9 @@ def test_outstanding_due_is_paid_by_the_next_own_coin_and_blocks_the_queen():
     rep = s.apply(hit(W[0]))  # pays the due: comes back
     assert rep.due_coins == 1 and s.on[W[0]] and s.owed[0] == 0 and rep.continues
     s2 = board("ruleset=icf")
-    s2.apply(hit(W[0]))        # an own coin is down: the queen would be allowed ...
+    s2.apply(hit(W[0]))  # an own coin is down: the queen would be allowed ...
     assert s2.queen_allowed(0)
-    s2.owed[0] = 1             # ... but not while a due is outstanding (ICF 95b)
+    s2.owed[0] = 1  # ... but not while a due is outstanding (ICF 95b)
     assert not s2.queen_allowed(0)
     assert s2.apply(hit(QUEEN_ID)).queen_event == "returned"
 
@@ -451,7 +450,7 @@ def test_doubles_partner_coin_counts_as_own_for_the_icf_queen():
     s = board("ruleset=icf", n_seats=4)
     s.apply(hit(W[0]))  # seat 0
     s.apply(MISS)
-    s.apply(MISS)       # seat 1
+    s.apply(MISS)  # seat 1
     assert s.turn == 2 and s.queen_allowed(2)
 
 

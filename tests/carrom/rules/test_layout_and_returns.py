@@ -59,8 +59,9 @@ def test_icf_layout_matches_the_icf_text(quarter, white_y):
     # the "Y": three second-row whites straight behind the three first-row whites
     arms = []
     for i in inner:
-        behind = [o for o in outer if abs(pos[i, 0] * pos[o, 1] - pos[i, 1] * pos[o, 0]) < 1e-12
-                  and pos[i] @ pos[o] > 0]
+        behind = [
+            o for o in outer if abs(pos[i, 0] * pos[o, 1] - pos[i, 1] * pos[o, 0]) < 1e-12 and pos[i] @ pos[o] > 0
+        ]
         assert len(behind) == 1
         if col[i] == WHITE:
             assert col[behind[0]] == WHITE

@@ -20,7 +20,7 @@ def check_accounted(s: BoardState) -> None:
     assert (s.colour == 0).sum() == 9 and (s.colour == 1).sum() == 9 and (s.colour == QUEEN).sum() == 1
     off = ~s.on
     coins_off = off & (s.colour != QUEEN)
-    assert np.all(s.credit[coins_off] >= 0)          # a pocketed coin counts for someone
+    assert np.all(s.credit[coins_off] >= 0)  # a pocketed coin counts for someone
     assert np.all(s.credit[s.on] == -1)
     queen_off = bool(off[0])
     assert queen_off == (s.queen_state in ("pending", "covered"))
@@ -38,14 +38,19 @@ def check_accounted(s: BoardState) -> None:
         assert max(s.points) <= s.rules.scoring.max_board_points
 
 
-strokes = st.lists(st.tuples(st.sets(st.integers(0, N_COINS - 1), max_size=4), st.booleans(),
-                             st.booleans()), min_size=1, max_size=60)
+strokes = st.lists(
+    st.tuples(st.sets(st.integers(0, N_COINS - 1), max_size=4), st.booleans(), st.booleans()), min_size=1, max_size=60
+)
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n_seats=st.sampled_from([2, 3, 4]), ruleset=st.sampled_from(["family", "icf"]),
-       flips=st.lists(st.sampled_from(SWITCH_NAMES), max_size=4, unique=True),
-       script=strokes, seed=st.integers(0, 1000))
+@given(
+    n_seats=st.sampled_from([2, 3, 4]),
+    ruleset=st.sampled_from(["family", "icf"]),
+    flips=st.lists(st.sampled_from(SWITCH_NAMES), max_size=4, unique=True),
+    script=strokes,
+    seed=st.integers(0, 1000),
+)
 def test_scripted_strokes_keep_all_19_coins_accounted(n_seats, ruleset, flips, script, seed):
     base = rules(f"ruleset={ruleset}").switches
     overrides = [f"ruleset={ruleset}"] + [f"rules.{n}={str(not getattr(base, n)).lower()}" for n in flips]
@@ -55,8 +60,7 @@ def test_scripted_strokes_keep_all_19_coins_accounted(n_seats, ruleset, flips, s
         if s.over:
             break
         order = sorted(c for c in fell if s.on[c])
-        s.apply(StrokeOutcome(pocketed=tuple(order), striker_pocketed=striker,
-                              touched=touched or bool(order)))
+        s.apply(StrokeOutcome(pocketed=tuple(order), striker_pocketed=striker, touched=touched or bool(order)))
         check_accounted(s)
         assert 0 <= s.turn < n_seats
 
@@ -65,8 +69,7 @@ coin_xy = st.tuples(st.floats(-0.34, 0.34), st.floats(-0.34, 0.34))
 
 
 @settings(max_examples=200, deadline=None)
-@given(coins=st.lists(coin_xy, max_size=19), x=st.floats(-0.4, 0.4),
-       near=st.lists(st.floats(-0.25, 0.25), max_size=6))
+@given(coins=st.lists(coin_xy, max_size=19), x=st.floats(-0.4, 0.4), near=st.lists(st.floats(-0.25, 0.25), max_size=6))
 def test_striker_is_always_placed_legally(coins, x, near):
     geo = geometry(rules())
     pts = [c for c in coins] + [(nx, geo.striker_y + 0.01) for nx in near]
@@ -82,9 +85,11 @@ def test_striker_is_always_placed_legally(coins, x, near):
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(ruleset=st.sampled_from(["family", "icf"]), n_seats=st.sampled_from([2, 4]),
-       shots=st.lists(st.tuples(st.floats(-0.25, 0.25), st.floats(-85, 85), st.floats(0.3, 6.0)),
-                      min_size=1, max_size=12))
+@given(
+    ruleset=st.sampled_from(["family", "icf"]),
+    n_seats=st.sampled_from([2, 4]),
+    shots=st.lists(st.tuples(st.floats(-0.25, 0.25), st.floats(-85, 85), st.floats(0.3, 6.0)), min_size=1, max_size=12),
+)
 def test_physics_strokes_keep_all_19_coins_accounted(ruleset, n_seats, shots):
     s = BoardState(rules(f"ruleset={ruleset}"), n_seats, 0, rng=np.random.default_rng(1))
     geo = s.geo

@@ -16,14 +16,17 @@ from ..helpers import SPEC
 CARROM = Path(SPEC.default_rules).parent
 
 
-@pytest.mark.parametrize("overrides, key, words", [
-    (["board.pocket_diameter=2.0"], "board.pocket_diameter", "overlap"),  # wider than the board
-    (["board.pocket_diameter=0.2"], "board.pocket_diameter", "striker's places"),
-    (["board.pocket_capture=0.5", "board.pocket_diameter=0.3"], "board.pocket_diameter", "striker's places"),
-    (["striker.max_speed=0.3"], "striker.max_speed", "stops before the coins"),
-    (["physics.friction=40"], "physics.friction", "stops before the coins"),  # the key the user set
-    (["board.outer_circle_diameter=0.6"], "board.outer_circle_diameter", "base lines"),
-])
+@pytest.mark.parametrize(
+    "overrides, key, words",
+    [
+        (["board.pocket_diameter=2.0"], "board.pocket_diameter", "overlap"),  # wider than the board
+        (["board.pocket_diameter=0.2"], "board.pocket_diameter", "striker's places"),
+        (["board.pocket_capture=0.5", "board.pocket_diameter=0.3"], "board.pocket_diameter", "striker's places"),
+        (["striker.max_speed=0.3"], "striker.max_speed", "stops before the coins"),
+        (["physics.friction=40"], "physics.friction", "stops before the coins"),  # the key the user set
+        (["board.outer_circle_diameter=0.6"], "board.outer_circle_diameter", "base lines"),
+    ],
+)
 def test_meaningless_rules_are_one_line_naming_the_key(overrides, key, words):
     with pytest.raises(ConfigError) as exc:
         load_rules(SPEC, None, overrides)
@@ -44,8 +47,22 @@ def test_the_widest_pocket_allowed_is_playable_and_one_more_millimetre_is_not():
 
 def test_run_with_a_pocket_wider_than_the_board_exits_2_and_writes_nothing(tmp_path, capsys):
     out = tmp_path / "results"
-    code = main(["run", "carrom", "--matches", "2", "--players", "club,club", "--jobs", "1",
-                 "--set", "board.pocket_diameter=2.0", "--out", str(out)])
+    code = main(
+        [
+            "run",
+            "carrom",
+            "--matches",
+            "2",
+            "--players",
+            "club,club",
+            "--jobs",
+            "1",
+            "--set",
+            "board.pocket_diameter=2.0",
+            "--out",
+            str(out),
+        ]
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "board.pocket_diameter" in err[0]
     assert not out.exists()
@@ -58,10 +75,14 @@ TEXT = SPEC.default_rules.read_text()
 def test_the_rules_file_has_the_departures_section_and_tablesim_rules_prints_it(capsys):
     lines = TEXT.splitlines()
     k = lines.index("# Departures from the published rules")
-    items = [line for line in lines[k + 1:] if line.startswith("#   - ")]
+    items = [line for line in lines[k + 1 :] if line.startswith("#   - ")]
     assert len(items) >= 10
-    for key in ("formation.outer_ring", "last_coin.before_queen", "rules.due_keeps_turn_with_own",
-                "game.max_strokes_per_board"):
+    for key in (
+        "formation.outer_ring",
+        "last_coin.before_queen",
+        "rules.due_keeps_turn_with_own",
+        "game.max_strokes_per_board",
+    ):
         assert key in TEXT.split("# Departures from the published rules")[1].split("\nruleset")[0]
     assert main(["rules", "carrom"]) == 0
     assert "# Departures from the published rules" in capsys.readouterr().out
@@ -78,7 +99,7 @@ def test_every_key_has_a_provenance():
         if not m:
             continue
         block = [line.partition("#")[2]]
-        for nxt in lines[i + 1:]:
+        for nxt in lines[i + 1 :]:
             if not nxt.strip().startswith("#"):
                 break
             block.append(nxt)

@@ -56,15 +56,18 @@ def test_bad_switch_value_is_one_line_naming_the_key():
     assert line.startswith("--set")
 
 
-@pytest.mark.parametrize("override, key", [
-    ("ruleset=pro", "ruleset"),
-    ("game.target_points=0", "game.target_points"),
-    ("game.best_of=2", "game.best_of"),
-    ("physics.restitution=1.5", "physics.restitution"),
-    ("board.pocket_diameter=0.02", "board.pocket_diameter"),
-    ("rules.colour=true", "rules.colour"),
-    ("three_players.white_points=ten", "three_players.white_points"),
-])
+@pytest.mark.parametrize(
+    "override, key",
+    [
+        ("ruleset=pro", "ruleset"),
+        ("game.target_points=0", "game.target_points"),
+        ("game.best_of=2", "game.best_of"),
+        ("physics.restitution=1.5", "physics.restitution"),
+        ("board.pocket_diameter=0.02", "board.pocket_diameter"),
+        ("rules.colour=true", "rules.colour"),
+        ("three_players.white_points=ten", "three_players.white_points"),
+    ],
+)
 def test_bad_values_are_rejected_with_the_key(override, key):
     with pytest.raises(ConfigError) as exc:
         load_rules(SPEC, None, [override])

@@ -12,8 +12,10 @@ from sim.core.rules import load_rules
 from sim.core.seeding import MatchSeeds
 
 
-@pytest.mark.parametrize("lineup,overrides", [(["club", "casual"], []), (["casual", "beginner", "casual"], []),
-                                              (["club", "casual"], ["ruleset=icf"])])
+@pytest.mark.parametrize(
+    "lineup,overrides",
+    [(["club", "casual"], []), (["casual", "beginner", "casual"], []), (["club", "casual"], ["ruleset=icf"])],
+)
 def test_frames_end_on_the_scores_play_match_stores(lineup, overrides):
     rules = load_rules(GAME, None, overrides)
     players = load_lineup(GAME, lineup, rules)

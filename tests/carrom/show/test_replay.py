@@ -55,8 +55,7 @@ def _check_against_log(text, log, players):
         assert WINNER.findall(text) == [(str(w), players[w].name)]
     else:
         assert not WINNER.search(text) and "No winner" in text
-    final = {int(seat): (int(rank), name, int(score), int(won))
-             for rank, seat, name, score, won in FINAL.findall(text)}
+    final = {int(seat): (int(rank), name, int(score), int(won)) for rank, seat, name, score, won in FINAL.findall(text)}
     assert final == {p["seat"]: (p["rank"], p["profile"], p["score"], p["games_won"]) for p in log.players}
 
 
@@ -99,11 +98,14 @@ def test_the_same_seeds_give_the_same_text_and_other_seeds_another(told):
     assert replay(r, players, MatchSeeds(4, 0)) != text
 
 
-@pytest.mark.parametrize("lineup, overrides", [
-    (["club", "casual", "beginner"], ("game.max_boards=1",)),                        # three players
-    (["casual", "club", "casual", "club"], ("game.max_boards=1", "ruleset=icf")),    # doubles
-    (["club", "casual"], ("game.max_boards=1", "game.best_of=3")),                   # several games
-])
+@pytest.mark.parametrize(
+    "lineup, overrides",
+    [
+        (["club", "casual", "beginner"], ("game.max_boards=1",)),  # three players
+        (["casual", "club", "casual", "club"], ("game.max_boards=1", "ruleset=icf")),  # doubles
+        (["club", "casual"], ("game.max_boards=1", "game.best_of=3")),  # several games
+    ],
+)
 def test_other_line_ups_and_matches_of_several_games(lineup, overrides):
     _, players, text, log = _told(lineup, *overrides, seed=2, match=1)
     _check_against_log(text, log, players)

@@ -20,8 +20,13 @@ def test_point_values_change_scores_not_throws():
     base = load_rules(GAME)
     variant = load_rules(GAME, None, ["zones.values=[150, 80, 40, 20]"])
     players = load_lineup(GAME, ["random", "random"], base)
-    tables = run_cells(GAME, [Cell("baseline", "rr", base, players, True),
-                              Cell("bullseye", "rr", variant, players, True)], 8, 21, progress=False)
+    tables = run_cells(
+        GAME,
+        [Cell("baseline", "rr", base, players, True), Cell("bullseye", "rr", variant, players, True)],
+        8,
+        21,
+        progress=False,
+    )
     events = tables["events"].copy()
     events["kth"] = events.groupby(["variant", "match", "seat"]).cumcount()
     a = events[events.variant == "baseline"].set_index(["match", "seat", "kth"])
@@ -36,7 +41,8 @@ def test_point_values_change_scores_not_throws():
     # where the pucks stop: identical in every round played in the same order
     rounds = tables["rounds"]
     starters = rounds.drop_duplicates(["variant", "match", "round"]).pivot(
-        index=["match", "round"], columns="variant", values="starter")
+        index=["match", "round"], columns="variant", values="starter"
+    )
     same_order = starters[starters["baseline"] == starters["bullseye"]].index
     first_diff = starters[starters["baseline"] != starters["bullseye"]].reset_index().groupby("match")["round"].min()
     keep = [(m, r) for m, r in same_order if r < first_diff.get(m, 10**9)]

@@ -64,9 +64,9 @@ def test_the_choices_are_the_rings_by_number_then_the_families():
     assert tuple(named) == ZONES + SHOTS
     assert named["zone.1"].label == "the 100-point zone (ring 1)" and named["shot.takeout"].label == "take-out shots"
     five = load_rules(GAME, None, ["zones.values=[100,100,40,20,10]", "zones.radii=[0.03,0.06,0.1,0.14,0.18]"])
-    assert [c.name for c in choices(five)][:5] == [f"zone.{i}" for i in range(1, 6)]   # repeated values: rings
+    assert [c.name for c in choices(five)][:5] == [f"zone.{i}" for i in range(1, 6)]  # repeated values: rings
     lone = (Player("casual", CurlastiqueProfile(forbid=("zone.5",))), Player("casual", CurlastiqueProfile()))
-    check_forbid(GAME.restrictions, five, lone, GAME.name)   # zone.5 exists only with five rings
+    check_forbid(GAME.restrictions, five, lone, GAME.name)  # zone.5 exists only with five rings
     with pytest.raises(ConfigError, match="forbid"):
         check_forbid(GAME.restrictions, RULES, lone, GAME.name)
 
@@ -87,35 +87,35 @@ def test_candidates_are_aimed_at_their_ring_and_none_forbidden():
     cy, radii = RULES.zones.centre_y, np.asarray(RULES.zones.radii)
     theirs = {ring_of(x, y, 0.0, cy, radii) for (x, y), s in zip(sit.pos, sit.owner, strict=True) if s == 1}
     for row in rows:
-        if row[FAM] == FAMILY_IDS["draw"]:   # where it stops: the start plus the aim vector
+        if row[FAM] == FAMILY_IDS["draw"]:  # where it stops: the start plus the aim vector
             assert row[AIM] == ring_of(row[X0] + row[AX], RULES.launch_y + row[AY], 0.0, cy, radii)
-        elif row[FAM] == FAMILY_IDS["takeout"]:   # the ring of the puck it hits
+        elif row[FAM] == FAMILY_IDS["takeout"]:  # the ring of the puck it hits
             assert row[AIM] in theirs
     assert {int(a) for a in rows[:, AIM]} >= {1, 2}
     forbid = ("zone.1", "shot.takeout")
-    limited = candidate_rows(kit(RULES, dataclasses.replace(base, forbid=forbid)), sit.pos, sit.owner, sit.side,
-                             0, 80)
+    limited = candidate_rows(kit(RULES, dataclasses.replace(base, forbid=forbid)), sit.pos, sit.owner, sit.side, 0, 80)
     assert len(limited) and 1 not in limited[:, AIM] and FAMILY_IDS["takeout"] not in limited[:, FAM]
 
 
 def test_a_forbidden_ring_is_replaced_by_the_next_spots_and_pucks():
     profile = CurlastiqueProfile(candidates=80, draw_spots=6)
-    empty = Situation(RULES, 0, 1, False, np.zeros((0, 2)), np.zeros(0, dtype=np.int64), np.arange(2), (0, 1),
-                      np.full(2, 3), (0, 0))
+    empty = Situation(
+        RULES, 0, 1, False, np.zeros((0, 2)), np.zeros(0, dtype=np.int64), np.arange(2), (0, 1), np.full(2, 3), (0, 0)
+    )
     rows = candidate_rows(kit(RULES, profile), empty.pos, empty.owner, empty.side, 0, 80)
     draws = rows[rows[:, FAM] == FAMILY_IDS["draw"]]
-    assert len(draws) == 18 and set(draws[:, AIM]) == {1}   # six spots of the 100 ring
+    assert len(draws) == 18 and set(draws[:, AIM]) == {1}  # six spots of the 100 ring
     no_centre = dataclasses.replace(profile, forbid=("zone.1",))
     rows = candidate_rows(kit(RULES, no_centre), empty.pos, empty.owner, empty.side, 0, 80)
     draws = rows[rows[:, FAM] == FAMILY_IDS["draw"]]
-    assert len(draws) == 18 and set(draws[:, AIM]) == {2}   # six spots of the 80 ring instead
-    sit = crowded()   # the opponent's pucks lie in rings 4, 3 and 1
+    assert len(draws) == 18 and set(draws[:, AIM]) == {2}  # six spots of the 80 ring instead
+    sit = crowded()  # the opponent's pucks lie in rings 4, 3 and 1
     aims = {}
     for forbid in ((), ("zone.1",)):
         k = kit(RULES, dataclasses.replace(profile, takeout_targets=1, forbid=forbid))
         rows = candidate_rows(k, sit.pos, sit.owner, sit.side, 0, 80)
         aims[forbid] = set(rows[rows[:, FAM] == FAMILY_IDS["takeout"], AIM])
-    assert aims[()] == {1} and aims[("zone.1",)] == {3}   # the next target, outside the forbidden ring
+    assert aims[()] == {1} and aims[("zone.1",)] == {3}  # the next target, outside the forbidden ring
 
 
 def test_a_forbidden_ring_is_never_aimed_at_and_a_forbidden_family_never_chosen():
@@ -123,7 +123,7 @@ def test_a_forbidden_ring_is_never_aimed_at_and_a_forbidden_family_never_chosen(
     mine, theirs = seat(tables, 0), seat(tables, 1)
     assert len(mine) >= 30 and not (mine["aim_zone"] == 1).any() and not (mine["family"] == "takeout").any()
     assert (theirs["aim_zone"] == 1).any() and (theirs["family"] == "takeout").any()
-    assert (mine["family"] == "draw").any()   # it still draws, to the other rings
+    assert (mine["family"] == "draw").any()  # it still draws, to the other rings
 
 
 def test_nothing_forbidden_plays_the_stored_games():
@@ -132,8 +132,9 @@ def test_nothing_forbidden_plays_the_stored_games():
     stored = json.loads(gzip.open(DATA, "rt", encoding="utf-8").read())
     for case in stored[:4]:
         rules = load_rules(GAME, None, case["set"])
-        players = [Player(p.name, dataclasses.replace(p.profile, forbid=()))
-                   for p in load_lineup(GAME, case["players"], rules)]
+        players = [
+            Player(p.name, dataclasses.replace(p.profile, forbid=())) for p in load_lineup(GAME, case["players"], rules)
+        ]
         got = GAME.play_match(rules, players, MatchSeeds(*case["seed"])).tables()
         for name, rows in case["tables"].items():
             for i, (old, new) in enumerate(zip(rows, got[name], strict=True)):

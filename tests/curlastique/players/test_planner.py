@@ -38,8 +38,18 @@ ADDED = {"events": {"aim_zone"}}
 
 def situation(pos, owner, seat=0, n=2):
     pos = np.asarray(pos, dtype=float).reshape(-1, 2)
-    return Situation(RULES, seat, 1, False, pos, np.asarray(owner, dtype=np.int64), np.arange(n),
-                     tuple(range(n)), np.full(n, 3), (0,) * n)
+    return Situation(
+        RULES,
+        seat,
+        1,
+        False,
+        pos,
+        np.asarray(owner, dtype=np.int64),
+        np.arange(n),
+        tuple(range(n)),
+        np.full(n, 3),
+        (0,) * n,
+    )
 
 
 def shots_of(profile, sit, budget=None):
@@ -68,7 +78,7 @@ def test_execution_noise_is_the_physics_execute_shots_draw_for_draw():
 
 def test_families_fill_the_budget_in_the_profiles_fill_order():
     empty = situation(np.zeros((0, 2)), [])
-    _, fams = shots_of(CurlastiqueProfile(candidates=8), empty)   # empty board: draws and guards only
+    _, fams = shots_of(CurlastiqueProfile(candidates=8), empty)  # empty board: draws and guards only
     assert fams == [FAMILY_IDS[f] for f in ("draw", "draw", "draw", "guard") * 2]
     order = ("guard", "draw")
     _, fams = shots_of(CurlastiqueProfile(candidates=5, fill_order=order), empty)
@@ -99,7 +109,7 @@ def test_take_outs_arrive_at_their_impact_speeds(firm, soft):
     profile = CurlastiqueProfile(takeout_firm_speed=firm, takeout_soft_speed=soft)
     shots, fams = shots_of(profile, situation(target, [1]))
     takeouts = shots[np.array(fams) == FAMILY_IDS["takeout"]]
-    assert len(takeouts) == 4                                    # firm, soft, two cuts
+    assert len(takeouts) == 4  # firm, soft, two cuts
     for (x, angle, speed), impact in zip(takeouts[:2], (firm, soft), strict=True):
         discs = discs_for(RULES, target, np.array([1]), 0)
         discs.pos[-1] = (x, RULES.launch_y)
@@ -134,17 +144,30 @@ def test_raises_and_doubles_aim_along_the_line_of_centres():
         x, angle, speed = shots[fams.index(FAMILY_IDS[family])]
         final, on = simulate_throws(RULES, sit.pos, sit.owner, 0, [x], [angle], [speed])
         moved = np.hypot(*(final[0, hit] - sit.pos[hit]))
-        assert moved > 0.01, family                                    # the aimed puck was hit
+        assert moved > 0.01, family  # the aimed puck was hit
     x, angle, speed = shots[fams.index(FAMILY_IDS["raise"])]
     final, _ = simulate_throws(RULES, sit.pos, sit.owner, 0, [x], [angle], [speed])
-    assert np.hypot(final[0, 0, 0], final[0, 0, 1] - CY) < 0.01      # raised onto the centre
+    assert np.hypot(final[0, 0, 0], final[0, 0, 1] - CY) < 0.01  # raised onto the centre
 
 
 #: Every style key, with a changed value, on a crowded board.
-STYLE = {"draw_spots_per_ring": 6, "draw_spots": 3, "draw_clearance": 2.0, "draw_offset_m": 0.05,
-         "takeout_targets": 1, "takeout_firm_speed": 1.5, "takeout_soft_speed": 0.4, "takeout_cut": 0.9,
-         "raise_targets": 0, "double_targets": 1, "double_partners": 1, "double_max_gap_m": 0.05,
-         "double_speed": 1.2, "guard_distances_m": (0.1,), "fill_order": ("takeout", "double", "raise")}
+STYLE = {
+    "draw_spots_per_ring": 6,
+    "draw_spots": 3,
+    "draw_clearance": 2.0,
+    "draw_offset_m": 0.05,
+    "takeout_targets": 1,
+    "takeout_firm_speed": 1.5,
+    "takeout_soft_speed": 0.4,
+    "takeout_cut": 0.9,
+    "raise_targets": 0,
+    "double_targets": 1,
+    "double_partners": 1,
+    "double_max_gap_m": 0.05,
+    "double_speed": 1.2,
+    "guard_distances_m": (0.1,),
+    "fill_order": ("takeout", "double", "raise"),
+}
 
 
 @pytest.mark.parametrize("key", sorted(STYLE))
@@ -164,9 +187,10 @@ def test_jitter_fills_the_budget_and_random_shots_when_no_family_offers_one():
     draw = math.sqrt(2 * MUG * (CY - RULES.launch_y))
     assert set(fams.tolist()) == {RANDOM} and len(shots) == 30 and not aims.any()
     assert ((shots[:, 2] >= 0.5 * draw) & (shots[:, 2] <= 0.6 * draw)).all()
-    planner = Planner(RULES, CurlastiqueProfile(candidates=30, jitter_x_m=0.0, jitter_angle_deg=0.0,
-                                                jitter_speed_rel=0.0))
-    shots, fams, aims = planner.candidates(empty, np.random.default_rng(0))   # 20 from the families, 10 copies
+    planner = Planner(
+        RULES, CurlastiqueProfile(candidates=30, jitter_x_m=0.0, jitter_angle_deg=0.0, jitter_speed_rel=0.0)
+    )
+    shots, fams, aims = planner.candidates(empty, np.random.default_rng(0))  # 20 from the families, 10 copies
     assert np.array_equal(shots[20:], shots[:10]) and fams[20:].tolist() == fams[:10].tolist()
     assert aims[20:].tolist() == aims[:10].tolist()
 

@@ -5,7 +5,8 @@ import pytest
 from tests.benchmarks.scripts import load
 
 head_to_head, one_core_speed, points_per_throw_ci = (
-    getattr(load("curlastique_skill"), name) for name in ("head_to_head", "one_core_speed", "points_per_throw_ci"))
+    getattr(load("curlastique_skill"), name) for name in ("head_to_head", "one_core_speed", "points_per_throw_ci")
+)
 
 PRESETS = ("novice", "casual", "club", "expert")
 

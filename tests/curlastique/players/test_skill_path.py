@@ -23,11 +23,14 @@ def test_the_path_runs_through_four_planner_presets_and_ends_on_them():
     low, high = (load_profile(SPEC, name).profile for name in path[1:3])
     half = profile_at_skill(SPEC, 1.5)
     assert half.candidates == round((low.candidates + high.candidates) / 2)
-    assert min(low.angle_sigma_deg, high.angle_sigma_deg) < half.angle_sigma_deg < max(low.angle_sigma_deg,
-                                                                                        high.angle_sigma_deg)
-    assert dataclasses.replace(half, candidates=low.candidates, samples=low.samples, position_sigma_m=0,
-                               angle_sigma_deg=0, speed_sigma_rel=0) \
-        == dataclasses.replace(low, position_sigma_m=0, angle_sigma_deg=0, speed_sigma_rel=0)  # only skill moves
+    assert (
+        min(low.angle_sigma_deg, high.angle_sigma_deg)
+        < half.angle_sigma_deg
+        < max(low.angle_sigma_deg, high.angle_sigma_deg)
+    )
+    assert dataclasses.replace(
+        half, candidates=low.candidates, samples=low.samples, position_sigma_m=0, angle_sigma_deg=0, speed_sigma_rel=0
+    ) == dataclasses.replace(low, position_sigma_m=0, angle_sigma_deg=0, speed_sigma_rel=0)  # only skill moves
 
 
 @pytest.mark.slow
@@ -38,8 +41,9 @@ def test_win_rate_against_a_fixed_opponent_rises_along_the_path():
     rules = load_rules(SPEC, None, ["game.target_score=300"])
     reference = Player("reference", load_profile(SPEC, "club").profile)
     skills = [float(s) for s in range(len(SPEC.skill_path))]
-    cells = [Cell("path", f"skill-{s:g}", rules, [player_at_skill(SPEC, s), reference], rotate_seats=True)
-             for s in skills]
+    cells = [
+        Cell("path", f"skill-{s:g}", rules, [player_at_skill(SPEC, s), reference], rotate_seats=True) for s in skills
+    ]
     tables = run_cells(SPEC, cells, 60, root_seed=20261202, jobs=2, progress=False)
     players = tables["players"]
     rates, intervals = [], []

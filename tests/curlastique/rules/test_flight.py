@@ -13,8 +13,13 @@ from sim.curlastique.rules.board import arena, discs_for, launch_velocity, physi
 from sim.curlastique.rules.flight import free_flights, launch_velocity_of
 from sim.physics import STATUS_ON, heading, simulate_batch
 
-VARIANTS = ([], ["out.rim=false", "out.corners=false"], ["out.lost_puck=removed"],
-            ["out.pegs=false", "out.elastic=false"], ["board.corner_size=0"])
+VARIANTS = (
+    [],
+    ["out.rim=false", "out.corners=false"],
+    ["out.lost_puck=removed"],
+    ["out.pegs=false", "out.elastic=false"],
+    ["board.corner_size=0"],
+)
 
 
 def engine_only(rules, pos, owner, seat, x, angle, speed):
@@ -22,8 +27,9 @@ def engine_only(rules, pos, owner, seat, x, angle, speed):
     blocked = ~np.isfinite(x)
     discs = discs_for(rules, pos, owner, seat)
     mover = discs.n - 1
-    starts = np.column_stack([np.where(blocked, discs.pos[mover, 0], x),
-                              np.where(blocked, discs.pos[mover, 1], rules.launch_y)])
+    starts = np.column_stack(
+        [np.where(blocked, discs.pos[mover, 0], x), np.where(blocked, discs.pos[mover, 1], rules.launch_y)]
+    )
     vel = launch_velocity(angle, np.where(blocked, 0.0, speed))
     result = simulate_batch(table(rules), physics(rules), discs, mover, starts, vel)
     on = result.status == STATUS_ON
@@ -52,7 +58,7 @@ def test_the_arena_settles_every_throw_as_the_engine_alone(seed, m, variant):
     x = rng.uniform(-0.19, 0.19, k)
     angle = rng.uniform(-35.0, 35.0, k)
     speed = np.r_[rng.uniform(0.0, 1.0, k // 2), rng.uniform(1.0, 3.0, k - k // 2)]
-    x[:2], speed[2:4] = np.nan, 0.0            # blocked starts, throws that do not move
+    x[:2], speed[2:4] = np.nan, 0.0  # blocked starts, throws that do not move
     expected = engine_only(rules, pos, owner, 1, x, angle, speed)
     got = simulate_throws(rules, pos, owner, 1, x, angle, speed)
     assert np.array_equal(got[0], expected[0]) and np.array_equal(got[1], expected[1])
@@ -62,9 +68,9 @@ def test_the_broad_phase_settles_lone_draws_and_leaves_contacts_to_the_engine():
     rules = load_rules(GAME)
     a = arena(rules)
     pos = np.array([[0.0, 0.75]])
-    speeds = np.array([1.0, 1.38, 1.6, 2.9])       # short, on the centre (touching), past it, into the rim
-    starts = np.column_stack([np.full(4, 0.1), np.full(4, rules.launch_y)])   # beside the puck: free
-    starts[1:, 0] = 0.0                                                       # straight at it
+    speeds = np.array([1.0, 1.38, 1.6, 2.9])  # short, on the centre (touching), past it, into the rim
+    starts = np.column_stack([np.full(4, 0.1), np.full(4, rules.launch_y)])  # beside the puck: free
+    starts[1:, 0] = 0.0  # straight at it
     vel = launch_velocity(np.zeros(4), speeds)
     free, rest, hit_starts, _ = free_flights(pos, starts, vel, a.deceleration, a.radius, a.edges, a.circles, a.parked)
     assert free.tolist() == [True, False, False, False] and len(hit_starts) == 3
@@ -84,8 +90,10 @@ def test_no_state_carries_between_boards():
     first, second = board(1, 4), board(2, 4)
     x, angle, speed = np.zeros(8), np.linspace(-10, 10, 8), np.full(8, 1.5)
     for pos, owner in (first, second, first):
-        assert np.array_equal(simulate_throws(rules, pos, owner, 0, x, angle, speed)[0],
-                              engine_only(rules, pos, owner, 0, x, angle, speed)[0])
+        assert np.array_equal(
+            simulate_throws(rules, pos, owner, 0, x, angle, speed)[0],
+            engine_only(rules, pos, owner, 0, x, angle, speed)[0],
+        )
 
 
 @settings(max_examples=30, deadline=None)

@@ -39,10 +39,18 @@ def test_starter_helpers():
 
 def test_round_one_oldest_starts_then_lowest_cumulative_with_ties_by_seat_order():
     # 3 players; cumulative after each round decides who starts the next
-    plan = {(1, 0): 100, (1, 1): 40, (1, 2): 40,     # after r1: 100, 40, 40 -> tie: seat 1
-            (2, 0): 0, (2, 1): 100, (2, 2): 20,      # after r2: 100, 140, 60 -> seat 2
-            (3, 0): 0, (3, 1): 0, (3, 2): 40,        # after r3: 100, 140, 100 -> tie 0/2: seat 0
-            (4, 0): 500}                             # seat 0 reaches 600 >= 500
+    plan = {
+        (1, 0): 100,
+        (1, 1): 40,
+        (1, 2): 40,  # after r1: 100, 40, 40 -> tie: seat 1
+        (2, 0): 0,
+        (2, 1): 100,
+        (2, 2): 20,  # after r2: 100, 140, 60 -> seat 2
+        (3, 0): 0,
+        (3, 1): 0,
+        (3, 2): 40,  # after r3: 100, 140, 100 -> tie 0/2: seat 0
+        (4, 0): 500,
+    }  # seat 0 reaches 600 >= 500
     log, t = play(plan, 3)
     orders = round_orders(t["events"])
     assert orders[1] == [0, 1, 2] * 5
@@ -78,29 +86,45 @@ def test_round_in_progress_is_finished_after_the_target():
 
 
 def test_tie_for_first_goes_to_decisive_rounds_until_a_winner():
-    plan = {(1, 0): 300, (1, 1): 300, (1, 2): 100,
-            (2, 0): 300, (2, 1): 300, (2, 2): 0,   # 600, 600, 100: tie between 0 and 1
-            (3, 0): 100, (3, 1): 100,              # decisive: tie again
-            (4, 0): 60, (4, 1): 60,                # tie again
-            (5, 0): 40, (5, 1): 80}                # seat 1 wins
+    plan = {
+        (1, 0): 300,
+        (1, 1): 300,
+        (1, 2): 100,
+        (2, 0): 300,
+        (2, 1): 300,
+        (2, 2): 0,  # 600, 600, 100: tie between 0 and 1
+        (3, 0): 100,
+        (3, 1): 100,  # decisive: tie again
+        (4, 0): 60,
+        (4, 1): 60,  # tie again
+        (5, 0): 40,
+        (5, 1): 80,
+    }  # seat 1 wins
     log, t = play(plan, 3)
     m = log.matches
     assert m["finished"] and m["winner"] == 1 and m["decisive_rounds"] == 3 and m["rounds"] == 5
     decisive = t["rounds"][t["rounds"]["decisive"]]
-    assert sorted(decisive["seat"].unique()) == [0, 1]               # only the tied players
-    assert (decisive["cumulative"] == 600).all()                     # decisive points not added
+    assert sorted(decisive["seat"].unique()) == [0, 1]  # only the tied players
+    assert (decisive["cumulative"] == 600).all()  # decisive points not added
     ev = t["events"][t["events"]["decisive"]]
-    assert ev.groupby(["round", "seat"]).size().eq(5).all()          # 5 pucks each
-    assert round_orders(ev)[3] == [0, 1] * 5                         # lowest cumulative tie: seat order
+    assert ev.groupby(["round", "seat"]).size().eq(5).all()  # 5 pucks each
+    assert round_orders(ev)[3] == [0, 1] * 5  # lowest cumulative tie: seat order
     p = t["players"].set_index("seat")
     assert p["won"].tolist() == [False, True, False]
     assert p.loc[1, "rank"] == 1 and p.loc[0, "rank"] == 2 and p.loc[2, "rank"] == 3
 
 
 def test_three_way_tie_together_narrows_to_the_players_tied_again():
-    plan = {(1, 0): 500, (1, 1): 500, (1, 2): 500,
-            (2, 0): 100, (2, 1): 100, (2, 2): 40,  # 0 and 1 tied again, 2 eliminated
-            (3, 0): 20, (3, 1): 0}
+    plan = {
+        (1, 0): 500,
+        (1, 1): 500,
+        (1, 2): 500,
+        (2, 0): 100,
+        (2, 1): 100,
+        (2, 2): 40,  # 0 and 1 tied again, 2 eliminated
+        (3, 0): 20,
+        (3, 1): 0,
+    }
     log, t = play(plan, 3, "game.tie_break=together")
     dec = t["rounds"][t["rounds"]["decisive"]]
     assert sorted(dec[dec["round"] == 2]["seat"]) == [0, 1, 2]
@@ -111,10 +135,17 @@ def test_three_way_tie_together_narrows_to_the_players_tied_again():
 def test_three_way_tie_one_v_one_plays_meetings_in_seat_order():
     """#14 point 15, the default reading of «manche décisive en 1 contre 1»: seat 0 meets
     seat 1; the winner meets seat 2; a tied meeting is replayed between the same two."""
-    plan = {(1, 0): 500, (1, 1): 500, (1, 2): 500,
-            (2, 0): 100, (2, 1): 40,               # 0 beats 1
-            (3, 0): 40, (3, 2): 40,                # 0 and 2 tie: replayed
-            (4, 0): 20, (4, 2): 80}                # 2 beats 0
+    plan = {
+        (1, 0): 500,
+        (1, 1): 500,
+        (1, 2): 500,
+        (2, 0): 100,
+        (2, 1): 40,  # 0 beats 1
+        (3, 0): 40,
+        (3, 2): 40,  # 0 and 2 tie: replayed
+        (4, 0): 20,
+        (4, 2): 80,
+    }  # 2 beats 0
     log, t = play(plan, 3)
     dec = t["rounds"][t["rounds"]["decisive"]]
     meetings = {r: sorted(g["seat"]) for r, g in dec.groupby("round")}
@@ -133,7 +164,7 @@ def test_three_way_tie_one_v_one_plays_meetings_in_seat_order():
 
 def test_round_cap_counts_decisive_rounds_and_a_capped_knockout_has_no_winner():
     plan = {(1, 0): 500, (1, 1): 500, (1, 2): 500, (2, 0): 100, (2, 1): 40}
-    log, t = play(plan, 3, "game.max_rounds=2")          # the second meeting never starts
+    log, t = play(plan, 3, "game.max_rounds=2")  # the second meeting never starts
     m = log.matches
     assert (m["rounds"], m["decisive_rounds"], m["finished"], m["winner"]) == (2, 1, False, -1)
     assert not t["players"]["won"].any()
@@ -141,12 +172,12 @@ def test_round_cap_counts_decisive_rounds_and_a_capped_knockout_has_no_winner():
     assert metrics["capped_games"] == 1.0 and metrics["unfinished_rate"] == 1.0
 
 
-@pytest.mark.parametrize("decider, expected", [("higher_scorer", (0, 3)), ("lower_scorer", (2, 1)),
-                                               ("first_seat", (0, 1))])
+@pytest.mark.parametrize(
+    "decider, expected", [("higher_scorer", (0, 3)), ("lower_scorer", (2, 1)), ("first_seat", (0, 1))]
+)
 def test_teams_sum_scores_and_a_tie_is_settled_by_one_player_of_each_team(decider, expected):
     # team 0 = seats 0, 2; team 1 = seats 1, 3; both teams at 600
-    plan = {(1, 0): 400, (1, 1): 200, (1, 2): 200, (1, 3): 400,
-            (2, expected[0]): 100, (2, expected[1]): 20}
+    plan = {(1, 0): 400, (1, 1): 200, (1, 2): 200, (1, 3): 400, (2, expected[0]): 100, (2, expected[1]): 20}
     log, t = play(plan, 4, "game.teams=true", f"game.team_decider={decider}")
     m = log.matches
     assert m["finished"] and m["winning_team"] == 0 and m["decisive_rounds"] == 1
@@ -168,8 +199,7 @@ def test_team_reaching_the_target_wins_on_team_total():
 
 
 def test_team_decisive_rounds_repeat_with_the_same_players():
-    plan = {(1, 0): 300, (1, 1): 300, (1, 2): 200, (1, 3): 200,
-            (2, 0): 80, (2, 1): 80, (3, 0): 0, (3, 1): 20}
+    plan = {(1, 0): 300, (1, 1): 300, (1, 2): 200, (1, 3): 200, (2, 0): 80, (2, 1): 80, (3, 0): 0, (3, 1): 20}
     log, t = play(plan, 4, "game.teams=true")
     assert log.matches["winning_team"] == 1 and log.matches["winner"] == 1
     assert log.matches["decisive_rounds"] == 2
@@ -196,8 +226,10 @@ def test_cap_also_stops_endless_decisive_rounds():
     assert log.matches["rounds"] == 4 and log.matches["decisive_rounds"] == 3
     assert not log.matches["finished"] and log.matches["winner"] == -1
     finished, _ = play({(1, 0): 500}, 2, "game.max_rounds=4")
-    both = {t: pd.concat([pd.DataFrame(a), pd.DataFrame(b)], ignore_index=True)
-            for t, a, b in ((k, log.tables()[k], finished.tables()[k]) for k in log.tables())}
+    both = {
+        t: pd.concat([pd.DataFrame(a), pd.DataFrame(b)], ignore_index=True)
+        for t, a, b in ((k, log.tables()[k], finished.tables()[k]) for k in log.tables())
+    }
     assert GAME.summary(both)["capped_games"] == 1.0 and GAME.summary(both)["unfinished_rate"] == 0.5
 
 
@@ -215,11 +247,11 @@ def test_start_positions_avoid_pucks_lying_on_the_start_line():
     y0, d = rules.launch_y, rules.puck.diameter
     x = np.array([0.0, 0.01, -0.02, 0.05, 0.19])
     assert np.array_equal(free_launch_x(rules, x, np.zeros((0, 2))), x)
-    assert np.array_equal(free_launch_x(rules, x, np.array([[0.0, 0.6]])), x)   # far away
+    assert np.array_equal(free_launch_x(rules, x, np.array([[0.0, 0.6]])), x)  # far away
     moved = free_launch_x(rules, x, np.array([[0.0, y0]]))
-    assert moved.tolist() == [-d, d, -d, 0.05, 0.19]       # nearest side; ties go left
+    assert moved.tolist() == [-d, d, -d, 0.05, 0.19]  # nearest side; ties go left
     # a blocker slightly in front of the line forbids a narrower interval
-    half = np.sqrt(d ** 2 - 0.02 ** 2)
+    half = np.sqrt(d**2 - 0.02**2)
     assert free_launch_x(rules, np.array([0.02]), np.array([[0.0, y0 + 0.02]]))[0] == pytest.approx(half)
     # at the edge of the range the only free side is used; a full line leaves no start
     assert free_launch_x(rules, np.array([0.18]), np.array([[0.19, y0]]))[0] == pytest.approx(0.19 - d)
@@ -249,7 +281,6 @@ def test_three_way_tie_one_v_one_in_a_random_order_follows_the_matchs_own_draw()
         assert again.rounds == log.rounds
         orders.add(tuple(order))
     assert len(orders) > 1  # the order is drawn, not fixed
-    seat_order = play_match(load_rules(GAME), scripted_players(rules, plan, 3, 0), MatchSeeds(0, 5),
-                            resolver=teleport)
+    seat_order = play_match(load_rules(GAME), scripted_players(rules, plan, 3, 0), MatchSeeds(0, 5), resolver=teleport)
     dec = pd.DataFrame(seat_order.rounds).query("decisive")
     assert [sorted(g["seat"]) for _, g in dec.groupby("round")] == [[0, 1], [0, 2]]

@@ -35,12 +35,12 @@ def check_invariants(rules, t, n):
         # every participant throws exactly `pucks`, one per turn, never twice in a row
         assert all(seats.count(s) == pucks for s in participants)
         assert len(participants) == 1 or all(a != b for a, b in zip(seats, seats[1:], strict=False))
-        assert seats == seats[:len(participants)] * pucks                # the same lap each time
+        assert seats == seats[: len(participants)] * pucks  # the same lap each time
         r_rows = rounds[rounds["round"] == number].set_index("seat")
         starter = seats[0]
         assert (r_rows["starter"] == starter).all()
         if number == 1:
-            assert starter == 0                                          # the oldest starts
+            assert starter == 0  # the oldest starts
         else:  # lowest cumulative, ties broken by seat order
             assert starter == min(participants, key=lambda s: (cumulative[s], s))
         decisive = bool(r_rows["decisive"].iloc[0])
@@ -65,13 +65,18 @@ def check_invariants(rules, t, n):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(n=st.sampled_from([2, 3, 4]), teams=st.booleans(), target=st.sampled_from([100, 500, 1000]),
-       plan=st.dictionaries(st.tuples(st.integers(1, 12), st.integers(0, 3)), POINTS, max_size=40),
-       default=st.sampled_from([0, 20, 100]))
+@given(
+    n=st.sampled_from([2, 3, 4]),
+    teams=st.booleans(),
+    target=st.sampled_from([100, 500, 1000]),
+    plan=st.dictionaries(st.tuples(st.integers(1, 12), st.integers(0, 3)), POINTS, max_size=40),
+    default=st.sampled_from([0, 20, 100]),
+)
 def test_scripted_games_keep_every_invariant(n, teams, target, plan, default):
     teams = teams and n == 4
-    rules = load_rules(GAME, None, [f"game.teams={str(teams).lower()}", f"game.target_score={target}",
-                                    "game.max_rounds=12"])
+    rules = load_rules(
+        GAME, None, [f"game.teams={str(teams).lower()}", f"game.target_score={target}", "game.max_rounds=12"]
+    )
     log = play_match(rules, scripted_players(rules, plan, n, default), MatchSeeds(1, 2), resolver=teleport)
     t = tables(log)
     check_invariants(rules, t, n)
@@ -145,19 +150,37 @@ def test_tables_have_stable_columns_and_types():
     rules = load_rules(GAME, None, ["game.target_score=200"])
     cell = Cell("baseline", "mix", rules, load_lineup(GAME, ["novice", "random", "casual"], rules))
     t = run_cells(GAME, [cell], 4, 5, progress=False)
-    required = {"matches": {"winner", "winning_team", "rounds", "throws", "decisive_rounds", "finished"},
-                "players": {"seat", "profile", "team", "score", "rank", "won"},
-                "rounds": {"round", "seat", "points", "cumulative", "decisive", "starter"},
-                "events": {"index", "round", "turn", "seat", "intended_x", "intended_angle_deg",
-                           "intended_speed", "executed_x", "executed_angle_deg", "executed_speed",
-                           "final_x", "final_y", "zone", "out", "knocked_out", "opponents_knocked_out"}}
+    required = {
+        "matches": {"winner", "winning_team", "rounds", "throws", "decisive_rounds", "finished"},
+        "players": {"seat", "profile", "team", "score", "rank", "won"},
+        "rounds": {"round", "seat", "points", "cumulative", "decisive", "starter"},
+        "events": {
+            "index",
+            "round",
+            "turn",
+            "seat",
+            "intended_x",
+            "intended_angle_deg",
+            "intended_speed",
+            "executed_x",
+            "executed_angle_deg",
+            "executed_speed",
+            "final_x",
+            "final_y",
+            "zone",
+            "out",
+            "knocked_out",
+            "opponents_knocked_out",
+        },
+    }
     for name, cols in required.items():
         assert cols <= set(t[name].columns), name
-    kinds = {"matches": {"winner": "i", "rounds": "i", "finished": "b"},
-             "players": {"score": "i", "rank": "i", "won": "b", "profile": "O"},
-             "rounds": {"points": "i", "cumulative": "i", "decisive": "b"},
-             "events": {"zone": "i", "out": "b", "final_x": "f", "planned_margin": "f",
-                        "knocked_out": "i", "family": "O"}}
+    kinds = {
+        "matches": {"winner": "i", "rounds": "i", "finished": "b"},
+        "players": {"score": "i", "rank": "i", "won": "b", "profile": "O"},
+        "rounds": {"points": "i", "cumulative": "i", "decisive": "b"},
+        "events": {"zone": "i", "out": "b", "final_x": "f", "planned_margin": "f", "knocked_out": "i", "family": "O"},
+    }
     for name, cols in kinds.items():
         for col, kind in cols.items():
             assert t[name][col].dtype.kind == kind, (name, col, t[name][col].dtype)

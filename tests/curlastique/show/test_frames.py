@@ -13,12 +13,15 @@ from sim.curlastique.show.frames import MAX_VERTICES, _Recorder, frames
 SPEC = get_game("curlastique")
 
 
-@pytest.mark.parametrize("names, overrides, seed", [
-    (["club", "casual"], [], (31, 3)),
-    (["novice", "club", "casual"], ["game.target_score=200"], (7, 0)),
-    (["club", "casual", "novice", "club"], ["game.teams=true", "game.target_score=200"], (5, 2)),
-    (["expert", "random"], ["out.lost_puck=removed", "game.target_score=150"], (11, 1)),
-])
+@pytest.mark.parametrize(
+    "names, overrides, seed",
+    [
+        (["club", "casual"], [], (31, 3)),
+        (["novice", "club", "casual"], ["game.target_score=200"], (7, 0)),
+        (["club", "casual", "novice", "club"], ["game.teams=true", "game.target_score=200"], (5, 2)),
+        (["expert", "random"], ["out.lost_puck=removed", "game.target_score=150"], (11, 1)),
+    ],
+)
 def test_frames_final_scores_are_play_matchs_scores(names, overrides, seed):
     rules = load_rules(SPEC, None, overrides)
     players = load_lineup(SPEC, names, rules)

@@ -43,11 +43,15 @@ def test_the_text_names_every_round_of_the_match(told):
     rounds = sorted({r["round"] for r in log.rounds})
     assert [int(n) for n, _ in ROUND.findall(text)] == rounds == list(range(1, log.matches["rounds"] + 1))
     # each round's points and cumulative score per seat, as in the log
-    blocks = {int(b.split()[1].rstrip(":")): b for b in re.split(r"^(?=Round \d+)", text, flags=re.M)
-              if b.startswith("Round")}
+    blocks = {
+        int(b.split()[1].rstrip(":")): b for b in re.split(r"^(?=Round \d+)", text, flags=re.M) if b.startswith("Round")
+    }
     for r in log.rounds:
-        assert re.search(rf"^    seat {r['seat']} \(\w+\) +{r['points']} points +total +{r['cumulative']}$",
-                         blocks[r["round"]], flags=re.M), r
+        assert re.search(
+            rf"^    seat {r['seat']} \(\w+\) +{r['points']} points +total +{r['cumulative']}$",
+            blocks[r["round"]],
+            flags=re.M,
+        ), r
 
 
 def test_the_same_winner_and_final_scores_as_the_log(told):
@@ -83,10 +87,18 @@ def test_the_same_seeds_give_the_same_text_and_other_seeds_another(told):
 
 
 def test_decisive_rounds_are_marked_and_leave_the_scores_alone():
-    plan = {(1, 0): 300, (1, 1): 300, (1, 2): 100,
-            (2, 0): 300, (2, 1): 300, (2, 2): 0,   # 600, 600, 100: tie between 0 and 1
-            (3, 0): 100, (3, 1): 100,              # decisive: tie again
-            (4, 0): 40, (4, 1): 80}                # seat 1 wins
+    plan = {
+        (1, 0): 300,
+        (1, 1): 300,
+        (1, 2): 100,
+        (2, 0): 300,
+        (2, 1): 300,
+        (2, 2): 0,  # 600, 600, 100: tie between 0 and 1
+        (3, 0): 100,
+        (3, 1): 100,  # decisive: tie again
+        (4, 0): 40,
+        (4, 1): 80,
+    }  # seat 1 wins
     players = scripted_players(RULES, plan, 3)
     text = replay(RULES, players, MatchSeeds(0, 0), resolver=teleport)
     log = play_match(RULES, scripted_players(RULES, plan, 3), MatchSeeds(0, 0), resolver=teleport)

@@ -31,8 +31,16 @@ from ..helpers import RULES as DEFAULT_RULES
 from ..helpers import Scripted, at, circuit, give, race, speed, uid
 
 #: two short circuits, many attacks and counters (so that every policy plays them often)
-RULES = load_rules(GAME, None, ['championship.circuits=["ligne_droite", "goulet"]', "deck.tir.count=10",
-                                "deck.choc.count=6", "deck.renfort_de_coquille.count=8"])
+RULES = load_rules(
+    GAME,
+    None,
+    [
+        'championship.circuits=["ligne_droite", "goulet"]',
+        "deck.tir.count=10",
+        "deck.choc.count=6",
+        "deck.renfort_de_coquille.count=8",
+    ],
+)
 #: two action cards and a counter
 FORBID = ("tir", "choc", "renfort_de_coquille")
 
@@ -50,8 +58,9 @@ def _tables(players, matches, seed=5, rules=RULES) -> list[dict]:
 
 def _played(tables, seat) -> Counter:
     """Cards ``seat`` played (action cards and counters) over the matches."""
-    return Counter(e["card"] for t in tables for e in t["events"]
-                   if e["seat"] == seat and e["phase"] in ("action", "reaction"))
+    return Counter(
+        e["card"] for t in tables for e in t["events"] if e["seat"] == seat and e["phase"] in ("action", "reaction")
+    )
 
 
 #: profile changes that make the players counter more often (so that the others' counters are seen)
@@ -59,14 +68,17 @@ GREEDY_COUNTERS = {"greedy_counter_at": 3}
 KEEPS_NO_COUNTER = {"react_keep": 0.0, "react_keep_last": 0.0, "react_keep_near_end": 0.0}
 
 
-@pytest.mark.parametrize("names, matches, changes", [
-    (("random", "random", "random"), 2, {}),
-    (("greedy", "greedy", "greedy"), 6, GREEDY_COUNTERS),
-    (("tactician", "tactician", "greedy"), 6, {}),        # the Python phases (a greedy seat)
-    (("casual", "casual", "casual"), 6, {}),              # temperature 0.2
-    (("novice", "novice", "novice"), 12, KEEPS_NO_COUNTER),  # temperature 1.0
-    (("tactician", "tactician", "tactician"), 8, {}),     # the compiled calls
-])
+@pytest.mark.parametrize(
+    "names, matches, changes",
+    [
+        (("random", "random", "random"), 2, {}),
+        (("greedy", "greedy", "greedy"), 6, GREEDY_COUNTERS),
+        (("tactician", "tactician", "greedy"), 6, {}),  # the Python phases (a greedy seat)
+        (("casual", "casual", "casual"), 6, {}),  # temperature 0.2
+        (("novice", "novice", "novice"), 12, KEEPS_NO_COUNTER),  # temperature 1.0
+        (("tactician", "tactician", "tactician"), 8, {}),  # the compiled calls
+    ],
+)
 def test_a_forbidden_card_is_never_played_and_the_others_still_play_it(names, matches, changes, monkeypatch):
     compiled = []
     phase = tactician_phases.speed_phase
@@ -74,9 +86,9 @@ def test_a_forbidden_card_is_never_played_and_the_others_still_play_it(names, ma
     tables = _tables(_lineup(names, **changes), matches)
     mine = _played(tables, 0)
     others = sum((_played(tables, seat) for seat in range(1, len(names))), Counter())
-    assert mine and not set(mine) & set(FORBID), mine             # it plays other cards, never these
-    assert set(FORBID) <= set(others), others                     # the same policies play them all
-    assert bool(compiled) == (set(names) == {"tactician"})        # a restricted table keeps the compiled calls
+    assert mine and not set(mine) & set(FORBID), mine  # it plays other cards, never these
+    assert set(FORBID) <= set(others), others  # the same policies play them all
+    assert bool(compiled) == (set(names) == {"tactician"})  # a restricted table keeps the compiled calls
 
 
 def test_the_compiled_calls_play_a_restricted_table_as_the_python_phases(monkeypatch):
@@ -99,33 +111,46 @@ def test_an_empty_forbid_changes_no_table(tmp_path):
         assert _tables(again, 2, rules=DEFAULT_RULES) == _tables(preset, 2, rules=DEFAULT_RULES)
 
 
-@pytest.mark.parametrize("names", [("random", "greedy"), ("greedy", "random"), ("casual", "tactician"),
-                                   ("tactician", "tactician")])
+@pytest.mark.parametrize(
+    "names", [("random", "greedy"), ("greedy", "random"), ("casual", "tactician"), ("tactician", "tactician")]
+)
 def test_a_seat_forbidding_every_card_still_races_discarding(names):
     every = [c.name for c in choices(RULES)]
     tables = _tables(_lineup(names, forbid=every), 2)
     assert all(t["matches"][0]["races"] == 2 for t in tables)
     assert not _played(tables, 0) and _played(tables, 1)
     discarded = Counter(e["card"] for t in tables for e in t["events"] if e["seat"] == 0 and e["phase"] == "discard")
-    assert set(every) & set(discarded)                            # it gives those cards up
+    assert set(every) & set(discarded)  # it gives those cards up
 
 
 def test_used_counts_the_cards_each_seat_played():
     tables = _tables(_lineup(("tactician", "greedy")), 2)
-    events = pd.DataFrame([{"variant": "v", "lineup": "l", "match": m, **row}
-                           for m, t in enumerate(tables) for row in t["events"]])
+    events = pd.DataFrame(
+        [{"variant": "v", "lineup": "l", "match": m, **row} for m, t in enumerate(tables) for row in t["events"]]
+    )
     counts = used({"events": events})
     assert list(counts.columns) == ["variant", "lineup", "match", "seat", "choice", "uses"]
     for seat in (0, 1):
         mine = counts[counts["seat"] == seat]
         assert dict(mine.groupby("choice")["uses"].sum()) == dict(_played(tables, seat))
-    assert [c.name for c in choices(RULES)] == ["aspiration", "laitue_bleue", "turbo_petard", "ressort",
-                                                "kangouroute_aigue", "rouler_bouler", "coup_de_folie", "choc",
-                                                "tir", "renfort_de_coquille", "retour_de_baton"]
+    assert [c.name for c in choices(RULES)] == [
+        "aspiration",
+        "laitue_bleue",
+        "turbo_petard",
+        "ressort",
+        "kangouroute_aigue",
+        "rouler_bouler",
+        "coup_de_folie",
+        "choc",
+        "tir",
+        "renfort_de_coquille",
+        "retour_de_baton",
+    ]
     assert "tir" not in [c.name for c in choices(load_rules(GAME, None, ["deck.tir.count=0"]))]
 
 
 # -- scripted positions ------------------------------------------------------------------------
+
 
 def _policy(name: str, forbid=("tir",)):
     profile = dataclasses.replace(load_profile(GAME, name).profile, forbid=tuple(forbid))
@@ -143,7 +168,7 @@ def test_with_only_a_forbidden_action_card_it_discards(name):
         r.board.place(1, at(c, 3, 2))
         give(r, 0, *hand)
         r.action_phase()
-        assert [(e["phase"], e["seat"]) for e in r.events] == [("discard", 0)]     # no Tir played
+        assert [(e["phase"], e["seat"]) for e in r.events] == [("discard", 0)]  # no Tir played
         assert r.board.shells[1] == 3 and len(r.hands[0]) == len(hand) - 1
         if len(hand) == 1:
             assert r.events[0]["card"] == "tir"
@@ -162,14 +187,14 @@ def test_options_and_counters_leave_forbidden_cards_out():
     give(r, 0, uid("tir"), uid("tir", 1))
     give(r, 1, uid("renfort_de_coquille"), uid("retour_de_baton"), uid("ressort"), speed(101))
     r.action_phase({0: (uid("tir"), False)})
-    (_, (_, _, _, _, options)), = [call for call in restricted.calls if call[0] == "react"]
+    ((_, (_, _, _, _, options)),) = [call for call in restricted.calls if call[0] == "react"]
     assert options == [-1, uid("retour_de_baton")] and list(r.board.shells) == [2, 3]
     restricted.calls.clear()
     r.action_phase({0: (uid("tir", 1), False)})
     assert not [call for call in restricted.calls if call[0] == "react"] and list(r.board.shells) == [2, 2]
     r.action_phase()
-    (_, (_, _, offered)), = [call for call in restricted.calls if call[0] == "action_card"]
-    assert len(offered) == 3 and all(discard for _, discard in offered)   # its Ressort: a discard only
+    ((_, (_, _, offered)),) = [call for call in restricted.calls if call[0] == "action_card"]
+    assert len(offered) == 3 and all(discard for _, discard in offered)  # its Ressort: a discard only
 
 
 def test_the_look_ahead_never_plans_a_forbidden_card():
@@ -198,5 +223,5 @@ def test_the_look_ahead_never_plans_a_forbidden_card():
             values.append(ev.value(after))
         gains[forbid] = np.array(scores) - np.array(values)
         assert card(ev.cards(r.deck), r.deck.type_index["tir"], T_KIND) == (FORBIDDEN if forbid else ACTION)
-    assert np.ptp(gains[("tir",)]) < 1e-9                         # the same discard from every end
-    assert gains[()].max() > gains[("tir",)].max() + 0.1          # unrestricted: the shot is planned
+    assert np.ptp(gains[("tir",)]) < 1e-9  # the same discard from every end
+    assert gains[()].max() > gains[("tir",)].max() + 0.1  # unrestricted: the shot is planned

@@ -65,13 +65,15 @@ def newcombe(k1, n1, k2, n2):
     c1 = binomtest(k1, n1).proportion_ci(method="wilson")
     c2 = binomtest(k2, n2).proportion_ci(method="wilson")
     d = p2 - p1
-    return (d - ((p2 - c2.low) ** 2 + (c1.high - p1) ** 2) ** 0.5,
-            d + ((c2.high - p2) ** 2 + (p1 - c1.low) ** 2) ** 0.5)
+    return (
+        d - ((p2 - c2.low) ** 2 + (c1.high - p1) ** 2) ** 0.5,
+        d + ((c2.high - p2) ** 2 + (p1 - c1.low) ** 2) ** 0.5,
+    )
 
 
 def test_ten_tir_instead_of_five_raises_the_ko_rate():
     counts = []
-    for overrides in ([], ["deck.tir.count=10"]):     # i.e. tablesim ... --set deck.tir.count=10
+    for overrides in ([], ["deck.tir.count=10"]):  # i.e. tablesim ... --set deck.tir.count=10
         rounds = _championships(["tactician"] * 4, 40, overrides, seed=7)["rounds"]
         counts += [int(rounds["snails_ko"].sum()), len(rounds)]
     low, high = newcombe(*counts)

@@ -58,8 +58,13 @@ def _both_ways(monkeypatch, rules, lineup, seeds):
 
     def snapshot(race: Race) -> None:
         end_turn(race)
-        states.append([(policy.eval.x.tolist(), policy.eval._push_key, policy.eval._counter_key)
-                       for policy in race.policies if hasattr(policy, "eval")])
+        states.append(
+            [
+                (policy.eval.x.tolist(), policy.eval._push_key, policy.eval._counter_key)
+                for policy in race.policies
+                if hasattr(policy, "eval")
+            ]
+        )
 
     monkeypatch.setattr(Race, "end_turn", snapshot)
     states: list = []
@@ -93,7 +98,7 @@ def test_compiled_phases_play_the_python_ones(monkeypatch, variant, turns):
     for match in range(3):
         compiled, python = _both_ways(monkeypatch, rules, lineup, MatchSeeds(11, match))
         assert compiled == python
-    assert count.phases > 100          # the compiled phase did play them
+    assert count.phases > 100  # the compiled phase did play them
 
 
 def test_ties_are_broken_with_the_same_draws_and_profiles_may_differ(monkeypatch):
@@ -110,11 +115,14 @@ def test_ties_are_broken_with_the_same_draws_and_profiles_may_differ(monkeypatch
     assert count.phases > 100 and count.draws > 0
 
 
-@pytest.mark.parametrize("players, overrides", [
-    (["tactician", "greedy", "tactician"], []),                 # not every seat a tactician
-    (["tactician", "casual"], []),                              # a temperature above 0
-    (["tactician", "tactician"], ["variants.two_snails=true"]),  # two snails a seat
-])
+@pytest.mark.parametrize(
+    "players, overrides",
+    [
+        (["tactician", "greedy", "tactician"], []),  # not every seat a tactician
+        (["tactician", "casual"], []),  # a temperature above 0
+        (["tactician", "tactician"], ["variants.two_snails=true"]),  # two snails a seat
+    ],
+)
 def test_other_tables_play_the_python_speed_phase(players, overrides):
     rules = load_rules(GAME, None, overrides)
     lineup = load_lineup(GAME, players, rules)
@@ -124,6 +132,7 @@ def test_other_tables_play_the_python_speed_phase(players, overrides):
         seen.append(tactician_phases.applies(race))
 
     from sim.gasterospeed import match as match_module
+
     match_module._run(rules, lineup, MatchSeeds(3, 0), events=[], trace=None, max_races=1, on_turn=spy)
     assert seen and not any(seen)
     rules = load_rules(GAME)
@@ -133,7 +142,7 @@ def test_other_tables_play_the_python_speed_phase(players, overrides):
     assert seen and all(seen)
     seen.clear()
     match_module._run(rules, tacticians, MatchSeeds(3, 0), events=None, trace=[], max_races=1, on_turn=spy)
-    assert seen and not any(seen)                                # a narrated race
+    assert seen and not any(seen)  # a narrated race
 
 
 def test_the_option_tables_of_two_decks_never_mix():

@@ -29,7 +29,7 @@ def check(race: Race, deck_size: int) -> None:
     assert sorted(all_cards) == list(range(deck_size))
     b = race.board
     on_board = [s for s in range(b.n) if b.pos[s] >= 0]
-    assert len({b.pos[s] for s in on_board}) == len(on_board)          # one snail per square
+    assert len({b.pos[s] for s in on_board}) == len(on_board)  # one snail per square
     assert all(b.occ[b.pos[s]] == s for s in on_board)
     assert sum(1 for x in b.occ if x >= 0) == len(on_board)
     for s in range(b.n):
@@ -41,11 +41,14 @@ def check(race: Race, deck_size: int) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2 ** 32 - 1),
-       switches=st.fixed_dictionaries({k: st.booleans() for k in SWITCHES}),
-       circuit=st.sampled_from(CIRCUITS),
-       kinds=st.lists(st.sampled_from(["random", "greedy", "tactician"]), min_size=2, max_size=6),
-       tir=st.integers(0, 12), shells=st.integers(1, 4))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    switches=st.fixed_dictionaries({k: st.booleans() for k in SWITCHES}),
+    circuit=st.sampled_from(CIRCUITS),
+    kinds=st.lists(st.sampled_from(["random", "greedy", "tactician"]), min_size=2, max_size=6),
+    tir=st.integers(0, 12),
+    shells=st.integers(1, 4),
+)
 def test_random_races_keep_every_invariant_and_end(seed, switches, circuit, kinds, tir, shells):
     overrides = [f"variants.{k}={'true' if v else 'false'}" for k, v in switches.items()]
     overrides += [f"deck.tir.count={tir}", f"race.shells={shells}", "race.turn_cap=30"]
@@ -55,10 +58,18 @@ def test_random_races_keep_every_invariant_and_end(seed, switches, circuit, kind
     deck = Deck(rules.deck)
     config = RaceConfig.from_rules(rules)
     rng = np.random.default_rng(seed)
-    policies = [make_policy(GasterospeedProfile(policy=k), Dice(np.random.default_rng(rng.integers(2 ** 32))))
-                for k in kinds]
-    race = Race(compile_circuit(rules.circuits[circuit], circuit), deck, config, policies,
-                Dice(np.random.default_rng(seed)), shells=rules.shells, events=[])
+    policies = [
+        make_policy(GasterospeedProfile(policy=k), Dice(np.random.default_rng(rng.integers(2**32)))) for k in kinds
+    ]
+    race = Race(
+        compile_circuit(rules.circuits[circuit], circuit),
+        deck,
+        config,
+        policies,
+        Dice(np.random.default_rng(seed)),
+        shells=rules.shells,
+        events=[],
+    )
     race.setup()
     check(race, len(deck))
     while race.running() and race.turn < config.turn_cap:

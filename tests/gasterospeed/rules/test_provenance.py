@@ -22,8 +22,7 @@ from sim.core.rules import default_rules_text
 from sim.gasterospeed import GAME
 
 #: The publisher's rule sheet, where a maintainer has it (not shipped with the project).
-SEED = (Path(os.environ["TABLESIM_SEEDS"]) / "gasterospeed_rules_fr.txt"
-        if os.environ.get("TABLESIM_SEEDS") else None)
+SEED = Path(os.environ["TABLESIM_SEEDS"]) / "gasterospeed_rules_fr.txt" if os.environ.get("TABLESIM_SEEDS") else None
 KEY = re.compile(r"^([A-Za-z0-9_]+)\s*=")
 TABLE = re.compile(r"^\[([^\]]+)\]")
 
@@ -49,7 +48,7 @@ def comment_blocks(text: str) -> list[tuple[str, str, str, str]]:
             i += 1
             continue
         block = _trailing(lines[i])
-        if key and stripped.count("'''") == 1:       # a multi-line string: to its closing line
+        if key and stripped.count("'''") == 1:  # a multi-line string: to its closing line
             i += 1
             while "'''" not in lines[i]:
                 i += 1
@@ -74,7 +73,7 @@ def _trailing(line: str) -> str:
         elif ch == quote:
             quote = None
         elif ch == "#" and quote is None:
-            return line[k + 1:]
+            return line[k + 1 :]
     return ""
 
 
@@ -87,9 +86,12 @@ BLOCKS = comment_blocks(TEXT)
 
 
 def test_every_key_has_a_provenance():
-    assert len(BLOCKS) == _leaf_keys(tomllib.loads(TEXT))     # every key of the file was seen
-    missing = [f"{table}.{key}" for table, key, block, header in BLOCKS
-               if not re.search(r"\b(seed:|default:)", block or header)]
+    assert len(BLOCKS) == _leaf_keys(tomllib.loads(TEXT))  # every key of the file was seen
+    missing = [
+        f"{table}.{key}"
+        for table, key, block, header in BLOCKS
+        if not re.search(r"\b(seed:|default:)", block or header)
+    ]
     assert missing == []
 
 
@@ -109,8 +111,11 @@ def test_every_seed_quote_is_on_one_line_and_long_enough_to_check():
             assert len(words) >= 3 or not words, f"fragment too short: {fragment!r}"
 
 
-@pytest.mark.skipif(SEED is None or not SEED.is_file(), reason="the publisher's rule sheet is not shipped "
-                    "(set TABLESIM_SEEDS to the folder holding gasterospeed_rules_fr.txt)")
+@pytest.mark.skipif(
+    SEED is None or not SEED.is_file(),
+    reason="the publisher's rule sheet is not shipped "
+    "(set TABLESIM_SEEDS to the folder holding gasterospeed_rules_fr.txt)",
+)
 def test_every_seed_quote_is_the_publishers_words_verbatim():
     seed = normalise(SEED.read_text())
     for line in QUOTED_LINES:
@@ -122,7 +127,7 @@ def test_the_header_lists_the_departures_each_with_its_key():
     lines = TEXT.splitlines()
     start = lines.index("# Departures from the published rules")
     items: list[str] = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if not line.startswith("#"):
             break
         if line.startswith("#   - "):
@@ -134,11 +139,23 @@ def test_the_header_lists_the_departures_each_with_its_key():
     for item in items:
         assert "key:" in item or "no key" in item, item
     text = " ".join(items)
-    for key in ("race.turn_cap", "race.discard_in_speed_phase", "race.ko_at_finish", "race.pushed_into_obstacle",
-                "race.start_slot_taken", "race.domino_line", "deck.retour_de_baton.vs_shot",
-                "deck.renfort_de_coquille.vs_jostle", "deck.retour_de_baton.vs_jostle",
-                "variants.two_snails_placement", "variants.reserve_split", "circuits.cross_ronces.start_shells",
-                "race.placement_die", "circuits.<id>.die", "deck.<id>.direction_table"):
+    for key in (
+        "race.turn_cap",
+        "race.discard_in_speed_phase",
+        "race.ko_at_finish",
+        "race.pushed_into_obstacle",
+        "race.start_slot_taken",
+        "race.domino_line",
+        "deck.retour_de_baton.vs_shot",
+        "deck.renfort_de_coquille.vs_jostle",
+        "deck.retour_de_baton.vs_jostle",
+        "variants.two_snails_placement",
+        "variants.reserve_split",
+        "circuits.cross_ronces.start_shells",
+        "race.placement_die",
+        "circuits.<id>.die",
+        "deck.<id>.direction_table",
+    ):
         assert key in text, key
     assert "Championnat des speedy" in text and "(!)" in text
 

@@ -35,12 +35,13 @@ def events_of(r, phase):
 
 # -- placement and dealing --------------------------------------------------------------------
 
+
 def test_placement_lowest_d8_places_first_on_the_slot_of_its_choice():
     c = circuit()
     p0, p1 = Scripted(), Scripted(place=[at(c, 5, 2)])
     r = race(c, 2, policies=[p0, p1], dice=Loaded(6, 3), fill_piles=False)  # seat 0 rolls 6, seat 1 rolls 3
     dealing.place_snails(r)
-    assert r.board.pos[1] == at(c, 5, 2)          # seat 1 (lower roll) chose first
+    assert r.board.pos[1] == at(c, 5, 2)  # seat 1 (lower roll) chose first
     assert r.board.pos[0] != at(c, 5, 2) and r.board.pos[0] in c.slots
     [(_, (_, _, slots))] = [call for call in p0.calls if call[0] == "place"]
     assert at(c, 5, 2) not in slots and len(slots) == 3  # fewer players: slots stay empty
@@ -65,7 +66,7 @@ def test_all_action_hand_is_announced_discards_two_at_random_and_draws_until_a_s
     r.draw[0] += [speed(105), uid("tir", 1), uid("choc", 1)]
     dealing.all_action_check(r, 0)
     assert any(DECK.kind[u] == SPEED for u in r.hands[0]) and len(r.hands[0]) == 4
-    assert len(events_of(r, "redraw")) == 4         # two rounds of two random discards
+    assert len(events_of(r, "redraw")) == 4  # two rounds of two random discards
     assert r.card_count() == 80
 
 
@@ -78,6 +79,7 @@ def test_all_speed_hand_plays_on():
 
 
 # -- speed phase -------------------------------------------------------------------------------
+
 
 def test_speed_moves_resolve_fastest_first():
     c = circuit()
@@ -108,7 +110,7 @@ def test_a_speed_move_never_pushes_nor_passes_over_a_snail_and_a_blocked_move_is
     #====#
     """)
     r = race(c, 2, events=[])
-    r.board.place(0, at(c, 4, 1))          # a pocket: its only free neighbour is (5, 2)
+    r.board.place(0, at(c, 4, 1))  # a pocket: its only free neighbour is (5, 2)
     r.board.place(1, at(c, 5, 2))
     assert r.board.speed_ends(0, 1) == [] and r.board.speed_ends(0, 2) == []
     give(r, 0, speed(201))
@@ -116,7 +118,7 @@ def test_a_speed_move_never_pushes_nor_passes_over_a_snail_and_a_blocked_move_is
     r.speed_phase({0: speed(201), 1: speed(101)})
     assert [e["outcome"] for e in events_of(r, "speed") if e["seat"] == 0] == ["blocked"]
     assert r.board.pos[0] == at(c, 4, 1)
-    assert speed(201) in r.in_play                 # the card stays in front of the player
+    assert speed(201) in r.in_play  # the card stays in front of the player
     r.end_turn()
     assert speed(201) in r.discard[0] and r.in_play == []
 
@@ -125,11 +127,11 @@ def test_the_whole_move_is_made_even_backwards_and_stepping_back_is_allowed():
     c = circuit()
     r = race(c, 4)
     for s, col in ((1, 1), (2, 2), (3, 3)):
-        r.board.place(s, at(c, 1, col))        # a wall of snails in front of snail 0
+        r.board.place(s, at(c, 1, col))  # a wall of snails in front of snail 0
     r.board.place(0, at(c, 2, 2))
     ends = r.board.speed_ends(0, 1)
     assert sorted(ends) == sorted([at(c, 2, 1), at(c, 2, 3), at(c, 3, 1), at(c, 3, 2), at(c, 3, 3)])
-    assert at(c, 2, 2) in r.board.speed_ends(0, 2)   # out and back onto the square just left
+    assert at(c, 2, 2) in r.board.speed_ends(0, 2)  # out and back onto the square just left
     assert all(c.dist[e] >= c.dist[at(c, 2, 2)] for e in ends)
 
 
@@ -165,6 +167,7 @@ def test_sacrifice_variant_stays_put_and_regains_a_shell_not_above_the_start():
 
 
 # -- action phase ------------------------------------------------------------------------------
+
 
 def test_actions_resolve_by_order_then_by_the_higher_speed_card_of_the_turn():
     c = circuit()
@@ -204,7 +207,7 @@ def test_an_action_made_impossible_is_lost():
     assert events_of(r, "action")[1]["outcome"] == "moved+1"
     # a shot with nobody in line of sight is lost
     r.board.place(1, at(c, 1, 4))
-    r.board.place(0, at(c, 4, 2))                  # not on one of the 8 lines from snail 1
+    r.board.place(0, at(c, 4, 2))  # not on one of the 8 lines from snail 1
     r.action_phase({1: (uid("tir"), False)})
     assert events_of(r, "action")[2]["outcome"] == "no_target"
 
@@ -216,12 +219,13 @@ def test_turbo_petard_goes_straight_stopping_before_a_snail_and_may_burn():
     r.board.place(1, at(c, 1, 2))
     give(r, 0, uid("turbo_petard"))
     r.action_phase({0: (uid("turbo_petard"), False)})
-    assert r.board.pos[0] == at(c, 2, 2)           # two squares, stopped before snail 1
+    assert r.board.pos[0] == at(c, 2, 2)  # two squares, stopped before snail 1
     assert r.board.pos[1] == at(c, 1, 2)
-    assert r.board.shells[0] == 2                  # rolled a 1: burnt
+    assert r.board.shells[0] == 2  # rolled a 1: burnt
 
 
 # -- jostles, rails, start line ------------------------------------------------------------------
+
 
 def test_jostle_pushes_the_occupant_and_pushes_chain():
     c = circuit()
@@ -261,7 +265,7 @@ def test_rail_without_backing_the_snail_stays_and_the_move_stops():
     """)
     r = race(c, 2, events=[])
     r.board.place(0, at(c, 2, 3))
-    r.board.place(1, at(c, 2, 4))                  # against the rail, an obstacle behind it
+    r.board.place(1, at(c, 2, 4))  # against the rail, an obstacle behind it
     assert r.board.straight(0, E, 2, True) == 0
     assert r.board.pos[1] == at(c, 2, 4) and r.board.pos[0] == at(c, 2, 3)
     # so a Ressort has no eastward option; with no possible direction at all it is lost
@@ -274,7 +278,7 @@ def test_rail_without_backing_the_snail_stays_and_the_move_stops():
 def test_pushed_behind_the_start_line_goes_back_to_its_start_slot():
     c = circuit()
     r = race(c, 2, policies=[Scripted(move_choice=[S]), Scripted()], events=[])
-    r.board.place(1, at(c, 5, 4))                  # its start slot
+    r.board.place(1, at(c, 5, 4))  # its start slot
     r.board.place(1, at(c, 5, 2), start_slot=False)  # now on the start line, elsewhere
     r.board.place(0, at(c, 4, 2))
     give(r, 0, uid("ressort"))
@@ -284,7 +288,8 @@ def test_pushed_behind_the_start_line_goes_back_to_its_start_slot():
 
 
 def test_obstacle_damage_scratches_a_snail_pushed_into_brambles():
-    c = circuit("""
+    c = circuit(
+        """
     #FFFF#
     #....#
     #..o.#
@@ -292,7 +297,9 @@ def test_obstacle_damage_scratches_a_snail_pushed_into_brambles():
     #....#
     #SSSS#
     #====#
-    """, obstacle_damage=1)
+    """,
+        obstacle_damage=1,
+    )
     r = race(c, 2, policies=[Scripted(move_choice=[1]), Scripted()], events=[])  # north-east
     r.board.place(0, at(c, 4, 1))
     r.board.place(1, at(c, 3, 2))
@@ -304,12 +311,13 @@ def test_obstacle_damage_scratches_a_snail_pushed_into_brambles():
 
 # -- shots, reactions, domino -----------------------------------------------------------------
 
+
 def test_shot_rolls_on_the_circuits_table_within_range_and_line_of_sight():
     c = circuit(shot_hits=(4, 5, 6))
     for face, shells in ((3, 3), (4, 2)):
         r = race(c, 2, dice=Loaded(face), events=[])
         r.board.place(0, at(c, 4, 1))
-        r.board.place(1, at(c, 1, 4))              # 3 squares away on the diagonal
+        r.board.place(1, at(c, 1, 4))  # 3 squares away on the diagonal
         give(r, 0, uid("tir"))
         r.action_phase({0: (uid("tir"), False)})
         assert r.board.shells[1] == shells
@@ -367,7 +375,7 @@ def test_domino_is_stopped_by_renfort_de_coquille():
     r = _domino_race({2: ["cancel"]})
     give(r, 2, uid("renfort_de_coquille"))
     r.action_phase({0: (uid("choc"), False)})
-    assert list(r.board.shells) == [3, 2, 3, 3]          # snail 3, after the Renfort, is spared
+    assert list(r.board.shells) == [3, 2, 3, 3]  # snail 3, after the Renfort, is spared
 
 
 def test_domino_returned_by_retour_de_baton_and_ping_pong():
@@ -386,6 +394,7 @@ def test_domino_returned_by_retour_de_baton_and_ping_pong():
 
 # -- KO ----------------------------------------------------------------------------------------
 
+
 def test_ko_snail_stays_as_a_jostlable_obstacle_and_discards_its_hand():
     c = circuit(shot_hits=(1, 2, 3, 4, 5, 6))
     r = race(c, 3, policies=[Scripted(), Scripted(), Scripted(move_choice=[N])], dice=Loaded(5), events=[])
@@ -398,24 +407,27 @@ def test_ko_snail_stays_as_a_jostlable_obstacle_and_discards_its_hand():
     r.policies[0] = Scripted(target=[1])
     r.action_phase({0: (uid("tir"), False)})
     assert r.board.status[1] == KO and r.board.pos[1] == at(c, 3, 2) and r.hands[1] == []
-    assert at(c, 3, 2) not in r.board.speed_ends(2, 1)   # an obstacle to speed moves
+    assert at(c, 3, 2) not in r.board.speed_ends(2, 1)  # an obstacle to speed moves
     give(r, 2, uid("ressort"))
     r.action_phase({2: (uid("ressort"), False)})
-    assert r.board.pos[1] == at(c, 1, 2)           # but jostled like any snail
+    assert r.board.pos[1] == at(c, 1, 2)  # but jostled like any snail
 
 
 def test_ko_snails_blocking_the_only_passage_are_removed():
-    c = circuit("""
+    c = circuit(
+        """
     #FFF#
     #...#
     ##.##
     #...#
     #SSS#
     #===#
-    """, shot_hits=(1, 2, 3, 4, 5, 6))
+    """,
+        shot_hits=(1, 2, 3, 4, 5, 6),
+    )
     r = race(c, 3, policies=[Scripted(target=[1]), Scripted(), Scripted()], dice=Loaded(2), events=[])
     r.board.place(0, at(c, 3, 1))
-    r.board.place(1, at(c, 2, 2))                  # in the only passage
+    r.board.place(1, at(c, 2, 2))  # in the only passage
     r.board.place(2, at(c, 4, 2))
     r.board.shells[1] = 1
     give(r, 0, uid("tir"))
@@ -431,6 +443,7 @@ def test_ko_snails_blocking_the_only_passage_are_removed():
 
 # -- finish and points -------------------------------------------------------------------------
 
+
 def test_finishing_order_points_9_6_4_3_2_1_ko_and_the_last_get_1():
     r = race(n_seats=6)
     b = r.board
@@ -439,7 +452,7 @@ def test_finishing_order_points_9_6_4_3_2_1_ko_and_the_last_get_1():
     b.knock_out(2)
     b.knock_out(4)
     assert r.ranking() == [3, 0, 5, 1]
-    assert r.points() == [6, 1, 1, 9, 1, 4]          # 4 arrivals: 9, 6, 4 and the last gets 1
+    assert r.points() == [6, 1, 1, 9, 1, 4]  # 4 arrivals: 9, 6, 4 and the last gets 1
     r.config = config(last_gets_ko_points=False)
     assert r.points() == [6, 3, 1, 9, 1, 4]
     r6 = race(n_seats=6)
@@ -458,6 +471,7 @@ def test_a_capped_race_ranks_the_running_snails_by_distance():
 
 
 # -- end of turn ---------------------------------------------------------------------------------
+
 
 def test_end_of_turn_refills_to_four_and_an_empty_draw_pile_reshuffles_the_discard():
     r = race(n_seats=2, fill_piles=False)

@@ -53,6 +53,7 @@ def calls_of(policy, name):
 
 # -- 1. a KO snail never finishes --------------------------------------------------------------
 
+
 def test_a_ko_snail_pushed_at_the_finish_line_stays_on_the_track_and_scores_as_ko():
     c = circuit()
     r = race(c, 2, policies=[Scripted(), Scripted()], events=[])
@@ -76,7 +77,7 @@ def test_a_ko_snail_pushed_diagonally_over_the_line_is_put_back_one_square_and_t
     r.board.knock_out(1)
     give(r, 0, uid("ressort"))
     r.action_phase({0: (uid("ressort"), False)})
-    assert r.board.status[1] == KO and r.board.pos[1] == at(c, 2, 2)    # the rail rule: one square back
+    assert r.board.status[1] == KO and r.board.pos[1] == at(c, 2, 2)  # the rail rule: one square back
     assert r.board.arrivals == [0] and r.board.status[0] == FINISHED
 
 
@@ -89,11 +90,12 @@ def test_ko_at_finish_evacuated_takes_it_off_the_board_still_ko():
     give(r, 0, uid("rouler_bouler"))
     r.action_phase({0: (uid("rouler_bouler"), False)})
     assert r.board.status[1] == KO and r.board.pos[1] == -1 and r.board.occ[at(c, 1, 2)] == -1
-    assert r.board.arrivals == [0]                   # the pusher rolled on over the line
+    assert r.board.arrivals == [0]  # the pusher rolled on over the line
     assert r.points() == [9, 1]
 
 
 # -- 2. reactions counter a card of another player aimed at the holder ---------------------------
+
 
 def _jostle(reaction, answer, mover=(4, 2), holder=(3, 2), direction=N, card="ressort"):
     c = circuit()
@@ -127,7 +129,7 @@ def test_retour_de_baton_reverses_a_jostle_the_mover_is_pushed_one_square_back()
 
 def test_a_declined_counter_lets_the_jostle_happen():
     c, r = _jostle("renfort_de_coquille", "none")
-    assert list(r.board.pos) == [at(c, 2, 2), at(c, 1, 2)]      # two squares, pushing the holder ahead
+    assert list(r.board.pos) == [at(c, 2, 2), at(c, 1, 2)]  # two squares, pushing the holder ahead
     assert r.hands[1] == [uid("renfort_de_coquille")]
 
 
@@ -157,7 +159,7 @@ def test_no_counter_is_offered_against_a_push_that_cannot_happen_nor_against_one
     """)
     r = race(c, 2, policies=[Scripted(move_choice=[E]), Scripted(react=["cancel"])], events=[])
     r.board.place(0, at(c, 2, 3))
-    r.board.place(1, at(c, 2, 4))                 # against the rail, no backing possible
+    r.board.place(1, at(c, 2, 4))  # against the rail, no backing possible
     give(r, 1, uid("renfort_de_coquille"))
     guard = reactions.jostle_guard(r, 0, E)
     r.board.guard = guard
@@ -169,7 +171,9 @@ def test_no_counter_is_offered_against_a_push_that_cannot_happen_nor_against_one
     r2.board.place(1, at(r2.board.c, 3, 2))
     give(r2, 0, uid("ressort"), uid("renfort_de_coquille"))
     r2.action_phase({0: (uid("ressort"), False)})
-    assert list(r2.board.pos) == [at(r2.board.c, 2, 2), at(r2.board.c, 1, 2)] and calls_of(r2.policies[0], "react") == []
+    assert (
+        list(r2.board.pos) == [at(r2.board.c, 2, 2), at(r2.board.c, 1, 2)] and calls_of(r2.policies[0], "react") == []
+    )
 
 
 def test_retour_de_baton_against_a_shot_is_a_key():
@@ -241,34 +245,42 @@ def test_a_boxed_in_turbo_petard_is_lost_and_burns_nothing():
     c = circuit(POCKET)
     dice = Loaded(1, 1, 1)
     r = race(c, 2, dice=dice, events=[])
-    r.board.place(0, at(c, 4, 1))               # its only free neighbour is taken
+    r.board.place(0, at(c, 4, 1))  # its only free neighbour is taken
     r.board.place(1, at(c, 5, 2))
     give(r, 0, uid("turbo_petard"))
     r.action_phase({0: (uid("turbo_petard"), False)})
     assert events_of(r, "action")[0]["outcome"] == "lost"
-    assert r.board.shells[0] == 3 and dice.asked == []   # no burn roll at all
+    assert r.board.shells[0] == 3 and dice.asked == []  # no burn roll at all
 
 
 def test_laitue_bleue_keeps_no_gain_when_its_move_fails_and_keeps_it_when_it_moves():
     c = circuit()
     for blocked, (shells, where, outcome) in ((True, (2, (3, 2), "lost")), (False, (3, (2, 2), "gained1+moved+1"))):
-        r = race(c, 2, dice=Loaded(1), events=[])   # face 1: dashboard square 2, straight ahead
+        r = race(c, 2, dice=Loaded(1), events=[])  # face 1: dashboard square 2, straight ahead
         r.board.place(0, at(c, 3, 2))
         r.board.place(1, at(c, 2, 2) if blocked else at(c, 4, 4))
         r.board.shells[0] = 2
         give(r, 0, uid("laitue_bleue"))
         r.action_phase({0: (uid("laitue_bleue"), False)})
-        assert (r.board.shells[0], r.board.pos[0], events_of(r, "action")[0]["outcome"]) == (shells, at(c, *where), outcome)
+        assert (r.board.shells[0], r.board.pos[0], events_of(r, "action")[0]["outcome"]) == (
+            shells,
+            at(c, *where),
+            outcome,
+        )
 
 
 # -- 4. the (!) parades are the reaction cards: counters in addition to the card placed --------------
 
+
 def test_a_reaction_is_played_in_addition_to_the_card_placed_face_down_and_is_never_placed():
     c = circuit(shot_hits=(1, 2, 3, 4, 5, 6))
-    policies = [Scripted(action_card=[uid("tir")], target=[1]), Scripted(action_card=[uid("choc")], react=["cancel", "cancel"]),
-                Scripted(action_card=[uid("tir", 1)], target=[1])]
+    policies = [
+        Scripted(action_card=[uid("tir")], target=[1]),
+        Scripted(action_card=[uid("choc")], react=["cancel", "cancel"]),
+        Scripted(action_card=[uid("tir", 1)], target=[1]),
+    ]
     r = race(c, 3, policies=policies, dice=Loaded(6, 6), events=[])
-    for s, (row, col) in enumerate(((4, 1), (4, 3), (2, 3))):   # 1 is in the sights of 0 and 2
+    for s, (row, col) in enumerate(((4, 1), (4, 3), (2, 3))):  # 1 is in the sights of 0 and 2
         r.board.place(s, at(c, row, col))
     give(r, 0, uid("tir"))
     give(r, 1, uid("choc"), uid("renfort_de_coquille"), uid("renfort_de_coquille", 1))
@@ -277,11 +289,12 @@ def test_a_reaction_is_played_in_addition_to_the_card_placed_face_down_and_is_ne
     [(_, _, options)] = calls_of(policies[1], "action_card")
     assert (uid("renfort_de_coquille"), False) not in options and (uid("renfort_de_coquille"), True) in options
     assert [e["card"] for e in events_of(r, "action") if e["seat"] == 1] == ["choc"]
-    assert [e["outcome"] for e in events_of(r, "reaction")] == ["cancel_shot", "cancel_shot"]   # two in one turn
+    assert [e["outcome"] for e in events_of(r, "reaction")] == ["cancel_shot", "cancel_shot"]  # two in one turn
     assert r.board.shells[1] == 3
 
 
 # -- 5. a discard instead of a card, in the speed phase too -------------------------------------------
+
 
 def test_a_card_may_be_discarded_instead_of_a_speed_card():
     c = circuit()
@@ -315,7 +328,7 @@ def test_greedy_and_tactician_discard_rather_than_make_a_move_that_only_goes_bac
     options = [(speed(110), False), (speed(110), True), (uid("tir"), True)]
     player = _policy(kind)
     assert options[player.speed_card(r.view(0), 0, options)][1]
-    r.board.place(2, at(c, 1, 2))                   # a square ahead frees up: it plays the card
+    r.board.place(2, at(c, 1, 2))  # a square ahead frees up: it plays the card
     assert options[player.speed_card(r.view(0), 0, options)] == (speed(110), False)
 
 
@@ -339,9 +352,9 @@ def test_pushed_into_an_obstacle_the_rail_rule_or_it_stays():
         r = race(c, 2, config=config(pushed_into_obstacle=reading))
         r.board.place(0, at(c, 4, 1))
         r.board.place(1, at(c, 3, 2))
-        moved = r.board.straight(0, NE, 2, True)          # a Ressort north-east into the bramble
+        moved = r.board.straight(0, NE, 2, True)  # a Ressort north-east into the bramble
         where[reading] = (moved, r.board.pos[0], r.board.pos[1], r.board.pending)
-    scratch = [(1, 1, "bramble")]                          # scratched either way
+    scratch = [(1, 1, "bramble")]  # scratched either way
     assert where == {"rail": (1, at(c, 3, 2), at(c, 4, 2), scratch), "stay": (0, at(c, 4, 1), at(c, 3, 2), scratch)}
 
 
@@ -363,7 +376,7 @@ def test_a_diagonal_push_onto_an_arrow_square_goes_through_or_fails():
         r = race(c, 2, config=config(pushes_cut_arrows=cut))
         r.board.place(0, at(c, 4, 2))
         r.board.place(1, at(c, 3, 3))
-        moved = r.board.straight(0, NE, 1, True)          # a Ressort north-east: snail 1 pushed onto the arrow
+        moved = r.board.straight(0, NE, 1, True)  # a Ressort north-east: snail 1 pushed onto the arrow
         where[cut] = (moved, r.board.pos[0], r.board.pos[1])
     assert where == {True: (1, at(c, 3, 3), at(c, 2, 4)), False: (0, at(c, 4, 2), at(c, 3, 3))}
 
@@ -386,7 +399,7 @@ def test_the_die_of_each_table_is_a_key():
     r.board.place(1, at(c, 4, 3))
     give(r, 0, uid("tir"))
     r.action_phase({0: (uid("tir"), False)})
-    assert dice.asked == [8] and r.board.shells[1] == 2            # the shot table's die: a D8
+    assert dice.asked == [8] and r.board.shells[1] == 2  # the shot table's die: a D8
     deck = Deck(load_rules(GAME, None, ["deck.coup_de_folie.direction_table=[2, 2, 2, 2, 2, 2, 2, 6]"]).deck)
     dice = Loaded(8)
     r = Race(circuit(), deck, CONFIG, [Scripted()], dice, shells=3)
@@ -394,7 +407,7 @@ def test_the_die_of_each_table_is_a_key():
     u = deck.uids("coup_de_folie")[0]
     r.hands[0].append(u)
     r.action_phase({0: (u, False)})
-    assert dice.asked == [8] and r.board.pos[0] == at(r.board.c, 5, 2)   # a D8 direction roll: back
+    assert dice.asked == [8] and r.board.pos[0] == at(r.board.c, 5, 2)  # a D8 direction roll: back
     dice = Loaded(3, 12)
     r = race(circuit(), 2, config=config(placement_die=12), dice=dice, fill_piles=False)
     dealing.place_snails(r)
@@ -406,7 +419,7 @@ def test_the_domino_line_across_or_along_the_track():
     for line in ("across", "along"):
         c = circuit()
         r = race(c, 4, config=config(domino_line=line))
-        for s, (row, col) in enumerate(((3, 2), (3, 3), (2, 2), (4, 2))):   # player, beside, ahead, behind
+        for s, (row, col) in enumerate(((3, 2), (3, 3), (2, 2), (4, 2))):  # player, beside, ahead, behind
             r.board.place(s, at(c, row, col))
         give(r, 0, uid("choc"))
         r.action_phase({0: (uid("choc"), False)})
@@ -419,11 +432,11 @@ def test_pushed_behind_the_start_line_onto_a_taken_slot_it_stays_or_goes_to_the_
     for reading in ("stay", "nearest"):
         c = circuit()
         r = race(c, 3, config=config(start_slot_taken=reading))
-        r.board.place(1, at(c, 5, 4))                    # snail 1's start slot ...
+        r.board.place(1, at(c, 5, 4))  # snail 1's start slot ...
         r.board.place(1, at(c, 5, 2), start_slot=False)  # ... it now stands elsewhere on the line
-        r.board.place(2, at(c, 5, 4))                    # and snail 2 holds its slot
+        r.board.place(2, at(c, 5, 4))  # and snail 2 holds its slot
         r.board.place(0, at(c, 4, 2))
-        moved = r.board.straight(0, S, 2, True)          # a Ressort backwards
+        moved = r.board.straight(0, S, 2, True)  # a Ressort backwards
         where[reading] = (moved, r.board.pos[0], r.board.pos[1])
     assert where == {"stay": (0, at(c, 4, 2), at(c, 5, 2)), "nearest": (1, at(c, 5, 2), at(c, 5, 3))}
 
@@ -433,28 +446,30 @@ def test_two_snails_placement_in_rounds_or_both_at_once():
     for order in ("round", "both"):
         c = circuit()
         r = race(c, 2, config=config(two_snails=True, two_snails_placement=order), dice=Loaded(3, 1), fill_piles=False)
-        dealing.place_snails(r)                                 # seat 1 rolled lower: it places first
+        dealing.place_snails(r)  # seat 1 rolled lower: it places first
         slots[order] = [c.slots.index(r.board.pos[s]) for s in range(4)]
     assert slots == {"round": [1, 3, 0, 2], "both": [2, 3, 0, 1]}
 
 
 def test_a_stable_reserve_split_evenly_or_one_per_snail():
     even = load_rules(GAME, None, ["variants.stable_reserve=true", "variants.two_snails=true"])
-    per = load_rules(GAME, None, ["variants.stable_reserve=true", "variants.two_snails=true",
-                                  'variants.reserve_split="per_snail"'])
+    per = load_rules(
+        GAME, None, ["variants.stable_reserve=true", "variants.two_snails=true", 'variants.reserve_split="per_snail"']
+    )
     assert _purses(even, 2, 2) == [(0, (0, 1)), (1, (2, 3))]
     assert _reserve_shells(_purses(even, 2, 2), [5, 2], 4) == [3, 2, 1, 1]
     assert _purses(per, 2, 2) == [(0, (0,)), (0, (1,)), (1, (2,)), (1, (3,))]
     assert _reserve_shells(_purses(per, 2, 2), [6, 1, 0, 4], 4) == [6, 1, 0, 4]
     log = play_match(per, load_lineup(GAME, ["tactician", "greedy"], per), MatchSeeds(3, 0))
-    reserve = 2 * (3 * 5 + 5)                             # two reserves per player
+    reserve = 2 * (3 * 5 + 5)  # two reserves per player
     for seat in (0, 1):
         commits = [x["committed"] for x in log.rounds if x["seat"] == seat]
         assert sum(commits) <= reserve and max(commits) <= 12
-    assert max(x["committed"] for x in log.rounds) > 6       # more than one reserve's most per race
+    assert max(x["committed"] for x in log.rounds) > 6  # more than one reserve's most per race
 
 
 # -- 7. Cross Ronces' five shells -----------------------------------------------------------------
+
 
 def test_cross_ronces_five_shells_read_as_the_reserve_only_or_at_every_start():
     assert RULES.race_shells("cross_ronces") == 3 and RULES.circuits["cross_ronces"].reserve_shells == 5
@@ -466,6 +481,7 @@ def test_cross_ronces_five_shells_read_as_the_reserve_only_or_at_every_start():
 
 
 # -- 9. the turn cap is a guard a legal player does not reach -------------------------------------
+
 
 @pytest.mark.slow
 def test_random_players_finish_their_races_far_below_the_turn_cap():
@@ -480,6 +496,7 @@ def test_random_players_finish_their_races_far_below_the_turn_cap():
 
 # -- one source of truth for the race rules --------------------------------------------------------
 
+
 def test_race_config_has_no_defaults_of_its_own_and_comes_from_the_rules():
     assert all(f.default is dataclasses.MISSING for f in dataclasses.fields(RaceConfig))
     with pytest.raises(TypeError):
@@ -488,19 +505,20 @@ def test_race_config_has_no_defaults_of_its_own_and_comes_from_the_rules():
     cfg = RaceConfig.from_rules(rules)
     assert (cfg.turn_cap, cfg.points, cfg.hand_size) == (77, (5, 3, 1), 6)
     with pytest.raises(TypeError):
-        Race(circuit(), DECK, cfg, [Scripted()], Loaded())      # the starting shells are the caller's
+        Race(circuit(), DECK, cfg, [Scripted()], Loaded())  # the starting shells are the caller's
 
 
 def test_aspiration_behind_a_ko_snail_is_lost_by_default_and_moves_when_ko_snails_count():
     """«juste derrière un autre escargot»: read as a snail still racing (``condition = "behind"``);
     ``condition = "behind_any"`` counts a KO snail on the track as well."""
     c = circuit()
-    aspiration = ('deck.aspiration.effects=[{op="move", squares=1, path="free", directions=[1, 2, 3], '
-                  'condition="behind_any"}]')
+    aspiration = (
+        'deck.aspiration.effects=[{op="move", squares=1, path="free", directions=[1, 2, 3], condition="behind_any"}]'
+    )
     for deck, outcome in ((DECK, "not_behind"), (Deck(load_rules(GAME, overrides=[aspiration]).deck), "moved+1")):
         r = race(c, 2, events=[], deck=deck)
         r.board.place(0, at(c, 4, 3))
-        r.board.place(1, at(c, 3, 2))              # snail 0 stands on snail 1's dashboard square 5, 6 or 7
+        r.board.place(1, at(c, 3, 2))  # snail 0 stands on snail 1's dashboard square 5, 6 or 7
         assert r.board.behind_another(0) and r.board.behind_another(0, any_snail=True)
         r.board.knock_out(1)
         assert not r.board.behind_another(0) and r.board.behind_another(0, any_snail=True)
@@ -517,15 +535,33 @@ def test_separate_decks_an_exhausted_pile_falls_back_on_the_other_or_draws_nothi
     speed_uid, action_uid = uid("vitesse_1"), uid("tir")
     for fallback, drawn, hand in ((True, True, [speed_uid]), (False, False, [])):
         piles = Piles(DECK, True, 1, Dice(np.random.default_rng(0)), lambda text: None, fallback=fallback)
-        piles.draw[0], piles.draw[1] = [speed_uid], []          # the action pile: no card, no discard
+        piles.draw[0], piles.draw[1] = [speed_uid], []  # the action pile: no card, no discard
         assert piles.draw_card(0, 1) is drawn and piles.hands[0] == hand
     both = Piles(DECK, True, 1, Dice(np.random.default_rng(0)), lambda text: None, fallback=False)
     both.draw[1] = [action_uid]
     assert both.draw_card(0, 1) and both.hands[0] == [action_uid]  # a pile with cards is drawn as usual
     # the rules key reaches the race (the conformance suite plays it: a single action card, hands short)
-    rules = load_rules(GAME, overrides=["variants.separate_decks=true", "variants.separate_fallback=false",
-                                        *[f"deck.{card}.count=0" for card in (
-                                            "aspiration", "laitue_bleue", "turbo_petard", "ressort",
-                                            "kangouroute_aigue", "rouler_bouler", "coup_de_folie", "choc",
-                                            "renfort_de_coquille", "retour_de_baton")], "deck.tir.count=1"])
+    rules = load_rules(
+        GAME,
+        overrides=[
+            "variants.separate_decks=true",
+            "variants.separate_fallback=false",
+            *[
+                f"deck.{card}.count=0"
+                for card in (
+                    "aspiration",
+                    "laitue_bleue",
+                    "turbo_petard",
+                    "ressort",
+                    "kangouroute_aigue",
+                    "rouler_bouler",
+                    "coup_de_folie",
+                    "choc",
+                    "renfort_de_coquille",
+                    "retour_de_baton",
+                )
+            ],
+            "deck.tir.count=1",
+        ],
+    )
     assert RaceConfig.from_rules(rules).separate_fallback is False

@@ -80,11 +80,20 @@ def play_match(rules: PigRules, players, seeds: MatchSeeds) -> MatchLog:
             if bust and rules.die.bust_loses == "all":
                 points = -scores[seat]
             scores[seat] += points
-            rounds.append({"round": round_number, "seat": seat, "points": float(points),
-                           "cumulative": float(scores[seat])})
+            rounds.append(
+                {"round": round_number, "seat": seat, "points": float(points), "cumulative": float(scores[seat])}
+            )
             first = len(events)
-            events.extend({"index": first + i, "round": round_number, "seat": seat, "roll": roll,
-                           "bust": bust and i == len(rolls) - 1} for i, roll in enumerate(rolls))
+            events.extend(
+                {
+                    "index": first + i,
+                    "round": round_number,
+                    "seat": seat,
+                    "roll": roll,
+                    "bust": bust and i == len(rolls) - 1,
+                }
+                for i, roll in enumerate(rolls)
+            )
         best = max(scores)
         if best >= rules.game.target_score and scores.count(best) == 1:
             finished = True
@@ -92,10 +101,16 @@ def play_match(rules: PigRules, players, seeds: MatchSeeds) -> MatchLog:
     winner = scores.index(max(scores)) if finished else -1
     order = sorted(range(len(players)), key=lambda s: (-scores[s], s))
     rank = {seat: 1 + sum(scores[o] > scores[seat] for o in order) for seat in order}
-    players_rows = [{"seat": s, "profile": p.name, "team": -1, "score": float(scores[s]), "rank": rank[s],
-                     "won": s == winner} for s, p in enumerate(players)]
-    return MatchLog(matches={"winner": winner, "winning_team": -1, "rounds": round_number, "finished": finished},
-                    players=players_rows, rounds=rounds, events=events)
+    players_rows = [
+        {"seat": s, "profile": p.name, "team": -1, "score": float(scores[s]), "rank": rank[s], "won": s == winner}
+        for s, p in enumerate(players)
+    ]
+    return MatchLog(
+        matches={"winner": winner, "winning_team": -1, "rounds": round_number, "finished": finished},
+        players=players_rows,
+        rounds=rounds,
+        events=events,
+    )
 
 
 def summary(tables) -> dict[str, float]:
@@ -121,15 +136,34 @@ def frames(rules: PigRules, players, seeds: MatchSeeds) -> dict:
     width = 1.15 * max(rules.game.target_score, max(r["score"] for r in log.players), 1)
     h, r = 0.12 * width, 0.02 * width  # a lane's height and a marker's radius, in points
     lane = {seat: (n - 1 - seat) * h for seat in range(n)}  # seat 0 on top
-    board = [{"kind": "rect", "x": 0, "y": lane[s] + 0.1 * h, "w": width, "h": 0.8 * h, "fill": "#ffffff",
-              "stroke": "#cccccc"} for s in range(n)]
-    board += [{"kind": "text", "x": -0.02 * width, "y": lane[s] + 0.5 * h, "text": f"seat {s} {p.name}",
-               "anchor": "end", "size": 14} for s, p in enumerate(players)]
+    board = [
+        {
+            "kind": "rect",
+            "x": 0,
+            "y": lane[s] + 0.1 * h,
+            "w": width,
+            "h": 0.8 * h,
+            "fill": "#ffffff",
+            "stroke": "#cccccc",
+        }
+        for s in range(n)
+    ]
+    board += [
+        {
+            "kind": "text",
+            "x": -0.02 * width,
+            "y": lane[s] + 0.5 * h,
+            "text": f"seat {s} {p.name}",
+            "anchor": "end",
+            "size": 14,
+        }
+        for s, p in enumerate(players)
+    ]
     target = rules.game.target_score
-    board += [{"kind": "line", "points": [[target, -0.05 * h], [target, n * h + 0.05 * h]], "stroke": "#333333",
-               "width": 2},
-              {"kind": "text", "x": target, "y": n * h + 0.2 * h, "text": f"target {target}", "anchor": "middle",
-               "size": 13}]
+    board += [
+        {"kind": "line", "points": [[target, -0.05 * h], [target, n * h + 0.05 * h]], "stroke": "#333333", "width": 2},
+        {"kind": "text", "x": target, "y": n * h + 0.2 * h, "text": f"target {target}", "anchor": "middle", "size": 13},
+    ]
     scores = [0.0] * n
     out = []
     for row in log.rounds:
@@ -139,26 +173,68 @@ def frames(rules: PigRules, players, seeds: MatchSeeds) -> dict:
         bust = row["points"] <= 0 and rolls and rolls[-1] == rules.die.bust_face
         shapes = []
         for s in range(n):
-            shapes.append({"kind": "rect", "id": f"bar{s}", "x": 0, "y": lane[s] + 0.4 * h, "w": max(scores[s], 0),
-                           "h": 0.2 * h, "fill": COLOURS[s % len(COLOURS)]})
-            shapes.append({"kind": "circle", "id": f"marker{s}", "x": max(scores[s], 0), "y": lane[s] + 0.5 * h,
-                           "r": r, "fill": COLOURS[s % len(COLOURS)], "stroke": "#000000", "label": f"{scores[s]:.0f}"})
-        paths = [] if before == scores[seat] else [
-            {"id": f"marker{seat}", "points": [[0.0, max(before, 0), lane[seat] + 0.5 * h],
-                                               [0.8, max(scores[seat], 0), lane[seat] + 0.5 * h]],
-             "r": r, "fill": COLOURS[seat % len(COLOURS)]}]
+            shapes.append(
+                {
+                    "kind": "rect",
+                    "id": f"bar{s}",
+                    "x": 0,
+                    "y": lane[s] + 0.4 * h,
+                    "w": max(scores[s], 0),
+                    "h": 0.2 * h,
+                    "fill": COLOURS[s % len(COLOURS)],
+                }
+            )
+            shapes.append(
+                {
+                    "kind": "circle",
+                    "id": f"marker{s}",
+                    "x": max(scores[s], 0),
+                    "y": lane[s] + 0.5 * h,
+                    "r": r,
+                    "fill": COLOURS[s % len(COLOURS)],
+                    "stroke": "#000000",
+                    "label": f"{scores[s]:.0f}",
+                }
+            )
+        paths = (
+            []
+            if before == scores[seat]
+            else [
+                {
+                    "id": f"marker{seat}",
+                    "points": [
+                        [0.0, max(before, 0), lane[seat] + 0.5 * h],
+                        [0.8, max(scores[seat], 0), lane[seat] + 0.5 * h],
+                    ],
+                    "r": r,
+                    "fill": COLOURS[seat % len(COLOURS)],
+                }
+            ]
+        )
         outcome = "bust" if bust else f"holds {row['points']:+.0f}"
-        out.append({"label": f"round {row['round']} · seat {seat} ({players[seat].name}): {outcome}",
-                    "scores": list(scores), "shapes": shapes, "paths": paths,
-                    "text": "rolls " + ", ".join(map(str, rolls))})
+        out.append(
+            {
+                "label": f"round {row['round']} · seat {seat} ({players[seat].name}): {outcome}",
+                "scores": list(scores),
+                "shapes": shapes,
+                "paths": paths,
+                "text": "rolls " + ", ".join(map(str, rolls)),
+            }
+        )
     winner = log.matches["winner"]
     if out:
         out[-1]["text"] += f" — winner: seat {winner}" if winner >= 0 else " — no winner (round cap)"
-    return {"title": f"Pig to {target}: " + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(players)),
-            "board": {"extent": [-0.3 * width, -0.2 * h, 1.02 * width, (n + 0.5) * h], "background": "#f4f4f4",
-                      "shapes": board},
-            "seats": [{"name": p.name, "colour": COLOURS[s % len(COLOURS)]} for s, p in enumerate(players)],
-            "frames": out, "final_scores": [float(r["score"]) for r in sorted(log.players, key=lambda r: r["seat"])]}
+    return {
+        "title": f"Pig to {target}: " + ", ".join(f"seat {s} {p.name}" for s, p in enumerate(players)),
+        "board": {
+            "extent": [-0.3 * width, -0.2 * h, 1.02 * width, (n + 0.5) * h],
+            "background": "#f4f4f4",
+            "shapes": board,
+        },
+        "seats": [{"name": p.name, "colour": COLOURS[s % len(COLOURS)]} for s, p in enumerate(players)],
+        "frames": out,
+        "final_scores": [float(r["score"]) for r in sorted(log.players, key=lambda r: r["seat"])],
+    }
 
 
 def replay(rules: PigRules, players, seeds: MatchSeeds) -> str:
@@ -169,18 +245,32 @@ def replay(rules: PigRules, players, seeds: MatchSeeds) -> str:
     for number in sorted(rounds):
         for row in rounds[number]:
             rolls = [e["roll"] for e in events.get(number, []) if e["seat"] == row["seat"]]
-            lines.append(f"round {number:>3} seat {row['seat']}: rolls {rolls} -> {row['points']:+.0f} "
-                         f"(total {row['cumulative']:.0f})")
+            lines.append(
+                f"round {number:>3} seat {row['seat']}: rolls {rolls} -> {row['points']:+.0f} "
+                f"(total {row['cumulative']:.0f})"
+            )
     winner = log.matches["winner"]
     lines.append(f"winner: seat {winner}" if winner >= 0 else "no winner (round cap)")
     return "\n".join(lines)
 
 
-GAME = register(GameSpec(
-    name="pig", title="Pig", rules_type=PigRules, default_rules=HERE / "rules.toml",
-    profile_type=PigProfile, profiles=HERE / "profiles.toml", play_match=play_match,
-    player_counts=(2, 3, 4), summary=summary, replay=replay, demo_players=("standard", "bold"),
-    skill_path=("cautious", "standard", "bold"), frames=frames, examples=HERE / "examples",
-    # a round cap only acts when games reach it
-    conformance=Conformance(lineup=("standard", "bold"), keys={"game.max_rounds": KeyCase(value=2)}),
-))
+GAME = register(
+    GameSpec(
+        name="pig",
+        title="Pig",
+        rules_type=PigRules,
+        default_rules=HERE / "rules.toml",
+        profile_type=PigProfile,
+        profiles=HERE / "profiles.toml",
+        play_match=play_match,
+        player_counts=(2, 3, 4),
+        summary=summary,
+        replay=replay,
+        demo_players=("standard", "bold"),
+        skill_path=("cautious", "standard", "bold"),
+        frames=frames,
+        examples=HERE / "examples",
+        # a round cap only acts when games reach it
+        conformance=Conformance(lineup=("standard", "bold"), keys={"game.max_rounds": KeyCase(value=2)}),
+    )
+)

@@ -372,8 +372,9 @@ def play_value(st, w, cards, x, s, t, base):
             break
         op = effect(cards, t, k, E_OP)
         if op == MOVE:
-            probs, boards, alive, original = _move_branches(st, w, cards, x, s, t, k, probs, boards, alive, original,
-                                                            scratch, unused)
+            probs, boards, alive, original = _move_branches(
+                st, w, cards, x, s, t, k, probs, boards, alive, original, scratch, unused
+            )
         elif op == SHELL:
             probs, boards, alive, original = _shell_branches(w, cards, s, t, k, probs, boards, alive, original)
         elif op == SHOOT:
@@ -494,14 +495,15 @@ def plan_ends(st, w, cards, x, worths, s, ends, later, later_squares, hand):
                     enter(after, w, o, nearest)
         values[i] = value(after, w, x)
     scores = values - x[X_UNPLANNED]
-    ranked = np.argsort(-values, kind="mergesort")[:int(x[X_PLAN_ENDS])]
+    ranked = np.argsort(-values, kind="mergesort")[: int(x[X_PLAN_ENDS])]
     n_types = cards[C_TYPES]
     hand_churn = churn(cards, x, worths, hand)
     for i in ranked:
         after = afters[i]
         if get(after, STATUS, s) == RUNNING:
-            plan = action_plan(after, w, cards, x, s, hand, hand_churn, np.zeros(n_types, dtype=np.bool_),
-                               np.zeros(n_types))
+            plan = action_plan(
+                after, w, cards, x, s, hand, hand_churn, np.zeros(n_types, dtype=np.bool_), np.zeros(n_types)
+            )
         else:
             plan = x[X_THREAT] * x[X_FINISH_RACE]
         scores[i] = values[i] + plan + x[X_BLOCKING] * blocking(after, w, s, seat)
@@ -542,8 +544,11 @@ def speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, value
         else:
             if math.isnan(standing):
                 standing = value(st, w, x)
-            plans[i] = standing + action_plan(st, w, cards, x, s, sub, churn(cards, x, worths, sub), known,
-                                              values) - x[X_NO_MOVE]
+            plans[i] = (
+                standing
+                + action_plan(st, w, cards, x, s, sub, churn(cards, x, worths, sub), known, values)
+                - x[X_NO_MOVE]
+            )
     return plans, near
 
 
@@ -598,8 +603,11 @@ def speed_card(st, w, cards, x, worths, s, hand, at, discard, numbers, squares, 
                     j += 1
             if math.isnan(standing):
                 standing = value(st, w, x)
-            score = (standing + hand_plan(st, w, cards, x, worths, s, sub, known, values)
-                     + x[X_DISC] * (x[X_MEAN_WORTH] - worths[t]))
+            score = (
+                standing
+                + hand_plan(st, w, cards, x, worths, s, sub, known, values)
+                + x[X_DISC] * (x[X_MEAN_WORTH] - worths[t])
+            )
         else:
             q = card(cards, t, T_SQUARES)
             plan_q = 0.0
@@ -648,7 +656,7 @@ def _part(ints, k):
     start = 4
     for j in range(k):
         start += ints[j]
-    return ints[start:start + ints[k]].copy()
+    return ints[start : start + ints[k]].copy()
 
 
 @njit(cache=True)
@@ -673,13 +681,14 @@ def plan(op, st, w, cards, x, worths, s, ints, out):
         squares, removed = speed_distances(cards, hand, at, discard)
         known, values = np.zeros(cards[C_TYPES], dtype=np.bool_), np.zeros(cards[C_TYPES])
         plans, near = speed_plans(st, w, cards, x, worths, s, hand, squares, removed, known, values)
-        result = speed_card(st, w, cards, x, worths, s, hand, at, discard, _part(ints, 3), squares, plans, near,
-                            known, values)
+        result = speed_card(
+            st, w, cards, x, worths, s, hand, at, discard, _part(ints, 3), squares, plans, near, known, values
+        )
     elif op == PLAN_ENDS:
         result = plan_ends(st, w, cards, x, worths, s, _part(ints, 1), _part(ints, 2), _part(ints, 3), hand)
     else:
         result = action_card(st, w, cards, x, worths, s, hand, _part(ints, 1), _part(ints, 2))
-    out[:result.size] = result
+    out[: result.size] = result
     return result.size
 
 

@@ -66,12 +66,29 @@ from .value import begin, infer
 #: literal one did. Named tuples read better but cost CPU in the dispatch of every compiled call
 #: (compare with ``benchmarks/bench_match_cpu.py --against``).
 DECK_TABLE, DECK_KIND, DECK_NUMBER, DECK_SQUARES, DECK_TYPE, DECK_ATTACKS, DECK_SQUARES_OF = range(7)
-(SEAT_X, SEAT_WORTHS, SEAT_PARAMS, SEAT_PUSH_KEYS, SEAT_COUNTER_KEYS, SEAT_DICE, SEAT_DICE_AT, SEAT_DISC,
- SEAT_DECIDED, SEAT_CARDS) = range(10)
+(
+    SEAT_X,
+    SEAT_WORTHS,
+    SEAT_PARAMS,
+    SEAT_PUSH_KEYS,
+    SEAT_COUNTER_KEYS,
+    SEAT_DICE,
+    SEAT_DICE_AT,
+    SEAT_DISC,
+    SEAT_DECIDED,
+    SEAT_CARDS,
+) = range(10)
 HELD_HANDS, HELD_HAND_LEN, HELD_PILES, HELD_SEEN = range(4)
 INFERRED_JOSTLING, INFERRED_COUNTERS = range(2)
-(RULE_RACE, RULE_TURN, RULE_SHELL_CHAMPIONSHIP, RULE_SACRIFICE_GAIN, RULE_SACRIFICE, RULE_DISCARD_IN_SPEED_PHASE,
- RULE_SEPARATE) = range(7)
+(
+    RULE_RACE,
+    RULE_TURN,
+    RULE_SHELL_CHAMPIONSHIP,
+    RULE_SACRIFICE_GAIN,
+    RULE_SACRIFICE,
+    RULE_DISCARD_IN_SPEED_PHASE,
+    RULE_SEPARATE,
+) = range(7)
 OUTPUT_EVENTS, OUTPUT_DISCARDED, OUTPUT_PLAYED, OUTPUT_COUNTS = range(4)
 #: fields of the outputs' counts
 N_EVENTS, N_DISCARDED, N_PLAYED = range(3)
@@ -134,25 +151,47 @@ def _start(vst, w, seat, deck, seats, cards_held, inferred, rules):
     """:meth:`~sim.gasterospeed.players.evaluation.Evaluator.start` of seat ``seat`` on the public
     board ``vst`` (the counters inferred when its hand holds an attack)."""
     uid_attacks, uid_type = deck[DECK_ATTACKS], deck[DECK_TYPE]
-    X, params, push_keys, counter_keys, disc, decided = seats[SEAT_X], seats[SEAT_PARAMS], seats[SEAT_PUSH_KEYS], seats[SEAT_COUNTER_KEYS], seats[SEAT_DISC], seats[SEAT_DECIDED]
+    X, params, push_keys, counter_keys, disc, decided = (
+        seats[SEAT_X],
+        seats[SEAT_PARAMS],
+        seats[SEAT_PUSH_KEYS],
+        seats[SEAT_COUNTER_KEYS],
+        seats[SEAT_DISC],
+        seats[SEAT_DECIDED],
+    )
     hands, hand_len, piles, seen_discard = cards_held
-    race_no, turn, shell_mode, sacrifice_gain = rules[RULE_RACE], rules[RULE_TURN], rules[RULE_SHELL_CHAMPIONSHIP], rules[RULE_SACRIFICE_GAIN]
+    race_no, turn, shell_mode, sacrifice_gain = (
+        rules[RULE_RACE],
+        rules[RULE_TURN],
+        rules[RULE_SHELL_CHAMPIONSHIP],
+        rules[RULE_SACRIFICE_GAIN],
+    )
     x, p, push_key, counter_key = X[seat], params[seat], push_keys[seat], counter_keys[seat]
     nh = hand_len[seat]
     counters_on = False
     for i in range(nh):
         if uid_attacks[hands[seat, i]]:
             counters_on = True
-    disc[seat] = begin(vst, w, x, seat, shell_mode, float(sacrifice_gain), p[PR_HAND_DISCOUNT], p[PR_HAND_HORIZON],
-                       1, p[PR_MEAN_WORTH])
+    disc[seat] = begin(
+        vst, w, x, seat, shell_mode, float(sacrifice_gain), p[PR_HAND_DISCOUNT], p[PR_HAND_HORIZON], 1, p[PR_MEAN_WORTH]
+    )
     decided[seat] = True
     pushes = False
     if p[PR_TAILWIND] != 0.0:
-        if not (push_key[PUSH_SET] == 1 and push_key[PUSH_RACE] == race_no and push_key[PUSH_TURN] == turn
-                and push_key[PUSH_DISCARD_LEN] == piles[P_LEN] and push_key[PUSH_DRAW0] == piles[P_DRAW0]
-                and push_key[PUSH_DRAW1] == piles[P_DRAW1]):
+        if not (
+            push_key[PUSH_SET] == 1
+            and push_key[PUSH_RACE] == race_no
+            and push_key[PUSH_TURN] == turn
+            and push_key[PUSH_DISCARD_LEN] == piles[P_LEN]
+            and push_key[PUSH_DRAW0] == piles[P_DRAW0]
+            and push_key[PUSH_DRAW1] == piles[P_DRAW1]
+        ):
             push_key[PUSH_SET], push_key[PUSH_RACE], push_key[PUSH_TURN] = 1, race_no, turn
-            push_key[PUSH_DISCARD_LEN], push_key[PUSH_DRAW0], push_key[PUSH_DRAW1] = piles[P_LEN], piles[P_DRAW0], piles[P_DRAW1]
+            push_key[PUSH_DISCARD_LEN], push_key[PUSH_DRAW0], push_key[PUSH_DRAW1] = (
+                piles[P_LEN],
+                piles[P_DRAW0],
+                piles[P_DRAW1],
+            )
             pushes = True
     chances = False
     n_seats = hand_len.size
@@ -166,7 +205,7 @@ def _start(vst, w, seat, deck, seats, cards_held, inferred, rules):
             key[9 + nh + o] = hand_len[o]
         for i in range(key.size):
             if counter_key[i] != key[i]:
-                counter_key[:key.size] = key
+                counter_key[: key.size] = key
                 chances = True
                 break
     if pushes or chances:
@@ -177,12 +216,13 @@ def _start(vst, w, seat, deck, seats, cards_held, inferred, rules):
         for o in range(n_seats):
             if o != seat:
                 unseen += hand_len[o]
-        infer(x, seen, inferred[INFERRED_JOSTLING], inferred[INFERRED_COUNTERS], unseen, hand_len, seat, pushes, chances)
+        infer(
+            x, seen, inferred[INFERRED_JOSTLING], inferred[INFERRED_COUNTERS], unseen, hand_len, seat, pushes, chances
+        )
 
 
 @njit(cache=True)
-def _card_choice(op, vst, w, seat, s, opt_uid, opt_at, opt_discard, n_opt, deck, seats, cards_held, inferred,
-                 rules):
+def _card_choice(op, vst, w, seat, s, opt_uid, opt_at, opt_discard, n_opt, deck, seats, cards_held, inferred, rules):
     """The option a tactician places (``op``: the look-ahead ``SPEED_CARD`` or ``ACTION_CARD``;
     options: uid, index in the hand, 1 for a discard), as its ``speed_card`` / ``action_card``."""
     if n_opt == 1:
@@ -272,19 +312,33 @@ def choose(op, st, w, deck, seats, cards_held, inferred, rules, chosen, chosen_d
     hands, hand_len = cards_held[HELD_HANDS], cards_held[HELD_HAND_LEN]
     vst = _public(st)
     width = 2 * hands.shape[1]
-    opt_uid, opt_at, opt_discard = (np.empty(width, dtype=np.int64), np.empty(width, dtype=np.int64),
-                                    np.empty(width, dtype=np.int64))
+    opt_uid, opt_at, opt_discard = (
+        np.empty(width, dtype=np.int64),
+        np.empty(width, dtype=np.int64),
+        np.empty(width, dtype=np.int64),
+    )
     speed = op == SPEED_CARD
     for seat in range(hand_len.size):
         chosen[seat] = -1
         if get(st, STATUS, seat) != RUNNING or hand_len[seat] == 0:
             continue
-        n_opt = _options(hands, hand_len, seat, seats[SEAT_CARDS][seat], deck[DECK_TYPE], SPEED if speed else ACTION,
-                         rules[RULE_DISCARD_IN_SPEED_PHASE] or not speed, opt_uid, opt_at, opt_discard)
+        n_opt = _options(
+            hands,
+            hand_len,
+            seat,
+            seats[SEAT_CARDS][seat],
+            deck[DECK_TYPE],
+            SPEED if speed else ACTION,
+            rules[RULE_DISCARD_IN_SPEED_PHASE] or not speed,
+            opt_uid,
+            opt_at,
+            opt_discard,
+        )
         if n_opt == 0:
             continue
-        i = _card_choice(op, vst, w, seat, seat, opt_uid, opt_at, opt_discard, n_opt, deck, seats, cards_held,
-                         inferred, rules)
+        i = _card_choice(
+            op, vst, w, seat, seat, opt_uid, opt_at, opt_discard, n_opt, deck, seats, cards_held, inferred, rules
+        )
         chosen[seat] = opt_uid[i]
         chosen_discard[seat] = opt_discard[i] != 0
 
@@ -315,7 +369,7 @@ def _reveal(st, deck, cards_held, rules, outputs, chosen, chosen_discard, turn_s
         played[counts[N_PLAYED]] = uid
         counts[N_PLAYED] += 1
         turn_speed[seat] = deck[DECK_NUMBER][uid]
-        j = n_plays                      # a stable insertion, highest number first
+        j = n_plays  # a stable insertion, highest number first
         while j > 0 and turn_speed[plays[j - 1]] < turn_speed[seat]:
             plays[j] = plays[j - 1]
             j -= 1
@@ -358,9 +412,9 @@ def _end_choice(st, w, s, uid, options, turn_speed, deck, seats, cards_held, inf
     ints[0], ints[1], ints[2], ints[3] = nh, n, n_later, n_later
     for k in range(nh):
         ints[4 + k] = deck[DECK_TYPE][hands[seat, k]]
-    ints[4 + nh:4 + nh + n] = options
-    ints[4 + nh + n:4 + nh + n + n_later] = later
-    ints[4 + nh + n + n_later:] = later_squares
+    ints[4 + nh : 4 + nh + n] = options
+    ints[4 + nh + n : 4 + nh + n + n_later] = later
+    ints[4 + nh + n + n_later :] = later_squares
     out = np.empty(2 * ints.size)
     m = plan(PLAN_ENDS, vst, w, seats[SEAT_CARDS][seat], seats[SEAT_X][seat], seats[SEAT_WORTHS][seat], s, ints, out)
     return _pick(out[:m], seats[SEAT_DICE], seats[SEAT_DICE_AT], seat)
@@ -380,13 +434,19 @@ def _speed_move(st, w, s, uid, turn_speed, deck, seats, cards_held, inferred, ru
         events[row, 3] = OUT_BLOCKED
         return
     options = np.empty(n, dtype=np.int64)
-    options[:ends.size] = ends
+    options[: ends.size] = ends
     if n > ends.size:
         options[ends.size] = SACRIFICE
-    target = options[_end_choice(st, w, s, uid, options, turn_speed, deck, seats, cards_held, inferred, rules)
-                     if n > 1 else 0]
+    target = options[
+        _end_choice(st, w, s, uid, options, turn_speed, deck, seats, cards_held, inferred, rules) if n > 1 else 0
+    ]
     if target == SACRIFICE:
-        put(st, SHELLS, s, get(st, SHELLS, s) + min(rules[RULE_SACRIFICE_GAIN], get(st, MAX_SHELLS, s) - get(st, SHELLS, s)))
+        put(
+            st,
+            SHELLS,
+            s,
+            get(st, SHELLS, s) + min(rules[RULE_SACRIFICE_GAIN], get(st, MAX_SHELLS, s) - get(st, SHELLS, s)),
+        )
         events[row, 3] = OUT_SACRIFICE
         return
     before = steps_to_finish(st, w, s)
@@ -395,7 +455,7 @@ def _speed_move(st, w, s, uid, turn_speed, deck, seats, cards_held, inferred, ru
         events[row, 3] = OUT_FINISHED
         seat = get(st, OWNER, s)
         hands, hand_len = cards_held[HELD_HANDS], cards_held[HELD_HAND_LEN]
-        for k in range(hand_len[seat]):       # the snail is done: its player drops its hand
+        for k in range(hand_len[seat]):  # the snail is done: its player drops its hand
             _discard(hands[seat, k], deck, cards_held, rules, outputs)
             _event(outputs, EV_DROP, s, hands[seat, k], OUT_FINISHED, 0)
         hand_len[seat] = 0
@@ -405,8 +465,7 @@ def _speed_move(st, w, s, uid, turn_speed, deck, seats, cards_held, inferred, ru
 
 
 @njit(cache=True)
-def run(st, w, deck, seats, cards_held, inferred, rules, turn_speed, outputs, actions, action_chosen,
-        action_discard):
+def run(st, w, deck, seats, cards_held, inferred, rules, turn_speed, outputs, actions, action_chosen, action_discard):
     """The speed phase (see the module docstring for the arrays): the cards chosen, revealed,
     and the moves from the highest number down; then, with ``actions``, the action cards
     chosen (:func:`choose` ``ACTION_CARD`` into ``action_chosen``, ``action_discard``), as the

@@ -36,8 +36,23 @@ from numba import njit
 
 from ..circuit import INF
 
-__all__ = ["RUNNING", "FINISHED", "KO", "OUT", "POS", "STATUS", "SHELLS", "MAX_SHELLS", "SLOT", "OWNER",
-           "new_state", "state_size", "world_array", "cards_array", "pending_capacity"]
+__all__ = [
+    "RUNNING",
+    "FINISHED",
+    "KO",
+    "OUT",
+    "POS",
+    "STATUS",
+    "SHELLS",
+    "MAX_SHELLS",
+    "SLOT",
+    "OWNER",
+    "new_state",
+    "state_size",
+    "world_array",
+    "cards_array",
+    "pending_capacity",
+]
 
 RUNNING, FINISHED, KO, OUT = 0, 1, 2, 3
 
@@ -52,8 +67,20 @@ _FIELDS = 7
 PENDING_PER_SNAIL = 16
 
 # -- the world array
-(W_SQUARES, W_WIDTH, W_DAMAGE, W_EVACUATED, W_STAY, W_NEAREST, W_ALONG, W_DIE, W_HITS, W_SLOTS,
- W_GEO, W_ARROWS_STRAIGHT) = range(12)
+(
+    W_SQUARES,
+    W_WIDTH,
+    W_DAMAGE,
+    W_EVACUATED,
+    W_STAY,
+    W_NEAREST,
+    W_ALONG,
+    W_DIE,
+    W_HITS,
+    W_SLOTS,
+    W_GEO,
+    W_ARROWS_STRAIGHT,
+) = range(12)
 WORLD_HEAD = 12
 KIND, ARROW, FRONT, DIST, BACK_Q, BACK_D, NB, STEP = 0, 1, 2, 3, 4, 5, 6, 14
 GEO_COLUMNS = 22
@@ -64,11 +91,10 @@ C_TYPES, C_EFFECTS_AT, C_TABLES_AT = 0, 1, 2
 CARDS_HEAD = 4
 T_KIND, T_NUMBER, T_SQUARES, T_EFF_START, T_EFF_COUNT, T_TAB_START, T_TAB_LEN, T_ATTACKS = range(8)
 TYPE_COLUMNS = 8
-(E_OP, E_SQUARES, E_PATH, E_ROLL, E_JOSTLE, E_AMOUNT, E_RANGE, E_BEHIND, E_N_FACES, E_N_DIRS,
- E_DIRS) = range(11)
+(E_OP, E_SQUARES, E_PATH, E_ROLL, E_JOSTLE, E_AMOUNT, E_RANGE, E_BEHIND, E_N_FACES, E_N_DIRS, E_DIRS) = range(11)
 E_FACES = E_DIRS + 8
 EFFECT_COLUMNS = E_FACES + 21
-MOVE, SHELL, SHOOT, DOMINO = range(4)        # the order of rules.EFFECT_OPS
+MOVE, SHELL, SHOOT, DOMINO = range(4)  # the order of rules.EFFECT_OPS
 STRAIGHT, LEAP, FREE = range(3)
 _OPS = {"move": MOVE, "shell": SHELL, "shoot": SHOOT, "domino": DOMINO}
 _PATHS = {"straight": STRAIGHT, "leap": LEAP, "free": FREE}
@@ -89,16 +115,33 @@ def cards_array(types) -> np.ndarray:
     n_effects = n_dashes = 0
     for t, info in enumerate(types):
         row = CARDS_HEAD + TYPE_COLUMNS * t
-        a[row:row + TYPE_COLUMNS] = (info.kind, info.number, info.squares, n_effects, len(info.effects),
-                                     n_dashes, len(info.direction_table),
-                                     any(e.op in ("shoot", "domino") for e in info.effects))
+        a[row : row + TYPE_COLUMNS] = (
+            info.kind,
+            info.number,
+            info.squares,
+            n_effects,
+            len(info.effects),
+            n_dashes,
+            len(info.direction_table),
+            any(e.op in ("shoot", "domino") for e in info.effects),
+        )
         n_dashes += len(info.direction_table)
         for eff in info.effects:
             at = effects_at + EFFECT_COLUMNS * n_effects
-            dirs = list(dict.fromkeys(eff.directions))       # dashboard squares, repeats dropped
-            a[at:at + E_DIRS] = (_OPS[eff.op], eff.squares, _PATHS[eff.path], eff.roll, eff.jostle, eff.amount,
-                                 eff.range, _CONDITIONS[eff.condition], len(eff.faces), len(dirs))
-            a[at + E_DIRS:at + E_DIRS + len(dirs)] = dirs
+            dirs = list(dict.fromkeys(eff.directions))  # dashboard squares, repeats dropped
+            a[at : at + E_DIRS] = (
+                _OPS[eff.op],
+                eff.squares,
+                _PATHS[eff.path],
+                eff.roll,
+                eff.jostle,
+                eff.amount,
+                eff.range,
+                _CONDITIONS[eff.condition],
+                len(eff.faces),
+                len(dirs),
+            )
+            a[at + E_DIRS : at + E_DIRS + len(dirs)] = dirs
             for face in eff.faces:
                 a[at + E_FACES + face] += 1
             n_effects += 1
@@ -118,23 +161,35 @@ def new_state(owners, shells, squares: int) -> np.ndarray:
     n = len(owners)
     st = np.full(state_size(n, squares), -1, dtype=np.int64)
     st[N_SNAILS], st[N_ARRIVED], st[N_PENDING], st[N_SQUARES] = n, 0, 0, squares
-    st[HEAD + STATUS * n:HEAD + (STATUS + 1) * n] = RUNNING
-    st[HEAD + SHELLS * n:HEAD + (SHELLS + 1) * n] = shells
-    st[HEAD + MAX_SHELLS * n:HEAD + (MAX_SHELLS + 1) * n] = shells
-    st[HEAD + OWNER * n:HEAD + (OWNER + 1) * n] = owners
+    st[HEAD + STATUS * n : HEAD + (STATUS + 1) * n] = RUNNING
+    st[HEAD + SHELLS * n : HEAD + (SHELLS + 1) * n] = shells
+    st[HEAD + MAX_SHELLS * n : HEAD + (MAX_SHELLS + 1) * n] = shells
+    st[HEAD + OWNER * n : HEAD + (OWNER + 1) * n] = owners
     return st
 
 
-def world_array(circuit, evacuated: bool, stay: bool, nearest: bool, along: bool,
-                arrows_straight: bool = False) -> np.ndarray:
+def world_array(
+    circuit, evacuated: bool, stay: bool, nearest: bool, along: bool, arrows_straight: bool = False
+) -> np.ndarray:
     """The world of a compiled circuit under the rules' readings (see the module docstring)."""
     squares = circuit.width * circuit.height
     slots = list(circuit.slots)
     geo_at = WORLD_HEAD + len(slots)
     w = np.full(geo_at + squares * GEO_COLUMNS, -1, dtype=np.int64)
-    w[:W_ARROWS_STRAIGHT + 1] = (squares, circuit.width, circuit.obstacle_damage, evacuated, stay, nearest,
-                                 along, circuit.die, len(circuit.shot_hits), len(slots), geo_at,
-                                 arrows_straight)
+    w[: W_ARROWS_STRAIGHT + 1] = (
+        squares,
+        circuit.width,
+        circuit.obstacle_damage,
+        evacuated,
+        stay,
+        nearest,
+        along,
+        circuit.die,
+        len(circuit.shot_hits),
+        len(slots),
+        geo_at,
+        arrows_straight,
+    )
     w[WORLD_HEAD:geo_at] = slots
     geo = w[geo_at:].reshape(squares, GEO_COLUMNS)
     geo[:, KIND] = circuit.kind
@@ -143,7 +198,7 @@ def world_array(circuit, evacuated: bool, stay: bool, nearest: bool, along: bool
     geo[:, DIST] = circuit.dist
     geo[:, BACK_Q] = [b[0] for b in circuit.back]
     geo[:, BACK_D] = [b[1] for b in circuit.back]
-    geo[:, NB:NB + 8] = circuit.nb
+    geo[:, NB : NB + 8] = circuit.nb
     for p, steps in enumerate(circuit.steps):
         for d, q in steps:
             geo[p, STEP + d] = q
@@ -151,6 +206,7 @@ def world_array(circuit, evacuated: bool, stay: bool, nearest: bool, along: bool
 
 
 # -- compiled accessors ------------------------------------------------------------------------
+
 
 @njit(cache=True, _nrt=False)
 def card(cards, t, column):

@@ -75,7 +75,7 @@ ALL_DIRECTIONS = 255
 
 @njit(cache=True, _nrt=False)
 def _on_track(k):
-    return k <= 2     # TRACK, MUD or ARROW
+    return k <= 2  # TRACK, MUD or ARROW
 
 
 @njit(cache=True, _nrt=False)
@@ -130,8 +130,8 @@ def speed_ends(st, w, s, squares, directions):
     on mud. ``directions``: a bit per absolute direction every step may take."""
     cells = w[W_SQUARES]
     start = get(st, POS, s)
-    buffer = np.empty(3 * cells, dtype=np.int64)     # the ends, this frontier, the next one
-    flags = np.zeros(2 * cells, dtype=np.bool_)      # an end already, queued in the next frontier
+    buffer = np.empty(3 * cells, dtype=np.int64)  # the ends, this frontier, the next one
+    flags = np.zeros(2 * cells, dtype=np.bool_)  # an end already, queued in the next frontier
     n_ends, front, n_front, nxt = 0, cells, 1, 2 * cells
     buffer[front] = start
     for k in range(squares):
@@ -151,7 +151,7 @@ def speed_ends(st, w, s, squares, directions):
                         flags[q] = True
                         buffer[n_ends] = q
                         n_ends += 1
-                elif not flags[cells + q]:            # the next frontier, without repeats
+                elif not flags[cells + q]:  # the next frontier, without repeats
                     flags[cells + q] = True
                     buffer[nxt + n_next] = q
                     n_next += 1
@@ -258,7 +258,7 @@ def push(st, w, t, d, locked, g, after):
     docstring (the only recursion here is push calling itself: numba's disk cache cannot load
     mutually recursive functions)."""
     running = get(st, STATUS, t) == RUNNING
-    if g.size > 1 and running:       # guarded: the push is tried first, a counter asked if it works
+    if g.size > 1 and running:  # guarded: the push is tried first, a counter asked if it works
         trial = st.copy()
         if push(trial, w, t, d, locked.copy(), np.zeros(1, dtype=np.int64), after) != PUSHED:
             return STUCK
@@ -418,7 +418,7 @@ def _reach_finish(w, blocked):
         q = queue[head]
         head += 1
         for d in range(8):
-            p = nb(w, q, (d + 4) % 8)        # p steps into q in direction d
+            p = nb(w, q, (d + 4) % 8)  # p steps into q in direction d
             if p >= 0 and step(w, p, d) == q and not seen[p] and not blocked[p]:
                 seen[p] = True
                 queue[tail] = p
