@@ -136,14 +136,16 @@ def _print_balance(balance, summary: dict, out: Path) -> None:
 
 
 def _check_line(name: str, check: dict, shown: str) -> str:
-    """One target of one candidate on fresh seeds: value, interval and band rounded for people."""
+    """One target of one candidate on fresh seeds: value, interval and band rounded for people;
+    a worth spread names its most and least valuable choices."""
     from analysis.balance.validation import human_number as number
 
     low, high = check["band"]
     verdict = "met" if check["met"] else "NOT met"
+    extremes = f" ({check['best']} − {check['worst']})" if check.get("best") and check.get("worst") else ""
     return (
         f"  {name:<9}{check['target']:<44} {number(check['value']):>7}  {shown} CI [{number(check['ci_low'])}, "
-        f"{number(check['ci_high'])}]  band [{number(low)}, {number(high)}]  {verdict}"
+        f"{number(check['ci_high'])}]  band [{number(low)}, {number(high)}]  {verdict}{extremes}"
     )
 
 

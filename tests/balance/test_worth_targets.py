@@ -209,3 +209,21 @@ def test_a_restriction_a_profile_refuses_is_one_line_before_any_match(tmp_path):
     assert len(info.value.problems) == 1
     assert info.value.problems[0].startswith(f"{path}: line-up 'duel': ")
     assert "without break.centre: forbid: forbidding break.centre leaves no break" in info.value.problems[0]
+
+
+def test_the_console_names_a_spreads_most_and_least_valuable_choices():
+    from sim.cli.search import _check_line
+
+    check = {
+        "target": "worth_spread @4-tacticians",
+        "band": [0.0, 0.15],
+        "value": 0.178,
+        "ci_low": 0.105,
+        "ci_high": 0.255,
+        "met": False,
+        "best": "kangouroute_aigue",
+        "worst": "choc",
+    }
+    line = _check_line("best", check, "96.7 %")
+    assert line.endswith("NOT met (kangouroute_aigue − choc)") and "CI [0.105, 0.255]" in line
+    assert _check_line("best", {**check, "best": "", "worst": ""}, "96.7 %").endswith("NOT met")
