@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import shlex
 import sys
 import tempfile
@@ -80,9 +81,20 @@ def probe_writable(flag: str, shown: str, folder: Path) -> None:
     os.unlink(name)
 
 
+#: A path that starts like a URL (``s3://``, ``gs:``, ``file:``): Arrow would read it as one.
+_URL_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
+
+
 def check_path_text(flag: str, text: str) -> Path:
+    """A path the user gave, as a Path; one line for an empty one or a URL (object stores are not
+    read or written: Arrow would take a local folder named ``s3:`` for one and read nothing)."""
     if not text or "\0" in text:
         raise UsageError(f"{flag} {text!r}: not a usable path")
+    if _URL_LIKE.match(text):
+        raise UsageError(
+            f"{flag} {text}: a URL; allowed: a local folder, or a shared file system mounted as one "
+            "(object stores such as s3:// or gs:// are not supported)"
+        )
     return Path(text)
 
 

@@ -86,6 +86,10 @@ def cases(p: Path):
         ([*RUN, "--chunk-size", "1000000"], "--chunk-size: got 1000000; allowed: 0 to 100000"),
         ([*RUN, "--matches", str(10**16)], f"--matches: got {10**16}; allowed: 1 to"),
         (["bench", "--seconds", "-1"], "--seconds: got -1.0"),
+        # an object store's URL would be a local folder named "s3:" that Arrow then reads as a URL
+        ([*RUN, "--out", "s3://bucket/run"], "--out s3://bucket/run: a URL; allowed: a local folder"),
+        (["matrix", "toy-dice", "--profiles", "plain,lucky", "--out", "gs://b/m"], "--out gs://b/m: a URL"),
+        (["report", "s3://bucket/run"], "report s3://bucket/run: a URL"),
     ]
 
 
