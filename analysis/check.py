@@ -231,6 +231,18 @@ def _rules_sets(spec: GameSpec, path: Path, settings: CheckFile, problems: list[
     return rules
 
 
+#: The metrics a target may name on any game (beside ``game``, a game's own summary metric).
+EVERY_GAME_METRICS = (
+    "seat_win_rate",
+    "profile_win_rate",
+    "rounds_quantile",
+    "rounds_mean",
+    "length_quantile",
+    "length_mean",
+    "completion",
+)
+
+
 def _placed(spec: GameSpec, path: Path, settings: CheckFile, players: dict, problems: list[str]):
     """Every target on its line-up and rules (``*`` expanded), checked against the line-up."""
     declared = spec.length.column
@@ -249,15 +261,13 @@ def _placed(spec: GameSpec, path: Path, settings: CheckFile, players: dict, prob
         if base.metric in WORTH_METRICS:
             problems.append(
                 f"{path}: targets[{k}].metric: got {base.metric!r}, which `tablesim balance` measures "
-                "by restricted play; allowed here: seat_win_rate, profile_win_rate, rounds_quantile, "
-                "rounds_mean, length_quantile, length_mean, completion, game"
+                f"by restricted play; allowed here: {', '.join((*EVERY_GAME_METRICS, 'game'))}"
             )
             continue
         if base.metric == "game" and spec.summary is None:
             problems.append(
                 f"{path}: targets[{k}].metric: {spec.name} has no game metrics; allowed: "
-                "seat_win_rate, profile_win_rate, rounds_quantile, rounds_mean, length_quantile, "
-                "length_mean, completion"
+                f"{', '.join(EVERY_GAME_METRICS)}"
             )
         names = (
             [lineup.name for lineup in settings.lineups]

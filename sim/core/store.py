@@ -73,6 +73,7 @@ __all__ = [
     "COMPACT_MATCHES",
     "COMPACT_PARTS",
     "merge_parts",
+    "release_unused",
 ]
 
 #: Every row of every table is keyed by these columns (then seat / round / event index).
@@ -534,6 +535,14 @@ def _merge_groups(ranges: Sequence[tuple[int, int]], max_matches: int) -> list[l
     return groups
 
 
+def release_unused() -> None:
+    """Hand the memory Arrow freed back to the system, so that a long read or merge does not keep
+    the largest slice's or part's worth of it."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+
+
 def merge_parts(jobs: list[tuple[list[Path], Path]]) -> None:
     """Each merge of a compaction (``(sources, target)``, :meth:`ResultStore.compact`), one after
     the other, in this process."""
@@ -567,7 +576,7 @@ def _merge_parquet(sources: Sequence[Path], target: Path) -> None:
                 table.select(schema.names).cast(schema.remove_metadata()).replace_schema_metadata(schema.metadata)
             )
             del table
-            pa.default_memory_pool().release_unused()  # memory stays that of one part, not the largest seen
+            release_unused()  # memory stays that of one part, not the largest seen
     os.replace(tmp, target)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from .game import TABLES
-from .store import _ROW_ORDER, ResultStore, _key_part_name, _old_part_names, load_tables
+from .store import _ROW_ORDER, ResultStore, _key_part_name, _old_part_names, load_tables, release_unused
 
 __all__ = ["iter_slices", "union_columns", "SLICE_MATCHES", "SLICE_VALUES"]
 
@@ -106,14 +106,6 @@ def _footer_rows(path: Path, names: Sequence[str], table: str) -> tuple[int, int
     return groups, rows, columns
 
 
-def _release_unused() -> None:
-    """Hand the memory Arrow freed back to the system, so that a long read does not keep the
-    largest slice's worth of it."""
-    import pyarrow as pa
-
-    pa.default_memory_pool().release_unused()
-
-
 def _wanted(table: str, columns: Mapping[str, Sequence[str] | None] | None) -> list[str] | None:
     """The columns of ``table`` to read: those asked, with the match number and the row order
     (the cell's names are added as constants); None: every column."""
@@ -147,21 +139,18 @@ def _cell_slices(
 ) -> Iterator[dict[str, pd.DataFrame]]:
     skipped = {table for table in TABLES[1:] if columns is not None and columns.get(table, None) == ()}
     footers = {table: _footer_rows(path, names, table) for table in TABLES if table not in skipped}
+    wanted = {table: _wanted(table, columns) for table in footers}
     groups, stored = footers["matches"][0], max(1, footers["matches"][1])
     # values per match of the largest table read: its rows per match × the columns read of it
     largest = max(
-        rows / stored * (width if (wanted := _wanted(table, columns)) is None else len(wanted))
+        rows / stored * (width if wanted[table] is None else len(wanted[table]))
         for table, (_, rows, width) in footers.items()
     )
     matches_per_slice = max(1, min(matches_per_slice, int(values_per_slice / max(largest, 1e-9))))
     # row groups read at once, about half a slice of matches: a run's chunks are row groups of a
     # few dozen matches, and one call each would cost more than the data
     per_read = max(1, round(matches_per_slice / 2 / max(1.0, stored / max(groups, 1))))
-    cursors = {
-        table: _Cursor([path / table / name for name in names], _wanted(table, columns), per_read)
-        for table in TABLES
-        if table not in skipped
-    }
+    cursors = {table: _Cursor([path / table / name for name in names], wanted[table], per_read) for table in footers}
     rows = cursors["matches"]
     slices = 0
     cell = pd.read_parquet(path / "matches" / names[0], columns=["variant", "lineup"]).iloc[0] if names else None
@@ -191,7 +180,7 @@ def _cell_slices(
         yield piece
         slices += 1
         if slices % 8 == 0:
-            _release_unused()
+            release_unused()
 
 
 def union_columns(*wanted: Mapping[str, Sequence[str] | None] | None) -> dict[str, tuple[str, ...] | None]:
