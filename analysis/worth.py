@@ -275,7 +275,7 @@ def worth_spread(table: pd.DataFrame, wins: pd.DataFrame, confidence: float = 0.
     Any two worths differ by the difference of their restricted line-ups' win rates
     (w_i − w_j = P(win | j forbidden) − P(win | i forbidden)), and those line-ups share seeds
     and seatings: each pair of choices gets the paired score interval of that difference,
-    clustered by seed (:func:`~sim.core.estimators.paired_rate_difference`), at the Bonferroni
+    clustered by seed (:func:`analysis.effects.paired_binary_effect`, as each worth's), at the Bonferroni
     level 1 − (1 − confidence)/P over the P pairs. With every pair's interval holding at once the
     spread — the largest of the differences — lies in [max(0, largest lower bound), largest upper
     bound] (a pair's bounds read in both orders), so each side holds at ``confidence`` at least.
@@ -287,8 +287,6 @@ def worth_spread(table: pd.DataFrame, wins: pd.DataFrame, confidence: float = 0.
         wins: :func:`restricted_wins` of that line-up.
 
     Returns ``spread``, ``low``, ``high`` (proportions), ``best`` and ``worst`` (choice names)."""
-    from sim.core.estimators import paired_rate_difference
-
     if table.empty:
         return {"spread": float("nan"), "low": float("nan"), "high": float("nan"), "best": "", "worst": ""}
     choices = list(table["choice"])
@@ -300,7 +298,7 @@ def worth_spread(table: pd.DataFrame, wins: pd.DataFrame, confidence: float = 0.
     for i, first in enumerate(choices):
         for second in choices[i + 1 :]:
             # w_first − w_second = mean(won without second) − mean(won without first)
-            d = paired_rate_difference(wins[second].to_numpy(float), wins[first].to_numpy(float), seeds, level)
+            d = paired_binary_effect(wins[second].to_numpy(float), wins[first].to_numpy(float), seeds, level)
             lows += [d["ci_low"], -d["ci_high"]]
             highs += [d["ci_high"], -d["ci_low"]]
     return {
